@@ -1,0 +1,44 @@
+//! The `hcl-types` command line (shared/spec/cli.md).
+
+pub mod calc;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::syntax::Dialect;
+
+#[derive(Parser, Debug)]
+#[command(name = "hcl-types", version, about = "Type checker and language server for HCL type annotations", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The type calculator: normalise, convert, unify and traverse types.
+    #[command(subcommand)]
+    Type(calc::TypeCommand),
+}
+
+/// Parses the process arguments and runs; the exit code follows cli.md:
+/// 0 fine, 1 errors found, 2 usage or I/O failure.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Type(cmd) => calc::run(cmd),
+    };
+    ExitCode::from(code)
+}
+
+pub(crate) fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    s.parse()
+}

@@ -1,0 +1,104 @@
+//! Diagnostics as plain data with byte ranges: what syntax and analysis
+//! produce and what the CLI and the server render.
+
+use std::fmt;
+use std::ops::Range;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Hint,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($variant:ident = $text:literal, $sev:ident;)*) => {
+        /// The stable diagnostic codes of analysis.md §5.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $text,)* }
+            }
+
+            pub fn default_severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$sev,)* }
+            }
+
+            pub fn parse(s: &str) -> Option<Code> {
+                match s { $($text => Some(Code::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    Syntax = "syntax", Error;
+    TypeSyntax = "type-syntax", Error;
+    TypeDialect = "type-dialect", Error;
+    IntPrecision = "int-precision", Error;
+    TypeMismatch = "type-mismatch", Error;
+    UnsafeConversion = "unsafe-conversion", Warning;
+    InvalidValue = "invalid-value", Error;
+    ImplicitConversion = "implicit-conversion", Hint;
+    UndefinedReference = "undefined-reference", Error;
+    UnknownFunction = "unknown-function", Error;
+    ArgumentCount = "argument-count", Error;
+    Traversal = "traversal", Error;
+    Cycle = "cycle", Error;
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A location elsewhere that explains a diagnostic (e.g. the declared type
+/// a default is checked against). `path` is `None` for the same file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub path: Option<std::path::PathBuf>,
+    pub range: Range<usize>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Byte range in the file's text.
+    pub range: Range<usize>,
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with its code's default severity.
+    pub fn new(code: Code, range: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic { range, severity: code.default_severity(), code, message: message.into(), related: Vec::new() }
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn with_related(mut self, related: Related) -> Self {
+        self.related.push(related);
+        self
+    }
+}

@@ -1,0 +1,11 @@
+//! hcl-types: a checker and language server for HCL type annotations.
+//!
+//! Layers, each knowing only those below it: [`types`] (pure algebra) →
+//! [`syntax`] (hcl-edit trees, type expressions with spans) → analysis →
+//! server and [`cli`].
+
+pub mod cli;
+pub mod diagnostic;
+pub mod suggest;
+pub mod syntax;
+pub mod types;
