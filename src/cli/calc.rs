@@ -31,14 +31,13 @@ pub enum TypeCommand {
         /// Print the plain fold's type and its kind instead.
         #[arg(long)]
         raw: bool,
-        #[arg(required = true, allow_hyphen_values = true)]
+        #[arg(required = true)]
         types: Vec<String>,
     },
     /// The type after traversal steps: .name, .0, [0], ["key"], [true], [<TYPE>].
     Traverse {
         #[arg(allow_hyphen_values = true)]
         ty: String,
-        #[arg(allow_hyphen_values = true)]
         steps: Vec<String>,
     },
 }
@@ -110,7 +109,11 @@ fn parse(text: &str, dialect: Dialect) -> Result<Type, Vec<String>> {
         .iter()
         .filter(|d| d.severity == crate::diagnostic::Severity::Error)
         .map(|d| match text.get(d.range.clone()) {
-            Some(s) if !s.is_empty() => format!("{} (at `{s}`)", d.message),
+            Some(s) if !s.is_empty() => {
+                let shown: String = s.chars().take(60).collect();
+                let more = if shown.len() < s.len() { "…" } else { "" };
+                format!("{} (at `{shown}{more}`)", d.message)
+            }
             _ => d.message.clone(),
         })
         .collect())

@@ -39,6 +39,25 @@ impl<'a> Source<'a> {
     pub fn slice(&self, node: &impl Span) -> &'a str {
         node.span().and_then(|r| self.text.get(r)).unwrap_or("")
     }
+
+    /// The full text of a number literal. A literal hcl-edit could not hold
+    /// was masked to `0` before parsing (see `scan`), so the span is read
+    /// from its start over the original characters.
+    pub fn number_text(&self, node: &impl Span) -> &'a str {
+        let Some(start) = node.span().map(|r| r.start) else { return "" };
+        let b = self.text.as_bytes();
+        let mut end = start;
+        while end < b.len() {
+            let c = b[end];
+            let sign_after_e = (c == b'+' || c == b'-') && end > start && matches!(b[end - 1], b'e' | b'E');
+            if c.is_ascii_digit() || c == b'.' || c == b'e' || c == b'E' || sign_after_e {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        self.text.get(start..end).unwrap_or("")
+    }
 }
 
 /// The value of a number literal from its source text: digits only is an
@@ -79,7 +98,11 @@ pub fn eval(expr: &Expression, src: Source<'_>) -> Result<Value, NotConstant> {
     match expr {
         Expression::Null(_) => Ok(Value::Null),
         Expression::Bool(b) => Ok(Value::Bool(*b.value())),
-        Expression::Number(n) => number_literal(src.slice(n)).map_err(|m| NotConstant::IntPrecision(src.range(n), m)),
+        Expression::Number(n) => {
+            let text = src.number_text(n);
+            let start = src.range(n).start;
+            number_literal(text).map_err(|m| NotConstant::IntPrecision(start..start + text.len(), m))
+        }
         Expression::String(s) => Ok(Value::String(s.value().clone())),
         Expression::Parenthesis(p) => eval(p.inner(), src),
         Expression::Array(items) => items.iter().map(|e| eval(e, src)).collect::<Result<_, _>>().map(Value::Tuple),

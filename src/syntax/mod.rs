@@ -3,6 +3,7 @@
 
 pub mod constant;
 pub mod dialect;
+pub mod scan;
 pub mod typeexpr;
 
 pub use dialect::Dialect;

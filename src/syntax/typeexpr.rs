@@ -98,7 +98,8 @@ fn keyword_allowed(name: &str, dialect: Dialect) -> bool {
 /// Reads a type expression from source text (the CLI and tests). A parse
 /// error is a `type-syntax` diagnostic and the type is `any`.
 pub fn parse_type_str(text: &str, ctx: TypeContext) -> TypeExpr {
-    match hcl_edit::parser::parse_expr(text) {
+    let masks = super::scan::expression_masks(text);
+    match hcl_edit::parser::parse_expr(&super::scan::mask(text, 0..text.len(), &masks)) {
         Ok(expr) => parse_type(&expr, Source::new(text, 0), ctx),
         Err(e) => {
             let at = e.location().offset().min(text.len());
