@@ -4,8 +4,10 @@
 //! [`syntax`] (hcl-edit trees, type expressions with spans) → analysis →
 //! server and [`cli`].
 
+pub mod analysis;
 pub mod cli;
 pub mod diagnostic;
+pub mod functions;
 pub mod suggest;
 pub mod syntax;
 pub mod types;

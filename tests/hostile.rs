@@ -94,7 +94,13 @@ fn invalid_type_exits_1_with_error_lines() {
 
 #[test]
 fn options_may_follow_positionals() {
-    let out = calculator(&["type".as_ref(), "normalize".as_ref(), "int".as_ref(), "--dialect".as_ref(), "terraform".as_ref()]);
+    let out = calculator(&[
+        "type".as_ref(),
+        "normalize".as_ref(),
+        "int".as_ref(),
+        "--dialect".as_ref(),
+        "terraform".as_ref(),
+    ]);
     assert_eq!(out.status.code(), Some(1), "int is not terraform");
     let out = calculator(&["type".as_ref(), "unify".as_ref(), "bool".as_ref(), "number".as_ref(), "--raw".as_ref()]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "number\tunsafe\n");

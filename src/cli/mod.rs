@@ -1,6 +1,7 @@
 //! The `hcl-types` command line (shared/spec/cli.md).
 
 pub mod calc;
+pub mod check;
 
 use std::process::ExitCode;
 
@@ -17,6 +18,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Diagnose files and directories (default: the current directory).
+    Check(check::CheckArgs),
+    /// Print the type of every named value.
+    Types(check::CommonArgs),
     /// The type calculator: normalise, convert, unify and traverse types.
     #[command(subcommand)]
     Type(calc::TypeCommand),
@@ -35,6 +40,8 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Type(cmd) => calc::run(cmd),
+        Command::Check(args) => check::check(args),
+        Command::Types(args) => check::types(args),
     };
     ExitCode::from(code)
 }

@@ -47,6 +47,10 @@ impl<'a> Source<'a> {
         let Some(start) = node.span().map(|r| r.start) else { return "" };
         let b = self.text.as_bytes();
         let mut end = start;
+        // hcl-edit sometimes folds a unary minus into the literal.
+        if b.get(end) == Some(&b'-') {
+            end += 1;
+        }
         while end < b.len() {
             let c = b[end];
             let sign_after_e = (c == b'+' || c == b'-') && end > start && matches!(b[end - 1], b'e' | b'E');
@@ -63,6 +67,12 @@ impl<'a> Source<'a> {
 /// The value of a number literal from its source text: digits only is an
 /// exact `int` (or an error beyond [`MAX_INT_BITS`]), anything else a number.
 pub fn number_literal(text: &str) -> Result<Value, String> {
+    if let Some(positive) = text.strip_prefix('-') {
+        return Ok(match number_literal(positive)? {
+            Value::Int(i) => Value::Int(-i),
+            _ => Value::Number(text.to_string()),
+        });
+    }
     if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
         let digits = text.trim_start_matches('0');
         if digits.len() > MAX_INT_DIGITS + 1 {

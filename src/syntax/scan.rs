@@ -51,6 +51,59 @@ pub fn mask<'a>(file: &'a str, range: Range<usize>, masks: &[Range<usize>]) -> C
     Cow::Owned(out)
 }
 
+/// A same-length rewrite that hcl-edit can parse where Terraform's own
+/// parser is more lenient: a line that starts with `?`, `:`, `&&` or `||`
+/// continues the previous one (hcl-edit ends an object item at the
+/// newline). Comments ending the previous line are blanked with it.
+/// `None` when there is nothing to join.
+pub fn join_continuation_lines(text: &str) -> Option<String> {
+    let mut out = text.as_bytes().to_vec();
+    let mut changed = false;
+    let mut line_start = 0;
+    let mut prev_line: Option<std::ops::Range<usize>> = None;
+    for line in text.split_inclusive('\n') {
+        let range = line_start..line_start + line.len();
+        let trimmed = line.trim_start();
+        let continues = (trimmed.starts_with('?') || (trimmed.starts_with(':') && !trimmed.starts_with("::")))
+            || trimmed.starts_with("&&")
+            || trimmed.starts_with("||");
+        if continues {
+            if let Some(prev) = &prev_line {
+                if let Some(cut) = comment_start(&text[prev.clone()]) {
+                    out[prev.start + cut..prev.end].fill(b' ');
+                }
+                out[prev.end - 1] = b' ';
+                if prev.end >= 2 && out[prev.end - 2] == b'\r' {
+                    out[prev.end - 2] = b' ';
+                }
+                changed = true;
+            }
+        }
+        prev_line = Some(range.clone());
+        line_start = range.end;
+    }
+    // Only ASCII bytes were replaced by ASCII spaces: still UTF-8.
+    changed.then(|| String::from_utf8(out).ok()).flatten()
+}
+
+/// Where a `#` or `//` comment starts on a line, outside quotes.
+fn comment_start(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut in_str = false;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'#' if !in_str => return Some(i),
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Frame {
     /// `(`, `[` or `{`.
@@ -68,7 +121,10 @@ const MAX_PLAIN_DIGITS: usize = 300;
 
 /// Splits a file into its top-level items.
 pub fn split(text: &str) -> Vec<Item> {
-    let mut s = Scanner { b: text.as_bytes(), text, i: 0, stack: Vec::new(), items: Vec::new(), start: None, masks: Vec::new() };
+    // A byte order mark is not part of the first item.
+    let i = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut s =
+        Scanner { b: text.as_bytes(), text, i, stack: Vec::new(), items: Vec::new(), start: None, masks: Vec::new() };
     s.run();
     s.items
 }
@@ -322,7 +378,8 @@ mod tests {
 
     #[test]
     fn blocks_and_attributes() {
-        let src = "# head\nvariable \"a\" {\n  type = string # }\n}\n\nb = \"}\" // x\nc = <<EOF\n}\n{\nEOF\nd = [\n1,\n]\n";
+        let src =
+            "# head\nvariable \"a\" {\n  type = string # }\n}\n\nb = \"}\" // x\nc = <<EOF\n}\n{\nEOF\nd = [\n1,\n]\n";
         assert_eq!(
             texts(src),
             vec!["variable \"a\" {\n  type = string # }\n}", "b = \"}\" // x", "c = <<EOF\n}\n{\nEOF", "d = [\n1,\n]"]

@@ -1,6 +1,6 @@
 //! Conversion safety (types.md §3).
 
-use super::{Kind, Strip, Type};
+use super::{Brief, Kind, Strip, Type};
 
 /// How a conversion may go. Ordered: `None < Unsafe < Safe`, so a composite
 /// rule takes the `min` of its parts and a union destination the `max`.
@@ -59,7 +59,7 @@ pub fn explain(from: &Type, to: &Type, opts: ConvertOptions) -> (Safety, Option<
         .filter(|(s, _)| *s == safety)
         .map(|(_, m)| m)
         .next()
-        .unwrap_or_else(|| format!("{from} to {to}"));
+        .unwrap_or_else(|| format!("{} to {}", Brief(from), Brief(to)));
     (safety, Some(best))
 }
 
@@ -80,6 +80,7 @@ impl Converter {
     }
 
     fn run(&mut self, s: &Type, d: &Type) -> Safety {
+        let (sb, db) = (Brief(s), Brief(d));
         // Rule 1.
         if s == d || d.is_any() {
             return Safety::Safe;
@@ -101,16 +102,16 @@ impl Converter {
                 let bad: Vec<String> =
                     ms.iter().zip(&results).filter(|(_, r)| **r != Safety::Safe).map(|(m, _)| m.to_string()).collect();
                 match result {
-                    Safety::None => format!("no member of {s} converts to {d}"),
-                    _ if bad.iter().any(|b| b == "none") => format!("{s} may be null, and {d} does not accept null"),
-                    _ => format!("{s} converts to {d} only when the value is not a {}", bad.join(" or ")),
+                    Safety::None => format!("no member of {sb} converts to {db}"),
+                    _ if bad.iter().any(|b| b == "none") => format!("{sb} may be null, and {db} does not accept null"),
+                    _ => format!("{sb} converts to {db} only when the value is not a {}", bad.join(" or ")),
                 }
             });
         }
         // Rule 3.
         if s.is_any() {
             let r = if self.opts.any_is_safe { Safety::Safe } else { Safety::Unsafe };
-            return self.note(r, || format!("any to {d} depends on the value"));
+            return self.note(r, || format!("any to {db} depends on the value"));
         }
         // Rule 4: the best member of a union destination.
         if let Kind::Union(ms) = d.kind() {
@@ -132,13 +133,14 @@ impl Converter {
             if let (Some(why), Some(inner)) = (&mut self.why, best_why) {
                 why.extend(inner);
             }
-            return self.note(best, || format!("{s} matches no member of {d}"));
+            return self.note(best, || format!("{sb} matches no member of {db}"));
         }
         self.by_destination(s, d)
     }
 
     /// Rule 5: by the kind of the destination.
     fn by_destination(&mut self, s: &Type, d: &Type) -> Safety {
+        let (sb, db) = (Brief(s), Brief(d));
         use Safety::{None as No, Safe, Unsafe};
         let r = match (d.kind(), s.kind()) {
             (Kind::String | Kind::Number | Kind::Int | Kind::Bool | Kind::None, _) => {
@@ -152,29 +154,29 @@ impl Converter {
                 let r = if r == No { No } else { Unsafe };
                 return self.note(r, || {
                     if r == No {
-                        format!("{s} to {d}: elements cannot convert")
+                        format!("{sb} to {db}: elements cannot convert")
                     } else {
-                        format!("{s} to {d} fails when the list holds elements that are not unique")
+                        format!("{sb} to {db} fails when the list holds elements that are not unique")
                     }
                 });
             }
             (Kind::Set(t), Kind::Tuple(_)) => {
                 let as_list = self.run(s, &Type::list(t.clone()));
                 let r = if as_list == No { No } else { Unsafe };
-                return self.note(r, || format!("{s} to {d} fails when the elements are not unique"));
+                return self.note(r, || format!("{sb} to {db} fails when the elements are not unique"));
             }
             (Kind::Map(t), Kind::Map(u)) => self.run(u, t),
             (Kind::Map(t), Kind::Object(attrs)) => self.min_all(attrs.iter().map(|(_, u)| (u, t))),
             (Kind::Tuple(ts), Kind::Tuple(us)) => {
                 if ts.len() != us.len() {
-                    return self.note(No, || format!("{s} has {} elements but {d} needs {}", us.len(), ts.len()));
+                    return self.note(No, || format!("{sb} has {} elements but {db} needs {}", us.len(), ts.len()));
                 }
                 self.min_all(us.iter().zip(ts.iter()))
             }
             (Kind::Tuple(ts), Kind::List(u) | Kind::Set(u)) => {
                 let r = self.min_all(ts.iter().map(|t| (u, t))).min(Unsafe);
                 return self
-                    .note(r, || format!("{s} to {d} fails unless the collection has exactly {} elements", ts.len()));
+                    .note(r, || format!("{sb} to {db} fails unless the collection has exactly {} elements", ts.len()));
             }
             (Kind::Object(tattrs), Kind::Object(_)) => {
                 let none = Type::none();
@@ -183,7 +185,7 @@ impl Converter {
                     let sk = s.attribute(name).unwrap_or(&none);
                     let one = if s.attribute(name).is_none() {
                         let one = self.run(sk, t);
-                        self.note(one, || format!("{s} lacks the required attribute `{name}` of {d}"))
+                        self.note(one, || format!("{sb} lacks the required attribute `{name}` of {db}"))
                     } else {
                         self.run(sk, t)
                     };
@@ -193,7 +195,7 @@ impl Converter {
             }
             (Kind::Object(tattrs), Kind::Map(u)) => {
                 let r = self.min_all(tattrs.iter().map(|(_, t)| (u, t))).min(Unsafe);
-                return self.note(r, || format!("{s} to {d} fails unless the map has every attribute"));
+                return self.note(r, || format!("{sb} to {db} fails unless the map has every attribute"));
             }
             (Kind::Promise(t), Kind::Promise(u)) => self.run(u, t),
             (Kind::Promise(t), Kind::Output(_)) => self.run(s, t),
@@ -203,7 +205,7 @@ impl Converter {
             (Kind::Output(t), _) => self.run(&s.strip(Strip::Eventuals), t),
             _ => No,
         };
-        self.note(r, || format!("{s} cannot convert to {d}"))
+        self.note(r, || format!("{sb} cannot convert to {db}"))
     }
 
     fn min_all<'a>(&mut self, pairs: impl Iterator<Item = (&'a Type, &'a Type)>) -> Safety {
@@ -216,6 +218,7 @@ impl Converter {
 
     /// The primitive table of rule 5.
     fn primitive(&mut self, s: &Type, d: &Type) -> Safety {
+        let (sb, db) = (Brief(s), Brief(d));
         use Kind::{Bool, Int, None as Null, Number, String};
         use Safety::{None as No, Safe, Unsafe};
         let (r, why): (Safety, &str) = match (d.kind(), s.kind()) {
@@ -235,6 +238,6 @@ impl Converter {
             (Null, _) => (No, "is impossible: only null has type none"),
             _ => (No, "is impossible: a collection, structure or eventual never becomes a primitive"),
         };
-        self.note(r, || format!("{s} to {d} {why}"))
+        self.note(r, || format!("{sb} to {db} {why}"))
     }
 }

@@ -16,7 +16,7 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 pub use convert::{convert, convert_with, explain, ConvertOptions, Safety};
-pub use print::{is_identifier, quote_string};
+pub use print::{brief, is_identifier, quote_string, Brief};
 pub use traverse::{traverse, Severity, Step, TraverseDiag, TraverseResult};
 pub use unify::{unify, unify_fold, unify_safe, unify_safe_fold};
 
@@ -252,6 +252,11 @@ impl Type {
         } else {
             inner
         }
+    }
+
+    /// The type for a message: in full when short, else its outer shape.
+    pub fn brief(&self) -> String {
+        brief(self, 80)
     }
 
     pub fn attribute(&self, name: &str) -> Option<&Type> {

@@ -94,3 +94,48 @@ pub fn quote_string(s: &str) -> String {
     out.push('"');
     out
 }
+
+/// Canonical text short enough for a message: types past `limit`
+/// characters print their outer shape with the insides elided
+/// (`object({…17 attributes})`). Hover and `types` print in full.
+pub fn brief(t: &Type, limit: usize) -> String {
+    let full = t.to_string();
+    if full.chars().count() <= limit {
+        return full;
+    }
+    let inner = |t: &Type| -> String {
+        match t.kind() {
+            Kind::List(_) => "list(…)".into(),
+            Kind::Set(_) => "set(…)".into(),
+            Kind::Map(_) => "map(…)".into(),
+            Kind::Promise(_) => "promise(…)".into(),
+            Kind::Output(_) => "output(…)".into(),
+            Kind::Tuple(ts) => format!("tuple([…{} elements])", ts.len()),
+            Kind::Object(a) => format!("object({{…{} attributes}})", a.len()),
+            Kind::Union(ms) => format!("union(…{} members)", ms.len()),
+            _ => t.to_string(),
+        }
+    };
+    let text = match t.kind() {
+        Kind::List(e) => format!("list({})", inner(e)),
+        Kind::Set(e) => format!("set({})", inner(e)),
+        Kind::Map(e) => format!("map({})", inner(e)),
+        Kind::Promise(e) => format!("promise({})", inner(e)),
+        Kind::Output(e) => format!("output({})", inner(e)),
+        _ => inner(t),
+    };
+    if text.chars().count() <= limit + 20 {
+        text
+    } else {
+        inner(t)
+    }
+}
+
+/// Displays a type as [`brief`] does, computed only when printed.
+pub struct Brief<'a>(pub &'a Type);
+
+impl fmt::Display for Brief<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&brief(self.0, 80))
+    }
+}

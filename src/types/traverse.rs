@@ -1,7 +1,7 @@
 //! Traversal (types.md §5): the type of `x.a` / `x[k]` given the type of `x`.
 
 use super::value::{decimal_whole, is_decimal, Value};
-use super::{convert, Kind, Safety, Type};
+use super::{convert, Brief, Kind, Safety, Type};
 use crate::suggest;
 
 /// One traversal step.
@@ -69,10 +69,11 @@ pub fn traverse(t: &Type, step: &Step) -> TraverseResult {
 }
 
 fn step_on(t: &Type, step: &Step) -> TraverseResult {
+    let tb = Brief(t);
     match t.kind() {
         Kind::Any => TraverseResult::ok(Type::any()),
         Kind::Bool | Kind::Int | Kind::Number | Kind::String => {
-            TraverseResult::error(format!("cannot {} a `{t}`: it is a primitive value", verb(step)))
+            TraverseResult::error(format!("cannot {} a `{tb}`: it is a primitive value", verb(step)))
         }
         Kind::None => {
             TraverseResult::ok(Type::none()).warn(format!("cannot {} null: the value is always null", verb(step)))
@@ -86,14 +87,14 @@ fn step_on(t: &Type, step: &Step) -> TraverseResult {
         Kind::List(elem) => sequence(t, step, |_| Some(elem.clone()), None),
         Kind::Tuple(elems) => sequence(t, step, |i| elems.get(i).cloned(), Some(elems)),
         Kind::Set(_) => TraverseResult::error(format!(
-            "cannot {} a `{t}`: set elements cannot be indexed; use a for expression or tolist()",
+            "cannot {} a `{tb}`: set elements cannot be indexed; use a for expression or tolist()",
             verb(step)
         )),
         Kind::Map(elem) => match step {
             Step::Attr(_) => TraverseResult::ok(elem.clone()),
             Step::Index(v) => match v.as_text() {
                 Some(_) => TraverseResult::ok(elem.clone()),
-                None => TraverseResult::error(format!("a `{t}` key must be a string, not {}", v.describe())),
+                None => TraverseResult::error(format!("a `{tb}` key must be a string, not {}", v.describe())),
             },
             Step::Typed(k) => typed_key(k, &Type::string(), elem.clone(), t),
         },
@@ -125,24 +126,26 @@ fn verb(step: &Step) -> &'static str {
 /// A typed key checked against what the receiver's keys are (`number` for
 /// lists, `string` for maps and objects).
 fn typed_key(k: &Type, want: &Type, result: Type, receiver: &Type) -> TraverseResult {
+    let (kb, rb) = (Brief(k), Brief(receiver));
     if k.is_any() {
         return TraverseResult::ok(result);
     }
     match convert(k, want) {
         Safety::Safe => TraverseResult::ok(result),
         Safety::Unsafe => TraverseResult::ok(result)
-            .warn(format!("a key of type `{k}` indexing `{receiver}` converts to {want} implicitly and may fail")),
+            .warn(format!("a key of type `{kb}` indexing `{rb}` converts to {want} implicitly and may fail")),
         Safety::None => {
-            TraverseResult::error(format!("a key of type `{k}` cannot index `{receiver}`: keys must be {want}s"))
+            TraverseResult::error(format!("a key of type `{kb}` cannot index `{rb}`: keys must be {want}s"))
         }
     }
 }
 
 /// Lists and tuples: whole-number keys.
 fn sequence(t: &Type, step: &Step, elem: impl Fn(usize) -> Option<Type>, tuple: Option<&Vec<Type>>) -> TraverseResult {
+    let tb = Brief(t);
     let (index, warning) = match step {
         Step::Attr(name) => {
-            return TraverseResult::error(format!("`{t}` has no attribute `{name}`: use a numeric index"));
+            return TraverseResult::error(format!("`{tb}` has no attribute `{name}`: use a numeric index"));
         }
         Step::Typed(k) => {
             return match tuple {
@@ -157,7 +160,8 @@ fn sequence(t: &Type, step: &Step, elem: impl Fn(usize) -> Option<Type>, tuple: 
                         TraverseResult::ok(Type::union(elems.clone()))
                     } else {
                         TraverseResult::error(format!(
-                            "a key of type `{k}` cannot index `{t}`: tuple indices are numbers"
+                            "a key of type `{}` cannot index `{tb}`: tuple indices are numbers",
+                            Brief(k)
                         ))
                     }
                 }
@@ -170,7 +174,7 @@ fn sequence(t: &Type, step: &Step, elem: impl Fn(usize) -> Option<Type>, tuple: 
             }
             _ => {
                 return TraverseResult::error(format!(
-                    "{} is not a valid index of `{t}`: indices are whole numbers",
+                    "{} is not a valid index of `{tb}`: indices are whole numbers",
                     v.describe()
                 ))
             }
@@ -179,7 +183,7 @@ fn sequence(t: &Type, step: &Step, elem: impl Fn(usize) -> Option<Type>, tuple: 
             Some(n) if !matches!(v, Value::Bool(_)) => (n, None),
             _ => {
                 return TraverseResult::error(format!(
-                    "{} is not a valid index of `{t}`: indices are whole numbers",
+                    "{} is not a valid index of `{tb}`: indices are whole numbers",
                     v.describe()
                 ))
             }
@@ -190,12 +194,12 @@ fn sequence(t: &Type, step: &Step, elem: impl Fn(usize) -> Option<Type>, tuple: 
         (Some(ty), _) => TraverseResult::ok(ty),
         (None, Some(elems)) => {
             return TraverseResult::error(format!(
-                "index {index} is out of range: `{t}` has {} element{}",
+                "index {index} is out of range: `{tb}` has {} element{}",
                 elems.len(),
                 if elems.len() == 1 { "" } else { "s" }
             ));
         }
-        (None, None) => return TraverseResult::error(format!("index {index} is negative: `{t}` indices start at 0")),
+        (None, None) => return TraverseResult::error(format!("index {index} is negative: `{tb}` indices start at 0")),
     };
     match warning {
         Some(w) => r.warn(w),
@@ -204,15 +208,16 @@ fn sequence(t: &Type, step: &Step, elem: impl Fn(usize) -> Option<Type>, tuple: 
 }
 
 fn attribute(t: &Type, attrs: &[(String, Type)], name: &str) -> TraverseResult {
+    let tb = Brief(t);
     if let Some(ty) = t.attribute(name) {
         return TraverseResult::ok(ty.clone());
     }
     let names: Vec<&str> = attrs.iter().map(|(k, _)| k.as_str()).collect();
     let mut msg = if names.is_empty() {
-        format!("`{t}` has no attribute `{name}`: it has no attributes")
+        format!("`{tb}` has no attribute `{name}`: it has no attributes")
     } else {
         format!(
-            "`{t}` has no attribute `{name}`; it has {}",
+            "`{tb}` has no attribute `{name}`; it has {}",
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         )
     };
@@ -223,6 +228,7 @@ fn attribute(t: &Type, attrs: &[(String, Type)], name: &str) -> TraverseResult {
 }
 
 fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
+    let tb = Brief(t);
     let mut successes = Vec::new();
     let mut warnings: Vec<TraverseDiag> = Vec::new();
     let mut errors: Vec<TraverseDiag> = Vec::new();
@@ -235,7 +241,7 @@ fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
         }
         let r = step_on(m, step);
         if r.has_error() {
-            failed.push(m.to_string());
+            failed.push(Brief(m).to_string());
             errors.extend(r.diags.into_iter().filter(|d| d.severity == Severity::Error));
             continue;
         }
@@ -249,7 +255,7 @@ fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
     }
     if successes.is_empty() {
         let detail: Vec<String> = errors.into_iter().map(|d| d.message).collect();
-        return TraverseResult::error(format!("no member of `{t}` can be traversed: {}", detail.join("; ")));
+        return TraverseResult::error(format!("no member of `{tb}` can be traversed: {}", detail.join("; ")));
     }
     if only_none {
         return TraverseResult::ok(Type::none()).warn(format!(

@@ -1,0 +1,374 @@
+//! `hcl-types check` and `hcl-types types`: walk paths, analyse each
+//! directory's modules, print diagnostics or named values.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::analysis::{analyze, Document, Family, FileKind, SourceFile};
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::syntax::Dialect;
+
+#[derive(Args, Debug, Clone)]
+pub struct CommonArgs {
+    /// Files and directories (default: the current directory).
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Force a dialect for every file.
+    #[arg(long, value_parser = super::parse_dialect)]
+    pub dialect: Option<Dialect>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Override a code's severity: CODE=error|warning|hint|off (repeatable).
+    #[arg(long = "severity", value_parser = parse_override)]
+    pub severity: Vec<(Code, Option<Severity>)>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+fn parse_override(s: &str) -> Result<(Code, Option<Severity>), String> {
+    let (code, sev) = s.split_once('=').ok_or_else(|| format!("`{s}`: expected CODE=error|warning|hint|off"))?;
+    let code = Code::parse(code).ok_or_else(|| {
+        let all: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        format!("unknown code `{code}` (codes: {})", all.join(", "))
+    })?;
+    let sev = match sev {
+        "error" => Some(Severity::Error),
+        "warning" => Some(Severity::Warning),
+        "hint" => Some(Severity::Hint),
+        "off" => None,
+        _ => return Err(format!("`{sev}`: expected error, warning, hint or off")),
+    };
+    Ok((code, sev))
+}
+
+/// One analysed file, for printing.
+pub struct FileReport {
+    pub path: PathBuf,
+    pub text: std::sync::Arc<str>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub symbols: Vec<crate::analysis::Symbol>,
+}
+
+/// A file that could not be read.
+pub struct IoFailure {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// Finds the files under `paths` and groups them into modules:
+/// (directory, family) → files, in path order.
+/// Modules found on disk: (directory, family) → files.
+pub type Modules = BTreeMap<(PathBuf, Family), Vec<PathBuf>>;
+
+pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
+    let mut modules: Modules = BTreeMap::new();
+    let mut failures = Vec::new();
+    let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
+        if let Some(kind) = FileKind::for_path(&file) {
+            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+            modules.entry((dir, kind.family())).or_default().push(file);
+        }
+    };
+    for root in paths {
+        match std::fs::metadata(root) {
+            Ok(m) if m.is_file() => {
+                if FileKind::for_path(root).is_some() {
+                    add(root.clone(), &mut modules);
+                } else {
+                    // Named explicitly: check it as plain HCL.
+                    let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
+                    modules.entry((dir, Family::Hcl)).or_default().push(root.clone());
+                }
+            }
+            Ok(_) => {
+                let walker =
+                    walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| {
+                        let name = e.file_name().to_string_lossy();
+                        !(e.depth() > 0
+                            && e.file_type().is_dir()
+                            && matches!(name.as_ref(), ".git" | ".terraform" | "node_modules"))
+                    });
+                for entry in walker {
+                    match entry {
+                        Ok(e) if e.file_type().is_file() => add(e.into_path(), &mut modules),
+                        Ok(_) => {}
+                        Err(e) => failures.push(IoFailure {
+                            path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.clone()),
+                            message: e.to_string(),
+                        }),
+                    }
+                }
+            }
+            Err(e) => failures.push(IoFailure { path: root.clone(), message: e.to_string() }),
+        }
+    }
+    for files in modules.values_mut() {
+        files.sort();
+        files.dedup();
+    }
+    (modules, failures)
+}
+
+/// Reads a file as text. Invalid UTF-8 and binary content become a
+/// diagnostic on an otherwise empty document, not an I/O failure.
+pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option<Diagnostic>), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
+    let dialect = dialect.unwrap_or_else(|| Dialect::for_path(path));
+    let (text, problem) = match String::from_utf8(bytes) {
+        Ok(t) if t.contains('\0') => {
+            let at = t.find('\0').unwrap_or(0);
+            (
+                String::new(),
+                Some(Diagnostic::new(
+                    Code::Syntax,
+                    0..0,
+                    format!("binary file (a NUL byte at offset {at}): not analysed"),
+                )),
+            )
+        }
+        Ok(t) => (t, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (
+                String::new(),
+                Some(Diagnostic::new(
+                    Code::Syntax,
+                    0..0,
+                    format!("the file is not valid UTF-8 (at byte {at}): not analysed"),
+                )),
+            )
+        }
+    };
+    Ok((SourceFile { path: path.to_path_buf(), text: text.into(), kind, dialect }, problem))
+}
+
+/// Analyses every module found under `paths`.
+pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
+    let (modules, mut failures) = discover(&paths);
+    let total: usize = modules.values().map(Vec::len).sum();
+    let bar = (progress && total > 50 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} checking {pos}/{len} files {wide_bar} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut reports = Vec::new();
+    for files in modules.values() {
+        let mut docs = Vec::new();
+        let mut problems = Vec::new();
+        for path in files {
+            match load(path, args.dialect) {
+                Ok((file, problem)) => {
+                    problems.push(problem);
+                    docs.push(Document::parse(file));
+                }
+                Err(message) => failures.push(IoFailure { path: path.clone(), message }),
+            }
+        }
+        let analysis = analyze(&docs);
+        let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();
+        for s in analysis.symbols {
+            let d = s.doc;
+            symbols[d].push(s);
+        }
+        for (((doc, mut diags), problem), syms) in docs.into_iter().zip(analysis.diagnostics).zip(problems).zip(symbols)
+        {
+            diags.extend(problem);
+            reports.push(FileReport {
+                path: doc.file.path.clone(),
+                text: doc.file.text.clone(),
+                diagnostics: diags,
+                symbols: syms,
+            });
+        }
+        if let Some(bar) = &bar {
+            bar.inc(files.len() as u64);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    (reports, failures)
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let b = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { starts }
+    }
+
+    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let col = text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+}
+
+/// Diagnostic counts by severity.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub hints: usize,
+}
+
+/// `check`'s output for analysed files: text lines (or JSON objects) sorted
+/// by path and position, with severity overrides applied (`None` = off).
+pub fn render_diagnostics(
+    reports: &[FileReport],
+    overrides: &BTreeMap<Code, Option<Severity>>,
+    format: Format,
+) -> (Vec<String>, Counts) {
+    let mut lines = Vec::new();
+    let mut json = Vec::new();
+    let mut counts = Counts::default();
+    for r in reports {
+        let index = LineIndex::new(&r.text);
+        for d in &r.diagnostics {
+            let severity = match overrides.get(&d.code) {
+                Some(None) => continue,
+                Some(Some(s)) => *s,
+                None => d.severity,
+            };
+            match severity {
+                Severity::Error => counts.errors += 1,
+                Severity::Warning => counts.warnings += 1,
+                Severity::Hint => counts.hints += 1,
+            }
+            let (line, column) = index.position(&r.text, d.range.start);
+            let (end_line, end_column) = index.position(&r.text, d.range.end);
+            match format {
+                Format::Text => lines.push(format!(
+                    "{}:{line}:{column}: {}[{}]: {}",
+                    r.path.display(),
+                    severity.as_str(),
+                    d.code,
+                    d.message.replace('\n', " ")
+                )),
+                Format::Json => json.push(serde_json::json!({
+                    "path": r.path.display().to_string(),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "severity": severity.as_str(),
+                    "code": d.code.as_str(),
+                    "message": d.message,
+                })),
+            }
+        }
+    }
+    if format == Format::Json {
+        lines.push(serde_json::Value::Array(json).to_string());
+    }
+    (lines, counts)
+}
+
+/// `types`' output lines for analysed files.
+pub fn render_types(reports: &[FileReport], format: Format) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut json = Vec::new();
+    for r in reports {
+        let index = LineIndex::new(&r.text);
+        for s in &r.symbols {
+            let (line, column) = index.position(&r.text, s.name_range.start);
+            match format {
+                Format::Text => lines.push(format!("{}:{line}:{column}: {}: {}", r.path.display(), s.address, s.ty)),
+                Format::Json => json.push(serde_json::json!({
+                    "path": r.path.display().to_string(),
+                    "line": line,
+                    "column": column,
+                    "address": s.address,
+                    "type": s.ty.to_string(),
+                })),
+            }
+        }
+    }
+    if format == Format::Json {
+        lines.push(serde_json::Value::Array(json).to_string());
+    }
+    lines
+}
+
+fn print_failures(failures: &[IoFailure]) {
+    let mut err = std::io::stderr().lock();
+    for f in failures {
+        let _ = writeln!(err, "{}: error: {}", f.path.display(), f.message);
+    }
+}
+
+pub fn check(args: CheckArgs) -> u8 {
+    let (reports, failures) = run_analysis(&args.common, true);
+    let overrides: BTreeMap<Code, Option<Severity>> = args.severity.iter().cloned().collect();
+    print_failures(&failures);
+    let (lines, counts) = render_diagnostics(&reports, &overrides, args.common.format);
+    let mut out = std::io::stdout().lock();
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let _ = writeln!(
+        std::io::stderr(),
+        "{}, {}, {} in {}",
+        plural(counts.errors, "error"),
+        plural(counts.warnings, "warning"),
+        plural(counts.hints, "hint"),
+        plural(reports.len(), "file")
+    );
+    if !failures.is_empty() {
+        2
+    } else if counts.errors > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+pub fn types(args: CommonArgs) -> u8 {
+    let (reports, failures) = run_analysis(&args, false);
+    print_failures(&failures);
+    let mut out = std::io::stdout().lock();
+    for l in render_types(&reports, args.format) {
+        let _ = writeln!(out, "{l}");
+    }
+    if failures.is_empty() {
+        0
+    } else {
+        2
+    }
+}
