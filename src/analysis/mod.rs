@@ -7,6 +7,7 @@
 //! ([`module`]); then every expression is inferred and checked ([`infer`]).
 
 pub mod document;
+pub mod ide;
 pub mod infer;
 pub mod module;
 
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use document::{Document, Item};
-pub use module::{analyze, ModuleAnalysis, Symbol, SymbolKind};
+pub use module::{analyze, analyze_probe, ModuleAnalysis, Probe, Symbol, SymbolKind};
 
 use crate::syntax::Dialect;
 

@@ -8,11 +8,11 @@ use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::{Attribute, Block, BlockLabel, Body, Structure};
 
 use super::document::Document;
-use super::infer::{iteration, Env, Infer, Space};
+use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 use crate::syntax::constant::{eval, Source};
-use crate::syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr};
+use crate::syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr, TypeNode};
 use crate::syntax::Dialect;
 use crate::types::value::Value;
 use crate::types::{Kind, Strip, Type};
@@ -53,7 +53,16 @@ pub struct ModuleAnalysis {
     pub diagnostics: Vec<Vec<Diagnostic>>,
     /// Named values in source order per document.
     pub symbols: Vec<Symbol>,
+    /// Per document: the parts of its type expressions (hover, semantic tokens).
+    pub type_nodes: Vec<Vec<TypeNode>>,
+    /// With a probe: the type of every expression of the probed item.
+    pub probe: Vec<Typed>,
+    /// Resources, data sources, module calls and components (document symbols).
+    pub resources: Vec<Symbol>,
 }
+
+/// A position to record expression types at: (document index, byte offset).
+pub type Probe = Option<(usize, usize)>;
 
 /// A declared variable.
 struct Var<'a> {
@@ -152,8 +161,23 @@ fn structures(item_body: &Body) -> impl Iterator<Item = &Structure> {
 
 /// Analyses the documents of one module (same directory, same family).
 pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
-    let mut out =
-        ModuleAnalysis { diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(), symbols: Vec::new() };
+    analyze_probe(docs, None)
+}
+
+fn probed(probe: Probe, doc: usize, range: &Range<usize>) -> bool {
+    matches!(probe, Some((d, at)) if d == doc && range.start <= at && at <= range.end)
+}
+
+/// [`analyze`], also recording the type of every expression of the item at
+/// the probe (for hover and definition).
+pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
+    let mut out = ModuleAnalysis {
+        diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(),
+        symbols: Vec::new(),
+        type_nodes: docs.iter().map(|_| Vec::new()).collect(),
+        probe: Vec::new(),
+        resources: Vec::new(),
+    };
     let Some(first) = docs.first() else { return out };
     let dialect = first.file.dialect;
     let mut env = ModuleEnv { dialect, lenient: false, names: HashMap::new() };
@@ -190,7 +214,7 @@ pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
     for (name, v) in &vars {
         let related = Related {
             path: Some(docs[v.doc].file.path.clone()),
-            range: v.type_range.clone().unwrap_or(v.name_range.clone()),
+            range: v.name_range.clone(),
             message: format!("variable `{name}` is declared here"),
         };
         env.names.entry((Space::Var, name.clone())).or_insert((v.value.clone(), related));
@@ -227,7 +251,11 @@ pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
         let i = component[0];
         let c = &computed[i];
         let mut inf = Infer::new(&env, c.src);
+        if probed(probe, c.doc, &c.range) {
+            inf.record = Some(Vec::new());
+        }
         let t = inf.expr(c.expr);
+        out.probe.extend(inf.record.take().unwrap_or_default());
         let diags = inf.diagnostics;
         out.diagnostics[c.doc].extend(diags);
         insert_computed(&mut env, c, t.clone(), &docs[c.doc].file.path);
@@ -243,6 +271,9 @@ pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
             let Some(body) = &item.body else { continue };
             let src = doc.source(item);
             let mut inf = Infer::new(&item_env, src);
+            if probed(probe, di, &item.range) {
+                inf.record = Some(Vec::new());
+            }
             for s in structures(body) {
                 match s {
                     Structure::Block(b) => check_block(&mut inf, doc, b, &vars),
@@ -256,6 +287,7 @@ pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
                     }
                 }
             }
+            out.probe.extend(inf.record.take().unwrap_or_default());
             out.diagnostics[di].extend(inf.diagnostics);
         }
         env.names = item_env.names;
@@ -332,6 +364,7 @@ fn collect_block<'a>(
                 Some(a) => {
                     let te = parse_type(&a.value, src, TypeContext::variable(dialect));
                     out.diagnostics[di].extend(te.diagnostics.iter().cloned());
+                    out.type_nodes[di].extend(te.nodes.iter().cloned());
                     (Some(te), Some(src.range(&a.value)))
                 }
                 None => (None, None),
@@ -366,6 +399,7 @@ fn collect_block<'a>(
             let te = config_type(b, src, dialect);
             if let Some(te) = &te {
                 out.diagnostics[di].extend(te.diagnostics.iter().cloned());
+                out.type_nodes[di].extend(te.nodes.iter().cloned());
             }
             let ty = config_value_type(b, te.as_ref().map(|t| t.declared.clone()));
             out.symbols.push(Symbol {
@@ -924,7 +958,8 @@ fn tfvars_value(inf: &mut Infer, a: &Attribute, vars: &[(String, Var)], has_vars
     }
 }
 
-/// `output.NAME` symbols (their value types).
+/// `output.NAME` symbols (their value types), and resource-like blocks for
+/// document symbols.
 fn outputs(docs: &[Document], env: &ModuleEnv, out: &mut ModuleAnalysis) {
     for (di, doc) in docs.iter().enumerate() {
         if !matches!(doc.file.kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
@@ -934,13 +969,48 @@ fn outputs(docs: &[Document], env: &ModuleEnv, out: &mut ModuleAnalysis) {
             let Some(body) = &item.body else { continue };
             let src = doc.source(item);
             for b in body.blocks() {
-                if b.ident.value().as_str() != "output" {
+                let ident = b.ident.value().as_str();
+                if matches!(ident, "resource" | "data" | "module" | "component" | "read") {
+                    let name = match (doc.file.kind, ident) {
+                        (FileKind::Pcl | FileKind::Hcl, _) | (_, "module") => {
+                            b.labels.first().map(label_text).unwrap_or("")
+                        }
+                        _ => b.labels.get(1).map(label_text).unwrap_or(""),
+                    };
+                    let address = match (doc.file.kind, ident) {
+                        (FileKind::Terraform, "resource") => {
+                            format!("{}.{name}", b.labels.first().map(label_text).unwrap_or(""))
+                        }
+                        (FileKind::Terraform, "data") => {
+                            format!("data.{}.{name}", b.labels.first().map(label_text).unwrap_or(""))
+                        }
+                        (FileKind::Terraform, _) => format!("module.{name}"),
+                        _ => name.to_string(),
+                    };
+                    let ty = if doc.file.kind == FileKind::Pcl { Type::output(Type::any()) } else { Type::any() };
+                    let name_range = b.labels.last().map(|l| src.range(l)).unwrap_or_else(|| src.range(&b.ident));
+                    out.resources.push(Symbol {
+                        address,
+                        name: name.to_string(),
+                        kind: SymbolKind::Resource,
+                        name_range,
+                        range: src.range(b),
+                        ty,
+                        doc: di,
+                    });
+                    continue;
+                }
+                if ident != "output" {
                     continue;
                 }
                 let Some(label) = b.labels.first() else { continue };
                 let name = label_text(label).to_string();
                 let declared = match (doc.file.kind, b.labels.get(1)) {
-                    (FileKind::Pcl | FileKind::Hcl, Some(l)) => Some(label_type(l, src, doc.file.dialect).declared),
+                    (FileKind::Pcl | FileKind::Hcl, Some(l)) => {
+                        let te = label_type(l, src, doc.file.dialect);
+                        out.type_nodes[di].extend(te.nodes);
+                        Some(te.declared)
+                    }
                     _ => None,
                 };
                 let ty = match (declared, b.body.get_attribute("value")) {

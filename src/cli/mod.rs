@@ -18,6 +18,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the language server on stdin/stdout.
+    Lsp {
+        /// Talk over stdin/stdout (the only transport; accepted for editors that pass it).
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Diagnose files and directories (default: the current directory).
     Check(check::CheckArgs),
     /// Print the type of every named value.
@@ -39,6 +45,7 @@ pub fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Lsp { .. } => crate::server::run(),
         Command::Type(cmd) => calc::run(cmd),
         Command::Check(args) => check::check(args),
         Command::Types(args) => check::types(args),

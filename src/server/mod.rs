@@ -1,0 +1,573 @@
+//! `hcl-types lsp`: the language server (shared/spec/lsp.md). A thin
+//! adapter: each handler converts positions, asks `analysis::ide`, and
+//! converts back. Analysis runs off the message loop; text changes are
+//! applied synchronously, before any `.await`, so edits are never reordered.
+
+pub mod text;
+mod workspace;
+
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ropey::Rope;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+use crate::analysis::{analyze, ide, Document};
+use crate::diagnostic::{Diagnostic as Diag, Severity as Sev};
+pub use text::Encoding;
+use workspace::{uri_path, Open, Settings, Workspace};
+
+struct State {
+    workspace: Workspace,
+    encoding: Encoding,
+    /// Per document: the sequence number of the analysis last published, so
+    /// a slower, older analysis never overwrites a newer one.
+    published: std::collections::HashMap<PathBuf, u64>,
+    watch_dynamic: bool,
+}
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    seq: Arc<AtomicU64>,
+}
+
+/// Runs the server on stdin/stdout until the client disconnects.
+pub fn run() -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("hcl-types lsp: cannot start the runtime: {e}");
+            return 2;
+        }
+    };
+    runtime.block_on(async {
+        let (service, socket) = LspService::new(Backend::new);
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+    });
+    0
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // A panic while holding the lock must not take the server down with it.
+    state.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f` on the blocking pool; a panic becomes an internal error.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    match tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(f))).await {
+        Ok(Ok(v)) => Ok(v),
+        _ => {
+            let mut e = Error::internal_error();
+            e.message = "hcl-types: internal error while answering this request".into();
+            Err(e)
+        }
+    }
+}
+
+fn severity(s: Sev) -> DiagnosticSeverity {
+    match s {
+        Sev::Error => DiagnosticSeverity::ERROR,
+        Sev::Warning => DiagnosticSeverity::WARNING,
+        Sev::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+pub const TOKEN_TYPES: [SemanticTokenType; 3] =
+    [SemanticTokenType::TYPE, SemanticTokenType::FUNCTION, SemanticTokenType::PROPERTY];
+
+impl Backend {
+    pub fn new(client: Client) -> Self {
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(State {
+                workspace: Workspace::default(),
+                encoding: Encoding::Utf16,
+                published: Default::default(),
+                watch_dynamic: false,
+            })),
+            seq: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Analyses the module of `path` and publishes diagnostics for its open
+    /// documents, unless newer results were published meanwhile.
+    async fn refresh(&self, path: PathBuf) {
+        let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let (snapshot, encoding, settings) = {
+            let st = lock(&self.state);
+            match st.workspace.module(&path) {
+                Some((snap, _)) => (snap, st.encoding, st.workspace.settings.clone()),
+                None => return,
+            }
+        };
+        let result = blocking(move || {
+            let analysis = analyze(&snapshot.docs);
+            let mut out = Vec::new();
+            for (i, uri, version) in &snapshot.open {
+                let doc = &snapshot.docs[*i];
+                let rope = Rope::from_str(&doc.file.text);
+                let diags = convert_diagnostics(
+                    &analysis.diagnostics[*i],
+                    doc,
+                    &snapshot.docs,
+                    &rope,
+                    encoding,
+                    &settings,
+                    uri,
+                );
+                out.push((doc.file.path.clone(), uri.clone(), *version, diags));
+            }
+            out
+        })
+        .await;
+        let Ok(results) = result else { return };
+        for (path, uri, version, diags) in results {
+            {
+                let mut st = lock(&self.state);
+                let current = st.workspace.open.get(&path).map(|o| o.version);
+                let last = st.published.get(&path).copied().unwrap_or(0);
+                if current != Some(version) || last > seq {
+                    continue;
+                }
+                st.published.insert(path, seq);
+            }
+            self.client.publish_diagnostics(uri, diags, Some(version)).await;
+        }
+    }
+
+    async fn refresh_all(&self) {
+        let paths: Vec<PathBuf> = lock(&self.state).workspace.open.keys().cloned().collect();
+        for p in paths {
+            self.refresh(p).await;
+        }
+    }
+
+    /// The module of a document and what is needed to convert positions.
+    fn snapshot(&self, uri: &Uri) -> Option<(Vec<Document>, usize, Rope, Encoding, Settings)> {
+        let path = uri_path(uri)?;
+        let st = lock(&self.state);
+        let (snap, index) = st.workspace.module(&path)?;
+        let rope = match st.workspace.open.get(&path) {
+            Some(o) => o.rope.clone(),
+            None => Rope::from_str(&snap.docs[index].file.text),
+        };
+        Some((snap.docs, index, rope, st.encoding, st.workspace.settings.clone()))
+    }
+}
+
+fn convert_diagnostics(
+    diags: &[Diag],
+    doc: &Document,
+    docs: &[Document],
+    rope: &Rope,
+    enc: Encoding,
+    settings: &Settings,
+    uri: &Uri,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for d in diags {
+        let sev = match settings.severity.get(&d.code) {
+            Some(None) => continue,
+            Some(Some(s)) => *s,
+            None => d.severity,
+        };
+        let related: Vec<DiagnosticRelatedInformation> = d
+            .related
+            .iter()
+            .filter_map(|r| {
+                let (ruri, rrope) = match &r.path {
+                    Some(p) if *p != doc.file.path => {
+                        let other = docs.iter().find(|x| &x.file.path == p)?;
+                        (Uri::from_file_path(p)?, Rope::from_str(&other.file.text))
+                    }
+                    _ => (uri.clone(), rope.clone()),
+                };
+                Some(DiagnosticRelatedInformation {
+                    location: Location { uri: ruri, range: text::range(&rrope, &r.range, enc) },
+                    message: r.message.clone(),
+                })
+            })
+            .collect();
+        out.push(Diagnostic {
+            range: text::range(rope, &d.range, enc),
+            severity: Some(severity(sev)),
+            code: Some(NumberOrString::String(d.code.as_str().into())),
+            source: Some("hcl-types".into()),
+            message: d.message.clone(),
+            related_information: (!related.is_empty()).then_some(related),
+            ..Default::default()
+        });
+    }
+    out
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let offered =
+            params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
+        let encoding = if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 };
+        let watch_dynamic = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false);
+        {
+            let mut st = lock(&self.state);
+            st.encoding = encoding;
+            st.watch_dynamic = watch_dynamic;
+            if let Some(opts) = &params.initialization_options {
+                st.workspace.settings = Settings::from_json(opts);
+            }
+        }
+        let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
+        Ok(InitializeResult {
+            offset_encoding: None,
+            server_info: Some(ServerInfo { name: "hcl-types".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            capabilities: ServerCapabilities {
+                position_encoding: Some(if encoding == Encoding::Utf8 {
+                    PositionEncodingKind::UTF8
+                } else {
+                    PositionEncodingKind::UTF16
+                }),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..Default::default()
+                })),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(snippet_triggers),
+                    ..Default::default()
+                }),
+                signature_help_provider: Some(SignatureHelpOptions {
+                    trigger_characters: Some(vec!["(".into(), ",".into()]),
+                    ..Default::default()
+                }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+                    SemanticTokensOptions {
+                        legend: SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: vec![] },
+                        full: Some(SemanticTokensFullOptions::Bool(true)),
+                        ..Default::default()
+                    },
+                )),
+                definition_provider: Some(OneOf::Left(true)),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                ..Default::default()
+            },
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        if lock(&self.state).watch_dynamic {
+            let options = DidChangeWatchedFilesRegistrationOptions {
+                watchers: ["**/*.tf", "**/*.tfvars", "**/*.hcl", "**/*.pp"]
+                    .iter()
+                    .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String((*g).into()), kind: None })
+                    .collect(),
+            };
+            let registration = Registration {
+                id: "hcl-types-watch".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(options).ok(),
+            };
+            let _ = self.client.register_capability(vec![registration]).await;
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let Some(path) = uri_path(&params.text_document.uri) else { return };
+        {
+            let mut st = lock(&self.state);
+            st.workspace.open.insert(
+                path.clone(),
+                Open {
+                    uri: params.text_document.uri,
+                    rope: Rope::from_str(&params.text_document.text),
+                    version: params.text_document.version,
+                },
+            );
+        }
+        self.refresh(path).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let Some(path) = uri_path(&params.text_document.uri) else { return };
+        {
+            let mut st = lock(&self.state);
+            let enc = st.encoding;
+            let Some(open) = st.workspace.open.get_mut(&path) else { return };
+            // Versions only grow: an out-of-order change is never applied
+            // on top of newer text.
+            if params.text_document.version <= open.version {
+                return;
+            }
+            for change in &params.content_changes {
+                text::apply(&mut open.rope, change, enc);
+            }
+            open.version = params.text_document.version;
+        }
+        self.refresh(path).await;
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        if let Some(path) = uri_path(&params.text_document.uri) {
+            self.refresh(path).await;
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let Some(path) = uri_path(&params.text_document.uri) else { return };
+        lock(&self.state).workspace.open.remove(&path);
+        self.client.publish_diagnostics(params.text_document.uri, Vec::new(), None).await;
+        // Siblings see the disk copy now.
+        self.refresh_all().await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        lock(&self.state).workspace.settings = Settings::from_json(&params.settings);
+        self.refresh_all().await;
+    }
+
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        self.refresh_all().await;
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let pp = params.text_document_position_params;
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let offset = text::offset(&rope, pp.position, enc);
+        let info = blocking(move || ide::hover(&docs, index, offset)).await?;
+        Ok(info.map(|h| Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown() }),
+            range: Some(text::range(&rope, &h.range, enc)),
+        }))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let pp = params.text_document_position;
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let offset = text::offset(&rope, pp.position, enc);
+        let items = blocking(move || {
+            let analysis = analyze(&docs);
+            ide::completion(&docs, index, offset, &analysis)
+        })
+        .await?;
+        let items = items
+            .into_iter()
+            .map(|c| CompletionItem {
+                kind: Some(match c.kind {
+                    ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+                    ide::CompletionKind::Constructor => CompletionItemKind::CONSTRUCTOR,
+                    ide::CompletionKind::Variable => CompletionItemKind::VARIABLE,
+                    ide::CompletionKind::Attribute => CompletionItemKind::FIELD,
+                    ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
+                }),
+                detail: c.detail,
+                insert_text_format: c.snippet.as_ref().map(|_| InsertTextFormat::SNIPPET),
+                insert_text: c.snippet,
+                label: c.label,
+                ..Default::default()
+            })
+            .collect();
+        Ok(Some(CompletionResponse::Array(items)))
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let pp = params.text_document_position_params;
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let offset = text::offset(&rope, pp.position, enc);
+        let sig = blocking(move || ide::signature_help(&docs[index], offset)).await?;
+        Ok(sig.map(|s| {
+            let utf16 = |byte: usize| s.label[..byte.min(s.label.len())].encode_utf16().count() as u32;
+            SignatureHelp {
+                signatures: vec![SignatureInformation {
+                    label: s.label.clone(),
+                    documentation: s.documentation.clone().map(Documentation::String),
+                    parameters: Some(
+                        s.parameters
+                            .iter()
+                            .map(|r| ParameterInformation {
+                                label: ParameterLabel::LabelOffsets([utf16(r.start), utf16(r.end)]),
+                                documentation: None,
+                            })
+                            .collect(),
+                    ),
+                    active_parameter: Some(s.active as u32),
+                }],
+                active_signature: Some(0),
+                active_parameter: Some(s.active as u32),
+            }
+        }))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let Some((docs, index, rope, enc, settings)) = self.snapshot(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        if !settings.inlay_hints {
+            return Ok(Some(Vec::new()));
+        }
+        let hints = blocking(move || {
+            let analysis = analyze(&docs);
+            ide::inlay_hints(&analysis, index, &docs)
+        })
+        .await?;
+        let range = params.range;
+        Ok(Some(
+            hints
+                .into_iter()
+                .map(|(offset, label)| InlayHint {
+                    position: text::position(&rope, offset, enc),
+                    label: InlayHintLabel::String(label),
+                    kind: Some(InlayHintKind::TYPE),
+                    text_edits: None,
+                    tooltip: None,
+                    padding_left: None,
+                    padding_right: None,
+                    data: None,
+                })
+                .filter(|h| h.position >= range.start && h.position <= range.end)
+                .collect(),
+        ))
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
+        let tokens = blocking(move || {
+            let analysis = analyze(&docs);
+            ide::semantic_tokens(&analysis, index)
+        })
+        .await?;
+        let mut data = Vec::new();
+        let (mut prev_line, mut prev_start) = (0u32, 0u32);
+        for (range, kind) in tokens {
+            let r = text::range(&rope, &range, enc);
+            if r.start.line != r.end.line {
+                continue;
+            }
+            let delta_line = r.start.line - prev_line;
+            let delta_start = if delta_line == 0 { r.start.character - prev_start } else { r.start.character };
+            data.push(SemanticToken {
+                delta_line,
+                delta_start,
+                length: r.end.character - r.start.character,
+                token_type: match kind {
+                    ide::TokenKind::Type => 0,
+                    ide::TokenKind::Function => 1,
+                    ide::TokenKind::Property => 2,
+                },
+                token_modifiers_bitset: 0,
+            });
+            prev_line = r.start.line;
+            prev_start = r.start.character;
+        }
+        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data })))
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let pp = params.text_document_position_params;
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let offset = text::offset(&rope, pp.position, enc);
+        let found = blocking(move || {
+            ide::definition(&docs, index, offset).and_then(|(path, range)| {
+                let text = docs.iter().find(|d| d.file.path == path).map(|d| d.file.text.clone())?;
+                Some((path, range, text))
+            })
+        })
+        .await?;
+        Ok(found.and_then(|(path, range, text)| {
+            let uri = Uri::from_file_path(&path)?;
+            let r = text::range(&Rope::from_str(&text), &range, enc);
+            Some(GotoDefinitionResponse::Scalar(Location { uri, range: r }))
+        }))
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
+        let symbols = blocking(move || {
+            let analysis = analyze(&docs);
+            let mut all: Vec<_> =
+                analysis.symbols.into_iter().chain(analysis.resources).filter(|s| s.doc == index).collect();
+            all.sort_by_key(|s| s.range.start);
+            all
+        })
+        .await?;
+        #[allow(deprecated)]
+        let out = symbols
+            .into_iter()
+            .map(|s| DocumentSymbol {
+                name: s.address.clone(),
+                detail: Some(s.ty.brief()),
+                kind: match s.kind {
+                    crate::analysis::SymbolKind::Variable => SymbolKind::VARIABLE,
+                    crate::analysis::SymbolKind::Local => SymbolKind::CONSTANT,
+                    crate::analysis::SymbolKind::Output => SymbolKind::PROPERTY,
+                    crate::analysis::SymbolKind::Config => SymbolKind::VARIABLE,
+                    crate::analysis::SymbolKind::Attribute => SymbolKind::CONSTANT,
+                    crate::analysis::SymbolKind::Resource => SymbolKind::OBJECT,
+                },
+                tags: None,
+                deprecated: None,
+                range: text::range(&rope, &s.range, enc),
+                selection_range: text::range(&rope, &s.name_range, enc),
+                children: None,
+            })
+            .collect();
+        Ok(Some(DocumentSymbolResponse::Nested(out)))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri.clone();
+        let Some((docs, index, rope, enc, _)) = self.snapshot(&uri) else { return Ok(None) };
+        let start = text::offset(&rope, params.range.start, enc);
+        let end = text::offset(&rope, params.range.end, enc);
+        let fixes = blocking(move || {
+            let analysis = analyze(&docs);
+            let text = docs[index].file.text.clone();
+            analysis.diagnostics[index]
+                .iter()
+                .filter(|d| d.range.start <= end && start <= d.range.end)
+                .filter_map(|d| ide::quick_fix(d, &text).map(|f| (d.clone(), f)))
+                .collect::<Vec<_>>()
+        })
+        .await?;
+        let actions = fixes
+            .into_iter()
+            .map(|(d, f)| {
+                let edit = TextEdit { range: text::range(&rope, &f.range, enc), new_text: f.replacement };
+                let mut changes = std::collections::HashMap::new();
+                changes.insert(uri.clone(), vec![edit]);
+                CodeActionOrCommand::CodeAction(CodeAction {
+                    title: f.title,
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![Diagnostic {
+                        range: text::range(&rope, &d.range, enc),
+                        severity: Some(severity(d.severity)),
+                        code: Some(NumberOrString::String(d.code.as_str().into())),
+                        source: Some("hcl-types".into()),
+                        message: d.message,
+                        ..Default::default()
+                    }]),
+                    edit: Some(WorkspaceEdit { changes: Some(changes), ..Default::default() }),
+                    is_preferred: Some(true),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        Ok(Some(actions))
+    }
+}

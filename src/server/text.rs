@@ -1,0 +1,140 @@
+//! The one place where LSP positions become byte offsets and back.
+//!
+//! Lines end at `\n`, `\r\n` or `\r` (ropey's `cr_lines`, as LSP counts
+//! them); columns count UTF-8 bytes or UTF-16 code units, whichever was
+//! negotiated. Every conversion clamps: a position past the end of a line
+//! is the line's end, past the last line the end of the text.
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+/// Byte length of a line's content, without its line break.
+fn line_content_len(rope: &Rope, line: usize) -> usize {
+    let slice = rope.line(line);
+    let len = slice.len_bytes();
+    let last = |back: usize| (len >= back).then(|| slice.byte(len - back));
+    match (last(2), last(1)) {
+        (Some(b'\r'), Some(b'\n')) => len - 2,
+        (_, Some(b'\n' | b'\r')) => len - 1,
+        _ => len,
+    }
+}
+
+/// The byte offset of a position, clamped into the text.
+pub fn offset(rope: &Rope, pos: Position, enc: Encoding) -> usize {
+    let lines = rope.len_lines();
+    let line = pos.line as usize;
+    if line >= lines {
+        return rope.len_bytes();
+    }
+    let start = rope.line_to_byte(line);
+    let content = line_content_len(rope, line);
+    let want = pos.character as usize;
+    match enc {
+        Encoding::Utf8 => {
+            // Never split a character: back to the start of the one hit.
+            let at = start + want.min(content);
+            rope.char_to_byte(rope.byte_to_char(at))
+        }
+        Encoding::Utf16 => {
+            let mut units = 0;
+            let mut at = start;
+            for c in rope.byte_slice(start..start + content).chars() {
+                let w = c.len_utf16();
+                if units + w > want {
+                    break;
+                }
+                units += w;
+                at += c.len_utf8();
+            }
+            at
+        }
+    }
+}
+
+/// The position of a byte offset (clamped into the text, and down to a
+/// character boundary).
+pub fn position(rope: &Rope, offset: usize, enc: Encoding) -> Position {
+    let offset = offset.min(rope.len_bytes());
+    let offset = rope.char_to_byte(rope.byte_to_char(offset));
+    let line = rope.byte_to_line(offset);
+    let start = rope.line_to_byte(line);
+    let character = match enc {
+        Encoding::Utf8 => offset - start,
+        Encoding::Utf16 => rope.byte_slice(start..offset).chars().map(char::len_utf16).sum(),
+    };
+    Position { line: line as u32, character: character as u32 }
+}
+
+pub fn range(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> Range {
+    Range { start: position(rope, r.start, enc), end: position(rope, r.end, enc) }
+}
+
+/// Applies one content change in place. A change without a range replaces
+/// everything; a range is clamped and ordered, so no change can panic.
+pub fn apply(rope: &mut Rope, change: &TextDocumentContentChangeEvent, enc: Encoding) {
+    match change.range {
+        None => *rope = Rope::from_str(&change.text),
+        Some(r) => {
+            let a = offset(rope, r.start, enc);
+            let b = offset(rope, r.end, enc);
+            let (start, end) = (a.min(b), a.max(b));
+            let (cs, ce) = (rope.byte_to_char(start), rope.byte_to_char(end));
+            rope.remove(cs..ce);
+            rope.insert(cs, &change.text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: u32, character: u32) -> Position {
+        Position { line, character }
+    }
+
+    #[test]
+    fn utf16_counts_surrogate_pairs() {
+        let rope = Rope::from_str("a = \"😀x\"\nb");
+        // 😀 is two UTF-16 units and four UTF-8 bytes.
+        assert_eq!(offset(&rope, pos(0, 7), Encoding::Utf16), 9);
+        assert_eq!(position(&rope, 9, Encoding::Utf16), pos(0, 7));
+        assert_eq!(offset(&rope, pos(0, 9), Encoding::Utf8), 9);
+        // Inside the pair: stays before the character.
+        assert_eq!(offset(&rope, pos(0, 6), Encoding::Utf16), 5);
+    }
+
+    #[test]
+    fn clamps_out_of_range_positions() {
+        let rope = Rope::from_str("ab\r\ncd");
+        assert_eq!(offset(&rope, pos(0, 99), Encoding::Utf16), 2);
+        assert_eq!(offset(&rope, pos(9, 0), Encoding::Utf8), 6);
+        assert_eq!(position(&rope, 999, Encoding::Utf8), pos(1, 2));
+    }
+
+    #[test]
+    fn cr_alone_is_a_line_break() {
+        let rope = Rope::from_str("a\rb\nc");
+        assert_eq!(position(&rope, 2, Encoding::Utf8), pos(1, 0));
+        assert_eq!(offset(&rope, pos(2, 0), Encoding::Utf8), 4);
+    }
+
+    #[test]
+    fn reversed_and_overlapping_ranges_do_not_panic() {
+        let mut rope = Rope::from_str("hello\nworld");
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range { start: pos(1, 3), end: pos(0, 2) }),
+            range_length: None,
+            text: "X".into(),
+        };
+        apply(&mut rope, &change, Encoding::Utf16);
+        assert_eq!(rope.to_string(), "heXld");
+    }
+}

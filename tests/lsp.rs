@@ -1,0 +1,370 @@
+//! The language server in process: every feature through the real
+//! `LanguageServer` handlers, positions in both encodings. Fixtures mark the
+//! cursor with `$0`.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use hcl_types::server::Backend;
+use serde_json::{json, Value};
+use tower::{Service, ServiceExt};
+use tower_lsp_server::jsonrpc::Request;
+use tower_lsp_server::LspService;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Enc {
+    Utf8,
+    Utf16,
+}
+
+struct Session {
+    service: LspService<Backend>,
+    next_id: i64,
+    enc: Enc,
+    /// publishDiagnostics params, in arrival order.
+    published: Arc<Mutex<Vec<Value>>>,
+    dir: PathBuf,
+}
+
+fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir =
+        std::env::temp_dir().join(format!("hcl-types-lsp-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// Splits a fixture at its `$0` marker: (text, byte offset).
+fn cursor(fixture: &str) -> (String, usize) {
+    let at = fixture.find("$0").expect("fixture needs a $0 cursor");
+    (fixture.replacen("$0", "", 1), at)
+}
+
+/// The LSP position of a byte offset, computed independently of the server.
+fn position(text: &str, offset: usize, enc: Enc) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = match enc {
+        Enc::Utf8 => offset - line_start,
+        Enc::Utf16 => before[line_start..].encode_utf16().count(),
+    };
+    json!({"line": line, "character": col})
+}
+
+impl Session {
+    async fn start(enc: Enc) -> Session {
+        let (service, socket) = LspService::new(Backend::new);
+        let published = Arc::new(Mutex::new(Vec::new()));
+        let sink = published.clone();
+        tokio::spawn(async move {
+            let mut socket = socket;
+            while let Some(req) = socket.next().await {
+                if req.method() == "textDocument/publishDiagnostics" {
+                    if let Some(p) = req.params() {
+                        sink.lock().unwrap().push(p.clone());
+                    }
+                }
+            }
+        });
+        let mut s = Session { service, next_id: 1, enc, published, dir: tempdir() };
+        let encodings = match enc {
+            Enc::Utf8 => json!(["utf-8", "utf-16"]),
+            Enc::Utf16 => json!(["utf-16"]),
+        };
+        let init = s
+            .request("initialize", json!({"capabilities": {"general": {"positionEncodings": encodings}}, "initializationOptions": {"hclTypes": {"inlayHints": {"enable": true}}}}))
+            .await;
+        let negotiated = init["capabilities"]["positionEncoding"].as_str().unwrap().to_string();
+        assert_eq!(negotiated, if enc == Enc::Utf8 { "utf-8" } else { "utf-16" });
+        s.notify("initialized", json!({})).await;
+        s
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let req = Request::build(method.to_string()).params(params).id(id).finish();
+        let resp = self.service.ready().await.unwrap().call(req).await.unwrap().expect("a response");
+        let (_, result) = resp.into_parts();
+        result.unwrap_or_else(|e| panic!("{method} failed: {e:?}"))
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        let req = Request::build(method.to_string()).params(params).finish();
+        let _ = self.service.ready().await.unwrap().call(req).await.unwrap();
+    }
+
+    /// Writes `name` to the session directory and opens it.
+    async fn open(&mut self, name: &str, text: &str) -> String {
+        let path = self.dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let u = uri(&path);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "hcl", "version": 1, "text": text}}),
+        )
+        .await;
+        u
+    }
+
+    /// Writes a sibling file without opening it.
+    fn disk(&self, name: &str, text: &str) {
+        std::fs::write(self.dir.join(name), text).unwrap();
+    }
+
+    async fn at(&mut self, method: &str, name: &str, fixture: &str) -> Value {
+        let (text, offset) = cursor(fixture);
+        let u = self.open(name, &text).await;
+        let pos = position(&text, offset, self.enc);
+        self.request(method, json!({"textDocument": {"uri": u}, "position": pos})).await
+    }
+
+    /// The newest diagnostics published for a URI, waiting for them.
+    async fn diagnostics(&self, u: &str, version: i64) -> Vec<Value> {
+        for _ in 0..500 {
+            let found = self.published.lock().unwrap().iter().rev().find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                if p["version"] == version {
+                    return p["diagnostics"].as_array().cloned().unwrap_or_default();
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("no diagnostics for {u} version {version}");
+    }
+}
+
+async fn both(f: impl Fn(Enc) -> futures::future::BoxFuture<'static, ()>) {
+    f(Enc::Utf8).await;
+    f(Enc::Utf16).await;
+}
+
+fn first_block(hover: &Value) -> String {
+    let md = hover["contents"]["value"].as_str().unwrap_or_default();
+    let rest = md.strip_prefix("```hcl\n").unwrap_or_else(|| panic!("hover must open with a fenced block: {md}"));
+    rest.split("\n```").next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn hover_on_a_conditional_after_astral_characters() {
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let fixture = "config \"c\" \"bool\" {}\nconfig \"o\" \"output(string)\" {}\nconfig \"p\" \"promise(int)\" {}\nx = { note = \"😀😀\", v = c $0? o : p }\n";
+            let hover = s.at("textDocument/hover", "main.hcl", fixture).await;
+            assert_eq!(first_block(&hover), "output(string)", "{enc:?}: {hover}");
+            let md = hover["contents"]["value"].as_str().unwrap();
+            assert!(md.contains("`output(string)` and `promise(int)` unify to `output(string)`"), "{md}");
+            // The range is the conditional, after the astral characters.
+            let (text, _) = cursor(fixture);
+            let start = text.find("c ? o").unwrap();
+            assert_eq!(hover["range"]["start"], position(&text, start, enc), "{enc:?}");
+        })
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn hover_on_references_types_and_declarations() {
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk(
+        "variables.tf",
+        "variable \"subnets\" {\n  type = map(object({ cidr = string, zone = optional(string) }))\n}\n",
+    );
+    let h = s.at("textDocument/hover", "main.tf", "locals {\n  z = var.subnets[\"a\"].zo$0ne\n}\n").await;
+    assert_eq!(first_block(&h), "union(none, string)");
+    let h = s.at("textDocument/hover", "main.tf", "locals {\n  z = var.sub$0nets\n}\n").await;
+    assert_eq!(first_block(&h), "map(object({cidr = string, zone = union(none, string)}))");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("variables.tf:1"), "{h}");
+    let h =
+        s.at("textDocument/hover", "types.tf", "variable \"v\" {\n  type = list(obj$0ect({ a = number }))\n}\n").await;
+    assert_eq!(first_block(&h), "object({a = number})");
+    let h = s.at("textDocument/hover", "main.tf", "locals {\n  tot$0al = 1 + 2\n}\n").await;
+    assert_eq!(first_block(&h), "int");
+    let h = s.at("textDocument/hover", "main.tf", "variable \"n\" {\n  type = number\n  default = \"1$05\"\n}\n").await;
+    assert_eq!(first_block(&h), "string");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("Expected `number`"), "{h}");
+}
+
+fn labels(v: &Value) -> Vec<String> {
+    let items = if v.is_array() { v.clone() } else { v["items"].clone() };
+    items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn completion_of_types_names_and_attributes() {
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let c = s
+                .at(
+                    "textDocument/completion",
+                    "a.tf",
+                    "variable \"x\" {\n  description = \"😀\"\n  type = list($0\n}\n",
+                )
+                .await;
+            let l = labels(&c);
+            for want in ["string", "number", "bool", "any", "list", "set", "map", "tuple", "object"] {
+                assert!(l.contains(&want.to_string()), "{enc:?}: {want} missing from {l:?}");
+            }
+            for not in ["int", "none", "union", "promise", "output", "optional"] {
+                assert!(!l.contains(&not.to_string()), "{enc:?}: {not} is not terraform: {l:?}");
+            }
+            let list = c.as_array().unwrap().iter().find(|i| i["label"] == "list").unwrap();
+            assert_eq!(list["insertText"], "list(${1})");
+            assert_eq!(list["insertTextFormat"], 2);
+            let c = s.at("textDocument/completion", "b.tf", "variable \"y\" {\n  type = object({ a = $0 })\n}\n").await;
+            assert!(labels(&c).contains(&"optional".to_string()), "optional inside object({{…}})");
+            let c = s.at("textDocument/completion", "c.hcl", "variable \"z\" {\n  type = $0\n}\n").await;
+            let l = labels(&c);
+            assert!(
+                l.contains(&"union".to_string())
+                    && l.contains(&"promise".to_string())
+                    && l.contains(&"none".to_string()),
+                "{l:?}"
+            );
+        })
+    })
+    .await;
+    let mut s = Session::start(Enc::Utf8).await;
+    s.disk("vars.tf", "variable \"net\" {\n  type = object({ cidr = string, tags = map(string) })\n}\nvariable \"name\" {\n  type = string\n}\n");
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.$0\n}\n").await;
+    assert_eq!(labels(&c), vec!["net", "name"], "source order");
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.net.$0\n}\n").await;
+    assert_eq!(labels(&c), vec!["cidr", "tags"]);
+    let c = s.at("textDocument/completion", "d.tf", "variable \"o\" {\n  type = object({ a = string, b = number, c = bool })\n  default = {\n    a = \"x\"\n    $0\n  }\n}\n").await;
+    assert_eq!(labels(&c), vec!["b", "c"]);
+}
+
+#[tokio::test]
+async fn signature_help_for_functions_and_constructors() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let h = s.at("textDocument/signatureHelp", "a.tf", "locals {\n  a = lookup({}, \"😀\", $0\n}\n").await;
+    assert!(h["signatures"][0]["label"].as_str().unwrap().starts_with("lookup("), "{h}");
+    assert_eq!(h["activeParameter"], 2);
+    let h = s
+        .at(
+            "textDocument/signatureHelp",
+            "b.tf",
+            "variable \"v\" {\n  type = object({ a = optional(string, $0 }) \n}\n",
+        )
+        .await;
+    assert_eq!(h["signatures"][0]["label"], "optional(type, default)");
+    assert_eq!(h["activeParameter"], 1);
+}
+
+#[tokio::test]
+async fn inlay_hints_follow_names_after_astral_characters() {
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let text = "locals {\n  s = \"😀😀\"\n  n = 1.5\n}\n";
+            let u = s.open("a.tf", text).await;
+            let hints = s
+                .request("textDocument/inlayHint", json!({"textDocument": {"uri": u}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}))
+                .await;
+            let got: Vec<(Value, String)> = hints.as_array().unwrap().iter().map(|h| (h["position"].clone(), h["label"].as_str().unwrap().to_string())).collect();
+            let after = |name: &str| position(text, text.find(name).unwrap() + name.len(), enc);
+            assert_eq!(got, vec![(after("  s"), ": string".to_string()), (after("  n"), ": number".to_string())], "{enc:?}");
+        })
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn semantic_tokens_cover_type_expressions() {
+    let mut s = Session::start(Enc::Utf8).await;
+    let text = "variable \"v\" {\n  type = object({ a = list(string) })\n}\n";
+    let u = s.open("a.tf", text).await;
+    let t = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
+    let data: Vec<u64> = t["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    // object (function), a (property), list (function), string (type) on line 1.
+    assert_eq!(data, vec![1, 9, 6, 1, 0, 0, 9, 1, 2, 0, 0, 4, 4, 1, 0, 0, 5, 6, 0, 0]);
+}
+
+#[tokio::test]
+async fn definition_symbols_diagnostics_and_quick_fixes() {
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk("variables.tf", "variable \"region\" {\n  type = \"string\"\n}\n");
+    let d = s.at("textDocument/definition", "main.tf", "locals {\n  r = var.reg$0ion\n}\n").await;
+    assert!(d["uri"].as_str().unwrap().ends_with("variables.tf"), "{d}");
+    assert_eq!(d["range"]["start"], json!({"line": 0, "character": 9}));
+
+    let u = s.open("variables.tf", "variable \"region\" {\n  type = \"string\"\n}\n").await;
+    let diags = s.diagnostics(&u, 1).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "type-syntax");
+    assert_eq!(diags[0]["source"], "hcl-types");
+    let actions = s
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": u}, "range": diags[0]["range"], "context": {"diagnostics": diags}}),
+        )
+        .await;
+    let edit = &actions[0]["edit"]["changes"][&u][0];
+    assert_eq!(edit["newText"], "string");
+
+    let syms = s.request("textDocument/documentSymbol", json!({"textDocument": {"uri": u}})).await;
+    assert_eq!(syms[0]["name"], "var.region");
+    assert_eq!(syms[0]["detail"], "string");
+}
+
+#[tokio::test]
+async fn edits_apply_in_order_and_old_versions_are_ignored() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("a.tf", "variable \"a\" {\n  type = number\n  default = 1\n}\n").await;
+    assert!(s.diagnostics(&u, 1).await.is_empty());
+    // Two changes in one notification, the second relative to the first.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 2, "character": 12}, "end": {"line": 2, "character": 13}}, "text": "\"😀\""},
+            {"range": {"start": {"line": 2, "character": 16}, "end": {"line": 2, "character": 16}}, "text": " # note"}
+        ]}),
+    )
+    .await;
+    let diags = s.diagnostics(&u, 2).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "invalid-value");
+    // A stale change (version 2 again) is not applied.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": "garbage {"}]}),
+    )
+    .await;
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 2, "character": 13}}))
+        .await;
+    assert_eq!(first_block(&h), "string");
+}
+
+#[tokio::test]
+async fn hostile_positions_and_unknown_documents_are_answered() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("a.tf", "locals {\n  a = 1\n}\n").await;
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 99, "character": 99}}))
+        .await;
+    assert!(h.is_null());
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 1, "character": 999}}))
+        .await;
+    assert!(h.is_null() || h["contents"].is_object());
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///nowhere/x.tf", "version": 3}, "contentChanges": [{"text": "x"}]}),
+    )
+    .await;
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 1, "character": 6}}))
+        .await;
+    assert_eq!(first_block(&h), "int");
+}
