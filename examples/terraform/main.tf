@@ -15,8 +15,10 @@ locals {
 resource "aws_instance" "web" {
   count = var.instance_count
 
-  # `zone` is optional(string): may be null, and tags want strings.
   tags = merge(var.tags, { Zone = var.subnets["a"].zone })
+
+  # local.label is a string: arithmetic on it may fail at run time.
+  cpu_core_count = local.label * 2
 
   # A typo in an attribute of a declared object type.
   subnet_id = var.subnets["a"].cidrr
