@@ -2,16 +2,23 @@
 
 /// The candidate closest to `word` by edit distance, if it is close enough to
 /// be a plausible typo (at most a third of the word's length, and at least 1).
-/// A case-insensitive match always wins.
+/// A case-insensitive match always wins; ties go to the smaller name, so the
+/// answer does not depend on the candidates' order.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
+    let len = word.chars().count();
+    let limit = (len / 3).max(1);
     let mut best: Option<(usize, &'a str)> = None;
     for c in candidates {
         if c == word {
             continue;
         }
+        // Names whose lengths differ by more than the limit cannot be close:
+        // skip them before the quadratic distance.
+        if c.len().abs_diff(word.len()) > limit * 4 || c.chars().count().abs_diff(len) > limit {
+            continue;
+        }
         let d = if c.eq_ignore_ascii_case(word) { 0 } else { distance(word, c) };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }
     }

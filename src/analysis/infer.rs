@@ -36,8 +36,8 @@ pub trait Env {
     }
     /// The type of a name, and where it is declared.
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)>;
-    /// Every name of a space, for suggestions.
-    fn names(&self, space: Space) -> Vec<String>;
+    /// The declared name closest to a misspelt one, for "did you mean".
+    fn suggest(&self, space: Space, word: &str) -> Option<String>;
 }
 
 /// The type of one sub-expression, recorded for hover.
@@ -370,9 +370,8 @@ impl<'e, 's> Infer<'e, 's> {
                 }
                 None => {
                     if !self.env.lenient() {
-                        let names = self.env.names(space);
                         let mut msg = format!("`{name}.{attr_name}` is not declared in this module");
-                        if let Some(s) = suggest::closest(attr_name, names.iter().map(String::as_str)) {
+                        if let Some(s) = self.env.suggest(space, attr_name) {
                             msg.push_str(&format!("; did you mean `{name}.{s}`?"));
                         }
                         self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
@@ -387,9 +386,8 @@ impl<'e, 's> Infer<'e, 's> {
             }
         }
         if dialect == Dialect::Pcl && !self.env.lenient() {
-            let names = self.env.names(Space::Pcl);
             let mut msg = format!("`{name}` is not defined in this program");
-            if let Some(s) = suggest::closest(name, names.iter().map(String::as_str)) {
+            if let Some(s) = self.env.suggest(Space::Pcl, name) {
                 msg.push_str(&format!("; did you mean `{s}`?"));
             }
             self.report(Diagnostic::new(Code::UndefinedReference, range, msg));

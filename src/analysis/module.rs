@@ -90,6 +90,13 @@ struct ModuleEnv {
     dialect: Dialect,
     lenient: bool,
     names: HashMap<(Space, String), (Type, Related)>,
+    suggestions: std::sync::Mutex<HashMap<(Space, String), Option<String>>>,
+}
+
+impl ModuleEnv {
+    fn new(dialect: Dialect, lenient: bool, names: HashMap<(Space, String), (Type, Related)>) -> Self {
+        ModuleEnv { dialect, lenient, names, suggestions: Default::default() }
+    }
 }
 
 impl Env for ModuleEnv {
@@ -102,10 +109,17 @@ impl Env for ModuleEnv {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         self.names.get(&(space, name.to_string())).map(|(t, r)| (t.clone(), Some(r.clone())))
     }
-    fn names(&self, space: Space) -> Vec<String> {
-        let mut v: Vec<String> = self.names.keys().filter(|(s, _)| *s == space).map(|(_, n)| n.clone()).collect();
-        v.sort();
-        v
+    fn suggest(&self, space: Space, word: &str) -> Option<String> {
+        // Generated and half-typed code repeats its unknown names: each is
+        // looked up once per module, not once per use.
+        let key = (space, word.to_string());
+        let mut memo = self.suggestions.lock().unwrap_or_else(|e| e.into_inner());
+        memo.entry(key)
+            .or_insert_with(|| {
+                let names = self.names.keys().filter(|(s, _)| *s == space).map(|(_, n)| n.as_str());
+                crate::suggest::closest(word, names).map(String::from)
+            })
+            .clone()
     }
 }
 
@@ -123,8 +137,8 @@ impl Env for Quiet<'_> {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         self.0.lookup(space, name)
     }
-    fn names(&self, space: Space) -> Vec<String> {
-        self.0.names(space)
+    fn suggest(&self, space: Space, word: &str) -> Option<String> {
+        self.0.suggest(space, word)
     }
 }
 
@@ -142,8 +156,8 @@ impl Env for Empty {
     fn lookup(&self, _: Space, _: &str) -> Option<(Type, Option<Related>)> {
         None
     }
-    fn names(&self, _: Space) -> Vec<String> {
-        Vec::new()
+    fn suggest(&self, _: Space, _: &str) -> Option<String> {
+        None
     }
 }
 
@@ -180,7 +194,7 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
     };
     let Some(first) = docs.first() else { return out };
     let dialect = first.file.dialect;
-    let mut env = ModuleEnv { dialect, lenient: false, names: HashMap::new() };
+    let mut env = ModuleEnv::new(dialect, false, HashMap::new());
     let mut vars: Vec<(String, Var)> = Vec::new();
     let mut computed: Vec<Computed> = Vec::new();
 
@@ -266,7 +280,7 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
     let has_vars = !vars.is_empty();
     for (di, doc) in docs.iter().enumerate() {
         let lenient = doc.file.kind == FileKind::TfTest;
-        let item_env = ModuleEnv { dialect: doc.file.dialect, lenient, names: std::mem::take(&mut env.names) };
+        let item_env = ModuleEnv::new(doc.file.dialect, lenient, std::mem::take(&mut env.names));
         for item in &doc.items {
             let Some(body) = &item.body else { continue };
             let src = doc.source(item);
