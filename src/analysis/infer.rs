@@ -529,6 +529,14 @@ impl<'e, 's> Infer<'e, 's> {
         }
         for (i, (a, t)) in args.iter().zip(&types).enumerate() {
             if expand && i == args.len() - 1 {
+                // `f(xs...)`: the collection's elements are the arguments.
+                let elems = functions::expand_final(std::slice::from_ref(&t.strip(Strip::Eventuals)));
+                let range = self.range(*a);
+                for (j, e) in elems.iter().enumerate() {
+                    if let Some(p) = f.param(i + j) {
+                        self.check_type(range.clone(), e, &p.ty.clone());
+                    }
+                }
                 continue;
             }
             if let Some(p) = f.param(i) {
@@ -558,6 +566,34 @@ impl<'e, 's> Infer<'e, 's> {
             (Some(t), None) => Some(t.clone()),
             (None, Some(d)) => Some(d.clone()),
             (None, None) => None,
+        }
+    }
+
+    /// A check site without a constant to refine it (an expanded argument).
+    fn check_type(&mut self, range: Range<usize>, actual: &Type, expected: &Type) {
+        let dialect = self.env.dialect();
+        let (safety, why) = types::explain(actual, expected, options(dialect));
+        let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+        match safety {
+            Safety::None => self.report(Diagnostic::new(
+                Code::TypeMismatch,
+                range,
+                format!(
+                    "an element of type `{}` cannot be used where `{}` is expected{why}",
+                    actual.brief(),
+                    expected.brief()
+                ),
+            )),
+            Safety::Unsafe => self.report(Diagnostic::new(
+                Code::UnsafeConversion,
+                range,
+                format!(
+                    "an element of type `{}` may not convert to `{}` at run time{why}",
+                    actual.brief(),
+                    expected.brief()
+                ),
+            )),
+            Safety::Safe => {}
         }
     }
 

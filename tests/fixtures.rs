@@ -1,0 +1,96 @@
+//! Fixture modules (`tests/fixtures/<case>/`): the `check` and `types`
+//! output of each directory, as a reviewed snapshot (`tests/snapshots/`).
+//! Update after a deliberate change with `INSTA_UPDATE=always cargo test
+//! --test fixtures`, then read the diff.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use hcl_types::cli::check::{render_diagnostics, render_types, run_analysis, CommonArgs, Format};
+
+fn cases() -> Vec<PathBuf> {
+    let root = Path::new("tests/fixtures");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("tests/fixtures")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`.
+fn render(dir: &Path) -> String {
+    let args = CommonArgs { paths: vec![dir.to_path_buf()], format: Format::Text, dialect: None };
+    let (reports, failures) = run_analysis(&args, false);
+    assert!(failures.is_empty(), "{}: I/O failures", dir.display());
+    let (diags, counts) = render_diagnostics(&reports, &BTreeMap::new(), Format::Text);
+    let types = render_types(&reports, Format::Text);
+    format!(
+        "## check ({} errors, {} warnings, {} hints)\n{}\n## types\n{}\n",
+        counts.errors,
+        counts.warnings,
+        counts.hints,
+        diags.join("\n"),
+        types.join("\n")
+    )
+}
+
+#[test]
+fn fixture_snapshots() {
+    let cases = cases();
+    assert!(cases.len() >= 10, "expected the fixture directories, found {}", cases.len());
+    let mut failed = Vec::new();
+    for dir in &cases {
+        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let output = render(dir);
+        let result = std::panic::catch_unwind(|| {
+            insta::assert_snapshot!(name.clone(), output);
+        });
+        if result.is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(failed.is_empty(), "snapshot mismatches: {failed:?}");
+}
+
+#[test]
+fn a_broken_block_costs_only_itself() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.join("main.tf"),
+        "variable \"a\" {\n  type    = number\n  default = \"x\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  bucket = \"x\"\n  tags = {\n}\n\nvariable \"c\" {\n  type    = bool\n  default = \"maybe\"\n}\n",
+    )
+    .unwrap();
+    let out = render(&dir);
+    assert!(out.contains("main.tf:3:13: error[invalid-value]"), "{out}");
+    assert!(out.contains("error[syntax]"), "{out}");
+    assert!(out.contains("main.tf:13:13: error[invalid-value]"), "{out}");
+    assert!(out.contains("var.c: bool"), "{out}");
+}
+
+#[test]
+fn unreadable_and_binary_files_are_reported() {
+    let dir = tempdir();
+    std::fs::write(dir.join("bin.tf"), b"variable \"a\" {\0}\n").unwrap();
+    std::fs::write(dir.join("latin1.tf"), b"variable \"caf\xe9\" {}\n").unwrap();
+    std::fs::write(dir.join("ok.tf"), "variable \"ok\" {\n  type = string\n}\n").unwrap();
+    let out = render(&dir);
+    assert!(out.contains("bin.tf:1:1: error[syntax]: binary file"), "{out}");
+    assert!(out.contains("latin1.tf:1:1: error[syntax]: the file is not valid UTF-8"), "{out}");
+    assert!(out.contains("var.ok: string"), "{out}");
+}
+
+fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "hcl-types-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
