@@ -368,3 +368,24 @@ async fn hostile_positions_and_unknown_documents_are_answered() {
         .await;
     assert_eq!(first_block(&h), "int");
 }
+
+#[tokio::test]
+async fn requests_before_initialize_and_unknown_methods_get_errors() {
+    let (mut service, socket) = LspService::new(Backend::new);
+    tokio::spawn(async move {
+        let mut socket = socket;
+        while socket.next().await.is_some() {}
+    });
+    let hover = Request::build("textDocument/hover")
+        .params(json!({"textDocument": {"uri": "file:///x.tf"}, "position": {"line": 0, "character": 0}}))
+        .id(1)
+        .finish();
+    let resp = service.ready().await.unwrap().call(hover).await.unwrap().expect("a response");
+    let (_, result) = resp.into_parts();
+    assert_eq!(result.unwrap_err().code, tower_lsp_server::jsonrpc::ErrorCode::ServerError(-32002));
+    let init = Request::build("initialize").params(json!({"capabilities": {}})).id(2).finish();
+    assert!(service.ready().await.unwrap().call(init).await.unwrap().unwrap().into_parts().1.is_ok());
+    let unknown = Request::build("hclTypes/nonsense").params(json!({})).id(3).finish();
+    let resp = service.ready().await.unwrap().call(unknown).await.unwrap().expect("a response");
+    assert_eq!(resp.into_parts().1.unwrap_err().code, tower_lsp_server::jsonrpc::ErrorCode::MethodNotFound);
+}

@@ -57,9 +57,12 @@ pub fn parse_item(text: &str, found: &scan::Item) -> (Item, Option<Diagnostic>) 
                 return (Item { range: found.range.clone(), body: Some(body) }, None);
             }
             let local = e.location().offset().min(parse_text.len());
-            let at = found.range.start + local;
+            let mut at = found.range.start + local;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
             // Underline to the end of the offending line (at least one char).
-            let line_end = text[at..found.range.end].find('\n').map_or(found.range.end, |p| at + p);
+            let line_end = text.get(at..found.range.end).unwrap_or("").find('\n').map_or(found.range.end, |p| at + p);
             let end = if line_end > at { line_end } else { (at + 1).min(text.len()) };
             let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
             let message = format!("syntax error: {}", e.message());
