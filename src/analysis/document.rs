@@ -31,10 +31,17 @@ pub struct Document {
 impl Document {
     pub fn parse(file: SourceFile) -> Document {
         let text: Arc<str> = file.text.clone();
+        // Items parse independently: spread them over the cores.
+        use rayon::prelude::*;
+        let found = scan::split(&text);
+        let parsed: Vec<(Item, Option<Diagnostic>)> = if found.len() > 64 {
+            found.par_iter().with_min_len(32).map(|f| parse_item(&text, f)).collect()
+        } else {
+            found.iter().map(|f| parse_item(&text, f)).collect()
+        };
         let mut diagnostics = Vec::new();
-        let mut items = Vec::new();
-        for found in scan::split(&text) {
-            let (item, diag) = parse_item(&text, &found);
+        let mut items = Vec::with_capacity(parsed.len());
+        for (item, diag) in parsed {
             items.push(item);
             diagnostics.extend(diag);
         }

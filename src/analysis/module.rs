@@ -75,6 +75,36 @@ struct Var<'a> {
     value: Type,
 }
 
+/// The module's variables: declaration order, and by name (the first
+/// declaration of a name wins).
+#[derive(Default)]
+struct Vars<'a> {
+    list: Vec<(String, Var<'a>)>,
+    index: HashMap<String, usize>,
+}
+
+impl<'a> Vars<'a> {
+    fn insert(&mut self, name: String, var: Var<'a>) {
+        if self.index.contains_key(&name) {
+            return;
+        }
+        self.index.insert(name.clone(), self.list.len());
+        self.list.push((name, var));
+    }
+
+    fn get(&self, name: &str) -> Option<&Var<'a>> {
+        self.index.get(name).map(|&i| &self.list[i].1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(String, Var<'a>)> {
+        self.list.iter()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
 /// A name whose type is an inferred expression: a local or a PCL attribute.
 struct Computed<'a> {
     space: Space,
@@ -195,7 +225,7 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
     let Some(first) = docs.first() else { return out };
     let dialect = first.file.dialect;
     let mut env = ModuleEnv::new(dialect, false, HashMap::new());
-    let mut vars: Vec<(String, Var)> = Vec::new();
+    let mut vars = Vars::default();
     let mut computed: Vec<Computed> = Vec::new();
 
     // 1. Declarations.
@@ -225,7 +255,7 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
             }
         }
     }
-    for (name, v) in &vars {
+    for (name, v) in vars.iter() {
         let related = Related {
             path: Some(docs[v.doc].file.path.clone()),
             range: v.name_range.clone(),
@@ -308,7 +338,7 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
     }
 
     // 4. Symbols in source order.
-    for (name, v) in &vars {
+    for (name, v) in vars.iter() {
         out.symbols.push(Symbol {
             address: format!("var.{name}"),
             name: name.clone(),
@@ -360,7 +390,7 @@ fn collect_block<'a>(
     doc: &'a Document,
     b: &'a Block,
     src: Source<'a>,
-    vars: &mut Vec<(String, Var<'a>)>,
+    vars: &mut Vars<'a>,
     computed: &mut Vec<Computed<'a>>,
     env: &mut ModuleEnv,
     out: &mut ModuleAnalysis,
@@ -388,10 +418,7 @@ fn collect_block<'a>(
                 (None, Some(d)) => generalize(&Infer::new(&Empty(dialect), src).expr(&d.value)),
                 (None, None) => Type::any(),
             };
-            if vars.iter().any(|(n, _)| *n == name) {
-                return;
-            }
-            vars.push((name, Var { doc: di, name_range, block: b, src, ty, type_range, value }));
+            vars.insert(name, Var { doc: di, name_range, block: b, src, ty, type_range, value });
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
@@ -705,7 +732,7 @@ fn dependency_order(computed: &[Computed], dialect: Dialect) -> Vec<Vec<usize>> 
 }
 
 /// Checks of one top-level block.
-fn check_block(inf: &mut Infer, doc: &Document, b: &Block, vars: &[(String, Var)]) {
+fn check_block(inf: &mut Infer, doc: &Document, b: &Block, vars: &Vars) {
     let ident = b.ident.value().as_str();
     let kind = doc.file.kind;
     let dialect = doc.file.dialect;
@@ -907,9 +934,9 @@ fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
 }
 
 /// A Terraform variable's default, nullable and validation checks.
-fn variable(inf: &mut Infer, b: &Block, vars: &[(String, Var)]) {
+fn variable(inf: &mut Infer, b: &Block, vars: &Vars) {
     let name = b.labels.first().map(label_text).unwrap_or("");
-    let var = vars.iter().find(|(n, v)| n == name && std::ptr::eq(v.block, b)).map(|(_, v)| v);
+    let var = vars.get(name).filter(|v| std::ptr::eq(v.block, b));
     let default = b.body.get_attribute("default");
     if let (Some(v), Some(d)) = (var, default) {
         let t = inf.expr(&d.value);
@@ -943,14 +970,14 @@ fn variable(inf: &mut Infer, b: &Block, vars: &[(String, Var)]) {
 }
 
 /// A `.tfvars` value against its variable (when the directory declares any).
-fn tfvars_value(inf: &mut Infer, a: &Attribute, vars: &[(String, Var)], has_vars: bool) {
+fn tfvars_value(inf: &mut Infer, a: &Attribute, vars: &Vars, has_vars: bool) {
     let t = inf.expr(&a.value);
     if !has_vars {
         return;
     }
     let name = a.key.value().as_str();
-    match vars.iter().find(|(n, _)| n == name) {
-        Some((_, v)) => {
+    match vars.get(name) {
+        Some(v) => {
             if let Some(te) = &v.ty {
                 let related = Related {
                     path: None,

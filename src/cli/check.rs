@@ -169,43 +169,64 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         );
         bar
     });
-    let mut reports = Vec::new();
-    for files in modules.values() {
-        let mut docs = Vec::new();
-        let mut problems = Vec::new();
-        for path in files {
-            match load(path, args.dialect) {
-                Ok((file, problem)) => {
-                    problems.push(problem);
-                    docs.push(Document::parse(file));
-                }
-                Err(message) => failures.push(IoFailure { path: path.clone(), message }),
+    // Modules are independent: analyse them in parallel. Each module's
+    // trees are dropped on another thread, off the path of the next one.
+    use rayon::prelude::*;
+    let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
+    let results: Vec<(Vec<FileReport>, Vec<IoFailure>)> = modules
+        .par_iter()
+        .map(|files| {
+            let (reports, failures) = check_module(files, args.dialect);
+            if let Some(bar) = &bar {
+                bar.inc(files.len() as u64);
             }
-        }
-        let analysis = analyze(&docs);
-        let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();
-        for s in analysis.symbols {
-            let d = s.doc;
-            symbols[d].push(s);
-        }
-        for (((doc, mut diags), problem), syms) in docs.into_iter().zip(analysis.diagnostics).zip(problems).zip(symbols)
-        {
-            diags.extend(problem);
-            reports.push(FileReport {
-                path: doc.file.path.clone(),
-                text: doc.file.text.clone(),
-                diagnostics: diags,
-                symbols: syms,
-            });
-        }
-        if let Some(bar) = &bar {
-            bar.inc(files.len() as u64);
-        }
+            (reports, failures)
+        })
+        .collect();
+    let mut reports = Vec::new();
+    for (r, f) in results {
+        reports.extend(r);
+        failures.extend(f);
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     reports.sort_by(|a, b| a.path.cmp(&b.path));
+    (reports, failures)
+}
+
+/// Loads, parses and analyses one module's files.
+fn check_module(files: &[PathBuf], dialect: Option<Dialect>) -> (Vec<FileReport>, Vec<IoFailure>) {
+    let mut failures = Vec::new();
+    let mut docs = Vec::new();
+    let mut problems = Vec::new();
+    for path in files {
+        match load(path, dialect) {
+            Ok((file, problem)) => {
+                problems.push(problem);
+                docs.push(Document::parse(file));
+            }
+            Err(message) => failures.push(IoFailure { path: path.clone(), message }),
+        }
+    }
+    let analysis = analyze(&docs);
+    let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();
+    for s in analysis.symbols {
+        let d = s.doc;
+        symbols[d].push(s);
+    }
+    let mut reports = Vec::new();
+    for (((doc, mut diags), problem), syms) in docs.iter().zip(analysis.diagnostics).zip(problems).zip(symbols) {
+        diags.extend(problem);
+        reports.push(FileReport {
+            path: doc.file.path.clone(),
+            text: doc.file.text.clone(),
+            diagnostics: diags,
+            symbols: syms,
+        });
+    }
+    // Freeing a large tree takes a while; nobody waits for it.
+    std::thread::spawn(move || drop(docs));
     (reports, failures)
 }
 
