@@ -246,19 +246,25 @@ async fn completion_of_types_names_and_attributes() {
 
 #[tokio::test]
 async fn signature_help_for_functions_and_constructors() {
-    let mut s = Session::start(Enc::Utf16).await;
-    let h = s.at("textDocument/signatureHelp", "a.tf", "locals {\n  a = lookup({}, \"😀\", $0\n}\n").await;
-    assert!(h["signatures"][0]["label"].as_str().unwrap().starts_with("lookup("), "{h}");
-    assert_eq!(h["activeParameter"], 2);
-    let h = s
-        .at(
-            "textDocument/signatureHelp",
-            "b.tf",
-            "variable \"v\" {\n  type = object({ a = optional(string, $0 }) \n}\n",
-        )
-        .await;
-    assert_eq!(h["signatures"][0]["label"], "optional(type, default)");
-    assert_eq!(h["activeParameter"], 1);
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let h = s.at("textDocument/signatureHelp", "a.tf", "locals {\n  a = lookup({}, \"😀\", $0\n}\n").await;
+            assert!(h["signatures"][0]["label"].as_str().unwrap().starts_with("lookup("), "{h}");
+            assert_eq!(h["activeParameter"], 2, "{enc:?}");
+            let h = s
+                .at(
+                    "textDocument/signatureHelp",
+                    "b.tf",
+                    "variable \"v\" {\n  type = object({ a = optional(string, $0 }) \n}\n",
+                )
+                .await;
+            assert_eq!(h["signatures"][0]["label"], "optional(type, default)");
+            assert_eq!(h["activeParameter"], 1);
+            assert_eq!(h["signatures"][0]["parameters"][1]["label"], json!([15, 22]));
+        })
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -281,13 +287,27 @@ async fn inlay_hints_follow_names_after_astral_characters() {
 
 #[tokio::test]
 async fn semantic_tokens_cover_type_expressions() {
-    let mut s = Session::start(Enc::Utf8).await;
-    let text = "variable \"v\" {\n  type = object({ a = list(string) })\n}\n";
-    let u = s.open("a.tf", text).await;
-    let t = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
-    let data: Vec<u64> = t["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
-    // object (function), a (property), list (function), string (type) on line 1.
-    assert_eq!(data, vec![1, 9, 6, 1, 0, 0, 9, 1, 2, 0, 0, 4, 4, 1, 0, 0, 5, 6, 0, 0]);
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let text = "variable \"v\" {\n  /* 😀 */ type = object({ a = list(string) })\n}\n";
+            let u = s.open("a.tf", text).await;
+            let t = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
+            let data: Vec<u64> = t["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+            // Expected, from the text: (word, token type) in order, all on line 1.
+            let col = |w: &str| position(text, text.find(w).unwrap(), enc)["character"].as_u64().unwrap();
+            let mut want = Vec::new();
+            let mut prev = 0;
+            for (i, (word, kind)) in [("object", 1), ("a =", 2), ("list", 1), ("string", 0)].iter().enumerate() {
+                let c = col(word);
+                let len = if *word == "a =" { 1 } else { word.len() as u64 };
+                want.extend([if i == 0 { 1 } else { 0 }, c - prev, len, *kind, 0]);
+                prev = c;
+            }
+            assert_eq!(data, want, "{enc:?}");
+        })
+    })
+    .await;
 }
 
 #[tokio::test]
