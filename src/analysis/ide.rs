@@ -280,12 +280,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
                 .symbols
                 .iter()
                 .filter(|s| s.address.starts_with(&format!("{space}.")))
-                .map(|s| Completion {
-                    label: s.name.clone(),
-                    kind: CompletionKind::Variable,
-                    detail: Some(s.ty.to_string()),
-                    snippet: None,
-                })
+                .map(name_completion)
                 .collect();
         }
         let address = format!("{}.{}", parts[0], parts[1]);
@@ -305,12 +300,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             .iter()
             .chain(&analysis.resources)
             .filter(|s| s.doc < docs.len() && !s.address.starts_with("output."))
-            .map(|s| Completion {
-                label: s.name.clone(),
-                kind: CompletionKind::Variable,
-                detail: Some(s.ty.to_string()),
-                snippet: None,
-            })
+            .map(name_completion)
             .collect();
         out.extend(functions_completions(dialect));
         return out;
@@ -327,6 +317,10 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         return out;
     }
     Vec::new()
+}
+
+fn name_completion(s: &super::Symbol) -> Completion {
+    Completion { label: s.name.clone(), kind: CompletionKind::Variable, detail: Some(s.ty.to_string()), snippet: None }
 }
 
 fn functions_completions(dialect: Dialect) -> Vec<Completion> {

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use hcl_edit::expr::{BinaryOperator, Expression, ForExpr, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
 use hcl_edit::template::{Directive, Element, Template};
-use hcl_edit::Span;
+use hcl_edit::{Decorated, Ident, Span};
 
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 use crate::functions;
@@ -93,6 +93,17 @@ impl<'e, 's> Infer<'e, 's> {
 
     pub fn bind(&mut self, name: impl Into<String>, ty: Type) {
         self.scope.push((name.into(), ty));
+    }
+
+    /// Binds a `for`'s key and value variables over a collection (§2);
+    /// returns how many names to unbind afterwards.
+    fn bind_for(&mut self, key: Option<&Decorated<Ident>>, value: &Decorated<Ident>, coll: &Type) -> usize {
+        let (k, v) = iteration(coll);
+        if let Some(key) = key {
+            self.bind(key.value().as_str(), k);
+        }
+        self.bind(value.value().as_str(), v);
+        1 + usize::from(key.is_some())
     }
 
     pub fn unbind(&mut self, n: usize) {
@@ -256,14 +267,7 @@ impl<'e, 's> Infer<'e, 's> {
                     }
                     Directive::For(ford) => {
                         let coll = self.expr(&ford.for_expr.collection_expr);
-                        let (k, v) = iteration(&coll);
-                        let mut bound = 0;
-                        if let Some(kv) = &ford.for_expr.key_var {
-                            self.bind(kv.value().as_str(), k);
-                            bound += 1;
-                        }
-                        self.bind(ford.for_expr.value_var.value().as_str(), v);
-                        bound += 1;
+                        let bound = self.bind_for(ford.for_expr.key_var.as_ref(), &ford.for_expr.value_var, &coll);
                         parts.push(coll);
                         self.template_parts(&ford.for_expr.template, parts);
                         self.unbind(bound);
@@ -306,14 +310,7 @@ impl<'e, 's> Infer<'e, 's> {
 
     fn for_expr(&mut self, f: &ForExpr) -> Type {
         let coll = self.expr(&f.intro.collection_expr);
-        let (k, v) = iteration(&coll);
-        let mut bound = 0;
-        if let Some(kv) = &f.intro.key_var {
-            self.bind(kv.value().as_str(), k);
-            bound += 1;
-        }
-        self.bind(f.intro.value_var.value().as_str(), v);
-        bound += 1;
+        let bound = self.bind_for(f.intro.key_var.as_ref(), &f.intro.value_var, &coll);
         let mut lifted = vec![coll.clone()];
         if let Some(cond) = &f.cond {
             let c = self.expr(&cond.expr);
