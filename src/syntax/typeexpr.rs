@@ -102,7 +102,8 @@ pub fn parse_type_str(text: &str, ctx: TypeContext) -> TypeExpr {
     match hcl_edit::parser::parse_expr(&super::scan::mask(text, 0..text.len(), &masks)) {
         Ok(expr) => parse_type(&expr, Source::new(text, 0), ctx),
         Err(e) => {
-            let at = e.location().offset().min(text.len());
+            // hcl-edit's offset may fall inside the last multi-byte character.
+            let at = (0..=e.location().offset().min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
             let message = if text.trim().is_empty() {
                 "a type is missing: write a keyword such as `string` or a constructor such as `list(string)`"
                     .to_string()
