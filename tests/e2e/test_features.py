@@ -1,0 +1,145 @@
+"""Hover on a PCL conditional of eventuals, dialect-aware type completion, and a
+clean shutdown, through pytest-lsp with real editor capabilities."""
+
+import asyncio
+import time
+
+import pytest
+from lsprotocol import types
+
+from support import first_block, initialize, offset_to_position, uri, wait_published
+
+# `output` and `promise` are not type keywords of the pcl dialect
+# (type-expressions.md §1): these two labels are reported as `type-dialect`
+# errors that still yield their types, so the conditional is typed exactly.
+PROGRAM = """\
+# A program with an astral character before the conditional: 😀
+config "flag" "bool" {
+  default = true
+}
+
+config "o" "output(string)" {}
+config "p" "promise(int)" {}
+
+typed = { note = "😀é", v = flag ? o : p }
+"""
+
+
+def pos(text: str, offset: int, enc: str) -> types.Position:
+    return types.Position(**offset_to_position(text, offset, enc))
+
+
+def open_doc(client, path, text, language="hcl"):
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri(path), language_id=language, version=1, text=text)
+        )
+    )
+    return uri(path)
+
+
+@pytest.mark.parametrize("enc", ["utf-8", "utf-16"])
+async def test_hover_on_a_conditional_of_output_and_promise_in_pcl(client, tmp_path, enc):
+    await initialize(client, tmp_path, enc)
+    doc = open_doc(client, tmp_path / "main.pp", PROGRAM, "pcl")
+    published = await wait_published(client, doc, 1)
+    assert sorted((d.code, d.range.start.line) for d in published.diagnostics) == [("type-dialect", 5), ("type-dialect", 6)]
+
+    cond = PROGRAM.index("flag ? o : p")
+    for offset in (PROGRAM.index("? o"), cond + 2):  # on the `?`, and inside `flag`
+        hover = await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=doc), position=pos(PROGRAM, offset, enc))
+        )
+        if offset == cond + 2:
+            # Inside `flag`, the innermost expression is the reference.
+            assert first_block(hover) == "bool"
+            continue
+        assert hover.contents.kind == types.MarkupKind.Markdown
+        assert first_block(hover) == "output(string)", hover.contents.value
+        prose = hover.contents.value.split("\n```", 1)[1]
+        assert "`output(string)`" in prose and "`promise(int)`" in prose, prose
+        assert "`output(string)` and `promise(int)` unify to `output(string)`" in prose, prose
+        # The range is the whole conditional, counted after the astral characters.
+        assert hover.range.start == pos(PROGRAM, cond, enc), hover.range
+        assert hover.range.end == pos(PROGRAM, cond + len("flag ? o : p"), enc), hover.range
+
+    # Hover on a config's name gives the value type of what it declares.
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=doc), position=pos(PROGRAM, PROGRAM.index('"p"') + 1, enc))
+    )
+    assert first_block(hover) == "promise(int)"
+
+
+def labels(result) -> list[str]:
+    items = result.items if isinstance(result, types.CompletionList) else result
+    return [i.label for i in items]
+
+
+TERRAFORM = ["string", "number", "bool", "any", "list", "set", "map", "tuple", "object"]
+NOT_TERRAFORM = ["int", "none", "union", "promise", "output", "optional"]
+
+
+@pytest.mark.parametrize("enc", ["utf-8", "utf-16"])
+async def test_type_completion_follows_the_dialect(client, tmp_path, enc):
+    await initialize(client, tmp_path, enc)
+
+    text = 'variable "x" {\n  description = "😀 ünï"\n  type = list(\n}\n'
+    doc = open_doc(client, tmp_path / "variables.tf", text, "terraform")
+    at = text.index("list(") + len("list(")
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            position=pos(text, at, enc),
+            context=types.CompletionContext(trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character="("),
+        )
+    )
+    got = labels(result)
+    for want in TERRAFORM:
+        assert want in got, f"{want} missing from {got}"
+    for no in NOT_TERRAFORM:  # type-expressions.md §1: not in terraform (optional only inside object types)
+        assert no not in got, f"{no} is not terraform: {got}"
+    items = result.items if isinstance(result, types.CompletionList) else result
+    snippet = {i.label: i for i in items}
+    assert snippet["list"].insert_text == "list(${1})"
+    assert snippet["list"].insert_text_format == types.InsertTextFormat.Snippet
+    assert snippet["object"].insert_text == "object({${1}})"
+
+    # A PCL config's type label: pcl has `int` and `optional(T)` anywhere, but
+    # not `none`, `union`, `promise` or `output` (those are hcl-only).
+    text = 'config "c" "list(" {}\n'
+    doc = open_doc(client, tmp_path / "main.pp", text, "pcl")
+    result = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=doc), position=pos(text, text.index("(") + 1, enc))
+    )
+    got = labels(result)
+    for want in TERRAFORM + ["int", "optional"]:
+        assert want in got, f"{want} missing from pcl {got}"
+    for no in ["none", "union", "promise", "output"]:
+        assert no not in got, f"{no} is not pcl: {got}"
+
+    # Plain .hcl has the whole extended system.
+    text = 'variable "z" {\n  type = \n}\n'
+    doc = open_doc(client, tmp_path / "types.hcl", text)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=doc), position=pos(text, text.index("= ") + 2, enc))
+    )
+    got = labels(result)
+    for want in TERRAFORM + ["int", "none", "union", "promise", "output"]:
+        assert want in got, f"{want} missing from hcl {got}"
+
+
+async def test_shutdown_then_exit_ends_the_process_with_status_0(client, tmp_path):
+    await initialize(client, tmp_path, "utf-16")
+    open_doc(client, tmp_path / "a.tf", "locals {\n  a = 1\n}\n", "terraform")
+    await wait_published(client, uri(tmp_path / "a.tf"), 1)
+    result = await asyncio.wait_for(client.shutdown_async(None), 5)
+    assert result is None
+    client.did_shutdown = True
+    client.exit(None)
+    server = client._server
+    assert server is not None
+    start = time.monotonic()
+    code = await asyncio.wait_for(server.wait(), 5)
+    assert code == 0, f"exit status {code}"
+    assert time.monotonic() - start < 5
