@@ -70,7 +70,7 @@ class RawServer:
         for line in err:
             self.stderr_lines.append(line)
 
-    def next_message(self, timeout: float = 5.0) -> dict[str, Any]:
+    def next_message(self, timeout: float = 10.0) -> dict[str, Any]:
         try:
             msg = self.messages.get(timeout=timeout)
         except queue.Empty:
@@ -87,7 +87,7 @@ class RawServer:
             self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
         return msg
 
-    def wait_response(self, id_: Any, timeout: float = 5.0) -> dict[str, Any]:
+    def wait_response(self, id_: Any, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         for m in self.received:
             if m.get("id") == id_ and "method" not in m:
@@ -100,7 +100,7 @@ class RawServer:
             if msg.get("id") == id_ and "method" not in msg:
                 return msg
 
-    def wait_notification(self, method: str, pred=lambda p: True, timeout: float = 5.0) -> dict[str, Any]:
+    def wait_notification(self, method: str, pred=lambda p: True, timeout: float = 10.0) -> dict[str, Any]:
         """The first notification ``method`` (received earlier or later) whose params satisfy ``pred``."""
         for m in self.received:
             if m.get("method") == method and "id" not in m and pred(m.get("params")):
@@ -150,7 +150,7 @@ class RawServer:
         self.send(msg)
         return id_
 
-    def request(self, method: str, params: Any = None, timeout: float = 5.0) -> dict[str, Any]:
+    def request(self, method: str, params: Any = None, timeout: float = 10.0) -> dict[str, Any]:
         """Sends a request and returns the whole response message (``result`` or ``error``)."""
         return self.wait_response(self.request_async(method, params), timeout)
 
@@ -174,7 +174,7 @@ class RawServer:
         self.notify("initialized", {})
         return resp["result"]
 
-    def wait_exit(self, timeout: float = 5.0) -> int:
+    def wait_exit(self, timeout: float = 10.0) -> int:
         return self.proc.wait(timeout=timeout)
 
     def close(self) -> None:
