@@ -1,6 +1,7 @@
 //! A file as separately parsed top-level items: one syntax error costs one item.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use hcl_edit::structure::Body;
@@ -10,17 +11,31 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::constant::Source;
 use crate::syntax::scan;
 
-/// One top-level block or attribute and its parse.
-#[derive(Debug)]
+/// Names one parse of one item. An item that an edit only moves keeps its
+/// id, so analysis results remembered for it stay valid; a re-parsed item
+/// gets a new one.
+pub type ItemId = u64;
+
+fn next_id() -> ItemId {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// One top-level block or attribute and its parse. The tree's spans are
+/// relative to the item's start, so moving the item costs nothing.
+#[derive(Clone, Debug)]
 pub struct Item {
+    pub id: ItemId,
     pub range: Range<usize>,
     /// The parsed item (a body holding one structure), or `None` after a
     /// syntax error.
-    pub body: Option<Body>,
+    pub body: Option<Arc<Body>>,
+    /// The syntax error of an item that does not parse.
+    pub error: Option<Diagnostic>,
 }
 
-/// A parsed file.
-#[derive(Debug)]
+/// A parsed file. Cloning is cheap: trees are shared.
+#[derive(Clone, Debug)]
 pub struct Document {
     pub file: SourceFile,
     pub items: Vec<Item>,
@@ -34,17 +49,77 @@ impl Document {
         // Items parse independently: spread them over the cores.
         use rayon::prelude::*;
         let found = scan::split(&text);
-        let parsed: Vec<(Item, Option<Diagnostic>)> = if found.len() > 64 {
+        let items: Vec<Item> = if found.len() > 64 {
             found.par_iter().with_min_len(32).map(|f| parse_item(&text, f)).collect()
         } else {
             found.iter().map(|f| parse_item(&text, f)).collect()
         };
-        let mut diagnostics = Vec::new();
-        let mut items = Vec::with_capacity(parsed.len());
-        for (item, diag) in parsed {
-            items.push(item);
-            diagnostics.extend(diag);
+        let diagnostics = items.iter().filter_map(|i| i.error.clone()).collect();
+        Document { file, items, diagnostics }
+    }
+
+    /// This document with its text replaced by `file.text`: items before and
+    /// after the changed bytes are kept (moved, not re-parsed); the scan
+    /// restarts one item before the change and stops at the first item
+    /// start that an unchanged item already has. The result is the same as
+    /// [`Document::parse`] of the new text, item ids aside.
+    pub fn edit(&self, file: SourceFile) -> Document {
+        let (old, new) = (self.file.text.as_bytes(), file.text.as_bytes());
+        if self.file.kind != file.kind || self.file.dialect != file.dialect {
+            return Document::parse(file);
         }
+        // The changed bytes: old[prefix..old.len()-suffix] became new[prefix..new.len()-suffix].
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let max_suffix = old.len().min(new.len()) - prefix;
+        let suffix = old.iter().rev().zip(new.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+        let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+        if prefix == old.len() && prefix == new.len() {
+            return Document { file, ..self.clone() };
+        }
+        let delta = new_end as isize - old_end as isize;
+        // The first item the change can touch, and one before it: a change
+        // in a block header can merge the header's item into the previous one.
+        let first = self.items.iter().position(|i| i.range.end >= prefix).unwrap_or(self.items.len());
+        let keep = first.saturating_sub(1);
+        let from = match self.items.get(keep) {
+            Some(i) => i.range.start,
+            None => self.items.last().map_or(0, |i| i.range.end),
+        };
+        let from = if keep == 0 && file.text.starts_with('\u{feff}') { from.max(3) } else { from };
+        // Old items entirely after the change, by their new start.
+        let after = self.items.partition_point(|i| i.range.start < old_end);
+        let moved = |i: &Item| (i.range.start as isize + delta) as usize;
+        let mut resync = None;
+        let mut next = after;
+        let found = scan::split_from(&file.text, from, |start| {
+            if start < new_end {
+                return false;
+            }
+            while next < self.items.len() && moved(&self.items[next]) < start {
+                next += 1;
+            }
+            let hit = next < self.items.len() && moved(&self.items[next]) == start;
+            if hit {
+                resync = Some(next);
+            }
+            hit
+        });
+        let text = file.text.clone();
+        let mut items: Vec<Item> = self.items[..keep].to_vec();
+        items.extend(found.iter().map(|f| parse_item(&text, f)));
+        if let Some(r) = resync {
+            items.extend(self.items[r..].iter().map(|i| {
+                let mut i = i.clone();
+                let start = moved(&i);
+                i.range = start..start + i.range.len();
+                if let Some(d) = &mut i.error {
+                    let shift = |x: usize| (x as isize + delta) as usize;
+                    d.range = shift(d.range.start)..shift(d.range.end);
+                }
+                i
+            }));
+        }
+        let diagnostics = items.iter().filter_map(|i| i.error.clone()).collect();
         Document { file, items, diagnostics }
     }
 
@@ -54,14 +129,16 @@ impl Document {
     }
 }
 
-/// Parses one item. Public so an editor can re-parse just the item it edits.
-pub fn parse_item(text: &str, found: &scan::Item) -> (Item, Option<Diagnostic>) {
+/// Parses one item.
+fn parse_item(text: &str, found: &scan::Item) -> Item {
     let parse_text = found.parse_text(text);
+    let item =
+        |body: Option<Body>, error| Item { id: next_id(), range: found.range.clone(), body: body.map(Arc::new), error };
     match hcl_edit::parser::parse_body(&parse_text) {
-        Ok(body) => (Item { range: found.range.clone(), body: Some(body) }, None),
+        Ok(body) => item(Some(body), None),
         Err(e) => {
             if let Some(body) = repair(&parse_text) {
-                return (Item { range: found.range.clone(), body: Some(body) }, None);
+                return item(Some(body), None);
             }
             let local = e.location().offset().min(parse_text.len());
             let mut at = found.range.start + local;
@@ -73,7 +150,7 @@ pub fn parse_item(text: &str, found: &scan::Item) -> (Item, Option<Diagnostic>) 
             let end = if line_end > at { line_end } else { (at + 1).min(text.len()) };
             let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
             let message = format!("syntax error: {}", e.message());
-            (Item { range: found.range.clone(), body: None }, Some(Diagnostic::new(Code::Syntax, at..end, message)))
+            item(None, Some(Diagnostic::new(Code::Syntax, at..end, message)))
         }
     }
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use document::{Document, Item};
-pub use module::{analyze, analyze_probe, ModuleAnalysis, Probe, Symbol, SymbolKind};
+pub use module::{analyze, analyze_probe, analyze_with, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
 
 use crate::syntax::Dialect;
 

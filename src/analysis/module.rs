@@ -1,13 +1,24 @@
 //! A module: declarations across its files, name types in dependency order,
 //! and every item's checks.
+//!
+//! Each step works on one top-level item at a time and keeps its results
+//! relative to the item's start, so a [`Memo`] can hand them back after an
+//! edit that only moved the item: declarations are a function of the item
+//! alone; inferred locals and checks also depend on the types of the names
+//! they looked up, which the memo records and compares.
 
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::{Attribute, Block, BlockLabel, Body, Structure};
+use rayon::prelude::*;
 
-use super::document::Document;
+use super::document::{Document, Item, ItemId};
 use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
@@ -46,6 +57,12 @@ pub struct Symbol {
     pub doc: usize,
 }
 
+impl Symbol {
+    fn moved(&self, doc: usize, by: usize) -> Symbol {
+        Symbol { doc, name_range: shift(&self.name_range, by), range: shift(&self.range, by), ..self.clone() }
+    }
+}
+
 /// Everything analysis found in one module.
 #[derive(Debug, Default)]
 pub struct ModuleAnalysis {
@@ -64,81 +81,116 @@ pub struct ModuleAnalysis {
 /// A position to record expression types at: (document index, byte offset).
 pub type Probe = Option<(usize, usize)>;
 
-/// A declared variable.
-struct Var<'a> {
-    doc: usize,
+fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
+    r.start + by..r.end + by
+}
+
+/// A diagnostic made item-relative ranges absolute. A related location
+/// without a path lies in the same item.
+fn moved(d: &Diagnostic, by: usize) -> Diagnostic {
+    let mut d = d.clone();
+    d.range = shift(&d.range, by);
+    for r in d.related.iter_mut().filter(|r| r.path.is_none()) {
+        r.range = shift(&r.range, by);
+    }
+    d
+}
+
+fn moved_node(n: &TypeNode, by: usize) -> TypeNode {
+    TypeNode { range: shift(&n.range, by), name_range: shift(&n.name_range, by), ..n.clone() }
+}
+
+// ---------------------------------------------------------------------------
+// What items declare.
+
+/// A declared variable, relative to its item.
+#[derive(Clone, Debug)]
+struct VarDecl {
+    name: String,
     name_range: Range<usize>,
-    block: &'a Block,
-    src: Source<'a>,
-    ty: Option<TypeExpr>,
+    range: Range<usize>,
+    declared: Option<Type>,
     type_range: Option<Range<usize>>,
     value: Type,
 }
 
-/// The module's variables: declaration order, and by name (the first
-/// declaration of a name wins).
-#[derive(Default)]
-struct Vars<'a> {
-    list: Vec<(String, Var<'a>)>,
-    index: HashMap<String, usize>,
-}
-
-impl<'a> Vars<'a> {
-    fn insert(&mut self, name: String, var: Var<'a>) {
-        if self.index.contains_key(&name) {
-            return;
-        }
-        self.index.insert(name.clone(), self.list.len());
-        self.list.push((name, var));
-    }
-
-    fn get(&self, name: &str) -> Option<&Var<'a>> {
-        self.index.get(name).map(|&i| &self.list[i].1)
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &(String, Var<'a>)> {
-        self.list.iter()
-    }
-
-    fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-}
-
-/// A name whose type is an inferred expression: a local or a PCL attribute.
-struct Computed<'a> {
+/// A local or PCL top-level attribute: a name whose type is inferred.
+#[derive(Clone, Debug)]
+struct ComputedDecl {
     space: Space,
     name: String,
-    doc: usize,
     name_range: Range<usize>,
     range: Range<usize>,
-    expr: &'a Expression,
-    src: Source<'a>,
+    refs: Vec<(Space, String)>,
 }
 
-struct ModuleEnv {
-    dialect: Dialect,
-    lenient: bool,
-    names: HashMap<(Space, String), (Type, Related)>,
-    suggestions: std::sync::Mutex<HashMap<(Space, String), Option<String>>>,
+/// A PCL name with a known type: a config, hook, resource or component.
+#[derive(Clone, Debug)]
+struct NameDecl {
+    name: String,
+    ty: Type,
+    name_range: Range<usize>,
+    what: &'static str,
 }
 
-impl ModuleEnv {
-    fn new(dialect: Dialect, lenient: bool, names: HashMap<(Space, String), (Type, Related)>) -> Self {
-        ModuleEnv { dialect, lenient, names, suggestions: Default::default() }
+/// Everything one item declares, relative to its start.
+#[derive(Debug, Default)]
+struct Decls {
+    vars: Vec<VarDecl>,
+    computed: Vec<ComputedDecl>,
+    names: Vec<NameDecl>,
+    diagnostics: Vec<Diagnostic>,
+    type_nodes: Vec<TypeNode>,
+    symbols: Vec<Symbol>,
+    resources: Vec<Symbol>,
+}
+
+// ---------------------------------------------------------------------------
+// The names of a module.
+
+/// A named value's type and where it is declared (absolute).
+struct Entry {
+    ty: Type,
+    doc: usize,
+    range: Range<usize>,
+    what: &'static str,
+}
+
+struct ModuleEnv<'d> {
+    docs: &'d [Document],
+    names: HashMap<(Space, String), Entry>,
+    /// Every name declared per space, for "did you mean" (known before any
+    /// local is inferred, so suggestions do not depend on inference order).
+    declared: [Vec<String>; 3],
+    /// A fingerprint of each space's declared names: a remembered
+    /// suggestion stays valid while it is unchanged.
+    fingerprint: [u64; 3],
+    suggestions: Mutex<HashMap<(Space, String), Option<String>>>,
+}
+
+fn space_index(s: Space) -> usize {
+    match s {
+        Space::Var => 0,
+        Space::Local => 1,
+        Space::Pcl => 2,
     }
 }
 
-impl Env for ModuleEnv {
-    fn dialect(&self) -> Dialect {
-        self.dialect
+impl ModuleEnv<'_> {
+    fn insert(&mut self, space: Space, name: &str, ty: Type, doc: usize, range: Range<usize>, what: &'static str) {
+        self.names.entry((space, name.to_string())).or_insert(Entry { ty, doc, range, what });
     }
-    fn lenient(&self) -> bool {
-        self.lenient
-    }
+
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
-        self.names.get(&(space, name.to_string())).map(|(t, r)| (t.clone(), Some(r.clone())))
+        let e = self.names.get(&(space, name.to_string()))?;
+        let related = Related {
+            path: Some(self.docs[e.doc].file.path.clone()),
+            range: e.range.clone(),
+            message: format!("{} `{name}` is declared here", e.what),
+        };
+        Some((e.ty.clone(), Some(related)))
     }
+
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
         // Generated and half-typed code repeats its unknown names: each is
         // looked up once per module, not once per use.
@@ -146,34 +198,68 @@ impl Env for ModuleEnv {
         let mut memo = self.suggestions.lock().unwrap_or_else(|e| e.into_inner());
         memo.entry(key)
             .or_insert_with(|| {
-                let names = self.names.keys().filter(|(s, _)| *s == space).map(|(_, n)| n.as_str());
+                let names = self.declared[space_index(space)].iter().map(String::as_str);
                 crate::suggest::closest(word, names).map(String::from)
             })
             .clone()
     }
+
+    fn type_of(&self, key: &(Space, String)) -> Option<&Type> {
+        self.names.get(key).map(|e| &e.ty)
+    }
 }
 
-/// A module's names without its complaints: for re-inferring what was
-/// already checked.
-struct Quiet<'a>(&'a ModuleEnv);
+/// The module's names as one file sees them, recording what it asks.
+struct View<'a, 'd> {
+    env: &'a ModuleEnv<'d>,
+    dialect: Dialect,
+    lenient: bool,
+    lookups: RefCell<Vec<(Space, String)>>,
+    suggested: Cell<u8>,
+}
 
-impl Env for Quiet<'_> {
+impl<'a, 'd> View<'a, 'd> {
+    fn new(env: &'a ModuleEnv<'d>, dialect: Dialect, lenient: bool) -> Self {
+        View { env, dialect, lenient, lookups: RefCell::new(Vec::new()), suggested: Cell::new(0) }
+    }
+
+    /// What the inference so far depended on.
+    fn deps(&self) -> Deps {
+        let mut keys = self.lookups.take();
+        keys.sort_unstable_by(|a, b| (space_index(a.0), &a.1).cmp(&(space_index(b.0), &b.1)));
+        keys.dedup();
+        let lookups = keys
+            .into_iter()
+            .map(|k| {
+                let t = self.env.type_of(&k).cloned();
+                (k, t)
+            })
+            .collect();
+        let s = self.suggested.get();
+        let suggested = (0..3).filter(|i| s & (1 << i) != 0).map(|i| (i, self.env.fingerprint[i])).collect();
+        Deps { dialect: self.dialect, lookups, suggested }
+    }
+}
+
+impl Env for View<'_, '_> {
     fn dialect(&self) -> Dialect {
-        self.0.dialect
+        self.dialect
     }
     fn lenient(&self) -> bool {
-        true
+        self.lenient
     }
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
-        self.0.lookup(space, name)
+        self.lookups.borrow_mut().push((space, name.to_string()));
+        self.env.lookup(space, name)
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
-        self.0.suggest(space, word)
+        self.suggested.set(self.suggested.get() | 1 << space_index(space));
+        self.env.suggest(space, word)
     }
 }
 
 /// An environment with no names, for variable defaults (which cannot refer
-/// to anything) and for files analysed on their own.
+/// to anything).
 struct Empty(Dialect);
 
 impl Env for Empty {
@@ -191,30 +277,112 @@ impl Env for Empty {
     }
 }
 
-fn label_text(l: &BlockLabel) -> &str {
-    match l {
-        BlockLabel::Ident(i) => i.value().as_str(),
-        BlockLabel::String(s) => s.value().as_str(),
+// ---------------------------------------------------------------------------
+// Remembered results.
+
+/// The names an inference looked up (with the types it got) and the spaces
+/// it asked suggestions in (with their fingerprints).
+#[derive(Debug)]
+struct Deps {
+    dialect: Dialect,
+    lookups: Vec<((Space, String), Option<Type>)>,
+    suggested: Vec<(usize, u64)>,
+}
+
+impl Deps {
+    fn hold(&self, env: &ModuleEnv, dialect: Dialect) -> bool {
+        self.dialect == dialect
+            && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
+            && self.suggested.iter().all(|&(i, fp)| env.fingerprint[i] == fp)
     }
 }
 
-/// The structures of an item (one, unless hcl-edit read more from it).
-fn structures(item_body: &Body) -> impl Iterator<Item = &Structure> {
-    item_body.iter()
+#[derive(Debug)]
+struct ComputedResult {
+    deps: Deps,
+    ty: Type,
+    diagnostics: Vec<Diagnostic>,
 }
+
+/// One item's checks and output symbols, relative to its start.
+#[derive(Debug)]
+struct CheckResult {
+    deps: Deps,
+    /// Output types are inferred in the module's dialect (its first file's).
+    module_dialect: Dialect,
+    /// Whether each variable the item declares is the one its name means.
+    winners: Vec<bool>,
+    diagnostics: Vec<Diagnostic>,
+    outputs: Vec<Symbol>,
+    type_nodes: Vec<TypeNode>,
+}
+
+/// Analysis results of one module kept between analyses (the language
+/// server keeps one per module), keyed by item id. Any memo gives the same
+/// answers as none; it only saves work.
+#[derive(Debug, Default)]
+pub struct Memo {
+    decls: HashMap<ItemId, Arc<Decls>>,
+    computed: HashMap<(ItemId, usize), ComputedResult>,
+    checks: HashMap<ItemId, Arc<CheckResult>>,
+}
+
+impl Memo {
+    /// Forgets items that are gone (re-parsed or deleted).
+    fn prune(&mut self, docs: &[Document]) {
+        let live: usize = docs.iter().map(|d| d.items.len()).sum();
+        if self.decls.len() <= 2 * live + 64 && self.checks.len() <= 2 * live + 64 {
+            return;
+        }
+        let ids: HashSet<ItemId> = docs.iter().flat_map(|d| d.items.iter().map(|i| i.id)).collect();
+        self.decls.retain(|id, _| ids.contains(id));
+        self.checks.retain(|id, _| ids.contains(id));
+        self.computed.retain(|(id, _), _| ids.contains(id));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The analysis.
 
 /// Analyses the documents of one module (same directory, same family).
 pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
     analyze_probe(docs, None)
 }
 
+/// [`analyze`], also recording the type of every expression of the item at
+/// the probe (for hover and definition).
+pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
+    analyze_with(docs, probe, &mut Memo::default())
+}
+
 fn probed(probe: Probe, doc: usize, range: &Range<usize>) -> bool {
     matches!(probe, Some((d, at)) if d == doc && range.start <= at && at <= range.end)
 }
 
-/// [`analyze`], also recording the type of every expression of the item at
-/// the probe (for hover and definition).
-pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
+fn item_source<'a>(doc: &'a Document, item: &Item) -> Source<'a> {
+    Source::new(doc.file.text.get(item.range.clone()).unwrap_or(""), 0)
+}
+
+/// A declared variable, where it is.
+struct VarRef {
+    item: ItemId,
+    index: usize,
+    doc: usize,
+    start: usize,
+    decl: VarDecl,
+}
+
+/// A computed name, where it is.
+struct ComputedRef<'a> {
+    doc: usize,
+    item: &'a Item,
+    index: usize,
+    decl: &'a ComputedDecl,
+}
+
+/// [`analyze_probe`] with results remembered from earlier analyses of the
+/// same module.
+pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleAnalysis {
     let mut out = ModuleAnalysis {
         diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(),
         symbols: Vec::new(),
@@ -224,56 +392,84 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
     };
     let Some(first) = docs.first() else { return out };
     let dialect = first.file.dialect;
-    let mut env = ModuleEnv::new(dialect, false, HashMap::new());
-    let mut vars = Vars::default();
-    let mut computed: Vec<Computed> = Vec::new();
 
-    // 1. Declarations.
+    // 1. Declarations: new items in parallel, then everything in order.
+    let missing: Vec<(usize, &Item)> = docs
+        .iter()
+        .enumerate()
+        .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
+        .filter(|(_, i)| i.body.is_some() && !memo.decls.contains_key(&i.id))
+        .collect();
+    let fresh: Vec<(ItemId, Arc<Decls>)> =
+        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i)))).collect();
+    memo.decls.extend(fresh);
+
+    let mut env = ModuleEnv {
+        docs,
+        names: HashMap::new(),
+        declared: Default::default(),
+        fingerprint: [0; 3],
+        suggestions: Mutex::default(),
+    };
+    let mut vars: Vec<VarRef> = Vec::new();
+    let mut var_index: HashMap<String, usize> = HashMap::new();
+    let mut computed: Vec<ComputedRef> = Vec::new();
+    let all_decls: Vec<Vec<Option<Arc<Decls>>>> =
+        docs.iter().map(|d| d.items.iter().map(|i| memo.decls.get(&i.id).cloned()).collect()).collect();
+    let declare_name = |env: &mut ModuleEnv, space: Space, name: &str| {
+        let i = space_index(space);
+        env.declared[i].push(name.to_string());
+        let mut h = DefaultHasher::new();
+        name.hash(&mut h);
+        env.fingerprint[i] = env.fingerprint[i].wrapping_add(h.finish() | 1);
+    };
     for (di, doc) in docs.iter().enumerate() {
-        let path = doc.file.path.clone();
-        for item in &doc.items {
-            let Some(body) = &item.body else { continue };
-            let src = doc.source(item);
-            for s in structures(body) {
-                match s {
-                    Structure::Block(b) => {
-                        collect_block(di, &path, doc, b, src, &mut vars, &mut computed, &mut env, &mut out)
-                    }
-                    Structure::Attribute(a) if doc.file.kind == FileKind::Pcl || doc.file.kind == FileKind::Hcl => {
-                        computed.push(Computed {
-                            space: Space::Pcl,
-                            name: a.key.value().to_string(),
-                            doc: di,
-                            name_range: src.range(&a.key),
-                            range: src.range(a),
-                            expr: &a.value,
-                            src,
-                        });
-                    }
-                    Structure::Attribute(_) => {}
+        for (item, decls) in doc.items.iter().zip(&all_decls[di]) {
+            let Some(d) = decls else { continue };
+            let at = item.range.start;
+            out.diagnostics[di].extend(d.diagnostics.iter().map(|x| moved(x, at)));
+            out.type_nodes[di].extend(d.type_nodes.iter().map(|n| moved_node(n, at)));
+            out.symbols.extend(d.symbols.iter().map(|s| s.moved(di, at)));
+            out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
+            for n in &d.names {
+                declare_name(&mut env, Space::Pcl, &n.name);
+                env.insert(Space::Pcl, &n.name, n.ty.clone(), di, shift(&n.name_range, at), n.what);
+            }
+            for (index, v) in d.vars.iter().enumerate() {
+                if !var_index.contains_key(&v.name) {
+                    var_index.insert(v.name.clone(), vars.len());
+                    vars.push(VarRef { item: item.id, index, doc: di, start: at, decl: v.clone() });
                 }
+            }
+            for (index, c) in d.computed.iter().enumerate() {
+                declare_name(&mut env, c.space, &c.name);
+                computed.push(ComputedRef { doc: di, item, index, decl: c });
             }
         }
     }
-    for (name, v) in vars.iter() {
-        let related = Related {
-            path: Some(docs[v.doc].file.path.clone()),
-            range: v.name_range.clone(),
-            message: format!("variable `{name}` is declared here"),
-        };
-        env.names.entry((Space::Var, name.clone())).or_insert((v.value.clone(), related));
+    for v in &vars {
+        declare_name(&mut env, Space::Var, &v.decl.name);
+        env.insert(
+            Space::Var,
+            &v.decl.name,
+            v.decl.value.clone(),
+            v.doc,
+            shift(&v.decl.name_range, v.start),
+            "variable",
+        );
     }
 
     // 2. Locals and PCL attributes in dependency order; cycles are errors.
-    let order = dependency_order(&computed, dialect);
+    let order = dependency_order(&computed);
     let mut computed_types: Vec<Option<Type>> = vec![None; computed.len()];
+    let mut exprs: HashMap<ItemId, Vec<&Expression>> = HashMap::new();
     for component in order {
         let cyclic = component.len() > 1 || {
-            let c = &computed[component[0]];
-            references(c.expr, dialect).iter().any(|(s, n)| *s == c.space && *n == c.name)
+            let c = computed[component[0]].decl;
+            c.refs.iter().any(|(s, n)| *s == c.space && *n == c.name)
         };
         if cyclic {
-            let names: Vec<String> = component.iter().map(|&i| computed[i].name.clone()).collect();
+            let names: Vec<String> = component.iter().map(|&i| computed[i].decl.name.clone()).collect();
             let shown = if names.len() > 6 {
                 format!("{}, … ({} names)", names[..6].join(", "), names.len())
             } else {
@@ -281,155 +477,315 @@ pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
             };
             for &i in &component {
                 let c = &computed[i];
+                let at = c.item.range.start;
                 let d = Diagnostic::new(
                     Code::Cycle,
-                    c.name_range.clone(),
-                    format!("`{}` depends on itself through {shown}", c.name),
+                    shift(&c.decl.name_range, at),
+                    format!("`{}` depends on itself through {shown}", c.decl.name),
                 );
                 out.diagnostics[c.doc].push(d);
                 computed_types[i] = Some(Type::any());
-                insert_computed(&mut env, c, Type::any(), &docs[c.doc].file.path);
+                insert_computed(&mut env, c, Type::any());
             }
             continue;
         }
         let i = component[0];
         let c = &computed[i];
-        let mut inf = Infer::new(&env, c.src);
-        if probed(probe, c.doc, &c.range) {
-            inf.record = Some(Vec::new());
-        }
-        let t = inf.expr(c.expr);
-        out.probe.extend(inf.record.take().unwrap_or_default());
-        let diags = inf.diagnostics;
-        out.diagnostics[c.doc].extend(diags);
-        insert_computed(&mut env, c, t.clone(), &docs[c.doc].file.path);
-        computed_types[i] = Some(t);
-    }
-
-    // 3. Every other item's checks.
-    let has_vars = !vars.is_empty();
-    for (di, doc) in docs.iter().enumerate() {
-        let lenient = doc.file.kind == FileKind::TfTest;
-        let item_env = ModuleEnv::new(doc.file.dialect, lenient, std::mem::take(&mut env.names));
-        for item in &doc.items {
-            let Some(body) = &item.body else { continue };
-            let src = doc.source(item);
-            let mut inf = Infer::new(&item_env, src);
-            if probed(probe, di, &item.range) {
+        let at = c.item.range.start;
+        let key = (c.item.id, c.index);
+        let is_probed = probed(probe, c.doc, &shift(&c.decl.range, at));
+        let reuse = !is_probed && memo.computed.get(&key).is_some_and(|r| r.deps.hold(&env, dialect));
+        if !reuse {
+            let doc = &docs[c.doc];
+            let list = exprs
+                .entry(c.item.id)
+                .or_insert_with(|| c.item.body.as_deref().map(|b| computed_of(b, doc.file.kind)).unwrap_or_default());
+            let Some(expr) = list.get(c.index).copied() else { continue };
+            let view = View::new(&env, dialect, false);
+            let mut inf = Infer::new(&view, item_source(doc, c.item));
+            if is_probed {
                 inf.record = Some(Vec::new());
             }
-            for s in structures(body) {
-                match s {
-                    Structure::Block(b) => check_block(&mut inf, doc, b, &vars),
-                    Structure::Attribute(a) if doc.file.kind == FileKind::Tfvars => {
-                        tfvars_value(&mut inf, a, &vars, has_vars);
-                    }
-                    // PCL attributes were inferred with the names above.
-                    Structure::Attribute(_) if matches!(doc.file.kind, FileKind::Pcl | FileKind::Hcl) => {}
-                    Structure::Attribute(a) => {
-                        inf.expr(&a.value);
-                    }
-                }
-            }
-            out.probe.extend(inf.record.take().unwrap_or_default());
-            out.diagnostics[di].extend(inf.diagnostics);
+            let ty = inf.expr(expr);
+            let recorded = inf.record.take().unwrap_or_default();
+            out.probe.extend(recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }));
+            let diagnostics = std::mem::take(&mut inf.diagnostics);
+            drop(inf);
+            memo.computed.insert(key, ComputedResult { deps: view.deps(), ty, diagnostics });
         }
-        env.names = item_env.names;
+        let r = &memo.computed[&key];
+        out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, at)));
+        let ty = r.ty.clone();
+        insert_computed(&mut env, c, ty.clone());
+        computed_types[i] = Some(ty);
+    }
+    *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::new();
+
+    // 3. Every item's checks: new or affected items in parallel.
+    let has_vars = !vars.is_empty();
+    let winners = |item: &Item, d: &Decls| -> Vec<bool> {
+        d.vars
+            .iter()
+            .enumerate()
+            .map(|(k, v)| var_index.get(&v.name).is_some_and(|&w| vars[w].item == item.id && vars[w].index == k))
+            .collect()
+    };
+    let work: Vec<(usize, &Item, &Arc<Decls>)> = docs
+        .iter()
+        .enumerate()
+        .flat_map(|(di, doc)| doc.items.iter().zip(&all_decls[di]).map(move |(i, d)| (di, i, d)))
+        .filter_map(|(di, i, d)| d.as_ref().map(|d| (di, i, d)))
+        .collect();
+    let stale: Vec<(usize, &Item, &Arc<Decls>)> = work
+        .iter()
+        .copied()
+        .filter(|(di, item, d)| {
+            let kind = docs[*di].file.kind;
+            kind == FileKind::Tfvars
+                || probed(probe, *di, &item.range)
+                || !memo.checks.get(&item.id).is_some_and(|r| {
+                    r.deps.hold(&env, docs[*di].file.dialect)
+                        && r.module_dialect == dialect
+                        && r.winners == winners(item, d)
+                })
+        })
+        .collect();
+    let var_types: HashMap<&str, (&VarRef, Option<Related>)> = vars
+        .iter()
+        .map(|v| {
+            let related = v.decl.type_range.as_ref().map(|r| Related {
+                path: Some(docs[v.doc].file.path.clone()),
+                range: shift(r, v.start),
+                message: format!("the type of `var.{}`", v.decl.name),
+            });
+            (v.decl.name.as_str(), (v, related))
+        })
+        .collect();
+    let checked: Vec<(ItemId, usize, Arc<CheckResult>, Vec<Typed>)> = stale
+        .par_iter()
+        .with_min_len(16)
+        .map(|&(di, item, d)| {
+            let doc = &docs[di];
+            let (result, probe) = check_item(
+                doc,
+                item,
+                d,
+                &env,
+                dialect,
+                winners(item, d),
+                &var_types,
+                has_vars,
+                probed(probe, di, &item.range),
+            );
+            (item.id, item.range.start, Arc::new(result), probe)
+        })
+        .collect();
+    for (id, at, result, recorded) in checked {
+        out.probe.extend(recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }));
+        memo.checks.insert(id, result);
+    }
+    let mut outputs = Vec::new();
+    for &(di, item, _) in &work {
+        let Some(r) = memo.checks.get(&item.id) else { continue };
+        let at = item.range.start;
+        out.diagnostics[di].extend(r.diagnostics.iter().map(|d| moved(d, at)));
+        outputs.push((di, at, r.clone()));
     }
 
     // 4. Symbols in source order.
-    for (name, v) in vars.iter() {
+    for v in &vars {
         out.symbols.push(Symbol {
-            address: format!("var.{name}"),
-            name: name.clone(),
+            address: format!("var.{}", v.decl.name),
+            name: v.decl.name.clone(),
             kind: SymbolKind::Variable,
-            name_range: v.name_range.clone(),
-            range: v.src.range(v.block),
-            ty: v.value.clone(),
+            name_range: shift(&v.decl.name_range, v.start),
+            range: shift(&v.decl.range, v.start),
+            ty: v.decl.value.clone(),
             doc: v.doc,
         });
     }
     for (c, t) in computed.iter().zip(computed_types) {
-        let (address, kind) = match c.space {
-            Space::Local => (format!("local.{}", c.name), SymbolKind::Local),
-            _ => (c.name.clone(), SymbolKind::Attribute),
+        let (address, kind) = match c.decl.space {
+            Space::Local => (format!("local.{}", c.decl.name), SymbolKind::Local),
+            _ => (c.decl.name.clone(), SymbolKind::Attribute),
         };
+        let at = c.item.range.start;
         out.symbols.push(Symbol {
             address,
-            name: c.name.clone(),
+            name: c.decl.name.clone(),
             kind,
-            name_range: c.name_range.clone(),
-            range: c.range.clone(),
+            name_range: shift(&c.decl.name_range, at),
+            range: shift(&c.decl.range, at),
             ty: t.unwrap_or_else(Type::any),
             doc: c.doc,
         });
     }
-    outputs(docs, &env, &mut out);
+    for (di, at, r) in outputs {
+        out.type_nodes[di].extend(r.type_nodes.iter().map(|n| moved_node(n, at)));
+        out.symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
+    }
     out.symbols.sort_by_key(|s| (s.doc, s.name_range.start));
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
     }
+    memo.prune(docs);
     out
 }
 
-fn insert_computed(env: &mut ModuleEnv, c: &Computed, t: Type, path: &std::path::Path) {
-    let what = if c.space == Space::Local { "local" } else { "attribute" };
-    let related = Related {
-        path: Some(path.to_path_buf()),
-        range: c.name_range.clone(),
-        message: format!("{what} `{}` is declared here", c.name),
-    };
-    env.names.entry((c.space, c.name.clone())).or_insert((t, related));
+fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {
+    let what = if c.decl.space == Space::Local { "local" } else { "attribute" };
+    let range = shift(&c.decl.name_range, c.item.range.start);
+    env.insert(c.decl.space, &c.decl.name, t, c.doc, range, what);
 }
 
+/// The computed names' expressions of an item, in [`declare`]'s order.
+fn computed_of(body: &Body, kind: FileKind) -> Vec<&Expression> {
+    let mut out = Vec::new();
+    for s in body.iter() {
+        match s {
+            Structure::Block(b)
+                if b.ident.value().as_str() == "locals" && matches!(kind, FileKind::Terraform | FileKind::Hcl) =>
+            {
+                out.extend(b.body.attributes().map(|a| &a.value));
+            }
+            Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => out.push(&a.value),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What one item declares.
+fn declare(doc: &Document, item: &Item) -> Decls {
+    let mut d = Decls::default();
+    let Some(body) = &item.body else { return d };
+    let src = item_source(doc, item);
+    let kind = doc.file.kind;
+    let dialect = doc.file.dialect;
+    for s in body.iter() {
+        match s {
+            Structure::Block(b) => declare_block(doc, b, src, &mut d),
+            Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {
+                d.computed.push(ComputedDecl {
+                    space: Space::Pcl,
+                    name: a.key.value().to_string(),
+                    name_range: src.range(&a.key),
+                    range: src.range(a),
+                    refs: references(&a.value, dialect),
+                });
+            }
+            Structure::Attribute(_) => {}
+        }
+    }
+    if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
+        resources(doc, body, src, &mut d.resources);
+    }
+    d
+}
+
+/// One item's checks and the types of the outputs it declares.
 #[allow(clippy::too_many_arguments)]
-fn collect_block<'a>(
-    di: usize,
-    path: &std::path::Path,
-    doc: &'a Document,
-    b: &'a Block,
-    src: Source<'a>,
-    vars: &mut Vars<'a>,
-    computed: &mut Vec<Computed<'a>>,
-    env: &mut ModuleEnv,
-    out: &mut ModuleAnalysis,
-) {
+fn check_item(
+    doc: &Document,
+    item: &Item,
+    decls: &Decls,
+    env: &ModuleEnv,
+    module_dialect: Dialect,
+    winners: Vec<bool>,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+    has_vars: bool,
+    record: bool,
+) -> (CheckResult, Vec<Typed>) {
+    let src = item_source(doc, item);
+    let kind = doc.file.kind;
+    let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
+    let mut inf = Infer::new(&view, src);
+    if record {
+        inf.record = Some(Vec::new());
+    }
+    let mut outputs = Vec::new();
+    let mut type_nodes = Vec::new();
+    if let Some(body) = &item.body {
+        let mut var_decls = decls.vars.iter().zip(&winners);
+        for s in body.iter() {
+            match s {
+                Structure::Block(b) => {
+                    let own = if b.ident.value().as_str() == "variable"
+                        && matches!(kind, FileKind::Terraform | FileKind::Hcl)
+                    {
+                        var_decls.next().filter(|(_, w)| **w).map(|(v, _)| v)
+                    } else {
+                        None
+                    };
+                    check_block(&mut inf, doc, b, own);
+                }
+                Structure::Attribute(a) if kind == FileKind::Tfvars => tfvars_value(&mut inf, a, vars, has_vars),
+                // PCL attributes were inferred with the names above.
+                Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
+                Structure::Attribute(a) => {
+                    inf.expr(&a.value);
+                }
+            }
+        }
+        if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
+            let quiet = View::new(env, module_dialect, true);
+            output_symbols(doc, body, src, &quiet, &mut outputs, &mut type_nodes);
+            let mut deps = view.deps();
+            let more = quiet.deps();
+            deps.lookups.extend(more.lookups);
+            deps.suggested.extend(more.suggested);
+            let recorded = inf.record.take().unwrap_or_default();
+            let diagnostics = std::mem::take(&mut inf.diagnostics);
+            return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);
+        }
+    }
+    let recorded = inf.record.take().unwrap_or_default();
+    let diagnostics = std::mem::take(&mut inf.diagnostics);
+    drop(inf);
+    (CheckResult { deps: view.deps(), module_dialect, winners, diagnostics, outputs, type_nodes }, recorded)
+}
+
+/// What one top-level block declares.
+fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut Decls) {
     let dialect = doc.file.dialect;
     let kind = doc.file.kind;
     let ident = b.ident.value().as_str();
-    let related = |range: Range<usize>, what: String| Related { path: Some(path.to_path_buf()), range, message: what };
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => {
             let Some(label) = b.labels.first() else { return };
-            let name = label_text(label).to_string();
-            let name_range = src.range(label);
-            let (ty, type_range) = match b.body.get_attribute("type") {
+            let (declared, value, type_range) = match b.body.get_attribute("type") {
                 Some(a) => {
                     let te = parse_type(&a.value, src, TypeContext::variable(dialect));
-                    out.diagnostics[di].extend(te.diagnostics.iter().cloned());
-                    out.type_nodes[di].extend(te.nodes.iter().cloned());
-                    (Some(te), Some(src.range(&a.value)))
+                    d.diagnostics.extend(te.diagnostics);
+                    d.type_nodes.extend(te.nodes);
+                    (Some(te.declared), te.value, Some(src.range(&a.value)))
                 }
-                None => (None, None),
+                None => {
+                    let value = match b.body.get_attribute("default") {
+                        Some(v) => generalize(&Infer::new(&Empty(dialect), src).expr(&v.value)),
+                        None => Type::any(),
+                    };
+                    (None, value, None)
+                }
             };
-            let value = match (&ty, b.body.get_attribute("default")) {
-                (Some(te), _) => te.value.clone(),
-                (None, Some(d)) => generalize(&Infer::new(&Empty(dialect), src).expr(&d.value)),
-                (None, None) => Type::any(),
-            };
-            vars.insert(name, Var { doc: di, name_range, block: b, src, ty, type_range, value });
+            d.vars.push(VarDecl {
+                name: label_text(label).to_string(),
+                name_range: src.range(label),
+                range: src.range(b),
+                declared,
+                type_range,
+                value,
+            });
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
-                computed.push(Computed {
+                d.computed.push(ComputedDecl {
                     space: Space::Local,
                     name: a.key.value().to_string(),
-                    doc: di,
                     name_range: src.range(&a.key),
                     range: src.range(a),
-                    expr: &a.value,
-                    src,
+                    refs: references(&a.value, dialect),
                 });
             }
         }
@@ -439,46 +795,49 @@ fn collect_block<'a>(
             let name_range = src.range(label);
             let te = config_type(b, src, dialect);
             if let Some(te) = &te {
-                out.diagnostics[di].extend(te.diagnostics.iter().cloned());
-                out.type_nodes[di].extend(te.nodes.iter().cloned());
+                d.diagnostics.extend(te.diagnostics.iter().cloned());
+                d.type_nodes.extend(te.nodes.iter().cloned());
             }
-            let ty = config_value_type(b, te.as_ref().map(|t| t.declared.clone()));
-            out.symbols.push(Symbol {
+            let ty = config_value_type(b, te.map(|t| t.declared));
+            d.symbols.push(Symbol {
                 address: format!("config.{name}"),
                 name: name.clone(),
                 kind: SymbolKind::Config,
                 name_range: name_range.clone(),
                 range: src.range(b),
                 ty: ty.clone(),
-                doc: di,
+                doc: 0,
             });
-            env.names
-                .entry((Space::Pcl, name.clone()))
-                .or_insert((ty, related(name_range, format!("config `{name}` is declared here"))));
+            d.names.push(NameDecl { name, ty, name_range, what: "config" });
         }
         ("hook", FileKind::Pcl) => {
             // `hook KIND "NAME"`: resources name hooks in `options { hooks = … }`.
             let Some(label) = b.labels.last() else { return };
-            let name = label_text(label).to_string();
-            let name_range = src.range(label);
-            env.names
-                .entry((Space::Pcl, name.clone()))
-                .or_insert((Type::any(), related(name_range, format!("hook `{name}` is declared here"))));
+            d.names.push(NameDecl {
+                name: label_text(label).to_string(),
+                ty: Type::any(),
+                name_range: src.range(label),
+                what: "hook",
+            });
         }
         ("resource" | "component" | "read", FileKind::Pcl | FileKind::Hcl) => {
             let Some(label) = b.labels.first() else { return };
-            let name = label_text(label).to_string();
-            let name_range = src.range(label);
+            let what = match ident {
+                "resource" => "resource",
+                "component" => "component",
+                _ => "read",
+            };
             // No schemas: every attribute of a resource is an output of unknown type.
-            let ty = Type::output(Type::any());
-            env.names
-                .entry((Space::Pcl, name.clone()))
-                .or_insert((ty, related(name_range, format!("{ident} `{name}` is declared here"))));
+            d.names.push(NameDecl {
+                name: label_text(label).to_string(),
+                ty: Type::output(Type::any()),
+                name_range: src.range(label),
+                what,
+            });
         }
         _ => {}
     }
 }
-
 /// An untyped variable's type from its default: what the default shows,
 /// except that empty collections and null say nothing about what callers
 /// pass (`default = {}` takes any map), so they become `any`-typed.
@@ -664,18 +1023,16 @@ fn template_refs(
 /// Strongly connected components of the computed names' dependency graph,
 /// dependencies first (Tarjan's algorithm, iterative: a chain of 10,000
 /// locals must not overflow the stack).
-fn dependency_order(computed: &[Computed], dialect: Dialect) -> Vec<Vec<usize>> {
+fn dependency_order(computed: &[ComputedRef]) -> Vec<Vec<usize>> {
     let mut index_of: HashMap<(Space, &str), usize> = HashMap::new();
     for (i, c) in computed.iter().enumerate() {
-        index_of.entry((c.space, c.name.as_str())).or_insert(i);
+        index_of.entry((c.decl.space, c.decl.name.as_str())).or_insert(i);
     }
     let edges: Vec<Vec<usize>> = computed
         .iter()
         .map(|c| {
-            let mut e: Vec<usize> = references(c.expr, dialect)
-                .iter()
-                .filter_map(|(s, n)| index_of.get(&(*s, n.as_str())).copied())
-                .collect();
+            let mut e: Vec<usize> =
+                c.decl.refs.iter().filter_map(|(s, n)| index_of.get(&(*s, n.as_str())).copied()).collect();
             e.sort_unstable();
             e.dedup();
             e
@@ -732,12 +1089,12 @@ fn dependency_order(computed: &[Computed], dialect: Dialect) -> Vec<Vec<usize>> 
 }
 
 /// Checks of one top-level block.
-fn check_block(inf: &mut Infer, doc: &Document, b: &Block, vars: &Vars) {
+fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
     let ident = b.ident.value().as_str();
     let kind = doc.file.kind;
     let dialect = doc.file.dialect;
     match (ident, kind) {
-        ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, vars),
+        ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
         ("config", FileKind::Pcl | FileKind::Hcl) => {
             let te = config_type(b, inf.source(), dialect);
@@ -933,20 +1290,20 @@ fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
     inf.unbind(1);
 }
 
-/// A Terraform variable's default, nullable and validation checks.
-fn variable(inf: &mut Infer, b: &Block, vars: &Vars) {
+/// A Terraform variable's default, nullable and validation checks. `own`:
+/// the item's declaration of the variable, unless an earlier one wins.
+fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     let name = b.labels.first().map(label_text).unwrap_or("");
-    let var = vars.get(name).filter(|v| std::ptr::eq(v.block, b));
     let default = b.body.get_attribute("default");
-    if let (Some(v), Some(d)) = (var, default) {
+    if let (Some(v), Some(d)) = (own, default) {
         let t = inf.expr(&d.value);
-        if let Some(te) = &v.ty {
+        if let Some(declared) = &v.declared {
             let related = Related {
                 path: None,
                 range: v.type_range.clone().unwrap_or(v.name_range.clone()),
                 message: format!("the type of `var.{name}`"),
             };
-            inf.check(&d.value, &t, &te.declared, Some(related));
+            inf.check(&d.value, &t, declared, Some(related));
         }
         let non_nullable =
             matches!(b.body.get_attribute("nullable").map(|a| &a.value), Some(Expression::Bool(x)) if !*x.value());
@@ -970,27 +1327,25 @@ fn variable(inf: &mut Infer, b: &Block, vars: &Vars) {
 }
 
 /// A `.tfvars` value against its variable (when the directory declares any).
-fn tfvars_value(inf: &mut Infer, a: &Attribute, vars: &Vars, has_vars: bool) {
+fn tfvars_value(inf: &mut Infer, a: &Attribute, vars: &HashMap<&str, (&VarRef, Option<Related>)>, has_vars: bool) {
     let t = inf.expr(&a.value);
     if !has_vars {
         return;
     }
     let name = a.key.value().as_str();
     match vars.get(name) {
-        Some(v) => {
-            if let Some(te) = &v.ty {
-                let related = Related {
-                    path: None,
-                    range: v.type_range.clone().unwrap_or(v.name_range.clone()),
-                    message: format!("the type of `var.{name}`"),
-                };
-                inf.check(&a.value, &t, &te.declared, Some(related));
+        Some((v, related)) => {
+            if let Some(declared) = &v.decl.declared {
+                inf.check(&a.value, &t, declared, related.clone());
             }
         }
         None => {
-            let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
+            // In declaration order, as ties go to the first.
+            let mut names: Vec<(&str, (usize, usize))> =
+                vars.iter().map(|(n, (v, _))| (*n, (v.doc, v.start))).collect();
+            names.sort_by_key(|&(_, at)| at);
             let mut msg = format!("`{name}` is not a variable of this module; Terraform ignores it with a warning");
-            if let Some(s) = crate::suggest::closest(name, names) {
+            if let Some(s) = crate::suggest::closest(name, names.into_iter().map(|(n, _)| n)) {
                 msg.push_str(&format!(" (did you mean `{s}`?)"));
             }
             let r = inf.range(&a.key);
@@ -999,76 +1354,78 @@ fn tfvars_value(inf: &mut Infer, a: &Attribute, vars: &Vars, has_vars: bool) {
     }
 }
 
-/// `output.NAME` symbols (their value types), and resource-like blocks for
-/// document symbols.
-fn outputs(docs: &[Document], env: &ModuleEnv, out: &mut ModuleAnalysis) {
-    for (di, doc) in docs.iter().enumerate() {
-        if !matches!(doc.file.kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
+/// Resources, data sources, module calls and components (document symbols).
+fn resources(doc: &Document, body: &Body, src: Source<'_>, out: &mut Vec<Symbol>) {
+    for b in body.blocks() {
+        let ident = b.ident.value().as_str();
+        if !matches!(ident, "resource" | "data" | "module" | "component" | "read") {
             continue;
         }
-        for item in &doc.items {
-            let Some(body) = &item.body else { continue };
-            let src = doc.source(item);
-            for b in body.blocks() {
-                let ident = b.ident.value().as_str();
-                if matches!(ident, "resource" | "data" | "module" | "component" | "read") {
-                    let name = match (doc.file.kind, ident) {
-                        (FileKind::Pcl | FileKind::Hcl, _) | (_, "module") => {
-                            b.labels.first().map(label_text).unwrap_or("")
-                        }
-                        _ => b.labels.get(1).map(label_text).unwrap_or(""),
-                    };
-                    let address = match (doc.file.kind, ident) {
-                        (FileKind::Terraform, "resource") => {
-                            format!("{}.{name}", b.labels.first().map(label_text).unwrap_or(""))
-                        }
-                        (FileKind::Terraform, "data") => {
-                            format!("data.{}.{name}", b.labels.first().map(label_text).unwrap_or(""))
-                        }
-                        (FileKind::Terraform, _) => format!("module.{name}"),
-                        _ => name.to_string(),
-                    };
-                    let ty = if doc.file.kind == FileKind::Pcl { Type::output(Type::any()) } else { Type::any() };
-                    let name_range = b.labels.last().map(|l| src.range(l)).unwrap_or_else(|| src.range(&b.ident));
-                    out.resources.push(Symbol {
-                        address,
-                        name: name.to_string(),
-                        kind: SymbolKind::Resource,
-                        name_range,
-                        range: src.range(b),
-                        ty,
-                        doc: di,
-                    });
-                    continue;
-                }
-                if ident != "output" {
-                    continue;
-                }
-                let Some(label) = b.labels.first() else { continue };
-                let name = label_text(label).to_string();
-                let declared = match (doc.file.kind, b.labels.get(1)) {
-                    (FileKind::Pcl | FileKind::Hcl, Some(l)) => {
-                        let te = label_type(l, src, doc.file.dialect);
-                        out.type_nodes[di].extend(te.nodes);
-                        Some(te.declared)
-                    }
-                    _ => None,
-                };
-                let ty = match (declared, b.body.get_attribute("value")) {
-                    (Some(t), _) => t,
-                    (None, Some(v)) => Infer::new(&Quiet(env), src).expr(&v.value),
-                    (None, None) => Type::any(),
-                };
-                out.symbols.push(Symbol {
-                    address: format!("output.{name}"),
-                    name,
-                    kind: SymbolKind::Output,
-                    name_range: src.range(label),
-                    range: src.range(b),
-                    ty,
-                    doc: di,
-                });
+        let name = match (doc.file.kind, ident) {
+            (FileKind::Pcl | FileKind::Hcl, _) | (_, "module") => b.labels.first().map(label_text).unwrap_or(""),
+            _ => b.labels.get(1).map(label_text).unwrap_or(""),
+        };
+        let address = match (doc.file.kind, ident) {
+            (FileKind::Terraform, "resource") => format!("{}.{name}", b.labels.first().map(label_text).unwrap_or("")),
+            (FileKind::Terraform, "data") => format!("data.{}.{name}", b.labels.first().map(label_text).unwrap_or("")),
+            (FileKind::Terraform, _) => format!("module.{name}"),
+            _ => name.to_string(),
+        };
+        let ty = if doc.file.kind == FileKind::Pcl { Type::output(Type::any()) } else { Type::any() };
+        let name_range = b.labels.last().map(|l| src.range(l)).unwrap_or_else(|| src.range(&b.ident));
+        out.push(Symbol {
+            address,
+            name: name.to_string(),
+            kind: SymbolKind::Resource,
+            name_range,
+            range: src.range(b),
+            ty,
+            doc: 0,
+        });
+    }
+}
+
+/// `output.NAME` symbols with their value types (an untyped output's is
+/// inferred, quietly: its checks were made with the item's).
+fn output_symbols(
+    doc: &Document,
+    body: &Body,
+    src: Source<'_>,
+    env: &dyn Env,
+    out: &mut Vec<Symbol>,
+    type_nodes: &mut Vec<TypeNode>,
+) {
+    for b in body.blocks().filter(|b| b.ident.value().as_str() == "output") {
+        let Some(label) = b.labels.first() else { continue };
+        let name = label_text(label).to_string();
+        let declared = match (doc.file.kind, b.labels.get(1)) {
+            (FileKind::Pcl | FileKind::Hcl, Some(l)) => {
+                let te = label_type(l, src, doc.file.dialect);
+                type_nodes.extend(te.nodes);
+                Some(te.declared)
             }
-        }
+            _ => None,
+        };
+        let ty = match (declared, b.body.get_attribute("value")) {
+            (Some(t), _) => t,
+            (None, Some(v)) => Infer::new(env, src).expr(&v.value),
+            (None, None) => Type::any(),
+        };
+        out.push(Symbol {
+            address: format!("output.{name}"),
+            name,
+            kind: SymbolKind::Output,
+            name_range: src.range(label),
+            range: src.range(b),
+            ty,
+            doc: 0,
+        });
+    }
+}
+
+fn label_text(l: &BlockLabel) -> &str {
+    match l {
+        BlockLabel::Ident(i) => i.value().as_str(),
+        BlockLabel::String(s) => s.value().as_str(),
     }
 }

@@ -123,8 +123,26 @@ const MAX_PLAIN_DIGITS: usize = 300;
 pub fn split(text: &str) -> Vec<Item> {
     // A byte order mark is not part of the first item.
     let i = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let mut s =
-        Scanner { b: text.as_bytes(), text, i, stack: Vec::new(), items: Vec::new(), start: None, masks: Vec::new() };
+    split_from(text, i, |_| false)
+}
+
+/// The items of `text` from byte `from`, which must be where a [`split`]
+/// of the whole text starts an item (or the start of the text). Scanning
+/// stops before an item that would start at a byte where `stop` says yes:
+/// from an item start on, the scan depends only on the text that follows,
+/// so an editor re-scans from the item before an edit until it meets an
+/// item it already has.
+pub fn split_from(text: &str, from: usize, stop: impl FnMut(usize) -> bool) -> Vec<Item> {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        text,
+        i: from.min(text.len()),
+        stack: Vec::new(),
+        items: Vec::new(),
+        start: None,
+        masks: Vec::new(),
+        stop: Box::new(stop),
+    };
     s.run();
     s.items
 }
@@ -143,6 +161,7 @@ struct Scanner<'a> {
     /// Start of the item being scanned.
     start: Option<usize>,
     masks: Vec<Range<usize>>,
+    stop: Box<dyn FnMut(usize) -> bool + 'a>,
 }
 
 fn is_ident_byte(c: u8) -> bool {
@@ -258,8 +277,8 @@ impl Scanner<'_> {
     fn code(&mut self) {
         let b = self.b;
         let c = b[self.i];
-        if self.start.is_none() && !matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'/') {
-            self.start = Some(self.i);
+        if self.start.is_none() && !matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'/') && !self.begin() {
+            return;
         }
         match c {
             b'#' => self.skip_line(),
@@ -271,8 +290,8 @@ impl Scanner<'_> {
                 };
             }
             b'/' => {
-                if self.start.is_none() {
-                    self.start = Some(self.i);
+                if self.start.is_none() && !self.begin() {
+                    return;
                 }
                 self.i += 1;
             }
@@ -307,6 +326,16 @@ impl Scanner<'_> {
             }
             _ => self.i += 1,
         }
+    }
+
+    /// Starts an item here, or ends the scan where the caller said to stop.
+    fn begin(&mut self) -> bool {
+        if (self.stop)(self.i) {
+            self.i = self.b.len();
+            return false;
+        }
+        self.start = Some(self.i);
+        true
     }
 
     fn skip_line(&mut self) {
