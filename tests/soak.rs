@@ -240,13 +240,15 @@ struct Doc {
     version: i32,
 }
 
+/// Per URI, in arrival order: (version, diagnostics).
+type Published = HashMap<String, Vec<(Option<i64>, Vec<Value>)>>;
+
 struct Soak {
     service: LspService<Backend>,
     socket: ClientSocket,
     utf8: bool,
     docs: Vec<Doc>,
-    /// Per URI, in arrival order: (version, diagnostics).
-    published: HashMap<String, Vec<(Option<i64>, Vec<Value>)>>,
+    published: Published,
     next_id: i64,
     rng: Rng,
     hovers: usize,

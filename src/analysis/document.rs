@@ -81,11 +81,12 @@ impl Document {
         // in a block header can merge the header's item into the previous one.
         let first = self.items.iter().position(|i| i.range.end >= prefix).unwrap_or(self.items.len());
         let keep = first.saturating_sub(1);
-        let from = match self.items.get(keep) {
-            Some(i) => i.range.start,
-            None => self.items.last().map_or(0, |i| i.range.end),
+        // A change before the first item (a comment opened there, say) rescans from the top.
+        let from = match first {
+            0 if file.text.starts_with('\u{feff}') => 3,
+            0 => 0,
+            _ => self.items[keep].range.start,
         };
-        let from = if keep == 0 && file.text.starts_with('\u{feff}') { from.max(3) } else { from };
         // Old items entirely after the change, by their new start.
         let after = self.items.partition_point(|i| i.range.start < old_end);
         let moved = |i: &Item| (i.range.start as isize + delta) as usize;

@@ -1,0 +1,134 @@
+//! Incremental analysis gives the same answers as analysis from scratch:
+//! random edits of real modules through `Document::edit` and one `Memo`,
+//! compared after each edit with `Document::parse` + `analyze` of the text.
+
+use std::path::PathBuf;
+
+use hcl_types::analysis::{analyze, analyze_with, Document, Memo, ModuleAnalysis, SourceFile};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const SNIPPETS: &[&str] = &[
+    "x",
+    "1",
+    "\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "\n",
+    " ",
+    "=",
+    ".",
+    "var.",
+    "local.",
+    "${",
+    "#",
+    "//",
+    "/*",
+    "*/",
+    "<<EOF\n",
+    "\nEOF\n",
+    "string",
+    "number",
+    "list(string)",
+    "true",
+    "null",
+    "?",
+    ":",
+    ",",
+    "é",
+    "😀",
+    "\r\n",
+    "variable \"v\" {\n  type = number\n  default = \"x\"\n}\n",
+    "locals {\n  a = var.region\n}\n",
+    "\noutput \"o\" {\n  value = local.a\n}\n",
+    "config c \"int\" {}\n",
+    "p = c + 1\n",
+    "12345678901234567890123456789012345678901234567890",
+];
+
+fn summary(a: &ModuleAnalysis) -> String {
+    let mut s = format!("{:#?}\n", a.diagnostics);
+    for sym in a.symbols.iter().chain(&a.resources) {
+        s += &format!("{} {:?} {:?} {:?} {} {}\n", sym.address, sym.kind, sym.name_range, sym.range, sym.ty, sym.doc);
+    }
+    for nodes in &a.type_nodes {
+        for n in nodes {
+            s += &format!("{:?} {:?} {:?} {}\n", n.range, n.name_range, n.kind, n.ty);
+        }
+    }
+    s
+}
+
+fn module(dir: &str, names: &[&str]) -> Vec<(PathBuf, String)> {
+    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
+    names.iter().map(|n| (base.join(n), std::fs::read_to_string(base.join(n)).expect("example file"))).collect()
+}
+
+fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut docs: Vec<Document> =
+        files.iter().map(|(p, t)| Document::parse(SourceFile::new(p.clone(), t.as_str()).unwrap())).collect();
+    let mut memo = Memo::default();
+    analyze_with(&docs, None, &mut memo);
+    for step in 0..edits {
+        let d = rng.below(docs.len());
+        let old = docs[d].file.text.to_string();
+        let mut at = rng.below(old.len() + 1);
+        while !old.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut end = (at + rng.below(12)).min(old.len());
+        while !old.is_char_boundary(end) {
+            end -= 1;
+        }
+        let end = if rng.below(3) == 0 { end } else { at };
+        let insert = SNIPPETS[rng.below(SNIPPETS.len())];
+        let text = format!("{}{}{}", &old[..at], insert, &old[end..]);
+        let file = SourceFile::new(docs[d].file.path.clone(), text.as_str()).unwrap();
+        docs[d] = docs[d].edit(file.clone());
+        let fresh_doc = Document::parse(file);
+        let ranges = |doc: &Document| doc.items.iter().map(|i| i.range.clone()).collect::<Vec<_>>();
+        assert_eq!(ranges(&docs[d]), ranges(&fresh_doc), "items after edit {step} ({insert:?} at {at}..{end})");
+        let probe = (rng.below(4) == 0).then(|| (d, rng.below(text.len() + 1)));
+        let incremental = analyze_with(&docs, probe, &mut memo);
+        let mut fresh_docs: Vec<Document> = docs.iter().map(|x| Document::parse(x.file.clone())).collect::<Vec<_>>();
+        fresh_docs[d] = fresh_doc;
+        let scratch = hcl_types::analysis::analyze_probe(&fresh_docs, probe);
+        assert_eq!(summary(&incremental), summary(&scratch), "analysis after edit {step} ({insert:?} at {at}..{end})");
+        assert_eq!(incremental.probe.len(), scratch.probe.len(), "probe after edit {step}");
+        let _ = analyze;
+    }
+}
+
+#[test]
+fn terraform_module_edits_match_a_fresh_analysis() {
+    let files = module("examples/terraform", &["main.tf", "variables.tf", "terraform.tfvars"]);
+    for seed in 1..=std::env::var("INCREMENTAL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4) {
+        run(files.clone(), 150, seed);
+    }
+}
+
+#[test]
+fn pcl_program_edits_match_a_fresh_analysis() {
+    let files = module("examples/pulumi", &["main.pp"]);
+    for seed in 1..=std::env::var("INCREMENTAL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4) {
+        run(files.clone(), 150, seed);
+    }
+}
