@@ -1,0 +1,376 @@
+// Drives code-server's real workbench in headless Chromium and checks what the
+// hcl-types extension shows a person. Called by ./run, which sets:
+//   CS_URL        http://127.0.0.1:PORT
+//   WORKSPACE     the folder code-server opened (a copy of fixture/)
+//   SETTINGS      the user settings.json (edited to test a settings change)
+//   ARTIFACTS     where screenshots go
+//   LOGS          code-server's log folder (the output channel is written there)
+//   README_SHOT   where the README screenshot goes (optional)
+// Every check compares exact strings the server is known to produce; a failure
+// names the step, what was expected and what the page showed.
+
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
+
+const env = (k) => {
+  const v = process.env[k];
+  if (!v) throw new Error(`${k} is not set`);
+  return v;
+};
+const URL = env("CS_URL");
+const WORKSPACE = env("WORKSPACE");
+const SETTINGS = env("SETTINGS");
+const ARTIFACTS = env("ARTIFACTS");
+const LOGS = env("LOGS");
+const README_SHOT = process.env.README_SHOT || "";
+const TIMEOUT = Number(process.env.STEP_TIMEOUT_MS || 30000);
+
+class Failure extends Error {}
+
+/** The text of the extension's output channel, as VS Code logs it to disk. */
+function outputChannelLog() {
+  const found = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/-hcl-types\.log$/.test(e.name)) found.push(p);
+    }
+  };
+  try {
+    walk(LOGS);
+  } catch {}
+  return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+}
+const fail = (msg) => {
+  throw new Failure(msg);
+};
+
+let page;
+let shotNo = 0;
+let passed = 0;
+const results = [];
+
+async function shot(name) {
+  shotNo += 1;
+  const file = path.join(ARTIFACTS, `${String(shotNo).padStart(2, "0")}-${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+async function step(name, fn) {
+  const t0 = Date.now();
+  process.stdout.write(`vscode-test: ${name} ... `);
+  try {
+    await fn();
+    passed += 1;
+    results.push([name, "ok"]);
+    console.log(`ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (err) {
+    console.log("FAILED");
+    results.push([name, "FAILED"]);
+    try {
+      const f = await shot(`FAILED-${name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`);
+      console.error(`vscode-test: screenshot of the failure: ${f}`);
+    } catch {}
+    const why = err instanceof Failure ? err.message : `${err?.name ?? "Error"}: ${err?.message ?? err}`;
+    throw new Failure(`step "${name}": ${why}`);
+  }
+}
+
+/** Waits until `probe()` returns a truthy value; fails with `what()` after the timeout. */
+async function until(probe, what, timeout = TIMEOUT) {
+  const end = Date.now() + timeout;
+  let last;
+  while (Date.now() < end) {
+    last = await probe().catch((e) => {
+      last = e;
+      return undefined;
+    });
+    if (last) return last;
+    await page.waitForTimeout(200);
+  }
+  fail(`${await what()} (within ${timeout / 1000} s)`);
+}
+
+const visibleText = async (selector) =>
+  page.evaluate((sel) => {
+    return [...document.querySelectorAll(sel)]
+      .filter((e) => e.offsetParent !== null || getComputedStyle(e).position === "fixed")
+      .map((e) => e.innerText);
+  }, selector);
+
+async function openFile(relPath) {
+  const base = path.basename(relPath);
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: TIMEOUT });
+  await page.keyboard.type(relPath);
+  const dir = path.dirname(relPath);
+  await until(
+    async () => {
+      const rows = await visibleText(".quick-input-list .monaco-list-row");
+      return rows.length > 0 && rows[0].includes(base) && (dir === "." || rows[0].includes(dir));
+    },
+    async () => `quick open shows no row for ${relPath}: ${JSON.stringify(await visibleText(".quick-input-list .monaco-list-row"))}`,
+  );
+  await page.keyboard.press("Enter");
+  await until(
+    async () => {
+      const tab = await visibleText(".tabs-container .tab.active");
+      return tab.length > 0 && tab[0].includes(base);
+    },
+    async () => `the editor tab for ${relPath} did not open; active tabs: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+  );
+  await page.locator(".editor-group-container.active .monaco-editor textarea").first().focus();
+}
+
+async function gotoLine(line, col) {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+G");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: TIMEOUT });
+  await page.keyboard.type(`${line}:${col}`);
+  await page.keyboard.press("Enter");
+  await until(
+    async () => {
+      const s = await visibleText(".statusbar-item[id='status.editor.selection']");
+      return s.some((t) => t.includes(`Ln ${line}, Col ${col}`));
+    },
+    async () => `the cursor did not reach ${line}:${col}; status bar says ${JSON.stringify(await visibleText(".statusbar-item[id='status.editor.selection']"))}`,
+  );
+}
+
+/** Ctrl+K Ctrl+I at the cursor; returns the visible hover's text once it contains every `want`. */
+async function hover(wants) {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+K");
+  await page.keyboard.press("Control+I");
+  return until(
+    async () => {
+      const texts = await visibleText(".monaco-hover");
+      const t = texts.join("\n");
+      return texts.length > 0 && wants.every((w) => t.includes(w)) ? t : undefined;
+    },
+    async () =>
+      `the hover does not show ${wants.map((w) => JSON.stringify(w)).join(" and ")}; visible hovers: ${JSON.stringify(await visibleText(".monaco-hover"))}`,
+  );
+}
+
+/** The first fenced block of the LSP hover, as rendered: the type on its own line. */
+async function hoverType() {
+  return page.evaluate(() => {
+    const hovers = [...document.querySelectorAll(".monaco-hover")].filter((e) => e.offsetParent !== null);
+    for (const h of hovers) {
+      const code = h.querySelector(".rendered-markdown .monaco-tokenized-source, .rendered-markdown pre");
+      if (code) return code.innerText.trim();
+    }
+    return null;
+  });
+}
+
+/** Runs a command by its title from the command palette (F1). */
+async function runCommand(title) {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: TIMEOUT });
+  await page.keyboard.type(title);
+  await until(
+    async () => {
+      const rows = await visibleText(".quick-input-list .monaco-list-row");
+      return rows.length > 0 && rows[0].includes(title);
+    },
+    async () => `the command palette's first row is not "${title}": ${JSON.stringify(await visibleText(".quick-input-list .monaco-list-row"))}`,
+  );
+  await page.keyboard.press("Enter");
+}
+
+async function squiggles(kind) {
+  return page.locator(`.editor-group-container.active .monaco-editor .squiggly-${kind}`).count();
+}
+
+async function waitSquiggle(kind, file) {
+  await until(
+    async () => (await squiggles(kind)) > 0,
+    async () =>
+      `no .squiggly-${kind} appeared in ${file}: the server published no such diagnostic (squiggles present: error=${await squiggles("error")}, warning=${await squiggles("warning")}, info=${await squiggles("info")})`,
+  );
+}
+
+async function main() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    const consoleErrors = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
+
+    await step("workbench loads", async () => {
+      await page.goto(`${URL}/?folder=${encodeURIComponent(WORKSPACE)}`, { timeout: TIMEOUT });
+      await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: TIMEOUT });
+      await until(
+        async () => (await visibleText(".explorer-folders-view .monaco-list-row")).some((t) => t.includes("variables.tf")),
+        async () => "the explorer does not list the fixture's variables.tf",
+      );
+      await shot("workbench");
+    });
+
+    await step("(a) invalid default squiggled in variables.tf", async () => {
+      await openFile("variables.tf");
+      await waitSquiggle("error", "variables.tf");
+      await gotoLine(5, 13);
+      const t = await hover([
+        'invalid value for `bool`: "maybe" is not a bool: only "true", "false", "1" and "0" convert',
+      ]);
+      if (!t.includes("hcl-types")) fail(`the diagnostic's source is not hcl-types: ${JSON.stringify(t)}`);
+      await shot("variables-invalid-default");
+    });
+
+    await step("language mode terraform for .tf", async () => {
+      const mode = await visibleText(".statusbar-item[id='status.editor.mode']");
+      if (!mode.some((m) => m.trim() === "Terraform")) fail(`the status bar language is ${JSON.stringify(mode)}, expected "Terraform"`);
+    });
+
+    await step("(b) hover on a Terraform conditional shows the unified type", async () => {
+      await openFile("main.tf");
+      await gotoLine(3, 23); // on the `?` of var.enabled ? var.port : "disabled"
+      const t = await hover(["A conditional: number and string unify to string."]);
+      const ty = await hoverType();
+      if (ty !== "string") fail(`the hover's type block is ${JSON.stringify(ty)}, expected "string"; hover: ${JSON.stringify(t)}`);
+      await shot("main-tf-conditional-hover");
+    });
+
+    await step("(b) hover on an eventual conditional shows output(string), next to a squiggle", async () => {
+      await openFile("eventual/main.hcl");
+      await waitSquiggle("error", "eventual/main.hcl");
+      await gotoLine(11, 25); // on the `?` of replicas > 1 ? siteUrl : fallbackUrl
+      const t = await hover(["A conditional: output(string) and promise(string) unify to output(string)."]);
+      const ty = await hoverType();
+      if (ty !== "output(string)") fail(`the hover's type block is ${JSON.stringify(ty)}, expected "output(string)"; hover: ${JSON.stringify(t)}`);
+      // The int config's 2.5 stays squiggled while the hover is up.
+      if ((await squiggles("error")) < 1) fail("the squiggle of `default = 2.5` disappeared");
+      const f = await shot("eventual-hcl-hover");
+      if (README_SHOT) {
+        await page.screenshot({ path: README_SHOT, clip: { x: 0, y: 0, width: 1280, height: 340 } });
+        console.log(`\nvscode-test: README screenshot ${README_SHOT} (from ${path.basename(f)})`);
+      }
+    });
+
+    await step("(c) typing list( after type = offers the type constructors", async () => {
+      await openFile("variables.tf");
+      await gotoLine(14, 13); // `list(number)` of variable "ports"
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Shift+End");
+      await page.keyboard.type("list(");
+      const want = ["any", "bool", "list", "map", "number", "object", "set", "string", "tuple"];
+      const labels = await until(
+        async () => {
+          const l = await visibleText(".suggest-widget.visible .monaco-list-row .label-name");
+          const got = l.map((s) => s.trim()).sort();
+          return JSON.stringify(got) === JSON.stringify(want) ? got : undefined;
+        },
+        async () =>
+          `the suggest widget does not offer exactly ${JSON.stringify(want)}; it shows ${JSON.stringify(await visibleText(".suggest-widget.visible .monaco-list-row .label-name"))}`,
+      );
+      const line = await visibleText(".editor-group-container.active .view-line");
+      if (!line.some((l) => l.replace(/\u00a0/g, " ").includes("type    = list()"))) {
+        fail(`the line does not read \`type    = list()\`: ${JSON.stringify(line)}`);
+      }
+      await shot("variables-type-completion");
+      console.log(`\nvscode-test: suggested ${labels.join(", ")}`);
+      await page.keyboard.press("Escape");
+    });
+
+    await step("terraform-vars and pcl files get diagnostics too", async () => {
+      await openFile("terraform.tfvars");
+      await waitSquiggle("warning", "terraform.tfvars");
+      await gotoLine(2, 1);
+      await hover(["`regoin` is not a variable of this module; Terraform ignores it with a warning"]);
+      await openFile("pulumi/main.pp");
+      await waitSquiggle("error", "pulumi/main.pp");
+      await gotoLine(18, 11);
+      await hover(["a `tuple([int])` value cannot be used where `string` is expected"]);
+      await shot("pcl-type-mismatch");
+    });
+
+    await step("a settings change reaches the server (invalid-value: warning)", async () => {
+      // As a person would: edit the user settings.json in the editor and save it.
+      await runCommand("Preferences: Open User Settings (JSON)");
+      await until(
+        async () => (await visibleText(".tabs-container .tab.active")).some((t) => t.includes("settings.json")),
+        async () => `the user settings.json did not open; active tab: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+      );
+      await page.locator(".editor-group-container.active .monaco-editor textarea").first().focus();
+      await gotoLine(2, 1);
+      await page.keyboard.insertText('  "hclTypes.severity": { "invalid-value": "warning" },\n');
+      await page.keyboard.press("Control+S");
+      await until(
+        async () => {
+          const s = JSON.parse(fs.readFileSync(SETTINGS, "utf8"));
+          return s["hclTypes.severity"]?.["invalid-value"] === "warning";
+        },
+        async () => `settings.json on disk does not hold the new severity: ${fs.readFileSync(SETTINGS, "utf8")}`,
+      );
+      await openFile("eventual/main.hcl");
+      await until(
+        async () => (await squiggles("error")) === 0 && (await squiggles("warning")) > 0,
+        async () =>
+          `after hclTypes.severity = {"invalid-value": "warning"} the 2.5 is not a warning: error=${await squiggles("error")}, warning=${await squiggles("warning")}`,
+      );
+      await gotoLine(4, 13);
+      await hover(["invalid value for `int`: 2.5 is not a whole number, so it cannot be an int"]);
+      await shot("severity-setting-warning");
+    });
+
+    await step("hcl-types: Restart server brings diagnostics back", async () => {
+      await runCommand("hcl-types: Restart server");
+      // Stopping clears the diagnostics; the new server publishes them again.
+      await until(
+        async () => (await squiggles("warning")) > 0 && (await squiggles("error")) === 0,
+        async () => `after the restart the 2.5 is not a warning: error=${await squiggles("error")}, warning=${await squiggles("warning")}`,
+      );
+      const log = await until(
+        async () => {
+          const t = outputChannelLog();
+          const i = t.indexOf("[hcl-types] restarting the server");
+          return i >= 0 && t.indexOf("[hcl-types] running hcl-types", i) > i ? t : undefined;
+        },
+        async () => `the output channel does not show the restart: ${JSON.stringify(outputChannelLog().split("\n").filter((l) => l.startsWith("[hcl-types]")))}`,
+      );
+      await gotoLine(11, 25);
+      await hover(["A conditional: output(string) and promise(string) unify to output(string)."]);
+      await shot("after-restart");
+      console.log(`\nvscode-test: output channel: ${log.split("\n").filter((l) => l.startsWith("[hcl-types]")).join(" | ")}`);
+    });
+
+    const bad = consoleErrors.filter((e) => /hcl-types|hclTypes/i.test(e));
+    if (bad.length) console.log(`vscode-test: browser console errors naming hcl-types:\n  ${bad.join("\n  ")}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+main().then(
+  () => {
+    console.log(`vscode-test: ${passed} passed, 0 failed`);
+  },
+  (err) => {
+    console.error(`vscode-test: FAIL: ${err instanceof Failure ? err.message : err?.stack ?? err}`);
+    console.log(`vscode-test: ${passed} passed, 1 failed`);
+    process.exit(1);
+  },
+);
