@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use super::infer::Note;
-use super::module::{analyze_probe, ModuleAnalysis, SymbolKind};
+use super::module::{analyze_with, Memo, ModuleAnalysis, SymbolKind};
 use super::Document;
 use crate::functions;
 use crate::syntax::typeexpr::{constructors, keywords, parse_type_str, NodeKind, TypeContext};
@@ -43,7 +43,12 @@ fn file_name(docs: &[Document], path: Option<&std::path::Path>, doc: usize) -> S
 
 /// The hover at `offset` of document `doc`.
 pub fn hover(docs: &[Document], doc: usize, offset: usize) -> Option<HoverInfo> {
-    let analysis = analyze_probe(docs, Some((doc, offset)));
+    hover_with(docs, doc, offset, &mut Memo::default())
+}
+
+/// [`hover`], reusing what earlier analyses of the module found.
+pub fn hover_with(docs: &[Document], doc: usize, offset: usize, memo: &mut Memo) -> Option<HoverInfo> {
+    let analysis = analyze_with(docs, Some((doc, offset)), memo);
     hover_in(docs, doc, offset, &analysis)
 }
 
@@ -112,6 +117,9 @@ pub fn hover_in(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleA
             Note::Plain | Note::Reference(None) => {}
         }
     }
+    // A reference is recorded both as itself and as the root of its traversal.
+    let mut seen = std::collections::HashSet::new();
+    prose.retain(|p| seen.insert(p.clone()));
     Some(HoverInfo { range: main.range.clone(), ty: main.ty.clone(), prose })
 }
 
@@ -530,7 +538,17 @@ pub fn semantic_tokens(analysis: &ModuleAnalysis, doc: usize) -> Vec<(Range<usiz
 
 /// Where the reference at `offset` is declared: (document path, range).
 pub fn definition(docs: &[Document], doc: usize, offset: usize) -> Option<(std::path::PathBuf, Range<usize>)> {
-    let analysis = analyze_probe(docs, Some((doc, offset)));
+    definition_with(docs, doc, offset, &mut Memo::default())
+}
+
+/// [`definition`], reusing what earlier analyses of the module found.
+pub fn definition_with(
+    docs: &[Document],
+    doc: usize,
+    offset: usize,
+    memo: &mut Memo,
+) -> Option<(std::path::PathBuf, Range<usize>)> {
+    let analysis = analyze_with(docs, Some((doc, offset)), memo);
     let contains = |r: &Range<usize>| r.start <= offset && offset < r.end.max(r.start + 1);
     analysis
         .probe

@@ -16,7 +16,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
-use crate::analysis::{analyze, ide, Document};
+use crate::analysis::{analyze_with, ide, Document, Memo};
 use crate::diagnostic::{Diagnostic as Diag, Severity as Sev};
 pub use text::Encoding;
 use workspace::{uri_path, Open, Settings, Workspace};
@@ -99,27 +99,20 @@ impl Backend {
     async fn refresh(&self, path: PathBuf) {
         let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let (snapshot, encoding, settings) = {
-            let st = lock(&self.state);
+            let mut st = lock(&self.state);
             match st.workspace.module(&path) {
                 Some((snap, _)) => (snap, st.encoding, st.workspace.settings.clone()),
                 None => return,
             }
         };
         let result = blocking(move || {
-            let analysis = analyze(&snapshot.docs);
+            let analysis = analyze_with(&snapshot.docs, None, &mut memo_lock(&snapshot.memo));
             let mut out = Vec::new();
-            for (i, uri, version) in &snapshot.open {
+            let ropes = Ropes::new(&snapshot.docs);
+            for (i, uri, version, rope) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
-                let rope = Rope::from_str(&doc.file.text);
-                let diags = convert_diagnostics(
-                    &analysis.diagnostics[*i],
-                    doc,
-                    &snapshot.docs,
-                    &rope,
-                    encoding,
-                    &settings,
-                    uri,
-                );
+                ropes.give(*i, rope);
+                let diags = convert_diagnostics(&analysis.diagnostics[*i], doc, &ropes, rope, encoding, &settings, uri);
                 out.push((doc.file.path.clone(), uri.clone(), *version, diags));
             }
             out
@@ -148,22 +141,72 @@ impl Backend {
     }
 
     /// The module of a document and what is needed to convert positions.
-    fn snapshot(&self, uri: &Uri) -> Option<(Vec<Document>, usize, Rope, Encoding, Settings)> {
+    fn snapshot(&self, uri: &Uri) -> Option<Snap> {
         let path = uri_path(uri)?;
-        let st = lock(&self.state);
+        let mut st = lock(&self.state);
         let (snap, index) = st.workspace.module(&path)?;
         let rope = match st.workspace.open.get(&path) {
             Some(o) => o.rope.clone(),
             None => Rope::from_str(&snap.docs[index].file.text),
         };
-        Some((snap.docs, index, rope, st.encoding, st.workspace.settings.clone()))
+        Some(Snap {
+            docs: snap.docs,
+            index,
+            rope,
+            enc: st.encoding,
+            settings: st.workspace.settings.clone(),
+            memo: snap.memo,
+        })
+    }
+}
+
+/// A document's module, ready for a request off the message loop.
+struct Snap {
+    docs: Vec<Document>,
+    index: usize,
+    rope: Rope,
+    enc: Encoding,
+    settings: Settings,
+    memo: Arc<Mutex<Memo>>,
+}
+
+impl Snap {
+    /// Analyses the module, reusing what earlier analyses found.
+    fn analysis(&self) -> crate::analysis::ModuleAnalysis {
+        analyze_with(&self.docs, None, &mut memo_lock(&self.memo))
+    }
+}
+
+fn memo_lock(memo: &Mutex<Memo>) -> MutexGuard<'_, Memo> {
+    memo.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The ropes of a module's documents, made when first needed (for
+/// related locations in other files).
+struct Ropes<'a> {
+    docs: &'a [Document],
+    made: Vec<std::sync::OnceLock<Rope>>,
+}
+
+impl<'a> Ropes<'a> {
+    fn new(docs: &'a [Document]) -> Self {
+        Ropes { docs, made: docs.iter().map(|_| std::sync::OnceLock::new()).collect() }
+    }
+
+    fn give(&self, i: usize, rope: &Rope) {
+        let _ = self.made[i].set(rope.clone());
+    }
+
+    fn of(&self, path: &std::path::Path) -> Option<&Rope> {
+        let i = self.docs.iter().position(|d| d.file.path == path)?;
+        Some(self.made[i].get_or_init(|| Rope::from_str(&self.docs[i].file.text)))
     }
 }
 
 fn convert_diagnostics(
     diags: &[Diag],
     doc: &Document,
-    docs: &[Document],
+    ropes: &Ropes,
     rope: &Rope,
     enc: Encoding,
     settings: &Settings,
@@ -181,14 +224,11 @@ fn convert_diagnostics(
             .iter()
             .filter_map(|r| {
                 let (ruri, rrope) = match &r.path {
-                    Some(p) if *p != doc.file.path => {
-                        let other = docs.iter().find(|x| &x.file.path == p)?;
-                        (Uri::from_file_path(p)?, Rope::from_str(&other.file.text))
-                    }
-                    _ => (uri.clone(), rope.clone()),
+                    Some(p) if *p != doc.file.path => (Uri::from_file_path(p)?, ropes.of(p)?),
+                    _ => (uri.clone(), rope),
                 };
                 Some(DiagnosticRelatedInformation {
-                    location: Location { uri: ruri, range: text::range(&rrope, &r.range, enc) },
+                    location: Location { uri: ruri, range: text::range(rrope, &r.range, enc) },
                     message: r.message.clone(),
                 })
             })
@@ -294,11 +334,7 @@ impl LanguageServer for Backend {
             let mut st = lock(&self.state);
             st.workspace.open.insert(
                 path.clone(),
-                Open {
-                    uri: params.text_document.uri,
-                    rope: Rope::from_str(&params.text_document.text),
-                    version: params.text_document.version,
-                },
+                Open::new(params.text_document.uri, &params.text_document.text, params.text_document.version),
             );
         }
         self.refresh(path).await;
@@ -309,7 +345,8 @@ impl LanguageServer for Backend {
         {
             let mut st = lock(&self.state);
             let enc = st.encoding;
-            let Some(open) = st.workspace.open.get_mut(&path) else { return };
+            let ws = &mut st.workspace;
+            let Some(open) = ws.open.get_mut(&path) else { return };
             // Versions only grow: an out-of-order change is never applied
             // on top of newer text.
             if params.text_document.version <= open.version {
@@ -319,11 +356,13 @@ impl LanguageServer for Backend {
                 text::apply(&mut open.rope, change, enc);
             }
             open.version = params.text_document.version;
+            open.reparse(&path, &ws.settings);
         }
         self.refresh(path).await;
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        lock(&self.state).workspace.disk_changed();
         if let Some(path) = uri_path(&params.text_document.uri) {
             self.refresh(path).await;
         }
@@ -343,14 +382,17 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        lock(&self.state).workspace.disk_changed();
         self.refresh_all().await;
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let pp = params.text_document_position_params;
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let Some(snap) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let (rope, enc) = (snap.rope.clone(), snap.enc);
         let offset = text::offset(&rope, pp.position, enc);
-        let info = blocking(move || ide::hover(&docs, index, offset)).await?;
+        let info =
+            blocking(move || ide::hover_with(&snap.docs, snap.index, offset, &mut memo_lock(&snap.memo))).await?;
         Ok(info.map(|h| Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown() }),
             range: Some(text::range(&rope, &h.range, enc)),
@@ -359,11 +401,11 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let pp = params.text_document_position;
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
-        let offset = text::offset(&rope, pp.position, enc);
+        let Some(snap) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let offset = text::offset(&snap.rope, pp.position, snap.enc);
         let items = blocking(move || {
-            let analysis = analyze(&docs);
-            ide::completion(&docs, index, offset, &analysis)
+            let analysis = snap.analysis();
+            ide::completion(&snap.docs, snap.index, offset, &analysis)
         })
         .await?;
         let items = items
@@ -388,9 +430,9 @@ impl LanguageServer for Backend {
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
         let pp = params.text_document_position_params;
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
-        let offset = text::offset(&rope, pp.position, enc);
-        let sig = blocking(move || ide::signature_help(&docs[index], offset)).await?;
+        let Some(snap) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let offset = text::offset(&snap.rope, pp.position, snap.enc);
+        let sig = blocking(move || ide::signature_help(&snap.docs[snap.index], offset)).await?;
         Ok(sig.map(|s| {
             let utf16 = |byte: usize| s.label[..byte.min(s.label.len())].encode_utf16().count() as u32;
             SignatureHelp {
@@ -415,15 +457,16 @@ impl LanguageServer for Backend {
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let Some((docs, index, rope, enc, settings)) = self.snapshot(&params.text_document.uri) else {
+        let Some(snap) = self.snapshot(&params.text_document.uri) else {
             return Ok(None);
         };
-        if !settings.inlay_hints {
+        if !snap.settings.inlay_hints {
             return Ok(Some(Vec::new()));
         }
+        let (rope, enc) = (snap.rope.clone(), snap.enc);
         let hints = blocking(move || {
-            let analysis = analyze(&docs);
-            ide::inlay_hints(&analysis, index, &docs)
+            let analysis = snap.analysis();
+            ide::inlay_hints(&analysis, snap.index, &snap.docs)
         })
         .await?;
         let range = params.range;
@@ -446,12 +489,9 @@ impl LanguageServer for Backend {
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
-        let tokens = blocking(move || {
-            let analysis = analyze(&docs);
-            ide::semantic_tokens(&analysis, index)
-        })
-        .await?;
+        let Some(snap) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
+        let (rope, enc) = (snap.rope.clone(), snap.enc);
+        let tokens = blocking(move || ide::semantic_tokens(&snap.analysis(), snap.index)).await?;
         let mut data = Vec::new();
         let (mut prev_line, mut prev_start) = (0u32, 0u32);
         for (range, kind) in tokens {
@@ -480,10 +520,12 @@ impl LanguageServer for Backend {
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         let pp = params.text_document_position_params;
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
-        let offset = text::offset(&rope, pp.position, enc);
+        let Some(snap) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
+        let enc = snap.enc;
+        let offset = text::offset(&snap.rope, pp.position, enc);
         let found = blocking(move || {
-            ide::definition(&docs, index, offset).and_then(|(path, range)| {
+            let docs = &snap.docs;
+            ide::definition_with(docs, snap.index, offset, &mut memo_lock(&snap.memo)).and_then(|(path, range)| {
                 let text = docs.iter().find(|d| d.file.path == path).map(|d| d.file.text.clone())?;
                 Some((path, range, text))
             })
@@ -497,9 +539,10 @@ impl LanguageServer for Backend {
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
+        let Some(snap) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
+        let (rope, enc, index) = (snap.rope.clone(), snap.enc, snap.index);
         let symbols = blocking(move || {
-            let analysis = analyze(&docs);
+            let analysis = snap.analysis();
             let mut all: Vec<_> =
                 analysis.symbols.into_iter().chain(analysis.resources).filter(|s| s.doc == index).collect();
             all.sort_by_key(|s| s.range.start);
@@ -532,13 +575,14 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri.clone();
-        let Some((docs, index, rope, enc, _)) = self.snapshot(&uri) else { return Ok(None) };
+        let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
+        let (rope, enc) = (snap.rope.clone(), snap.enc);
         let start = text::offset(&rope, params.range.start, enc);
         let end = text::offset(&rope, params.range.end, enc);
         let fixes = blocking(move || {
-            let analysis = analyze(&docs);
-            let text = docs[index].file.text.clone();
-            analysis.diagnostics[index]
+            let analysis = snap.analysis();
+            let text = snap.docs[snap.index].file.text.clone();
+            analysis.diagnostics[snap.index]
                 .iter()
                 .filter(|d| d.range.start <= end && start <= d.range.end)
                 .filter_map(|d| ide::quick_fix(d, &text).map(|f| (d.clone(), f)))

@@ -3,12 +3,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::Uri;
 
-use crate::analysis::{Document, FileKind, SourceFile};
+use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Severity};
 use crate::syntax::Dialect;
 
@@ -70,25 +71,67 @@ impl Settings {
     }
 }
 
-/// A document the editor has open.
+/// A document the editor has open: its text, and its parse kept current
+/// edit by edit (only the items an edit touches are parsed again).
 #[derive(Debug)]
 pub struct Open {
     pub uri: Uri,
     pub rope: Rope,
     pub version: i32,
+    pub doc: Option<Document>,
+}
+
+impl Open {
+    pub fn new(uri: Uri, text: &str, version: i32) -> Open {
+        Open { uri, rope: Rope::from_str(text), version, doc: None }
+    }
+
+    /// Brings the parse up to the rope's text.
+    fn parsed(&mut self, path: &Path, settings: &Settings) -> Document {
+        let text: Arc<str> = Arc::from(self.rope.to_string());
+        let file = SourceFile {
+            path: path.to_path_buf(),
+            text,
+            kind: FileKind::for_path(path).unwrap_or(FileKind::Hcl),
+            dialect: settings.dialect_for(path),
+        };
+        let doc = match &self.doc {
+            Some(d) if d.file.text == file.text && d.file.dialect == file.dialect => return d.clone(),
+            Some(d) => d.edit(file),
+            None => Document::parse(file),
+        };
+        self.doc = Some(doc.clone());
+        doc
+    }
+
+    /// Re-parses the edited items now, so analysis later starts from them.
+    pub fn reparse(&mut self, path: &Path, settings: &Settings) {
+        self.parsed(path, settings);
+    }
+}
+
+/// A file read from disk, while its size and time stay the same.
+#[derive(Debug)]
+struct OnDisk {
+    stamp: (Option<SystemTime>, u64),
+    doc: Option<Document>,
 }
 
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub open: HashMap<PathBuf, Open>,
     pub settings: Settings,
+    disk: HashMap<PathBuf, OnDisk>,
+    memos: HashMap<(PathBuf, Family), Arc<Mutex<Memo>>>,
 }
 
 /// A module snapshot to analyse off the message loop.
 pub struct Snapshot {
     pub docs: Vec<Document>,
-    /// For each open document of the module: its index, URI and version.
-    pub open: Vec<(usize, Uri, i32)>,
+    /// For each open document of the module: its index, URI, version and text.
+    pub open: Vec<(usize, Uri, i32, Rope)>,
+    /// What earlier analyses of the module found, to reuse.
+    pub memo: Arc<Mutex<Memo>>,
 }
 
 /// The file path of a URI (file:// only).
@@ -97,9 +140,35 @@ pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
 }
 
 impl Workspace {
+    /// Forgets what was read from disk (the files changed).
+    pub fn disk_changed(&mut self) {
+        self.disk.clear();
+    }
+
+    /// A file from disk, parsed; `None` when it is not text.
+    fn read(&mut self, p: &Path) -> Option<Document> {
+        let meta = std::fs::metadata(p).ok()?;
+        let stamp = (meta.modified().ok(), meta.len());
+        let dialect = self.settings.dialect_for(p);
+        if let Some(d) = self.disk.get(p).filter(|d| d.stamp == stamp) {
+            if d.doc.as_ref().is_none_or(|doc| doc.file.dialect == dialect) {
+                return d.doc.clone();
+            }
+        }
+        let doc = match std::fs::read(p).ok().and_then(|b| String::from_utf8(b).ok()) {
+            Some(t) if !t.contains('\0') => {
+                let kind = FileKind::for_path(p).unwrap_or(FileKind::Hcl);
+                Some(Document::parse(SourceFile { path: p.to_path_buf(), text: Arc::from(t), kind, dialect }))
+            }
+            _ => None,
+        };
+        self.disk.insert(p.to_path_buf(), OnDisk { stamp, doc: doc.clone() });
+        doc
+    }
+
     /// The module of `path`: the files of its directory and family, open
     /// ones from the editor, the others from disk.
-    pub fn module(&self, path: &Path) -> Option<(Snapshot, usize)> {
+    pub fn module(&mut self, path: &Path) -> Option<(Snapshot, usize)> {
         let family = FileKind::for_path(path).unwrap_or(FileKind::Hcl).family();
         let dir = path.parent()?;
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -123,21 +192,21 @@ impl Workspace {
         let mut docs = Vec::new();
         let mut open = Vec::new();
         for p in paths {
-            let text: Arc<str> = match self.open.get(&p) {
+            let settings = &self.settings;
+            let doc = match self.open.get_mut(&p) {
                 Some(o) => {
-                    open.push((docs.len(), o.uri.clone(), o.version));
-                    Arc::from(o.rope.to_string())
+                    open.push((docs.len(), o.uri.clone(), o.version, o.rope.clone()));
+                    o.parsed(&p, settings)
                 }
-                None => match std::fs::read(&p).ok().and_then(|b| String::from_utf8(b).ok()) {
-                    Some(t) if !t.contains('\0') => Arc::from(t),
-                    _ => continue,
+                None => match self.read(&p) {
+                    Some(d) => d,
+                    None => continue,
                 },
             };
-            let kind = FileKind::for_path(&p).unwrap_or(FileKind::Hcl);
-            let dialect = self.settings.dialect_for(&p);
-            docs.push(Document::parse(SourceFile { path: p, text, kind, dialect }));
+            docs.push(doc);
         }
         let index = docs.iter().position(|d| d.file.path == path)?;
-        Some((Snapshot { docs, open }, index))
+        let memo = self.memos.entry((dir.to_path_buf(), family)).or_default().clone();
+        Some((Snapshot { docs, open, memo }, index))
     }
 }

@@ -128,10 +128,6 @@ async def test_definition_and_hover_cross_files(client, tmp_path, enc):
     assert hover.range.end == pos(at("main.tf", '"𝕏😀"', enc, 4)), hover.range
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: hover on a reference repeats its 'declared here' line twice",
-)
 async def test_hover_names_the_declaration_once(client, tmp_path):
     root = write_module(tmp_path / "module")
     await initialize(client, root, "utf-16")
