@@ -142,11 +142,6 @@ async def test_hover_names_the_declaration_once(client, tmp_path):
     assert value.count("Variable `region` is declared here (variables.tf:2)") == 1, value
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: a tfvars diagnostic's relatedInformation ('the type of var.flag') points into the "
-    "tfvars file (past its end) instead of the variable's declaration in variables.tf",
-)
 async def test_tfvars_related_information_points_at_the_declaration(client, tmp_path):
     root = write_module(tmp_path / "module")
     await initialize(client, root, "utf-16")
