@@ -104,7 +104,7 @@ async function start(): Promise<void> {
     output.appendLine(`[hcl-types] ${msg}`);
     void vscode.window.showErrorMessage(msg, INSTALL, SETTINGS).then((choice) => {
       if (choice === INSTALL) {
-        void vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.joinPath(extensionUri, "README.md"));
+        void showReadme();
       } else if (choice === SETTINGS) {
         void vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.server.path`);
       }
@@ -133,6 +133,17 @@ async function start(): Promise<void> {
       if (choice) output.show(true);
     });
   }
+}
+
+/** The install steps: this extension's README (vsce stores it as readme.md). */
+async function showReadme(): Promise<void> {
+  const name = ["README.md", "readme.md"].find((n) => fs.existsSync(path.join(extensionUri.fsPath, n)));
+  if (!name) {
+    output.appendLine("[hcl-types] install: `cargo install --path .` in the hcl-types repository, then set hclTypes.server.path or put hcl-types on PATH");
+    output.show(true);
+    return;
+  }
+  await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.joinPath(extensionUri, name));
 }
 
 async function stop(): Promise<void> {

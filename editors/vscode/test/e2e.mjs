@@ -357,6 +357,63 @@ async function main() {
       console.log(`\nvscode-test: output channel: ${log.split("\n").filter((l) => l.startsWith("[hcl-types]")).join(" | ")}`);
     });
 
+    await step("a missing server is reported with install help", async () => {
+      // hclTypes.server.path is machine-overridable: a workspace setting may point it elsewhere.
+      await runCommand("Preferences: Open Workspace Settings (JSON)");
+      await until(
+        async () => (await visibleText(".tabs-container .tab.active")).some((t) => t.includes("settings.json")),
+        async () => `the workspace settings.json did not open; active tab: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+      );
+      await page.locator(".editor-group-container.active .monaco-editor textarea").first().focus();
+      // The new file is `{` … `}`: add the key after the `{`.
+      await until(
+        async () => (await visibleText(".editor-group-container.active .view-line")).some((l) => l.trim() === "{"),
+        async () => `the workspace settings.json does not start with {: ${JSON.stringify(await visibleText(".editor-group-container.active .view-line"))}`,
+      );
+      await page.keyboard.press("Control+Home");
+      await page.keyboard.press("End");
+      await page.keyboard.insertText(' "hclTypes.server.path": "/nonexistent/hcl-types" ');
+      await page.keyboard.press("Control+S");
+      const wsSettings = path.join(WORKSPACE, ".vscode", "settings.json");
+      await until(
+        async () => {
+          const text = fs.readFileSync(wsSettings, "utf8");
+          return JSON.parse(text)["hclTypes.server.path"] === "/nonexistent/hcl-types";
+        },
+        async () => `the workspace settings.json is not the JSON typed: ${JSON.stringify(fs.existsSync(wsSettings) ? fs.readFileSync(wsSettings, "utf8") : "(missing)")}`,
+      );
+      const want =
+        "hcl-types: the language server was not found: looked for hclTypes.server.path = /nonexistent/hcl-types (/nonexistent/hcl-types). Install it with `cargo install --path .` in the hcl-types repository, or set hclTypes.server.path.";
+      await until(
+        async () => (await visibleText(".notifications-toasts .notification-toast")).some((t) => t.includes(want)),
+        async () => `no notification says ${JSON.stringify(want)}; notifications: ${JSON.stringify(await visibleText(".notifications-toasts .notification-toast"))}`,
+      );
+      const buttons = (await visibleText(".notifications-toasts .notification-toast .monaco-button")).map((b) => b.trim());
+      for (const b of ["How to install", "Open settings"]) {
+        if (!buttons.includes(b)) fail(`the notification has no "${b}" button: ${JSON.stringify(buttons)}`);
+      }
+      await shot("missing-server-notification");
+      await page.locator(".notifications-toasts .notification-toast .monaco-button", { hasText: "How to install" }).first().click();
+      await until(
+        async () => {
+          const tab = await visibleText(".tabs-container .tab.active");
+          return tab.some((t) => /Preview readme\.md/i.test(t));
+        },
+        async () => `"How to install" did not open the README preview; active tab: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+      );
+      await until(
+        async () => {
+          for (const f of page.frames()) {
+            const t = await f.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+            if (t.includes("hcl-types for VS Code") && t.includes("npm run package")) return true;
+          }
+          return false;
+        },
+        async () => "the README preview does not show the extension's README (its title and install steps)",
+      );
+      await shot("missing-server-readme");
+    });
+
     const bad = consoleErrors.filter((e) => /hcl-types|hclTypes/i.test(e));
     if (bad.length) console.log(`vscode-test: browser console errors naming hcl-types:\n  ${bad.join("\n  ")}`);
   } finally {
