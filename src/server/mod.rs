@@ -4,6 +4,7 @@
 //! applied synchronously, before any `.await`, so edits are never reordered.
 
 pub mod text;
+mod transport;
 mod workspace;
 
 use std::panic::AssertUnwindSafe;
@@ -28,6 +29,8 @@ struct State {
     /// a slower, older analysis never overwrites a newer one.
     published: std::collections::HashMap<PathBuf, u64>,
     watch_dynamic: bool,
+    /// Whether the client takes `workspace/inlayHint/refresh`.
+    hint_refresh: bool,
 }
 
 pub struct Backend {
@@ -45,11 +48,21 @@ pub fn run() -> u8 {
             return 2;
         }
     };
+    let ending = Arc::new(transport::Ending::default());
     runtime.block_on(async {
         let (service, socket) = LspService::new(Backend::new);
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+        let (to_server, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, from_server) = tokio::io::duplex(1 << 16);
+        let (replies, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, replies, ending.clone()));
+        let writer = tokio::spawn(transport::server_to_client(from_server, tokio::io::stdout(), replies_rx));
+        Server::new(server_in, server_out, socket).serve(service).await;
+        reader.abort();
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
     });
-    0
+    // Blocked reads of stdin must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    ending.status()
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -89,6 +102,7 @@ impl Backend {
                 encoding: Encoding::Utf16,
                 published: Default::default(),
                 watch_dynamic: false,
+                hint_refresh: false,
             })),
             seq: Arc::new(AtomicU64::new(0)),
         }
@@ -262,6 +276,13 @@ impl LanguageServer for Backend {
             let mut st = lock(&self.state);
             st.encoding = encoding;
             st.watch_dynamic = watch_dynamic;
+            st.hint_refresh = params
+                .capabilities
+                .workspace
+                .as_ref()
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|h| h.refresh_support)
+                .unwrap_or(false);
             if let Some(opts) = &params.initialization_options {
                 st.workspace.settings = Settings::from_json(opts);
             }
@@ -378,6 +399,12 @@ impl LanguageServer for Backend {
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         lock(&self.state).workspace.settings = Settings::from_json(&params.settings);
+        // Hints may have been switched on or off: the editor asks again
+        // (without waiting for its answer).
+        if lock(&self.state).hint_refresh {
+            let client = self.client.clone();
+            tokio::spawn(async move { client.inlay_hint_refresh().await });
+        }
         self.refresh_all().await;
     }
 

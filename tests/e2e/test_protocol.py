@@ -250,14 +250,6 @@ def test_malformed_json_gets_a_parse_error(raw, tmp_path):
     assert resp["error"]["code"] == -32700 and resp["id"] is None, resp
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ServerGone,
-    reason="server bug: after any undecodable message (malformed JSON, a JSON value that is not a "
-    "message, a frame without Content-Length, invalid UTF-8) the server answers the error and then "
-    "exits with status 0: tower-lsp-server's read loop ends when the framed stdin stream yields an "
-    "error (tokio-util FramedRead terminates after a decode error)",
-)
 @pytest.mark.parametrize(
     "frame",
     [
@@ -333,10 +325,6 @@ def test_requests_after_shutdown_are_invalid_and_exit_ends_with_0(raw, tmp_path)
     assert s.wait_exit(5) == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: `exit` without a prior `shutdown` ends with status 0; LSP 3.17 says 1",
-)
 def test_exit_without_shutdown_ends_with_status_1(raw, tmp_path):
     s = raw()
     open_doc(s, tmp_path / "a.tf")

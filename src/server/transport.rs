@@ -1,0 +1,165 @@
+//! The byte stream between the editor and tower-lsp-server, checked frame
+//! by frame. tower-lsp-server stops reading at the first message it cannot
+//! decode, so one malformed frame would end the session; here such a frame
+//! gets its JSON-RPC error response (-32700 or -32600) and is dropped, and
+//! everything else passes through untouched. It also notes whether `exit`
+//! came after `shutdown`, for the exit status LSP asks for.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// Frames larger than this are read and discarded, never held in memory.
+const MAX_FRAME: usize = 256 << 20;
+
+/// What the session's end means for the exit status.
+#[derive(Default)]
+pub struct Ending(AtomicU8);
+
+impl Ending {
+    const SHUTDOWN: u8 = 1;
+    const EXIT_WITHOUT_SHUTDOWN: u8 = 2;
+
+    /// 1 when the client sent `exit` without `shutdown` first, else 0.
+    pub fn status(&self) -> u8 {
+        u8::from(self.0.load(Ordering::SeqCst) & Self::EXIT_WITHOUT_SHUTDOWN != 0)
+    }
+
+    fn saw(&self, method: &str) {
+        match method {
+            "shutdown" => {
+                self.0.fetch_or(Self::SHUTDOWN, Ordering::SeqCst);
+            }
+            "exit" if self.0.load(Ordering::SeqCst) & Self::SHUTDOWN == 0 => {
+                self.0.fetch_or(Self::EXIT_WITHOUT_SHUTDOWN, Ordering::SeqCst);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+fn error(code: i64, message: &str) -> Vec<u8> {
+    frame(json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string().as_bytes())
+}
+
+/// Reads one frame: `Ok(None)` at the end of the input, `Err(response)`
+/// for a frame to answer with an error and skip.
+async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Result<Option<Result<Vec<u8>, Vec<u8>>>> {
+    let mut length: Option<Option<usize>> = None;
+    let mut any = false;
+    loop {
+        let mut line = Vec::new();
+        if input.read_until(b'\n', &mut line).await? == 0 {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            if any {
+                break;
+            }
+            continue;
+        }
+        any = true;
+        // After a frame without a length, its body runs into the next
+        // header: find the header anywhere on the line.
+        if let Some(at) = text.to_ascii_lowercase().find("content-length:") {
+            length = Some(text[at + "content-length:".len()..].trim().parse().ok());
+        }
+    }
+    let Some(Some(len)) = length else {
+        return Ok(Some(Err(error(-32700, "a message without a valid Content-Length header"))));
+    };
+    if len > MAX_FRAME {
+        tokio::io::copy(&mut input.take(len as u64), &mut tokio::io::sink()).await?;
+        return Ok(Some(Err(error(-32600, "a message larger than 256 MiB"))));
+    }
+    let mut body = vec![0; len];
+    if input.read_exact(&mut body).await.is_err() {
+        return Ok(None);
+    }
+    Ok(Some(Ok(body)))
+}
+
+/// Copies frames from `input` to `server`, answering undecodable ones on
+/// `replies`.
+pub async fn client_to_server(
+    input: impl AsyncRead + Unpin,
+    mut server: impl AsyncWrite + Unpin,
+    replies: mpsc::UnboundedSender<Vec<u8>>,
+    ending: Arc<Ending>,
+) {
+    let mut input = BufReader::with_capacity(1 << 16, input);
+    while let Ok(Some(next)) = read_frame(&mut input).await {
+        let body = match next {
+            Ok(body) => body,
+            Err(reply) => {
+                let _ = replies.send(reply);
+                continue;
+            }
+        };
+        let message = match std::str::from_utf8(&body).ok().map(serde_json::from_str::<Value>) {
+            Some(Ok(v)) => v,
+            _ => {
+                let _ = replies.send(error(-32700, "parse error: the message is not valid JSON in UTF-8"));
+                continue;
+            }
+        };
+        let is_message = message.get("jsonrpc").is_some()
+            && (message.get("method").is_some_and(Value::is_string)
+                || message.get("result").is_some()
+                || message.get("error").is_some());
+        if !is_message {
+            let _ = replies.send(error(-32600, "invalid request: not a JSON-RPC 2.0 message"));
+            continue;
+        }
+        if let Some(method) = message.get("method").and_then(Value::as_str) {
+            ending.saw(method);
+        }
+        if server.write_all(&frame(&body)).await.is_err() || server.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = server.shutdown().await;
+}
+
+/// Copies whole frames from the server to `output`, with the transport's
+/// own error responses between them.
+pub async fn server_to_client(
+    server: impl AsyncRead + Unpin,
+    mut output: impl AsyncWrite + Unpin,
+    mut replies: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
+    let mut server = BufReader::with_capacity(1 << 16, server);
+    let mut replies_open = true;
+    loop {
+        tokio::select! {
+            next = read_frame(&mut server) => match next {
+                Ok(Some(Ok(body))) => {
+                    if output.write_all(&frame(&body)).await.is_err() || output.flush().await.is_err() {
+                        return;
+                    }
+                }
+                Ok(Some(Err(_))) => {}
+                _ => return,
+            },
+            reply = replies.recv(), if replies_open => match reply {
+                Some(reply) => {
+                    if output.write_all(&reply).await.is_err() || output.flush().await.is_err() {
+                        return;
+                    }
+                }
+                None => replies_open = false,
+            },
+        }
+    }
+}
