@@ -412,6 +412,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// Applies traversal operators step by step (types.md §5), splats included.
     fn apply(&mut self, mut t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
         let mut i = 0;
+        let mut nulled = false;
         while i < ops.len() {
             let op = &ops[i];
             let range = self.range(op);
@@ -448,7 +449,16 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
             let r = types::traverse(&t, &step);
-            for d in &r.diags {
+            // A step that leaves only null because every other member failed
+            // fails at run time, which is what try() and can() catch.
+            if self.suppress > 0 && r.ty.is_none() && !t.is_none() && !r.diags.is_empty() {
+                self.caught = true;
+            }
+            // Once a step has said the chain is always null, the steps after
+            // it on that null would only repeat it.
+            let repeats = nulled && t.is_none();
+            nulled = r.ty.is_none() && !r.diags.is_empty();
+            for d in r.diags.iter().filter(|_| !repeats) {
                 let sev = if d.severity == types::Severity::Error { Severity::Error } else { Severity::Warning };
                 self.report(Diagnostic::new(Code::Traversal, range.clone(), d.message.clone()).with_severity(sev));
             }
@@ -659,24 +669,36 @@ impl<'e, 's> Infer<'e, 's> {
 
 /// The key and value types a `for` binds over a collection (§2).
 pub fn iteration(coll: &Type) -> (Type, Type) {
-    let c = coll.eventual_element();
-    let (k, v) = match c.kind() {
-        Kind::List(t) => (Type::int(), t.clone()),
-        Kind::Tuple(ts) => (Type::int(), Type::union(ts.clone())),
+    let (k, v) = key_and_element(&coll.eventual_element());
+    (k, coll.rewrap(v))
+}
+
+/// An empty tuple or object has no element, so the loop body never runs:
+/// `any` keeps it from reporting on a value that cannot exist. Elements that
+/// are always null come from a traversal already reported as always null;
+/// `any` keeps the loop body from repeating that warning.
+fn key_and_element(c: &Type) -> (Type, Type) {
+    let some_or_any = |t: Type| if t.is_none() { Type::any() } else { t };
+    match c.kind() {
+        Kind::List(t) => (Type::int(), some_or_any(t.clone())),
+        Kind::Tuple(ts) => (Type::int(), some_or_any(Type::union(ts.clone()))),
         Kind::Set(t) => (t.clone(), t.clone()),
         Kind::Map(t) => (Type::string(), t.clone()),
-        Kind::Object(attrs) => (Type::string(), Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())),
+        Kind::Object(attrs) => {
+            (Type::string(), some_or_any(Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())))
+        }
+        // `optional(list(T))`: null has no elements. Members of different
+        // shapes (often a for over an object's attributes) give `any`, since
+        // which one is iterated depends on a key the types do not follow.
         Kind::Union(ms) => {
-            // `optional(list(T))`: iterate over the non-null members.
-            let non_null: Vec<Type> = ms.iter().filter(|m| !m.is_none()).cloned().collect();
-            if non_null.len() == 1 {
-                return iteration(&non_null[0]);
+            let mut shapes = ms.iter().filter(|m| !m.is_none()).map(key_and_element);
+            match (shapes.next(), shapes.next()) {
+                (Some(one), None) => one,
+                _ => (Type::any(), Type::any()),
             }
-            (Type::any(), Type::any())
         }
         _ => (Type::any(), Type::any()),
-    };
-    (k, coll.rewrap(v))
+    }
 }
 
 /// The element a splat works on: a collection's element, else the value itself.
@@ -684,16 +706,12 @@ fn splat_element(t: &Type) -> Type {
     let inner = t.eventual_element();
     match inner.kind() {
         Kind::List(e) | Kind::Set(e) => e.clone(),
+        Kind::Tuple(ts) if ts.is_empty() => Type::any(),
         Kind::Tuple(ts) => Type::union(ts.clone()),
         Kind::Any => Type::any(),
-        Kind::Union(ms) => {
-            let non_null: Vec<Type> = ms.iter().filter(|m| !m.is_none()).cloned().collect();
-            if non_null.len() == 1 {
-                splat_element(&non_null[0])
-            } else {
-                inner.clone()
-            }
-        }
+        // Null gives no element; every other member gives its own elements
+        // (a sequence) or itself (anything else is wrapped in a tuple).
+        Kind::Union(ms) => Type::union(ms.iter().filter(|m| !m.is_none()).map(splat_element).collect::<Vec<_>>()),
         _ => inner.clone(),
     }
 }

@@ -232,7 +232,6 @@ fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
     let mut successes = Vec::new();
     let mut warnings: Vec<TraverseDiag> = Vec::new();
     let mut errors: Vec<TraverseDiag> = Vec::new();
-    let mut failed = Vec::new();
     let mut only_none = true;
     for m in members {
         if m.is_none() {
@@ -241,7 +240,6 @@ fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
         }
         let r = step_on(m, step);
         if r.has_error() {
-            failed.push(Brief(m).to_string());
             errors.extend(r.diags.into_iter().filter(|d| d.severity == Severity::Error));
             continue;
         }
@@ -258,10 +256,9 @@ fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
         return TraverseResult::error(format!("no member of `{tb}` can be traversed: {}", detail.join("; ")));
     }
     if only_none {
-        return TraverseResult::ok(Type::none()).warn(format!(
-            "the result is always null: {} cannot be traversed this way",
-            failed.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-        ));
+        // Name what is wrong with the non-null members: that is the bug to fix.
+        let detail: Vec<String> = errors.into_iter().map(|d| d.message).collect();
+        return TraverseResult::ok(Type::none()).warn(format!("the result is always null: {}", detail.join("; ")));
     }
     TraverseResult { ty: Type::union(successes), diags: warnings }
 }
