@@ -669,7 +669,7 @@ impl<'e, 's> Infer<'e, 's> {
 
 /// The key and value types a `for` binds over a collection (§2).
 pub fn iteration(coll: &Type) -> (Type, Type) {
-    let (k, v) = key_and_element(&coll.eventual_element());
+    let (k, v) = key_and_element(coll.eventual_element());
     (k, coll.rewrap(v))
 }
 
