@@ -22,7 +22,13 @@ fn cases() -> Vec<PathBuf> {
 
 /// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`.
 fn render(dir: &Path) -> String {
-    let args = CommonArgs { paths: vec![dir.to_path_buf()], format: Format::Text, dialect: None };
+    let args = CommonArgs {
+        paths: vec![dir.to_path_buf()],
+        format: Format::Text,
+        dialect: None,
+        var_files: Vec::new(),
+        var_file_table: None,
+    };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "{}: I/O failures", dir.display());
     let (diags, counts) = render_diagnostics(&reports, &BTreeMap::new(), Format::Text);

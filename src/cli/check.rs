@@ -21,6 +21,117 @@ pub struct CommonArgs {
     /// Force a dialect for every file.
     #[arg(long, value_parser = super::parse_dialect)]
     pub dialect: Option<Dialect>,
+    /// Check a `.tfvars` file against another directory's variables:
+    /// TFVARS=MODULE_DIR (repeatable).
+    #[arg(long = "var-file", value_parser = parse_var_file)]
+    pub var_files: Vec<VarFileTarget>,
+    /// A table of `.tfvars` targets: one `TFVARS<TAB>MODULE_DIR` per line
+    /// (`#` starts a comment). Relative rows match checked files by their
+    /// trailing path components, so one table serves any checkout location.
+    #[arg(long = "var-file-table")]
+    pub var_file_table: Option<PathBuf>,
+}
+
+/// Where a `.tfvars` file's variables are declared, when not beside it
+/// (test inputs kept apart from their module).
+#[derive(Debug, Clone)]
+pub struct VarFileTarget {
+    pub tfvars: PathBuf,
+    pub module: PathBuf,
+}
+
+fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
+    let (tfvars, module) = s.split_once('=').ok_or_else(|| format!("`{s}`: expected TFVARS=MODULE_DIR"))?;
+    Ok(VarFileTarget { tfvars: tfvars.into(), module: module.into() })
+}
+
+/// Reads a `--var-file-table`.
+pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut rows = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        match (cols.next(), cols.next()) {
+            (Some(t), Some(m)) if !t.is_empty() && !m.is_empty() => {
+                rows.push(VarFileTarget { tfvars: t.into(), module: m.into() })
+            }
+            _ => return Err(format!("{}:{}: expected TFVARS<TAB>MODULE_DIR", path.display(), n + 1)),
+        }
+    }
+    Ok(rows)
+}
+
+/// Moves each targeted `.tfvars` file into its target module. A target
+/// that was not among the checked paths is loaded for its variables only;
+/// its own files are not reported. Returns the files reported nowhere else.
+fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
+    let mut context_only = Vec::new();
+    if targets.is_empty() {
+        return context_only;
+    }
+    let same = |a: &Path, b: &Path| a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    let tfvars: Vec<PathBuf> = modules
+        .iter()
+        .filter(|((_, family), _)| *family == Family::Terraform)
+        .flat_map(|(_, files)| files.iter().filter(|f| FileKind::for_path(f) == Some(FileKind::Tfvars)).cloned())
+        .collect();
+    for file in tfvars {
+        // An exact path first; else a relative row whose components end the
+        // file's path, with the module taken from the same root.
+        let module = targets.iter().find_map(|t| {
+            if same(&file, &t.tfvars) {
+                return Some(t.module.clone());
+            }
+            if t.tfvars.is_relative() && file.ends_with(&t.tfvars) {
+                let mut root = file.clone();
+                for _ in t.tfvars.components() {
+                    root.pop();
+                }
+                return Some(root.join(&t.module));
+            }
+            None
+        });
+        let Some(module) = module else { continue };
+        let Some(dir) = file.parent().map(Path::to_path_buf) else { continue };
+        if let Some(files) = modules.get_mut(&(dir.clone(), Family::Terraform)) {
+            files.retain(|f| f != &file);
+            if files.is_empty() {
+                modules.remove(&(dir, Family::Terraform));
+            }
+        }
+        let key = modules
+            .keys()
+            .find(|(d, family)| *family == Family::Terraform && same(d, &module))
+            .cloned()
+            .unwrap_or_else(|| (module.clone(), Family::Terraform));
+        if !modules.contains_key(&key) {
+            let found = discover_dir(&module);
+            context_only.extend(found.iter().cloned());
+            modules.insert(key.clone(), found);
+        }
+        if let Some(files) = modules.get_mut(&key) {
+            files.push(file);
+            files.sort();
+        }
+    }
+    context_only
+}
+
+/// The Terraform files directly in `dir` (not its subdirectories).
+fn discover_dir(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && FileKind::for_path(p).map(FileKind::family) == Some(Family::Terraform))
+        .collect();
+    files.sort();
+    files
 }
 
 #[derive(Args, Debug, Clone)]
@@ -159,7 +270,15 @@ pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option
 /// Analyses every module found under `paths`.
 pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
-    let (modules, mut failures) = discover(&paths);
+    let (mut modules, mut failures) = discover(&paths);
+    let mut targets = args.var_files.clone();
+    if let Some(table) = &args.var_file_table {
+        match read_var_file_table(table) {
+            Ok(rows) => targets.extend(rows),
+            Err(message) => failures.push(IoFailure { path: table.clone(), message }),
+        }
+    }
+    let context_only = retarget(&mut modules, &targets);
     let total: usize = modules.values().map(Vec::len).sum();
     let bar = (progress && total > 50 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(total as u64);
@@ -191,6 +310,7 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    reports.retain(|r| !context_only.contains(&r.path));
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     (reports, failures)
 }
