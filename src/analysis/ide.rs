@@ -5,7 +5,8 @@
 use std::ops::Range;
 
 use super::infer::Note;
-use super::module::{analyze_with, Memo, ModuleAnalysis, SymbolKind};
+use super::infer::Typed;
+use super::module::{Memo, ModuleAnalysis, SymbolKind};
 use super::Document;
 use crate::functions;
 use crate::syntax::typeexpr::{constructors, keywords, parse_type_str, NodeKind, TypeContext};
@@ -48,11 +49,19 @@ pub fn hover(docs: &[Document], doc: usize, offset: usize) -> Option<HoverInfo> 
 
 /// [`hover`], reusing what earlier analyses of the module found.
 pub fn hover_with(docs: &[Document], doc: usize, offset: usize, memo: &mut Memo) -> Option<HoverInfo> {
-    let analysis = analyze_with(docs, Some((doc, offset)), memo);
-    hover_in(docs, doc, offset, &analysis)
+    let (analysis, probe) = memo.probe(docs, doc, offset);
+    hover_in(docs, doc, offset, &analysis, &probe)
 }
 
-pub fn hover_in(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
+/// Hover from a module's analysis and the expression types recorded for
+/// the item at the offset.
+pub fn hover_in(
+    docs: &[Document],
+    doc: usize,
+    offset: usize,
+    analysis: &ModuleAnalysis,
+    probe: &[Typed],
+) -> Option<HoverInfo> {
     let contains = |r: &Range<usize>| r.start <= offset && offset < r.end.max(r.start + 1);
     // A type expression: what the innermost keyword or constructor denotes.
     if let Some(node) =
@@ -88,8 +97,8 @@ pub fn hover_in(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleA
         });
     }
     // An expression: the innermost one, with every note recorded for it.
-    let best = analysis.probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len())?;
-    let same: Vec<_> = analysis.probe.iter().filter(|t| t.range == best.range).collect();
+    let best = probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len())?;
+    let same: Vec<_> = probe.iter().filter(|t| t.range == best.range).collect();
     let main = same.iter().find(|t| !matches!(t.note, Note::Checked(..))).unwrap_or(&same[0]);
     let mut prose = Vec::new();
     for t in &same {
@@ -548,10 +557,9 @@ pub fn definition_with(
     offset: usize,
     memo: &mut Memo,
 ) -> Option<(std::path::PathBuf, Range<usize>)> {
-    let analysis = analyze_with(docs, Some((doc, offset)), memo);
+    let (_, probe) = memo.probe(docs, doc, offset);
     let contains = |r: &Range<usize>| r.start <= offset && offset < r.end.max(r.start + 1);
-    analysis
-        .probe
+    probe
         .iter()
         .filter(|t| contains(&t.range))
         .filter_map(|t| match &t.note {

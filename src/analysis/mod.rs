@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use document::{Document, Item};
+pub use infer::Typed;
 pub use module::{analyze, analyze_probe, analyze_with, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
 
 use crate::syntax::Dialect;

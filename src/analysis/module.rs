@@ -156,8 +156,9 @@ struct Entry {
     what: &'static str,
 }
 
-struct ModuleEnv<'d> {
-    docs: &'d [Document],
+struct ModuleEnv {
+    /// The module's files, by document index (for related locations).
+    paths: Vec<std::path::PathBuf>,
     names: HashMap<(Space, String), Entry>,
     /// Every name declared per space, for "did you mean" (known before any
     /// local is inferred, so suggestions do not depend on inference order).
@@ -176,7 +177,7 @@ fn space_index(s: Space) -> usize {
     }
 }
 
-impl ModuleEnv<'_> {
+impl ModuleEnv {
     fn insert(&mut self, space: Space, name: &str, ty: Type, doc: usize, range: Range<usize>, what: &'static str) {
         self.names.entry((space, name.to_string())).or_insert(Entry { ty, doc, range, what });
     }
@@ -184,7 +185,7 @@ impl ModuleEnv<'_> {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         let e = self.names.get(&(space, name.to_string()))?;
         let related = Related {
-            path: Some(self.docs[e.doc].file.path.clone()),
+            path: Some(self.paths[e.doc].clone()),
             range: e.range.clone(),
             message: format!("{} `{name}` is declared here", e.what),
         };
@@ -210,16 +211,16 @@ impl ModuleEnv<'_> {
 }
 
 /// The module's names as one file sees them, recording what it asks.
-struct View<'a, 'd> {
-    env: &'a ModuleEnv<'d>,
+struct View<'a> {
+    env: &'a ModuleEnv,
     dialect: Dialect,
     lenient: bool,
     lookups: RefCell<Vec<(Space, String)>>,
     suggested: Cell<u8>,
 }
 
-impl<'a, 'd> View<'a, 'd> {
-    fn new(env: &'a ModuleEnv<'d>, dialect: Dialect, lenient: bool) -> Self {
+impl<'a> View<'a> {
+    fn new(env: &'a ModuleEnv, dialect: Dialect, lenient: bool) -> Self {
         View { env, dialect, lenient, lookups: RefCell::new(Vec::new()), suggested: Cell::new(0) }
     }
 
@@ -241,7 +242,7 @@ impl<'a, 'd> View<'a, 'd> {
     }
 }
 
-impl Env for View<'_, '_> {
+impl Env for View<'_> {
     fn dialect(&self) -> Dialect {
         self.dialect
     }
@@ -320,11 +321,46 @@ struct CheckResult {
 /// Analysis results of one module kept between analyses (the language
 /// server keeps one per module), keyed by item id. Any memo gives the same
 /// answers as none; it only saves work.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Memo {
     decls: HashMap<ItemId, Arc<Decls>>,
     computed: HashMap<(ItemId, usize), ComputedResult>,
     checks: HashMap<ItemId, Arc<CheckResult>>,
+    last: Option<Last>,
+}
+
+/// The last whole-module analysis and the names it ended with. Hover,
+/// completion and publishing on an unchanged module answer from it; a
+/// probe re-infers only the item under the cursor against its names.
+struct Last {
+    signature: Signature,
+    analysis: Arc<ModuleAnalysis>,
+    env: ModuleEnv,
+}
+
+/// What a module's analysis is a function of: each file's kind, dialect
+/// and items. An edit re-parses at least one item (a new id) and moves the
+/// ones after it, so equal signatures mean equal analyses.
+type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Vec<(ItemId, usize)>)>;
+
+fn signature(docs: &[Document]) -> Signature {
+    docs.iter()
+        .map(|d| {
+            let items = d.items.iter().map(|i| (i.id, i.range.start)).collect();
+            (d.file.path.clone(), d.file.kind, d.file.dialect, items)
+        })
+        .collect()
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo")
+            .field("decls", &self.decls.len())
+            .field("computed", &self.computed.len())
+            .field("checks", &self.checks.len())
+            .field("last", &self.last.is_some())
+            .finish()
+    }
 }
 
 impl Memo {
@@ -383,6 +419,72 @@ struct ComputedRef<'a> {
 /// [`analyze_probe`] with results remembered from earlier analyses of the
 /// same module.
 pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleAnalysis {
+    run(docs, probe, memo).0
+}
+
+impl Memo {
+    /// The analysis of `docs` (no probe), shared: the last one when the
+    /// module has not changed since.
+    pub fn analysis(&mut self, docs: &[Document]) -> Arc<ModuleAnalysis> {
+        let signature = signature(docs);
+        if let Some(last) = &self.last {
+            if last.signature == signature {
+                return last.analysis.clone();
+            }
+        }
+        let (analysis, env) = run(docs, None, self);
+        let analysis = Arc::new(analysis);
+        self.last = Some(Last { signature, analysis: analysis.clone(), env });
+        analysis
+    }
+
+    /// The module's analysis and the types of the expressions of the item
+    /// at `offset` of document `doc`: only that item is inferred again
+    /// (what [`analyze_probe`] records, at the cost of one item).
+    pub fn probe(&mut self, docs: &[Document], doc: usize, offset: usize) -> (Arc<ModuleAnalysis>, Vec<Typed>) {
+        let analysis = self.analysis(docs);
+        let Some(d) = docs.get(doc) else { return (analysis, Vec::new()) };
+        // Like `probed`: an item whose range contains the offset, ends included.
+        let Some(item) = d.items.iter().find(|i| i.range.start <= offset && offset <= i.range.end) else {
+            return (analysis, Vec::new());
+        };
+        let (Some(body), Some(decls), Some(checked), Some(last)) =
+            (&item.body, self.decls.get(&item.id), self.checks.get(&item.id), &self.last)
+        else {
+            return (analysis, Vec::new());
+        };
+        if d.file.kind == FileKind::Tfvars {
+            // A tfvars value is checked against its variable's declaration,
+            // which only the whole analysis has at hand.
+            return (analysis.clone(), run(docs, Some((doc, offset)), self).0.probe);
+        }
+        let env = &last.env;
+        let dialect = docs[0].file.dialect;
+        let at = item.range.start;
+        let mut recorded = Vec::new();
+        // The item's locals / PCL attributes, as phase 2 infers them.
+        for (index, (expr, c)) in computed_of(body, d.file.kind).into_iter().zip(&decls.computed).enumerate() {
+            // Names in a cycle were never inferred (they are `any`).
+            if !probed(Some((doc, offset)), doc, &shift(&c.range, at)) || !self.computed.contains_key(&(item.id, index))
+            {
+                continue;
+            }
+            let view = View::new(env, dialect, false);
+            let mut inf = Infer::new(&view, item_source(d, item));
+            inf.record = Some(Vec::new());
+            inf.expr(expr);
+            recorded.extend(inf.record.take().unwrap_or_default());
+        }
+        let (_, checks) =
+            check_item(d, item, decls, env, dialect, checked.winners.clone(), &HashMap::new(), true, true);
+        recorded.extend(checks);
+        let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
+        (analysis, recorded)
+    }
+}
+
+/// The analysis, and the module's names as they ended up.
+fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, ModuleEnv) {
     let mut out = ModuleAnalysis {
         diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(),
         symbols: Vec::new(),
@@ -390,7 +492,16 @@ pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleA
         probe: Vec::new(),
         resources: Vec::new(),
     };
-    let Some(first) = docs.first() else { return out };
+    let Some(first) = docs.first() else {
+        let env = ModuleEnv {
+            paths: Vec::new(),
+            names: HashMap::new(),
+            declared: Default::default(),
+            fingerprint: [0; 3],
+            suggestions: Mutex::default(),
+        };
+        return (out, env);
+    };
     let dialect = first.file.dialect;
 
     // 1. Declarations: new items in parallel, then everything in order.
@@ -405,7 +516,7 @@ pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleA
     memo.decls.extend(fresh);
 
     let mut env = ModuleEnv {
-        docs,
+        paths: docs.iter().map(|d| d.file.path.clone()).collect(),
         names: HashMap::new(),
         declared: Default::default(),
         fingerprint: [0; 3],
@@ -630,7 +741,7 @@ pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleA
         d.dedup();
     }
     memo.prune(docs);
-    out
+    (out, env)
 }
 
 fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {

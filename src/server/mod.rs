@@ -17,7 +17,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
-use crate::analysis::{analyze_with, ide, Document, Memo};
+use crate::analysis::{ide, Document, Memo};
 use crate::diagnostic::{Diagnostic as Diag, Severity as Sev};
 pub use text::Encoding;
 use workspace::{uri_path, Open, Settings, Workspace};
@@ -120,7 +120,7 @@ impl Backend {
             }
         };
         let result = blocking(move || {
-            let analysis = analyze_with(&snapshot.docs, None, &mut memo_lock(&snapshot.memo));
+            let analysis = memo_lock(&snapshot.memo).analysis(&snapshot.docs);
             let mut out = Vec::new();
             let ropes = Ropes::new(&snapshot.docs);
             for (i, uri, version, rope) in &snapshot.open {
@@ -186,8 +186,8 @@ struct Snap {
 
 impl Snap {
     /// Analyses the module, reusing what earlier analyses found.
-    fn analysis(&self) -> crate::analysis::ModuleAnalysis {
-        analyze_with(&self.docs, None, &mut memo_lock(&self.memo))
+    fn analysis(&self) -> Arc<crate::analysis::ModuleAnalysis> {
+        memo_lock(&self.memo).analysis(&self.docs)
     }
 }
 
@@ -571,7 +571,7 @@ impl LanguageServer for Backend {
         let symbols = blocking(move || {
             let analysis = snap.analysis();
             let mut all: Vec<_> =
-                analysis.symbols.into_iter().chain(analysis.resources).filter(|s| s.doc == index).collect();
+                analysis.symbols.iter().chain(&analysis.resources).filter(|s| s.doc == index).cloned().collect();
             all.sort_by_key(|s| s.range.start);
             all
         })
