@@ -113,6 +113,13 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64) {
         let fresh_doc = Document::parse(file);
         let ranges = |doc: &Document| doc.items.iter().map(|i| i.range.clone()).collect::<Vec<_>>();
         assert_eq!(ranges(&docs[d]), ranges(&fresh_doc), "items after edit {step} ({insert:?} at {at}..{end})");
+        if rng.below(5) == 0 {
+            // What the language server keeps of analysed documents: items
+            // without trees, parsed again when needed.
+            for doc in docs.iter_mut() {
+                *doc = doc.without_trees();
+            }
+        }
         let probe = (rng.below(4) == 0).then(|| (d, rng.below(text.len() + 1)));
         let mut fresh_docs: Vec<Document> = docs.iter().map(|x| Document::parse(x.file.clone())).collect::<Vec<_>>();
         fresh_docs[d] = fresh_doc;

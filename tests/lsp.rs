@@ -238,10 +238,33 @@ async fn completion_of_types_names_and_attributes() {
     s.disk("vars.tf", "variable \"net\" {\n  type = object({ cidr = string, tags = map(string) })\n}\nvariable \"name\" {\n  type = string\n}\n");
     let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.$0\n}\n").await;
     assert_eq!(labels(&c), vec!["net", "name"], "source order");
+    // A partly typed name keeps the names it could still become (as an
+    // editor's fuzzy filter would), whatever the case.
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.NM$0\n}\n").await;
+    assert_eq!(labels(&c), vec!["name"]);
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.ne$0\n}\n").await;
+    assert_eq!(labels(&c), vec!["net", "name"]);
     let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.net.$0\n}\n").await;
     assert_eq!(labels(&c), vec!["cidr", "tags"]);
     let c = s.at("textDocument/completion", "d.tf", "variable \"o\" {\n  type = object({ a = string, b = number, c = bool })\n  default = {\n    a = \"x\"\n    $0\n  }\n}\n").await;
     assert_eq!(labels(&c), vec!["b", "c"]);
+}
+
+#[tokio::test]
+async fn completion_of_many_names_is_cut_and_marked_incomplete() {
+    let mut s = Session::start(Enc::Utf16).await;
+    // 300 variables; `a_x` starts with what is typed, the `b_*` names only
+    // contain its letters.
+    let mut vars: String = (0..299).map(|i| format!("variable \"b_{i}_ax\" {{}}\n")).collect();
+    vars.push_str("variable \"ax_last\" {}\n");
+    s.disk("vars.tf", &vars);
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.ax$0\n}\n").await;
+    assert_eq!(c["isIncomplete"], true, "{c}");
+    let names = labels(&c);
+    assert_eq!(names.len(), hcl_types::analysis::ide::NAME_LIMIT);
+    assert_eq!(names[0], "ax_last", "names the typed text starts come first");
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.ax_l$0\n}\n").await;
+    assert_eq!(labels(&c), vec!["ax_last"]);
 }
 
 #[tokio::test]

@@ -27,18 +27,53 @@ fn next_id() -> ItemId {
 pub struct Item {
     pub id: ItemId,
     pub range: Range<usize>,
-    /// The parsed item (a body holding one structure), or `None` after a
-    /// syntax error.
-    pub body: Option<Arc<Body>>,
+    tree: Tree,
+    /// Number literals hcl-edit cannot hold, masked before parsing
+    /// (relative to the item's start; see `scan::mask`).
+    masks: Arc<[Range<usize>]>,
     /// The syntax error of an item that does not parse.
     pub error: Option<Diagnostic>,
+}
+
+/// An item's tree: kept, or dropped to save memory once analysis has what
+/// it needs from it (a tree costs ~44 bytes per source byte; re-parsing
+/// one item costs microseconds).
+#[derive(Clone, Debug)]
+enum Tree {
+    Kept(Arc<Body>),
+    Dropped,
+    Broken,
+}
+
+impl Item {
+    /// Whether the item parses (it has a tree, kept or not).
+    pub fn parses(&self) -> bool {
+        !matches!(self.tree, Tree::Broken)
+    }
+
+    /// The parsed item (a body holding one structure), parsed again from
+    /// `text` (its document's) if the tree was dropped; `None` after a
+    /// syntax error.
+    pub fn body(&self, text: &str) -> Option<Arc<Body>> {
+        match &self.tree {
+            Tree::Kept(b) => Some(b.clone()),
+            Tree::Broken => None,
+            Tree::Dropped => {
+                let masks: Vec<Range<usize>> =
+                    self.masks.iter().map(|m| m.start + self.range.start..m.end + self.range.start).collect();
+                let parse_text = scan::mask(text, self.range.clone(), &masks);
+                parse_tree(&parse_text).ok().map(Arc::new)
+            }
+        }
+    }
 }
 
 /// A parsed file. Cloning is cheap: trees are shared.
 #[derive(Clone, Debug)]
 pub struct Document {
     pub file: SourceFile,
-    pub items: Vec<Item>,
+    /// Shared, so a snapshot of a large module costs no copy of its items.
+    pub items: Arc<Vec<Item>>,
     /// Syntax diagnostics (one per broken item) and file-level problems.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -55,7 +90,7 @@ impl Document {
             found.iter().map(|f| parse_item(&text, f)).collect()
         };
         let diagnostics = items.iter().filter_map(|i| i.error.clone()).collect();
-        Document { file, items, diagnostics }
+        Document { file, items: Arc::new(items), diagnostics }
     }
 
     /// This document with its text replaced by `file.text`: items before and
@@ -121,7 +156,23 @@ impl Document {
             }));
         }
         let diagnostics = items.iter().filter_map(|i| i.error.clone()).collect();
-        Document { file, items, diagnostics }
+        Document { file, items: Arc::new(items), diagnostics }
+    }
+
+    /// How many items still hold their tree.
+    pub fn kept_trees(&self) -> usize {
+        self.items.iter().filter(|i| matches!(i.tree, Tree::Kept(_))).count()
+    }
+
+    /// This document without its items' trees: what a large file keeps
+    /// once analysed. Items keep their ids, so remembered analysis results
+    /// stay valid; a tree is parsed again only if it is needed again.
+    pub fn without_trees(&self) -> Document {
+        let items = self.items.iter().map(|i| {
+            let tree = if i.parses() { Tree::Dropped } else { Tree::Broken };
+            Item { tree, ..i.clone() }
+        });
+        Document { items: Arc::new(items.collect()), ..self.clone() }
     }
 
     /// The source of an item, for span arithmetic.
@@ -130,17 +181,20 @@ impl Document {
     }
 }
 
+/// Parses an item's text, repairing what hcl-edit wrongly rejects.
+fn parse_tree(parse_text: &str) -> Result<Body, hcl_edit::parser::Error> {
+    hcl_edit::parser::parse_body(parse_text).or_else(|e| repair(parse_text).ok_or(e))
+}
+
 /// Parses one item.
 fn parse_item(text: &str, found: &scan::Item) -> Item {
     let parse_text = found.parse_text(text);
-    let item =
-        |body: Option<Body>, error| Item { id: next_id(), range: found.range.clone(), body: body.map(Arc::new), error };
-    match hcl_edit::parser::parse_body(&parse_text) {
-        Ok(body) => item(Some(body), None),
+    let masks: Arc<[Range<usize>]> =
+        found.masks.iter().map(|m| m.start - found.range.start..m.end - found.range.start).collect();
+    let item = |tree, error| Item { id: next_id(), range: found.range.clone(), tree, masks, error };
+    match parse_tree(&parse_text) {
+        Ok(body) => item(Tree::Kept(Arc::new(body)), None),
         Err(e) => {
-            if let Some(body) = repair(&parse_text) {
-                return item(Some(body), None);
-            }
             let local = e.location().offset().min(parse_text.len());
             let mut at = found.range.start + local;
             while !text.is_char_boundary(at) {
@@ -151,7 +205,7 @@ fn parse_item(text: &str, found: &scan::Item) -> Item {
             let end = if line_end > at { line_end } else { (at + 1).min(text.len()) };
             let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
             let message = format!("syntax error: {}", e.message());
-            item(None, Some(Diagnostic::new(Code::Syntax, at..end, message)))
+            item(Tree::Broken, Some(Diagnostic::new(Code::Syntax, at..end, message)))
         }
     }
 }

@@ -159,6 +159,20 @@ pub struct Completion {
     pub snippet: Option<String>,
 }
 
+/// What completion offers, and whether typing more can bring other items
+/// (the list was cut at [`NAME_LIMIT`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompletionList {
+    pub items: Vec<Completion>,
+    pub incomplete: bool,
+}
+
+impl From<Vec<Completion>> for CompletionList {
+    fn from(items: Vec<Completion>) -> Self {
+        CompletionList { items, incomplete: false }
+    }
+}
+
 fn constructor_snippet(name: &str) -> String {
     match name {
         "object" => "object({${1}})".into(),
@@ -256,7 +270,7 @@ fn trailing_path(prefix: &str) -> &str {
 }
 
 /// Completions at `offset` of document `doc`.
-pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleAnalysis) -> Vec<Completion> {
+pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleAnalysis) -> CompletionList {
     let d = &docs[doc];
     let dialect = d.file.dialect;
     let prefix = item_prefix(d, offset);
@@ -286,44 +300,36 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
                 snippet: Some(constructor_snippet(c)),
             });
         }
-        return out;
+        return out.into();
     }
     let path = trailing_path(prefix);
     let parts: Vec<&str> = path.split('.').collect();
     if parts.len() >= 2 && dialect != Dialect::Pcl && matches!(parts[0], "var" | "local") {
         let space = parts[0];
         if parts.len() == 2 {
-            return analysis
-                .symbols
-                .iter()
-                .filter(|s| s.address.starts_with(&format!("{space}.")))
-                .map(name_completion)
-                .collect();
+            let kind = if space == "var" { SymbolKind::Variable } else { SymbolKind::Local };
+            return names(parts[1], analysis.symbols.iter().filter(|s| s.kind == kind));
         }
         let address = format!("{}.{}", parts[0], parts[1]);
-        let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new() };
-        return attributes_after(&sym.ty, &parts[2..parts.len() - 1]);
+        let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new().into() };
+        return attributes_after(&sym.ty, &parts[2..parts.len() - 1]).into();
     }
     if dialect != Dialect::Terraform {
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {
-                return Vec::new();
+                return Vec::new().into();
             };
-            return attributes_after(&sym.ty, &parts[1..parts.len() - 1]);
+            return attributes_after(&sym.ty, &parts[1..parts.len() - 1]).into();
         }
-        let mut out: Vec<Completion> = analysis
-            .symbols
-            .iter()
-            .chain(&analysis.resources)
-            .filter(|s| s.doc < docs.len() && !s.address.starts_with("output."))
-            .map(name_completion)
-            .collect();
-        out.extend(functions_completions(dialect));
+        let typed = parts[0];
+        let candidates = analysis.symbols.iter().chain(&analysis.resources);
+        let mut out = names(typed, candidates.filter(|s| s.doc < docs.len() && !s.address.starts_with("output.")));
+        out.items.extend(functions_completions(dialect));
         return out;
     }
     if let Some(missing) = missing_default_attributes(d, prefix, offset) {
-        return missing;
+        return missing.into();
     }
     if parts.len() == 1 && !path.is_empty() {
         let mut out: Vec<Completion> = ["var", "local", "each", "count", "path", "terraform"]
@@ -331,9 +337,32 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             .map(|k| Completion { label: (*k).into(), kind: CompletionKind::Keyword, detail: None, snippet: None })
             .collect();
         out.extend(functions_completions(dialect));
-        return out;
+        return out.into();
     }
-    Vec::new()
+    Vec::new().into()
+}
+
+/// At most this many names are offered at once; the list is marked
+/// incomplete so the editor asks again as the user types more of the name.
+pub const NAME_LIMIT: usize = 200;
+
+/// The names that the typed part could still become (see [`fuzzy_match`]),
+/// those it starts first, in source order otherwise.
+fn names<'a>(typed: &str, symbols: impl Iterator<Item = &'a super::Symbol>) -> CompletionList {
+    let lower = typed.to_lowercase();
+    let (mut starts, mut others): (Vec<&super::Symbol>, Vec<&super::Symbol>) =
+        symbols.filter(|s| fuzzy_match(typed, &s.name)).partition(|s| s.name.to_lowercase().starts_with(&lower));
+    starts.append(&mut others);
+    let incomplete = starts.len() > NAME_LIMIT;
+    CompletionList { items: starts.into_iter().take(NAME_LIMIT).map(name_completion).collect(), incomplete }
+}
+
+/// Whether the typed part of a name could still become `name`: its
+/// characters in order, ignoring case (how editors filter completions, so
+/// leaving the others out changes nothing but the size of the answer).
+fn fuzzy_match(typed: &str, name: &str) -> bool {
+    let mut rest = name.chars().flat_map(char::to_lowercase);
+    typed.chars().flat_map(char::to_lowercase).all(|c| rest.any(|n| n == c))
 }
 
 fn name_completion(s: &super::Symbol) -> Completion {

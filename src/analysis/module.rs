@@ -352,6 +352,18 @@ fn signature(docs: &[Document]) -> Signature {
         .collect()
 }
 
+/// `signature(docs) == *sig`, without building it.
+fn describes(sig: &Signature, docs: &[Document]) -> bool {
+    sig.len() == docs.len()
+        && sig.iter().zip(docs).all(|((path, kind, dialect, items), d)| {
+            *path == d.file.path
+                && *kind == d.file.kind
+                && *dialect == d.file.dialect
+                && items.len() == d.items.len()
+                && items.iter().zip(d.items.iter()).all(|(&(id, start), i)| id == i.id && start == i.range.start)
+        })
+}
+
 impl std::fmt::Debug for Memo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Memo")
@@ -426,12 +438,12 @@ impl Memo {
     /// The analysis of `docs` (no probe), shared: the last one when the
     /// module has not changed since.
     pub fn analysis(&mut self, docs: &[Document]) -> Arc<ModuleAnalysis> {
-        let signature = signature(docs);
         if let Some(last) = &self.last {
-            if last.signature == signature {
+            if describes(&last.signature, docs) {
                 return last.analysis.clone();
             }
         }
+        let signature = signature(docs);
         let (analysis, env) = run(docs, None, self);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env });
@@ -449,7 +461,7 @@ impl Memo {
             return (analysis, Vec::new());
         };
         let (Some(body), Some(decls), Some(checked), Some(last)) =
-            (&item.body, self.decls.get(&item.id), self.checks.get(&item.id), &self.last)
+            (item.body(&d.file.text), self.decls.get(&item.id), self.checks.get(&item.id), &self.last)
         else {
             return (analysis, Vec::new());
         };
@@ -463,7 +475,7 @@ impl Memo {
         let at = item.range.start;
         let mut recorded = Vec::new();
         // The item's locals / PCL attributes, as phase 2 infers them.
-        for (index, (expr, c)) in computed_of(body, d.file.kind).into_iter().zip(&decls.computed).enumerate() {
+        for (index, (expr, c)) in computed_of(&body, d.file.kind).into_iter().zip(&decls.computed).enumerate() {
             // Names in a cycle were never inferred (they are `any`).
             if !probed(Some((doc, offset)), doc, &shift(&c.range, at)) || !self.computed.contains_key(&(item.id, index))
             {
@@ -509,7 +521,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         .iter()
         .enumerate()
         .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
-        .filter(|(_, i)| i.body.is_some() && !memo.decls.contains_key(&i.id))
+        .filter(|(_, i)| i.parses() && !memo.decls.contains_key(&i.id))
         .collect();
     let fresh: Vec<(ItemId, Arc<Decls>)> =
         missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i)))).collect();
@@ -573,7 +585,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     // 2. Locals and PCL attributes in dependency order; cycles are errors.
     let order = dependency_order(&computed);
     let mut computed_types: Vec<Option<Type>> = vec![None; computed.len()];
-    let mut exprs: HashMap<ItemId, Vec<&Expression>> = HashMap::new();
+    let mut trees: HashMap<ItemId, Option<Arc<Body>>> = HashMap::new();
     for component in order {
         let cyclic = component.len() > 1 || {
             let c = computed[component[0]].decl;
@@ -608,10 +620,11 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         let reuse = !is_probed && memo.computed.get(&key).is_some_and(|r| r.deps.hold(&env, dialect));
         if !reuse {
             let doc = &docs[c.doc];
-            let list = exprs
-                .entry(c.item.id)
-                .or_insert_with(|| c.item.body.as_deref().map(|b| computed_of(b, doc.file.kind)).unwrap_or_default());
-            let Some(expr) = list.get(c.index).copied() else { continue };
+            // A dropped tree is parsed again once per item, not per name.
+            let Some(tree) = trees.entry(c.item.id).or_insert_with(|| c.item.body(&doc.file.text)).clone() else {
+                continue;
+            };
+            let Some(expr) = computed_of(&tree, doc.file.kind).get(c.index).copied() else { continue };
             let view = View::new(&env, dialect, false);
             let mut inf = Infer::new(&view, item_source(doc, c.item));
             if is_probed {
@@ -770,7 +783,7 @@ fn computed_of(body: &Body, kind: FileKind) -> Vec<&Expression> {
 /// What one item declares.
 fn declare(doc: &Document, item: &Item) -> Decls {
     let mut d = Decls::default();
-    let Some(body) = &item.body else { return d };
+    let Some(body) = item.body(&doc.file.text) else { return d };
     let src = item_source(doc, item);
     let kind = doc.file.kind;
     let dialect = doc.file.dialect;
@@ -790,7 +803,7 @@ fn declare(doc: &Document, item: &Item) -> Decls {
         }
     }
     if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
-        resources(doc, body, src, &mut d.resources);
+        resources(doc, &body, src, &mut d.resources);
     }
     d
 }
@@ -817,7 +830,7 @@ fn check_item(
     }
     let mut outputs = Vec::new();
     let mut type_nodes = Vec::new();
-    if let Some(body) = &item.body {
+    if let Some(body) = item.body(&doc.file.text) {
         let mut var_decls = decls.vars.iter().zip(&winners);
         for s in body.iter() {
             match s {
@@ -841,7 +854,7 @@ fn check_item(
         }
         if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
             let quiet = View::new(env, module_dialect, true);
-            output_symbols(doc, body, src, &quiet, &mut outputs, &mut type_nodes);
+            output_symbols(doc, &body, src, &quiet, &mut outputs, &mut type_nodes);
             let mut deps = view.deps();
             let more = quiet.deps();
             deps.lookups.extend(more.lookups);

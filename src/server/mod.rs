@@ -65,6 +65,18 @@ pub fn run() -> u8 {
     ending.status()
 }
 
+/// Returns freed memory to the system: glibc keeps what large trees
+/// freed in its arenas, so without this the process would stay as large
+/// as the trees it dropped.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free heap pages; it has no
+    // preconditions and is thread-safe.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     // A panic while holding the lock must not take the server down with it.
     state.lock().unwrap_or_else(|e| e.into_inner())
@@ -89,6 +101,10 @@ fn severity(s: Sev) -> DiagnosticSeverity {
         Sev::Hint => DiagnosticSeverity::HINT,
     }
 }
+
+/// A document keeps the trees of this many items (the ones edited since
+/// its trees were last dropped) before they are dropped again.
+const TREES_KEPT: usize = 64;
 
 pub const TOKEN_TYPES: [SemanticTokenType; 3] =
     [SemanticTokenType::TYPE, SemanticTokenType::FUNCTION, SemanticTokenType::PROPERTY];
@@ -129,10 +145,26 @@ impl Backend {
                 let diags = convert_diagnostics(&analysis.diagnostics[*i], doc, &ropes, rope, encoding, &settings, uri);
                 out.push((doc.file.path.clone(), uri.clone(), *version, diags));
             }
-            out
+            // The memo now holds what analysis needs of every item: the
+            // trees can go (they are parsed again if ever needed).
+            let compact: Vec<(Document, Document)> = snapshot
+                .docs
+                .iter()
+                .filter(|d| d.kept_trees() > TREES_KEPT)
+                .map(|d| (d.clone(), d.without_trees()))
+                .collect();
+            (out, compact)
         })
         .await;
-        let Ok(results) = result else { return };
+        let Ok((results, compact)) = result else { return };
+        if !compact.is_empty() {
+            let replaced = lock(&self.state).workspace.drop_trees(compact);
+            // Freeing large trees takes a while; nobody waits for it.
+            std::thread::spawn(move || {
+                drop(replaced);
+                give_back_memory();
+            });
+        }
         for (path, uri, version, diags) in results {
             {
                 let mut st = lock(&self.state);
@@ -145,6 +177,15 @@ impl Backend {
             }
             self.client.publish_diagnostics(uri, diags, Some(version)).await;
         }
+        // Once the user pauses, hand freed memory back to the system. Not
+        // after every keystroke: trimming holds the allocator's locks.
+        let latest = self.seq.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(750)).await;
+            if latest.load(Ordering::SeqCst) == seq {
+                let _ = tokio::task::spawn_blocking(give_back_memory).await;
+            }
+        });
     }
 
     async fn refresh_all(&self) {
@@ -430,12 +471,13 @@ impl LanguageServer for Backend {
         let pp = params.text_document_position;
         let Some(snap) = self.snapshot(&pp.text_document.uri) else { return Ok(None) };
         let offset = text::offset(&snap.rope, pp.position, snap.enc);
-        let items = blocking(move || {
+        let list = blocking(move || {
             let analysis = snap.analysis();
             ide::completion(&snap.docs, snap.index, offset, &analysis)
         })
         .await?;
-        let items = items
+        let items = list
+            .items
             .into_iter()
             .map(|c| CompletionItem {
                 kind: Some(match c.kind {
@@ -452,6 +494,9 @@ impl LanguageServer for Backend {
                 ..Default::default()
             })
             .collect();
+        if list.incomplete {
+            return Ok(Some(CompletionResponse::List(CompletionList { is_incomplete: true, items })));
+        }
         Ok(Some(CompletionResponse::Array(items)))
     }
 

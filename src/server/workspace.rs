@@ -78,7 +78,9 @@ pub struct Open {
     pub uri: Uri,
     pub rope: Rope,
     pub version: i32,
-    pub doc: Option<Document>,
+    /// The parse, and the version it is of: a version names one text, so
+    /// an unchanged document is not copied out of its rope and compared.
+    pub doc: Option<(i32, Document)>,
 }
 
 impl Open {
@@ -88,19 +90,24 @@ impl Open {
 
     /// Brings the parse up to the rope's text.
     fn parsed(&mut self, path: &Path, settings: &Settings) -> Document {
+        let dialect = settings.dialect_for(path);
+        if let Some((version, d)) = &self.doc {
+            if *version == self.version && d.file.dialect == dialect {
+                return d.clone();
+            }
+        }
         let text: Arc<str> = Arc::from(self.rope.to_string());
         let file = SourceFile {
             path: path.to_path_buf(),
             text,
             kind: FileKind::for_path(path).unwrap_or(FileKind::Hcl),
-            dialect: settings.dialect_for(path),
+            dialect,
         };
         let doc = match &self.doc {
-            Some(d) if d.file.text == file.text && d.file.dialect == file.dialect => return d.clone(),
-            Some(d) => d.edit(file),
+            Some((_, d)) => d.edit(file),
             None => Document::parse(file),
         };
-        self.doc = Some(doc.clone());
+        self.doc = Some((self.version, doc.clone()));
         doc
     }
 
@@ -164,6 +171,27 @@ impl Workspace {
         };
         self.disk.insert(p.to_path_buf(), OnDisk { stamp, doc: doc.clone() });
         doc
+    }
+
+    /// Replaces each (analysed, without trees) pair's document where it is
+    /// still the current parse of its file; returns what was replaced, to
+    /// be freed off the message loop.
+    pub fn drop_trees(&mut self, pairs: Vec<(Document, Document)>) -> Vec<Document> {
+        let mut replaced = Vec::new();
+        for (analysed, compact) in pairs {
+            let path = &analysed.file.path;
+            if let Some((_, doc)) = self.open.get_mut(path).and_then(|o| o.doc.as_mut()) {
+                if Arc::ptr_eq(&doc.items, &analysed.items) {
+                    replaced.push(std::mem::replace(doc, compact));
+                }
+            } else if let Some(doc) = self.disk.get_mut(path).and_then(|d| d.doc.as_mut()) {
+                if Arc::ptr_eq(&doc.items, &analysed.items) {
+                    replaced.push(std::mem::replace(doc, compact));
+                }
+            }
+            replaced.push(analysed);
+        }
+        replaced
     }
 
     /// The module of `path`: the files of its directory and family, open
