@@ -39,6 +39,18 @@ fn input(size: &str) -> (PathBuf, String) {
     (path, text)
 }
 
+impl Server {
+    /// Resident and peak memory of the server process (Linux).
+    fn memory(&self) -> Option<(u64, u64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let field = |key: &str| -> Option<u64> {
+            let line = status.lines().find(|l| l.starts_with(key))?;
+            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+        };
+        Some((field("VmRSS:")?, field("VmHWM:")?))
+    }
+}
+
 struct Server {
     child: Child,
     stdin: ChildStdin,
@@ -262,6 +274,20 @@ fn bench(size: &str, edits: usize) {
         }
     }
     report("typing { or \" mid-file → diagnostics", size, &mut unbalanced);
+
+    // Memory once the user pauses (the server gives freed memory back then).
+    std::thread::sleep(Duration::from_millis(1500));
+    if let Some((rss, peak)) = server.memory() {
+        let per = |b: u64| b as f64 / text.len() as f64;
+        println!(
+            "{size:>6}  {:<34} {:>6} MB = {:.1} B/byte (peak {} MB = {:.1} B/byte)",
+            "server memory after the edits",
+            rss / 1_000_000,
+            per(rss),
+            peak / 1_000_000,
+            per(peak)
+        );
+    }
 }
 
 fn main() {
