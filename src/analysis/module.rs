@@ -156,6 +156,7 @@ struct Entry {
     what: &'static str,
 }
 
+#[derive(Default)]
 struct ModuleEnv {
     /// The module's files, by document index (for related locations).
     paths: Vec<std::path::PathBuf>,
@@ -468,7 +469,7 @@ impl Memo {
         if d.file.kind == FileKind::Tfvars {
             // A tfvars value is checked against its variable's declaration,
             // which only the whole analysis has at hand.
-            return (analysis.clone(), run(docs, Some((doc, offset)), self).0.probe);
+            return (analysis, run(docs, Some((doc, offset)), self).0.probe);
         }
         let env = &last.env;
         let dialect = docs[0].file.dialect;
@@ -504,16 +505,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         probe: Vec::new(),
         resources: Vec::new(),
     };
-    let Some(first) = docs.first() else {
-        let env = ModuleEnv {
-            paths: Vec::new(),
-            names: HashMap::new(),
-            declared: Default::default(),
-            fingerprint: [0; 3],
-            suggestions: Mutex::default(),
-        };
-        return (out, env);
-    };
+    let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;
 
     // 1. Declarations: new items in parallel, then everything in order.
