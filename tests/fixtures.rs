@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hcl_types::cli::check::{render_diagnostics, render_types, run_analysis, CommonArgs, Format};
+use hcl_types::cli::check::{render_diagnostics, render_types, run_analysis, CommonArgs, Format, VarFileTarget};
 
 fn cases() -> Vec<PathBuf> {
     let root = Path::new("tests/fixtures");
@@ -74,6 +74,36 @@ fn a_broken_block_costs_only_itself() {
     assert!(out.contains("error[syntax]"), "{out}");
     assert!(out.contains("main.tf:13:13: error[invalid-value]"), "{out}");
     assert!(out.contains("var.c: bool"), "{out}");
+}
+
+#[test]
+fn a_var_file_is_checked_against_its_target_module() {
+    let dir = tempdir();
+    std::fs::create_dir_all(dir.join("module")).unwrap();
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(dir.join("module/variables.tf"), "variable \"n\" {\n  type = number\n}\n").unwrap();
+    std::fs::write(dir.join("tests/a.tfvars"), "n = \"x\"\nm = 1\n").unwrap();
+    let check = |var_files| {
+        let args = CommonArgs {
+            paths: vec![dir.join("tests")],
+            format: Format::Text,
+            dialect: None,
+            var_files,
+            var_file_table: None,
+        };
+        let (reports, failures) = run_analysis(&args, false);
+        assert!(failures.is_empty());
+        render_diagnostics(&reports, &BTreeMap::new(), Format::Text).0.join("\n")
+    };
+    // Beside no variables, a tfvars file is not checked.
+    assert_eq!(check(Vec::new()), "");
+    // Against its target (not among the checked paths: read for its
+    // variables, not reported itself).
+    let target = VarFileTarget { tfvars: dir.join("tests/a.tfvars"), module: dir.join("module") };
+    let out = check(vec![target]);
+    assert!(out.contains("a.tfvars:1:5: error[invalid-value]"), "{out}");
+    assert!(out.contains("a.tfvars:2:1: warning[undefined-reference]: `m`"), "{out}");
+    assert!(!out.contains("variables.tf"), "{out}");
 }
 
 #[test]

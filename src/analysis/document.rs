@@ -189,8 +189,11 @@ fn parse_tree(parse_text: &str) -> Result<Body, hcl_edit::parser::Error> {
 /// Parses one item.
 fn parse_item(text: &str, found: &scan::Item) -> Item {
     let parse_text = found.parse_text(text);
-    let masks: Arc<[Range<usize>]> =
-        found.masks.iter().map(|m| m.start - found.range.start..m.end - found.range.start).collect();
+    let masks: Arc<[Range<usize>]> = found
+        .masks
+        .iter()
+        .map(|m| m.start.saturating_sub(found.range.start)..m.end.saturating_sub(found.range.start))
+        .collect();
     let item = |tree, error| Item { id: next_id(), range: found.range.clone(), tree, masks, error };
     match parse_tree(&parse_text) {
         Ok(body) => item(Tree::Kept(Arc::new(body)), None),

@@ -73,7 +73,8 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
     if targets.is_empty() {
         return context_only;
     }
-    let same = |a: &Path, b: &Path| a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    // Each named file once, to compare paths however they are spelled.
+    let named: Vec<Option<PathBuf>> = targets.iter().map(|t| t.tfvars.canonicalize().ok()).collect();
     let tfvars: Vec<PathBuf> = modules
         .iter()
         .filter(|((_, family), _)| *family == Family::Terraform)
@@ -82,8 +83,9 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
     for file in tfvars {
         // An exact path first; else a relative row whose components end the
         // file's path, with the module taken from the same root.
-        let module = targets.iter().find_map(|t| {
-            if same(&file, &t.tfvars) {
+        let canonical = file.canonicalize().ok();
+        let module = targets.iter().zip(&named).find_map(|(t, named)| {
+            if file == t.tfvars || (named.is_some() && *named == canonical) {
                 return Some(t.module.clone());
             }
             if t.tfvars.is_relative() && file.ends_with(&t.tfvars) {
@@ -103,11 +105,18 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
                 modules.remove(&(dir, Family::Terraform));
             }
         }
-        let key = modules
-            .keys()
-            .find(|(d, family)| *family == Family::Terraform && same(d, &module))
-            .cloned()
-            .unwrap_or_else(|| (module.clone(), Family::Terraform));
+        // The module as discovered (spelled the same, else the same directory).
+        let exact = (module.clone(), Family::Terraform);
+        let key = if modules.contains_key(&exact) {
+            exact
+        } else {
+            let wanted = module.canonicalize().ok();
+            modules
+                .keys()
+                .find(|(d, family)| *family == Family::Terraform && wanted.is_some() && d.canonicalize().ok() == wanted)
+                .cloned()
+                .unwrap_or(exact)
+        };
         if !modules.contains_key(&key) {
             let found = discover_dir(&module);
             context_only.extend(found.iter().cloned());
