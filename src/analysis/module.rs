@@ -64,7 +64,7 @@ impl Symbol {
 }
 
 /// Everything analysis found in one module.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ModuleAnalysis {
     /// Per document (same order as the input): its diagnostics, by position.
     pub diagnostics: Vec<Vec<Diagnostic>>,
@@ -328,6 +328,7 @@ pub struct Memo {
     computed: HashMap<(ItemId, usize), ComputedResult>,
     checks: HashMap<ItemId, Arc<CheckResult>>,
     last: Option<Last>,
+    patches: usize,
 }
 
 /// The last whole-module analysis and the names it ended with. Hover,
@@ -342,15 +343,14 @@ struct Last {
 /// What a module's analysis is a function of: each file's kind, dialect
 /// and items. An edit re-parses at least one item (a new id) and moves the
 /// ones after it, so equal signatures mean equal analyses.
-type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Vec<(ItemId, usize)>)>;
+type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Vec<(ItemId, Range<usize>)>)>;
 
 fn signature(docs: &[Document]) -> Signature {
-    docs.iter()
-        .map(|d| {
-            let items = d.items.iter().map(|i| (i.id, i.range.start)).collect();
-            (d.file.path.clone(), d.file.kind, d.file.dialect, items)
-        })
-        .collect()
+    docs.iter().map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, item_ranges(d))).collect()
+}
+
+fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
+    d.items.iter().map(|i| (i.id, i.range.clone())).collect()
 }
 
 /// `signature(docs) == *sig`, without building it.
@@ -361,7 +361,7 @@ fn describes(sig: &Signature, docs: &[Document]) -> bool {
                 && *kind == d.file.kind
                 && *dialect == d.file.dialect
                 && items.len() == d.items.len()
-                && items.iter().zip(d.items.iter()).all(|(&(id, start), i)| id == i.id && start == i.range.start)
+                && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start)
         })
 }
 
@@ -377,6 +377,12 @@ impl std::fmt::Debug for Memo {
 }
 
 impl Memo {
+    /// How many analyses were patched from the last one (for tests).
+    #[doc(hidden)]
+    pub fn patches(&self) -> usize {
+        self.patches
+    }
+
     /// Forgets items that are gone (re-parsed or deleted).
     fn prune(&mut self, docs: &[Document]) {
         let live: usize = docs.iter().map(|d| d.items.len()).sum();
@@ -444,6 +450,9 @@ impl Memo {
                 return last.analysis.clone();
             }
         }
+        if let Some(patched) = self.patch(docs) {
+            return patched;
+        }
         let signature = signature(docs);
         let (analysis, env) = run(docs, None, self);
         let analysis = Arc::new(analysis);
@@ -493,6 +502,274 @@ impl Memo {
         recorded.extend(checks);
         let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
         (analysis, recorded)
+    }
+}
+
+/// The most items an edit may re-parse for [`Memo::patch`] to take it.
+const PATCH_ITEMS: usize = 256;
+
+/// Where an edit to one file changed its items: `items` old `[p, old_end)`
+/// became new `[p, new_end)`; everything the changed items held lies in
+/// `[lo, hi)` of the old text (`hi` is `usize::MAX` without items after),
+/// and what lies after moves by `delta`.
+struct Window {
+    lo: usize,
+    hi: usize,
+    delta: isize,
+}
+
+impl Window {
+    fn after(&self, at: usize) -> bool {
+        at >= self.hi
+    }
+
+    fn moved(&self, r: &Range<usize>) -> Range<usize> {
+        let m = |x: usize| x.saturating_add_signed(self.delta);
+        m(r.start)..m(r.end)
+    }
+
+    /// Replaces the part of sorted `v` in the window by `fresh` and moves
+    /// what follows. `key` is an element's position, `shift` moves one.
+    fn splice<T>(&self, v: &mut Vec<T>, fresh: Vec<T>, key: impl Fn(&T) -> usize, shift: impl Fn(&mut T)) {
+        let from = v.partition_point(|x| key(x) < self.lo);
+        let to = v.partition_point(|x| key(x) < self.hi);
+        for x in &mut v[to..] {
+            shift(x);
+        }
+        v.splice(from..to, fresh);
+    }
+}
+
+/// An item that declares no variable or PCL name (it may hold locals).
+fn inert(d: &Decls) -> bool {
+    d.vars.is_empty() && d.names.is_empty()
+}
+
+impl Memo {
+    /// The last analysis brought up to `docs` when they differ from it by
+    /// an edit to one file that re-parsed only items adding no names
+    /// (resources, outputs, broken items: most keystrokes). The module's
+    /// names are then what they were, so every other item's results hold:
+    /// only the re-parsed items are checked, and the rest of the last
+    /// analysis is moved in place, not rebuilt. `None` when that does not
+    /// apply (a full [`run`] then gives the same answer).
+    fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
+        let last = self.last.as_ref()?;
+        if last.signature.len() != docs.len() {
+            return None;
+        }
+        let mut changed = None;
+        for (k, ((path, kind, dialect, items), d)) in last.signature.iter().zip(docs).enumerate() {
+            if *path != d.file.path || *kind != d.file.kind || *dialect != d.file.dialect {
+                return None;
+            }
+            let same = items.len() == d.items.len()
+                && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start);
+            // tfvars values are checked against the variables wherever
+            // those are, which only a full analysis has at hand.
+            if !same && (changed.replace(k).is_some() || *kind == FileKind::Tfvars) {
+                return None;
+            }
+        }
+        let k = changed?;
+        let doc = &docs[k];
+        let (old, new) = (&last.signature[k].3, &doc.items[..]);
+        let p = old.iter().zip(new).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start).count();
+        let s = old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count();
+        let (old_window, new_window) = (&old[p..old.len() - s], &new[p..new.len() - s]);
+        if new_window.len() > PATCH_ITEMS {
+            return None;
+        }
+        // Positions separate the items' results only if the changed items
+        // lie strictly between the unchanged ones.
+        let lo = if p > 0 { new[p - 1].range.end + 1 } else { 0 };
+        let (hi, delta) = match (old.get(old.len() - s), new.get(new.len() - s)) {
+            (Some((_, o)), Some(n)) if s > 0 => (o.start, n.range.start as isize - o.start as isize),
+            _ => (usize::MAX, 0),
+        };
+        let new_hi = hi.saturating_add_signed(delta);
+        if old_window.iter().any(|(_, r)| r.start < lo || r.end >= hi)
+            || new_window.iter().any(|i| i.range.start < lo || i.range.end >= new_hi)
+        {
+            return None;
+        }
+        // The changed items' locals (or PCL attributes) before and after.
+        let mut old_computed = Vec::new();
+        for (id, r) in old_window {
+            let Some(d) = self.decls.get(id) else { continue };
+            if !inert(d) {
+                return None;
+            }
+            old_computed
+                .extend(d.computed.iter().enumerate().map(|(index, c)| (*id, index, shift(&c.name_range, r.start), c)));
+        }
+        let mut fresh = Vec::new();
+        for item in new_window.iter().filter(|i| i.parses()) {
+            let d = match self.decls.get(&item.id) {
+                Some(d) => d.clone(),
+                None => Arc::new(declare(doc, item)),
+            };
+            if !inert(&d) {
+                return None;
+            }
+            fresh.push((item, d));
+        }
+        let dialect = docs[0].file.dialect;
+        // Each local must keep its name and references (so the dependency
+        // order and its cycles stay) and its type (so no other item sees a
+        // change); it is inferred again for its own diagnostics.
+        let new_computed: Vec<(&Item, usize, &ComputedDecl)> = fresh
+            .iter()
+            .flat_map(|(item, d)| d.computed.iter().enumerate().map(move |(index, c)| (*item, index, c)))
+            .collect();
+        if new_computed.len() != old_computed.len() {
+            return None;
+        }
+        let mut inferred = Vec::new();
+        for (&(item, index, c), (old_id, old_index, old_range, was)) in new_computed.iter().zip(&old_computed) {
+            if (c.space, &c.name, &c.refs) != (was.space, &was.name, &was.refs)
+                || !self.computed.contains_key(&(*old_id, *old_index))
+            {
+                return None;
+            }
+            let entry = last.env.names.get(&(c.space, c.name.clone()))?;
+            if entry.doc != k || entry.range != *old_range {
+                return None;
+            }
+            let tree = item.body(&doc.file.text)?;
+            let expr = computed_of(&tree, doc.file.kind).get(index).copied()?;
+            let view = View::new(&last.env, dialect, false);
+            let mut inf = Infer::new(&view, item_source(doc, item));
+            let ty = inf.expr(expr);
+            let diagnostics = std::mem::take(&mut inf.diagnostics);
+            drop(inf);
+            if ty != entry.ty {
+                return None;
+            }
+            inferred.push(((item.id, index), ComputedResult { deps: view.deps(), ty, diagnostics }));
+        }
+
+        let window = Window { lo, hi, delta };
+        let Last { mut signature, analysis, mut env } = self.last.take()?;
+        let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.clone()).collect();
+        let (mut symbols, mut resources, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut checks, mut renamed) = (Vec::new(), Vec::new());
+        for (item, d) in &fresh {
+            let at = item.range.start;
+            diagnostics.extend(d.diagnostics.iter().map(|x| moved(x, at)));
+            nodes.extend(d.type_nodes.iter().map(|n| moved_node(n, at)));
+            symbols.extend(d.symbols.iter().map(|s| s.moved(k, at)));
+            resources.extend(d.resources.iter().map(|s| s.moved(k, at)));
+        }
+        for ((item, _, c), (_, r)) in new_computed.iter().zip(&inferred) {
+            let at = item.range.start;
+            diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
+            let (address, kind) = match c.space {
+                Space::Local => (format!("local.{}", c.name), SymbolKind::Local),
+                _ => (c.name.clone(), SymbolKind::Attribute),
+            };
+            let name_range = shift(&c.name_range, at);
+            symbols.push(Symbol {
+                address,
+                name: c.name.clone(),
+                kind,
+                name_range: name_range.clone(),
+                range: shift(&c.range, at),
+                ty: r.ty.clone(),
+                doc: k,
+            });
+            renamed.push(((c.space, c.name.clone()), name_range));
+        }
+        for (item, d) in &fresh {
+            let (r, _) = check_item(doc, item, d, &env, dialect, Vec::new(), &HashMap::new(), false, false);
+            let at = item.range.start;
+            diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
+            nodes.extend(r.type_nodes.iter().map(|n| moved_node(n, at)));
+            symbols.extend(r.outputs.iter().map(|s| s.moved(k, at)));
+            checks.push((item.id, Arc::new(r)));
+        }
+        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+        diagnostics.dedup();
+        symbols.sort_by_key(|s| s.name_range.start);
+        nodes.sort_by_key(|n| n.range.start);
+
+        // Nobody else holds the last analysis between keystrokes, so it is
+        // changed where it is; a copy only if a request still reads it.
+        let mut analysis = Arc::try_unwrap(analysis).unwrap_or_else(|shared| (*shared).clone());
+        let shift_symbol = |s: &mut Symbol| {
+            if s.doc == k {
+                s.name_range = window.moved(&s.name_range);
+                s.range = window.moved(&s.range);
+            }
+        };
+        // Symbols of all documents are sorted by (document, position).
+        let in_doc = |v: &[Symbol]| {
+            let from = v.partition_point(|s| s.doc < k);
+            from..from + v[from..].partition_point(|s| s.doc == k)
+        };
+        let r = in_doc(&analysis.symbols);
+        let mut tail = analysis.symbols.split_off(r.end);
+        let mut part = analysis.symbols.split_off(r.start);
+        window.splice(&mut part, symbols, |s| s.name_range.start, shift_symbol);
+        analysis.symbols.append(&mut part);
+        analysis.symbols.append(&mut tail);
+        let r = in_doc(&analysis.resources);
+        let mut tail = analysis.resources.split_off(r.end);
+        let mut part = analysis.resources.split_off(r.start);
+        window.splice(&mut part, resources, |s| s.name_range.start, shift_symbol);
+        analysis.resources.append(&mut part);
+        analysis.resources.append(&mut tail);
+        window.splice(
+            &mut analysis.diagnostics[k],
+            diagnostics,
+            |d| d.range.start,
+            |d| {
+                d.range = window.moved(&d.range);
+                for r in d.related.iter_mut().filter(|r| r.path.is_none()) {
+                    r.range = window.moved(&r.range);
+                }
+            },
+        );
+        window.splice(
+            &mut analysis.type_nodes[k],
+            nodes,
+            |n| n.range.start,
+            |n| {
+                n.range = window.moved(&n.range);
+                n.name_range = window.moved(&n.name_range);
+            },
+        );
+        analysis.probe.clear();
+        // tfvars diagnostics point at the variables they are checked
+        // against (a full analysis checks them again, at the new places).
+        for (j, _) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Tfvars) {
+            for r in analysis.diagnostics[j].iter_mut().flat_map(|x| x.related.iter_mut()) {
+                if r.path.as_deref() == Some(&doc.file.path) && window.after(r.range.start) {
+                    r.range = window.moved(&r.range);
+                }
+            }
+        }
+        for e in env.names.values_mut().filter(|e| e.doc == k && window.after(e.range.start)) {
+            e.range = window.moved(&e.range);
+        }
+        // The changed locals are declared where they are now.
+        for (key, range) in renamed {
+            if let Some(e) = env.names.get_mut(&key) {
+                e.range = range;
+            }
+        }
+        self.computed.extend(inferred);
+
+        for (item, d) in fresh {
+            self.decls.insert(item.id, d);
+        }
+        self.checks.extend(checks);
+        self.patches += 1;
+        signature[k].3 = item_ranges(doc);
+        let analysis = Arc::new(analysis);
+        self.last = Some(Last { signature, analysis: analysis.clone(), env });
+        self.prune(docs);
+        Some(analysis)
     }
 }
 
@@ -741,6 +1018,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         out.symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
     }
     out.symbols.sort_by_key(|s| (s.doc, s.name_range.start));
+    for nodes in &mut out.type_nodes {
+        nodes.sort_by_key(|n| n.range.start);
+    }
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
