@@ -104,9 +104,7 @@ impl Document {
             return Document::parse(file);
         }
         // The changed bytes: old[prefix..old.len()-suffix] became new[prefix..new.len()-suffix].
-        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let max_suffix = old.len().min(new.len()) - prefix;
-        let suffix = old.iter().rev().zip(new.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+        let (prefix, suffix) = common_ends(old, new);
         let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
         if prefix == old.len() && prefix == new.len() {
             return Document { file, ..self.clone() };
@@ -179,6 +177,34 @@ impl Document {
     pub fn source(&self, item: &Item) -> Source<'_> {
         Source::new(&self.file.text[item.range.clone()], item.range.start)
     }
+}
+
+/// The lengths of the longest common prefix and suffix of two texts, not
+/// overlapping: `old[prefix..old.len() - suffix]` became
+/// `new[prefix..new.len() - suffix]`. Compared a page at a time (a
+/// vectorised `memcmp`), since the texts can be megabytes long.
+pub fn common_ends(old: &[u8], new: &[u8]) -> (usize, usize) {
+    const PAGE: usize = 4096;
+    let n = old.len().min(new.len());
+    let mut prefix = 0;
+    while prefix + PAGE <= n && old[prefix..prefix + PAGE] == new[prefix..prefix + PAGE] {
+        prefix += PAGE;
+    }
+    prefix += old[prefix..n].iter().zip(&new[prefix..n]).take_while(|(a, b)| a == b).count();
+    let most = n - prefix;
+    let (ol, nl) = (old.len(), new.len());
+    let mut suffix = 0;
+    while suffix + PAGE <= most && old[ol - suffix - PAGE..ol - suffix] == new[nl - suffix - PAGE..nl - suffix] {
+        suffix += PAGE;
+    }
+    suffix += old[..ol - suffix]
+        .iter()
+        .rev()
+        .zip(new[..nl - suffix].iter().rev())
+        .take(most - suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, suffix)
 }
 
 /// Parses an item's text, repairing what hcl-edit wrongly rejects.

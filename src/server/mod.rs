@@ -3,6 +3,7 @@
 //! converts back. Analysis runs off the message loop; text changes are
 //! applied synchronously, before any `.await`, so edits are never reordered.
 
+mod publish;
 pub mod text;
 mod transport;
 mod workspace;
@@ -18,7 +19,9 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use crate::analysis::{ide, Document, Memo};
-use crate::diagnostic::{Diagnostic as Diag, Severity as Sev};
+use crate::diagnostic::Severity as Sev;
+use publish::Published;
+use std::collections::HashMap;
 pub use text::Encoding;
 use workspace::{uri_path, Open, Settings, Workspace};
 
@@ -37,6 +40,20 @@ pub struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     seq: Arc<AtomicU64>,
+    /// What was last published per open document.
+    published: Arc<Mutex<HashMap<PathBuf, Published>>>,
+    /// Whole frames for the client, written between tower-lsp-server's own
+    /// (the transport's output); without it, notifications go through the
+    /// client.
+    frames: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+}
+
+/// `textDocument/publishDiagnostics` with parameters already written as JSON.
+enum RawPublish {}
+
+impl notification::Notification for RawPublish {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "textDocument/publishDiagnostics";
 }
 
 /// Runs the server on stdin/stdout until the client disconnects.
@@ -50,10 +67,11 @@ pub fn run() -> u8 {
     };
     let ending = Arc::new(transport::Ending::default());
     runtime.block_on(async {
-        let (service, socket) = LspService::new(Backend::new);
+        let (replies, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+        let frames = replies.clone();
+        let (service, socket) = LspService::new(move |client| Backend { frames: Some(frames), ..Backend::new(client) });
         let (to_server, server_in) = tokio::io::duplex(1 << 16);
         let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        let (replies, replies_rx) = tokio::sync::mpsc::unbounded_channel();
         let reader = tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, replies, ending.clone()));
         let writer = tokio::spawn(transport::server_to_client(from_server, tokio::io::stdout(), replies_rx));
         Server::new(server_in, server_out, socket).serve(service).await;
@@ -121,6 +139,26 @@ impl Backend {
                 hint_refresh: false,
             })),
             seq: Arc::new(AtomicU64::new(0)),
+            published: Arc::default(),
+            frames: None,
+        }
+    }
+
+    /// Sends `textDocument/publishDiagnostics` with `params` as written.
+    async fn publish(&self, params: String) {
+        match &self.frames {
+            Some(frames) => {
+                let body =
+                    format!(r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{params}}}"#);
+                let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+                frame.extend_from_slice(body.as_bytes());
+                let _ = frames.send(frame);
+            }
+            None => {
+                if let Ok(value) = serde_json::from_str(&params) {
+                    self.client.send_notification::<RawPublish>(value).await;
+                }
+            }
         }
     }
 
@@ -135,15 +173,27 @@ impl Backend {
                 None => return,
             }
         };
+        let published = self.published.clone();
         let result = blocking(move || {
             let analysis = memo_lock(&snapshot.memo).analysis(&snapshot.docs);
             let mut out = Vec::new();
-            let ropes = Ropes::new(&snapshot.docs);
+            let ropes = publish::Ropes::new(&snapshot.docs);
             for (i, uri, version, rope) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
-                ropes.give(*i, rope);
-                let diags = convert_diagnostics(&analysis.diagnostics[*i], doc, &ropes, rope, encoding, &settings, uri);
-                out.push((doc.file.path.clone(), uri.clone(), *version, diags));
+                let path = &doc.file.path;
+                let target = publish::Target {
+                    path,
+                    uri_json: Arc::from(publish::json_string(uri.as_str())),
+                    text: &doc.file.text,
+                    rope,
+                    enc: encoding,
+                    severity: &settings.severity,
+                    module: &ropes,
+                };
+                let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
+                let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
+                published.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone(), next);
+                out.push((path.clone(), *version, params));
             }
             // The memo now holds what analysis needs of every item: the
             // trees can go (they are parsed again if ever needed).
@@ -165,7 +215,7 @@ impl Backend {
                 give_back_memory();
             });
         }
-        for (path, uri, version, diags) in results {
+        for (path, version, params) in results {
             {
                 let mut st = lock(&self.state);
                 let current = st.workspace.open.get(&path).map(|o| o.version);
@@ -175,7 +225,7 @@ impl Backend {
                 }
                 st.published.insert(path, seq);
             }
-            self.client.publish_diagnostics(uri, diags, Some(version)).await;
+            self.publish(params).await;
         }
         // Once the user pauses, hand freed memory back to the system. Not
         // after every keystroke: trimming holds the allocator's locks.
@@ -234,71 +284,6 @@ impl Snap {
 
 fn memo_lock(memo: &Mutex<Memo>) -> MutexGuard<'_, Memo> {
     memo.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The ropes of a module's documents, made when first needed (for
-/// related locations in other files).
-struct Ropes<'a> {
-    docs: &'a [Document],
-    made: Vec<std::sync::OnceLock<Rope>>,
-}
-
-impl<'a> Ropes<'a> {
-    fn new(docs: &'a [Document]) -> Self {
-        Ropes { docs, made: docs.iter().map(|_| std::sync::OnceLock::new()).collect() }
-    }
-
-    fn give(&self, i: usize, rope: &Rope) {
-        let _ = self.made[i].set(rope.clone());
-    }
-
-    fn of(&self, path: &std::path::Path) -> Option<&Rope> {
-        let i = self.docs.iter().position(|d| d.file.path == path)?;
-        Some(self.made[i].get_or_init(|| Rope::from_str(&self.docs[i].file.text)))
-    }
-}
-
-fn convert_diagnostics(
-    diags: &[Diag],
-    doc: &Document,
-    ropes: &Ropes,
-    rope: &Rope,
-    enc: Encoding,
-    settings: &Settings,
-    uri: &Uri,
-) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for d in diags {
-        let sev = match settings.severity.get(&d.code) {
-            Some(None) => continue,
-            Some(Some(s)) => *s,
-            None => d.severity,
-        };
-        let related: Vec<DiagnosticRelatedInformation> = d
-            .related
-            .iter()
-            .filter_map(|r| {
-                let (ruri, rrope) = match &r.path {
-                    Some(p) if *p != doc.file.path => (Uri::from_file_path(p)?, ropes.of(p)?),
-                    _ => (uri.clone(), rope),
-                };
-                Some(DiagnosticRelatedInformation {
-                    location: Location { uri: ruri, range: text::range(rrope, &r.range, enc) },
-                    message: r.message.clone(),
-                })
-            })
-            .collect();
-        out.push(Diagnostic {
-            range: text::range(rope, &d.range, enc),
-            severity: Some(severity(sev)),
-            code: Some(NumberOrString::String(d.code.as_str().into())),
-            source: Some("hcl-types".into()),
-            message: d.message.clone(),
-            related_information: (!related.is_empty()).then_some(related),
-            ..Default::default()
-        });
-    }
-    out
 }
 
 impl LanguageServer for Backend {
@@ -433,6 +418,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let Some(path) = uri_path(&params.text_document.uri) else { return };
         lock(&self.state).workspace.open.remove(&path);
+        self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
         self.client.publish_diagnostics(params.text_document.uri, Vec::new(), None).await;
         // Siblings see the disk copy now.
         self.refresh_all().await;
