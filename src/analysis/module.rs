@@ -104,7 +104,7 @@ fn moved_node(n: &TypeNode, by: usize) -> TypeNode {
 // What items declare.
 
 /// A declared variable, relative to its item.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct VarDecl {
     name: String,
     name_range: Range<usize>,
@@ -125,7 +125,7 @@ struct ComputedDecl {
 }
 
 /// A PCL name with a known type: a config, hook, resource or component.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct NameDecl {
     name: String,
     ty: Type,
@@ -597,9 +597,6 @@ impl Memo {
         let mut old_computed = Vec::new();
         for (id, r) in old_window {
             let Some(d) = self.decls.get(id) else { continue };
-            if !inert(d) {
-                return None;
-            }
             old_computed
                 .extend(d.computed.iter().enumerate().map(|(index, c)| (*id, index, shift(&c.name_range, r.start), c)));
         }
@@ -609,10 +606,27 @@ impl Memo {
                 Some(d) => d.clone(),
                 None => Arc::new(declare(doc, item)),
             };
-            if !inert(&d) {
+            fresh.push((item, d, Vec::new()));
+        }
+        // Variables and PCL names must stay as they were, where they were
+        // (an edit re-parses the item before the changed one too, which is
+        // often a variable): the same declarations at the same place, so
+        // the module's names, and which declaration wins each, are as before.
+        let declares = |d: &Decls| !inert(d);
+        let old_declares = old_window.iter().any(|(id, _)| self.decls.get(id).is_some_and(|d| declares(d)));
+        if old_declares || fresh.iter().any(|(_, d, _)| declares(d)) {
+            if old_window.len() != new_window.len() || fresh.len() != new_window.len() {
                 return None;
             }
-            fresh.push((item, d));
+            for ((id, r), (item, d, winners)) in old_window.iter().zip(fresh.iter_mut()) {
+                let was = self.decls.get(id)?;
+                if r.start != item.range.start || was.vars != d.vars || was.names != d.names {
+                    return None;
+                }
+                if !d.vars.is_empty() {
+                    *winners = self.checks.get(id)?.winners.clone();
+                }
+            }
         }
         let dialect = docs[0].file.dialect;
         // Each local must keep its name and references (so the dependency
@@ -620,7 +634,7 @@ impl Memo {
         // change); it is inferred again for its own diagnostics.
         let new_computed: Vec<(&Item, usize, &ComputedDecl)> = fresh
             .iter()
-            .flat_map(|(item, d)| d.computed.iter().enumerate().map(move |(index, c)| (*item, index, c)))
+            .flat_map(|(item, d, _)| d.computed.iter().enumerate().map(move |(index, c)| (*item, index, c)))
             .collect();
         if new_computed.len() != old_computed.len() {
             return None;
@@ -654,12 +668,26 @@ impl Memo {
         let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.clone()).collect();
         let (mut symbols, mut resources, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
         let (mut checks, mut renamed) = (Vec::new(), Vec::new());
-        for (item, d) in &fresh {
+        for (item, d, _) in &fresh {
             let at = item.range.start;
             diagnostics.extend(d.diagnostics.iter().map(|x| moved(x, at)));
             nodes.extend(d.type_nodes.iter().map(|n| moved_node(n, at)));
             symbols.extend(d.symbols.iter().map(|s| s.moved(k, at)));
             resources.extend(d.resources.iter().map(|s| s.moved(k, at)));
+        }
+        // As run() lists them: declared symbols, variables, computed names, outputs.
+        for (item, d, winners) in &fresh {
+            for (v, _) in d.vars.iter().zip(winners).filter(|(_, w)| **w) {
+                symbols.push(Symbol {
+                    address: format!("var.{}", v.name),
+                    name: v.name.clone(),
+                    kind: SymbolKind::Variable,
+                    name_range: shift(&v.name_range, item.range.start),
+                    range: shift(&v.range, item.range.start),
+                    ty: v.value.clone(),
+                    doc: k,
+                });
+            }
         }
         for ((item, _, c), (_, r)) in new_computed.iter().zip(&inferred) {
             let at = item.range.start;
@@ -680,8 +708,8 @@ impl Memo {
             });
             renamed.push(((c.space, c.name.clone()), name_range));
         }
-        for (item, d) in &fresh {
-            let (r, _) = check_item(doc, item, d, &env, dialect, Vec::new(), &HashMap::new(), false, false);
+        for (item, d, winners) in &fresh {
+            let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &HashMap::new(), false, false);
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
             nodes.extend(r.type_nodes.iter().map(|n| moved_node(n, at)));
@@ -760,7 +788,7 @@ impl Memo {
         }
         self.computed.extend(inferred);
 
-        for (item, d) in fresh {
+        for (item, d, _) in fresh {
             self.decls.insert(item.id, d);
         }
         self.checks.extend(checks);
