@@ -31,8 +31,9 @@ pub struct Item {
     /// Number literals hcl-edit cannot hold, masked before parsing
     /// (relative to the item's start; see `scan::mask`).
     masks: Arc<[Range<usize>]>,
-    /// The syntax error of an item that does not parse.
-    pub error: Option<Diagnostic>,
+    /// The syntax error of an item that does not parse (boxed: items are
+    /// many and moved often, errors few).
+    pub error: Option<Box<Diagnostic>>,
 }
 
 /// An item's tree: kept, or dropped to save memory once analysis has what
@@ -89,7 +90,7 @@ impl Document {
         } else {
             found.iter().map(|f| parse_item(&text, f)).collect()
         };
-        let diagnostics = items.iter().filter_map(|i| i.error.clone()).collect();
+        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         Document { file, items: Arc::new(items), diagnostics }
     }
 
@@ -99,6 +100,14 @@ impl Document {
     /// start that an unchanged item already has. The result is the same as
     /// [`Document::parse`] of the new text, item ids aside.
     pub fn edit(&self, file: SourceFile) -> Document {
+        self.clone().edited(file)
+    }
+
+    /// [`Document::edit`], in place when nothing else shares the items:
+    /// then only the changed items are touched and the rest moved, where
+    /// a copy of every item would cost more than the edit itself in a
+    /// large file.
+    pub fn edited(mut self, file: SourceFile) -> Document {
         let (old, new) = (self.file.text.as_bytes(), file.text.as_bytes());
         if self.file.kind != file.kind || self.file.dialect != file.dialect {
             return Document::parse(file);
@@ -107,12 +116,12 @@ impl Document {
         let (prefix, suffix) = common_ends(old, new);
         let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
         if prefix == old.len() && prefix == new.len() {
-            return Document { file, ..self.clone() };
+            return Document { file, ..self };
         }
         let delta = new_end as isize - old_end as isize;
         // The first item the change can touch, and one before it: a change
         // in a block header can merge the header's item into the previous one.
-        let first = self.items.iter().position(|i| i.range.end >= prefix).unwrap_or(self.items.len());
+        let first = self.items.partition_point(|i| i.range.end < prefix);
         let keep = first.saturating_sub(1);
         // A change before the first item (a comment opened there, say) rescans from the top.
         let from = match first {
@@ -138,23 +147,19 @@ impl Document {
             }
             hit
         });
+        let shift = |x: usize| (x as isize + delta) as usize;
         let text = file.text.clone();
-        let mut items: Vec<Item> = self.items[..keep].to_vec();
-        items.extend(found.iter().map(|f| parse_item(&text, f)));
-        if let Some(r) = resync {
-            items.extend(self.items[r..].iter().map(|i| {
-                let mut i = i.clone();
-                let start = moved(&i);
-                i.range = start..start + i.range.len();
-                if let Some(d) = &mut i.error {
-                    let shift = |x: usize| (x as isize + delta) as usize;
-                    d.range = shift(d.range.start)..shift(d.range.end);
-                }
-                i
-            }));
+        let items = Arc::make_mut(&mut self.items);
+        let resync = resync.unwrap_or(items.len());
+        for i in &mut items[resync..] {
+            i.range = shift(i.range.start)..shift(i.range.end);
+            if let Some(d) = &mut i.error {
+                d.range = shift(d.range.start)..shift(d.range.end);
+            }
         }
-        let diagnostics = items.iter().filter_map(|i| i.error.clone()).collect();
-        Document { file, items: Arc::new(items), diagnostics }
+        items.splice(keep..resync, found.iter().map(|f| parse_item(&text, f)));
+        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
+        Document { file, items: self.items, diagnostics }
     }
 
     /// How many items still hold their tree.
@@ -234,7 +239,7 @@ fn parse_item(text: &str, found: &scan::Item) -> Item {
             let end = if line_end > at { line_end } else { (at + 1).min(text.len()) };
             let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
             let message = format!("syntax error: {}", e.message());
-            item(Tree::Broken, Some(Diagnostic::new(Code::Syntax, at..end, message)))
+            item(Tree::Broken, Some(Box::new(Diagnostic::new(Code::Syntax, at..end, message))))
         }
     }
 }

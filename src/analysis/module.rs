@@ -665,7 +665,7 @@ impl Memo {
 
         let window = Window { lo, hi, delta };
         let Last { mut signature, analysis, mut env } = self.last.take()?;
-        let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.clone()).collect();
+        let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let (mut symbols, mut resources, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
         let (mut checks, mut renamed) = (Vec::new(), Vec::new());
         for (item, d, _) in &fresh {

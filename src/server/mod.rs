@@ -144,19 +144,15 @@ impl Backend {
         }
     }
 
-    /// Sends `textDocument/publishDiagnostics` with `params` as written.
-    async fn publish(&self, params: String) {
+    /// Sends a notification written as JSON by [`Published::update`].
+    async fn publish(&self, body: String) {
         match &self.frames {
             Some(frames) => {
-                let body =
-                    format!(r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{params}}}"#);
-                let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-                frame.extend_from_slice(body.as_bytes());
-                let _ = frames.send(frame);
+                let _ = frames.send(body.into_bytes());
             }
             None => {
-                if let Ok(value) = serde_json::from_str(&params) {
-                    self.client.send_notification::<RawPublish>(value).await;
+                if let Ok(mut message) = serde_json::from_str::<serde_json::Value>(&body) {
+                    self.client.send_notification::<RawPublish>(message["params"].take()).await;
                 }
             }
         }
@@ -400,7 +396,7 @@ impl LanguageServer for Backend {
                 return;
             }
             for change in &params.content_changes {
-                text::apply(&mut open.rope, change, enc);
+                open.apply(change, enc);
             }
             open.version = params.text_document.version;
             open.reparse(&path, &ws.settings);

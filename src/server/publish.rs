@@ -233,8 +233,8 @@ fn shift((s, e): (Pos, Pos), lines: i64) -> (Pos, Pos) {
 }
 
 impl Published {
-    /// Brings the publication up to `diags` and returns the notification's
-    /// `params` as JSON.
+    /// Brings the publication up to `diags` and returns the notification
+    /// as JSON.
     pub fn update(last: Option<Published>, target: &Target, version: i32, diags: &[Diagnostic]) -> (Published, String) {
         let mut next = Published {
             text: target.text.clone(),
@@ -352,8 +352,12 @@ impl Published {
         }
 
         let size: usize = next.entries.iter().map(|e| e.json.len() + 1).sum();
-        let mut params = String::with_capacity(size + target.uri_json.len() + 64);
-        let _ = write!(params, r#"{{"uri":{},"version":{version},"diagnostics":["#, target.uri_json);
+        let mut params = String::with_capacity(size + target.uri_json.len() + 128);
+        let _ = write!(
+            params,
+            r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"version":{version},"diagnostics":["#,
+            target.uri_json
+        );
         let mut first = true;
         for e in next.entries.iter().filter(|e| !e.json.is_empty()) {
             if !first {
@@ -362,7 +366,7 @@ impl Published {
             first = false;
             params.push_str(&e.json);
         }
-        params.push_str("]}");
+        params.push_str("]}}");
         (next, params)
     }
 }

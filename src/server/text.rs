@@ -76,11 +76,19 @@ pub fn range(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> Range {
     Range { start: position(rope, r.start, enc), end: position(rope, r.end, enc) }
 }
 
-/// Applies one content change in place. A change without a range replaces
-/// everything; a range is clamped and ordered, so no change can panic.
-pub fn apply(rope: &mut Rope, change: &TextDocumentContentChangeEvent, enc: Encoding) {
+/// Applies one content change in place and returns the bytes it replaced
+/// (`None` when it replaced everything). A range is clamped and ordered,
+/// so no change can panic.
+pub fn apply(
+    rope: &mut Rope,
+    change: &TextDocumentContentChangeEvent,
+    enc: Encoding,
+) -> Option<std::ops::Range<usize>> {
     match change.range {
-        None => *rope = Rope::from_str(&change.text),
+        None => {
+            *rope = Rope::from_str(&change.text);
+            None
+        }
         Some(r) => {
             let a = offset(rope, r.start, enc);
             let b = offset(rope, r.end, enc);
@@ -88,6 +96,7 @@ pub fn apply(rope: &mut Rope, change: &TextDocumentContentChangeEvent, enc: Enco
             let (cs, ce) = (rope.byte_to_char(start), rope.byte_to_char(end));
             rope.remove(cs..ce);
             rope.insert(cs, &change.text);
+            Some(start..end)
         }
     }
 }

@@ -41,18 +41,21 @@ impl Ending {
     }
 }
 
-fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
+/// Writes one frame: header, then body (not copied into one buffer: a
+/// body can be megabytes).
+async fn write_frame(out: &mut (impl AsyncWrite + Unpin), body: &[u8]) -> std::io::Result<()> {
+    out.write_all(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes()).await?;
+    out.write_all(body).await?;
+    out.flush().await
 }
 
+/// An error response's body.
 fn error(code: i64, message: &str) -> Vec<u8> {
-    frame(json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string().as_bytes())
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string().into_bytes()
 }
 
 /// Reads one frame: `Ok(None)` at the end of the input, `Err(response)`
-/// for a frame to answer with an error and skip.
+/// for a frame to answer with an error (its body) and skip.
 async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Result<Option<Result<Vec<u8>, Vec<u8>>>> {
     let mut length: Option<Option<usize>> = None;
     let mut any = false;
@@ -91,7 +94,7 @@ async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Resu
 }
 
 /// Copies frames from `input` to `server`, answering undecodable ones on
-/// `replies`.
+/// `replies` (message bodies).
 pub async fn client_to_server(
     input: impl AsyncRead + Unpin,
     mut server: impl AsyncWrite + Unpin,
@@ -125,15 +128,16 @@ pub async fn client_to_server(
         if let Some(method) = message.get("method").and_then(Value::as_str) {
             ending.saw(method);
         }
-        if server.write_all(&frame(&body)).await.is_err() || server.flush().await.is_err() {
+        if write_frame(&mut server, &body).await.is_err() {
             break;
         }
     }
     let _ = server.shutdown().await;
 }
 
-/// Copies whole frames from the server to `output`, with the transport's
-/// own error responses between them.
+/// Copies whole frames from the server to `output`, with the messages
+/// sent on `replies` (bodies: the transport's own error responses, and
+/// notifications the server writes itself) between them.
 pub async fn server_to_client(
     server: impl AsyncRead + Unpin,
     mut output: impl AsyncWrite + Unpin,
@@ -145,7 +149,7 @@ pub async fn server_to_client(
         tokio::select! {
             next = read_frame(&mut server) => match next {
                 Ok(Some(Ok(body))) => {
-                    if output.write_all(&frame(&body)).await.is_err() || output.flush().await.is_err() {
+                    if write_frame(&mut output, &body).await.is_err() {
                         return;
                     }
                 }
@@ -153,8 +157,8 @@ pub async fn server_to_client(
                 _ => return,
             },
             reply = replies.recv(), if replies_open => match reply {
-                Some(reply) => {
-                    if output.write_all(&reply).await.is_err() || output.flush().await.is_err() {
+                Some(body) => {
+                    if write_frame(&mut output, &body).await.is_err() {
                         return;
                     }
                 }
