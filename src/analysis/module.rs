@@ -612,21 +612,22 @@ impl Memo {
         // (an edit re-parses the item before the changed one too, which is
         // often a variable): the same declarations at the same place, so
         // the module's names, and which declaration wins each, are as before.
-        let declares = |d: &Decls| !inert(d);
-        let old_declares = old_window.iter().any(|(id, _)| self.decls.get(id).is_some_and(|d| declares(d)));
-        if old_declares || fresh.iter().any(|(_, d, _)| declares(d)) {
-            if old_window.len() != new_window.len() || fresh.len() != new_window.len() {
+        let old_declaring = old_window.iter().filter_map(|(id, r)| {
+            let d = self.decls.get(id)?;
+            (!inert(d)).then_some((id, r.start, d))
+        });
+        let mut new_declaring = fresh.iter_mut().filter(|(_, d, _)| !inert(d));
+        for (id, start, was) in old_declaring {
+            let (item, d, winners) = new_declaring.next()?;
+            if start != item.range.start || was.vars != d.vars || was.names != d.names {
                 return None;
             }
-            for ((id, r), (item, d, winners)) in old_window.iter().zip(fresh.iter_mut()) {
-                let was = self.decls.get(id)?;
-                if r.start != item.range.start || was.vars != d.vars || was.names != d.names {
-                    return None;
-                }
-                if !d.vars.is_empty() {
-                    *winners = self.checks.get(id)?.winners.clone();
-                }
+            if !d.vars.is_empty() {
+                *winners = self.checks.get(id)?.winners.clone();
             }
+        }
+        if new_declaring.next().is_some() {
+            return None;
         }
         let dialect = docs[0].file.dialect;
         // Each local must keep its name and references (so the dependency
