@@ -34,7 +34,7 @@ impl HoverInfo {
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+    memchr::memchr_iter(b'\n', &text.as_bytes()[..offset.min(text.len())]).count() + 1
 }
 
 fn file_name(docs: &[Document], path: Option<&std::path::Path>, doc: usize) -> String {
@@ -55,18 +55,24 @@ pub fn hover_with(docs: &[Document], doc: usize, offset: usize, memo: &mut Memo)
 
 /// Hover from a module's analysis and the expression types recorded for
 /// the item at the offset.
-pub fn hover_in(
+pub fn hover_in<'a>(
     docs: &[Document],
     doc: usize,
     offset: usize,
-    analysis: &ModuleAnalysis,
+    analysis: &'a ModuleAnalysis,
     probe: &[Typed],
 ) -> Option<HoverInfo> {
     let contains = |r: &Range<usize>| r.start <= offset && offset < r.end.max(r.start + 1);
+    // Type nodes and symbols are sorted by position and lie inside their
+    // items: only those of the item at the offset, up to it, can contain it.
+    let d = docs.get(doc)?;
+    let item_start =
+        d.items[..d.items.partition_point(|i| i.range.start <= offset)].last().map_or(0, |i| i.range.start);
+    let nodes = analysis.type_nodes.get(doc)?;
+    let upto = nodes.partition_point(|n| n.range.start <= offset);
+    let from = nodes[..upto].partition_point(|n| n.range.start < item_start);
     // A type expression: what the innermost keyword or constructor denotes.
-    if let Some(node) =
-        analysis.type_nodes.get(doc)?.iter().filter(|n| contains(&n.range)).min_by_key(|n| n.range.len())
-    {
+    if let Some(node) = nodes[from..upto].iter().filter(|n| contains(&n.range)).min_by_key(|n| n.range.len()) {
         let what = match node.kind {
             NodeKind::Keyword => "type keyword",
             NodeKind::Constructor => "type constructor",
@@ -79,9 +85,12 @@ pub fn hover_in(
         });
     }
     // The name of a declaration: the value type of what it declares.
-    if let Some(s) =
-        analysis.symbols.iter().chain(&analysis.resources).find(|s| s.doc == doc && contains(&s.name_range))
-    {
+    let near = |v: &'a [super::Symbol]| {
+        let upto = v.partition_point(|s| (s.doc, s.name_range.start) <= (doc, offset));
+        let from = v[..upto].partition_point(|s| (s.doc, s.name_range.start) < (doc, item_start));
+        &v[from..upto]
+    };
+    if let Some(s) = near(&analysis.symbols).iter().chain(near(&analysis.resources)).find(|s| contains(&s.name_range)) {
         let what = match s.kind {
             SymbolKind::Variable => "variable",
             SymbolKind::Local => "local value",
@@ -349,12 +358,28 @@ pub const NAME_LIMIT: usize = 200;
 /// The names that the typed part could still become (see [`fuzzy_match`]),
 /// those it starts first, in source order otherwise.
 fn names<'a>(typed: &str, symbols: impl Iterator<Item = &'a super::Symbol>) -> CompletionList {
-    let lower = typed.to_lowercase();
-    let (mut starts, mut others): (Vec<&super::Symbol>, Vec<&super::Symbol>) =
-        symbols.filter(|s| fuzzy_match(typed, &s.name)).partition(|s| s.name.to_lowercase().starts_with(&lower));
+    let lower: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
+    let (mut starts, mut others) = (Vec::new(), Vec::new());
+    for s in symbols {
+        if starts_with_folded(&s.name, &lower) {
+            starts.push(s);
+            // Enough names that start with it: no other comes before them.
+            if starts.len() > NAME_LIMIT {
+                break;
+            }
+        } else if others.len() <= NAME_LIMIT && fuzzy_match(typed, &s.name) {
+            others.push(s);
+        }
+    }
     starts.append(&mut others);
     let incomplete = starts.len() > NAME_LIMIT;
     CompletionList { items: starts.into_iter().take(NAME_LIMIT).map(name_completion).collect(), incomplete }
+}
+
+/// Whether `name`, lowercased, starts with `lower` (without allocating).
+fn starts_with_folded(name: &str, lower: &[char]) -> bool {
+    let mut folded = name.chars().flat_map(char::to_lowercase);
+    lower.iter().all(|c| folded.next() == Some(*c))
 }
 
 /// Whether the typed part of a name could still become `name`: its
