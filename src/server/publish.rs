@@ -355,7 +355,7 @@ impl Published {
         let mut params = String::with_capacity(size + target.uri_json.len() + 128);
         let _ = write!(
             params,
-            r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"version":{version},"diagnostics":["#,
+            r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":["#,
             target.uri_json
         );
         let mut first = true;
@@ -366,7 +366,7 @@ impl Published {
             first = false;
             params.push_str(&e.json);
         }
-        params.push_str("]}}");
+        let _ = write!(params, r#"],"version":{version}}}}}"#);
         (next, params)
     }
 }
