@@ -45,7 +45,7 @@ pub struct Backend {
     /// Whole frames for the client, written between tower-lsp-server's own
     /// (the transport's output); without it, notifications go through the
     /// client.
-    frames: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+    frames: Option<transport::Out>,
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -67,20 +67,35 @@ pub fn run() -> u8 {
     };
     let ending = Arc::new(transport::Ending::default());
     runtime.block_on(async {
-        let (replies, replies_rx) = tokio::sync::mpsc::unbounded_channel();
-        let frames = replies.clone();
+        widen_stdout_pipe();
+        let (out, written) = transport::writer(std::io::stdout());
+        let frames = out.clone();
         let (service, socket) = LspService::new(move |client| Backend { frames: Some(frames), ..Backend::new(client) });
         let (to_server, server_in) = tokio::io::duplex(1 << 16);
         let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        let reader = tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, replies, ending.clone()));
-        let writer = tokio::spawn(transport::server_to_client(from_server, tokio::io::stdout(), replies_rx));
+        let reader = tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone()));
+        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
         Server::new(server_in, server_out, socket).serve(service).await;
         reader.abort();
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+        // Everything the server wrote is passed on, then the stream ends.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), forward).await;
+        let _ = out.send(Vec::new());
+        let _ = written.recv_timeout(std::time::Duration::from_secs(2));
     });
     // Blocked reads of stdin must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     ending.status()
+}
+
+/// Lets a pipe to the editor hold a whole large publication at once
+/// instead of 64 KB at a time (a megabyte is what Linux allows anyone).
+fn widen_stdout_pipe() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: F_SETPIPE_SZ only resizes the kernel buffer of descriptor 1
+    // (it fails harmlessly when that is not a pipe).
+    unsafe {
+        libc::fcntl(1, libc::F_SETPIPE_SZ, 1 << 20);
+    }
 }
 
 /// Returns freed memory to the system: glibc keeps what large trees

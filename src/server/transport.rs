@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
 
 /// Frames larger than this are read and discarded, never held in memory.
 const MAX_FRAME: usize = 256 << 20;
@@ -98,7 +98,7 @@ async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Resu
 pub async fn client_to_server(
     input: impl AsyncRead + Unpin,
     mut server: impl AsyncWrite + Unpin,
-    replies: mpsc::UnboundedSender<Vec<u8>>,
+    replies: Out,
     ending: Arc<Ending>,
 ) {
     let mut input = BufReader::with_capacity(1 << 16, input);
@@ -135,35 +135,44 @@ pub async fn client_to_server(
     let _ = server.shutdown().await;
 }
 
-/// Copies whole frames from the server to `output`, with the messages
-/// sent on `replies` (bodies: the transport's own error responses, and
-/// notifications the server writes itself) between them.
-pub async fn server_to_client(
-    server: impl AsyncRead + Unpin,
-    mut output: impl AsyncWrite + Unpin,
-    mut replies: mpsc::UnboundedReceiver<Vec<u8>>,
-) {
+/// Messages for the client: bodies, framed by [`writer`]. An empty body
+/// ends the stream.
+pub type Out = std::sync::mpsc::Sender<Vec<u8>>;
+
+/// The one writer of the client's stream: a thread that frames the bodies
+/// sent on the returned channel and writes them straight to `output`; the
+/// receiver hears once it has stopped. A thread, because a publication can
+/// be megabytes and tokio's stdout would move it through its blocking pool
+/// in pieces.
+pub fn writer(mut output: impl std::io::Write + Send + 'static) -> (Out, std::sync::mpsc::Receiver<()>) {
+    let (out, bodies) = std::sync::mpsc::channel::<Vec<u8>>();
+    let (stopped, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for body in bodies.iter().take_while(|b| !b.is_empty()) {
+            let written = write!(output, "Content-Length: {}\r\n\r\n", body.len())
+                .and_then(|_| output.write_all(&body))
+                .and_then(|_| output.flush());
+            if written.is_err() {
+                break;
+            }
+        }
+        let _ = stopped.send(());
+    });
+    (out, done)
+}
+
+/// Passes tower-lsp-server's frames on to the writer.
+pub async fn server_to_client(server: impl AsyncRead + Unpin, out: Out) {
     let mut server = BufReader::with_capacity(1 << 16, server);
-    let mut replies_open = true;
     loop {
-        tokio::select! {
-            next = read_frame(&mut server) => match next {
-                Ok(Some(Ok(body))) => {
-                    if write_frame(&mut output, &body).await.is_err() {
-                        return;
-                    }
+        match read_frame(&mut server).await {
+            Ok(Some(Ok(body))) => {
+                if out.send(body).is_err() {
+                    return;
                 }
-                Ok(Some(Err(_))) => {}
-                _ => return,
-            },
-            reply = replies.recv(), if replies_open => match reply {
-                Some(body) => {
-                    if write_frame(&mut output, &body).await.is_err() {
-                        return;
-                    }
-                }
-                None => replies_open = false,
-            },
+            }
+            Ok(Some(Err(_))) => {}
+            _ => return,
         }
     }
 }
