@@ -528,12 +528,20 @@ impl Window {
         m(r.start)..m(r.end)
     }
 
-    /// Replaces the part of sorted `v` in the window by `fresh` and moves
-    /// what follows. `key` is an element's position, `shift` moves one.
-    fn splice<T>(&self, v: &mut Vec<T>, fresh: Vec<T>, key: impl Fn(&T) -> usize, shift: impl Fn(&mut T)) {
-        let from = v.partition_point(|x| key(x) < self.lo);
-        let to = v.partition_point(|x| key(x) < self.hi);
-        for x in &mut v[to..] {
+    /// Replaces the part of `v[within]` (sorted by `key`) in the window by
+    /// `fresh` and moves what follows in `within`, all in place.
+    fn splice<T>(
+        &self,
+        v: &mut Vec<T>,
+        within: Range<usize>,
+        fresh: Vec<T>,
+        key: impl Fn(&T) -> usize,
+        shift: impl Fn(&mut T),
+    ) {
+        let part = &v[within.clone()];
+        let from = within.start + part.partition_point(|x| key(x) < self.lo);
+        let to = within.start + part.partition_point(|x| key(x) < self.hi);
+        for x in &mut v[to..within.end] {
             shift(x);
         }
         v.splice(from..to, fresh);
@@ -737,19 +745,13 @@ impl Memo {
             from..from + v[from..].partition_point(|s| s.doc == k)
         };
         let r = in_doc(&analysis.symbols);
-        let mut tail = analysis.symbols.split_off(r.end);
-        let mut part = analysis.symbols.split_off(r.start);
-        window.splice(&mut part, symbols, |s| s.name_range.start, shift_symbol);
-        analysis.symbols.append(&mut part);
-        analysis.symbols.append(&mut tail);
+        window.splice(&mut analysis.symbols, r, symbols, |s| s.name_range.start, shift_symbol);
         let r = in_doc(&analysis.resources);
-        let mut tail = analysis.resources.split_off(r.end);
-        let mut part = analysis.resources.split_off(r.start);
-        window.splice(&mut part, resources, |s| s.name_range.start, shift_symbol);
-        analysis.resources.append(&mut part);
-        analysis.resources.append(&mut tail);
+        window.splice(&mut analysis.resources, r, resources, |s| s.name_range.start, shift_symbol);
+        let all = 0..analysis.diagnostics[k].len();
         window.splice(
             &mut analysis.diagnostics[k],
+            all,
             diagnostics,
             |d| d.range.start,
             |d| {
@@ -759,8 +761,10 @@ impl Memo {
                 }
             },
         );
+        let all = 0..analysis.type_nodes[k].len();
         window.splice(
             &mut analysis.type_nodes[k],
+            all,
             nodes,
             |n| n.range.start,
             |n| {

@@ -73,7 +73,8 @@ pub fn run() -> u8 {
         let (service, socket) = LspService::new(move |client| Backend { frames: Some(frames), ..Backend::new(client) });
         let (to_server, server_in) = tokio::io::duplex(1 << 16);
         let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        let reader = tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone()));
+        let reader =
+            tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone()));
         let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
         Server::new(server_in, server_out, socket).serve(service).await;
         reader.abort();

@@ -242,7 +242,7 @@ impl Published {
             enc: target.enc,
             severity: target.severity.clone(),
             others: Vec::new(),
-            entries: Vec::with_capacity(diags.len()),
+            entries: Vec::new(),
         };
         let mut old = match last {
             Some(last) if last.enc == target.enc && last.severity == *target.severity => last,
@@ -286,10 +286,10 @@ impl Published {
             .take(most)
             .take_while(|(e, d)| change.same(&e.diag, d, path) && reusable_after(e))
             .count();
-        let tail = old.entries.split_off(old.entries.len() - back);
-        old.entries.truncate(front);
-        next.entries.append(&mut old.entries);
-
+        // The entries are changed in place: only the middle is replaced.
+        let mut entries = std::mem::take(&mut old.entries);
+        let middle = front..entries.len() - back;
+        let mut fresh = Vec::with_capacity(diags.len() - front - back);
         let mut others: BTreeMap<PathBuf, Option<Other>> = BTreeMap::new();
         let effective = |d: &Diagnostic| match target.severity.get(&d.code) {
             Some(s) => *s,
@@ -322,9 +322,9 @@ impl Published {
             };
             let mut e = Entry { diag, range: convert(target.rope, &d.range, target.enc), related, json: String::new() };
             e.render(effective(d));
-            next.entries.push(e);
+            fresh.push(e);
         }
-        for (mut e, d) in tail.into_iter().zip(&diags[diags.len() - back..]) {
+        for (e, d) in entries[middle.end..].iter_mut().zip(&diags[diags.len() - back..]) {
             if change.lines != 0 {
                 e.range = shift(e.range, change.lines);
                 for ((_, range), r) in e.related.iter_mut().zip(&e.diag.related) {
@@ -340,8 +340,9 @@ impl Published {
                     mine.range = theirs.range.clone();
                 }
             }
-            next.entries.push(e);
         }
+        entries.splice(middle, fresh);
+        next.entries = entries;
         next.others = others.into_iter().filter_map(|(p, found)| Some((p, found?.1))).collect();
         if others_same {
             for (p, t) in old.others {
