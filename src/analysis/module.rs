@@ -885,65 +885,97 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     }
 
     // 2. Locals and PCL attributes in dependency order; cycles are errors.
-    let order = dependency_order(&computed);
+    // Names of one level depend only on names of lower levels: each level
+    // is inferred in parallel against the names the levels below gave.
+    let levels = dependency_order(&computed);
     let mut computed_types: Vec<Option<Type>> = vec![None; computed.len()];
-    let mut trees: HashMap<ItemId, Option<Arc<Body>>> = HashMap::new();
-    for component in order {
-        let cyclic = component.len() > 1 || {
+    let cyclic = |component: &[usize]| {
+        component.len() > 1 || {
             let c = computed[component[0]].decl;
             c.refs.iter().any(|(s, n)| *s == c.space && *n == c.name)
-        };
-        if cyclic {
-            let names: Vec<String> = component.iter().map(|&i| computed[i].decl.name.clone()).collect();
-            let shown = if names.len() > 6 {
-                format!("{}, … ({} names)", names[..6].join(", "), names.len())
-            } else {
-                names.join(", ")
-            };
-            for &i in &component {
-                let c = &computed[i];
+        }
+    };
+    for level in levels {
+        // The names to infer again (not remembered, or probed), each with
+        // its item's tree (a dropped tree is parsed again once per item).
+        let mut trees: HashMap<ItemId, Option<Arc<Body>>> = HashMap::new();
+        let mut todo = Vec::new();
+        for component in level.iter().filter(|c| !cyclic(c)) {
+            let c = &computed[component[0]];
+            let is_probed = probed(probe, c.doc, &shift(&c.decl.range, c.item.range.start));
+            let reuse =
+                !is_probed && memo.computed.get(&(c.item.id, c.index)).is_some_and(|r| r.deps.hold(&env, dialect));
+            if !reuse {
+                let tree = trees.entry(c.item.id).or_insert_with(|| c.item.body(&docs[c.doc].file.text)).clone();
+                todo.push((c, is_probed, tree));
+            }
+        }
+        type Inferred = ((ItemId, usize), Option<(ComputedResult, Vec<Typed>)>);
+        let inferred: Vec<Inferred> = todo
+            .par_iter()
+            .with_min_len(32)
+            .map(|(c, is_probed, tree)| {
+                let doc = &docs[c.doc];
+                let key = (c.item.id, c.index);
+                let Some(expr) = tree.as_ref().and_then(|t| computed_of(t, doc.file.kind).get(c.index).copied()) else {
+                    return (key, None);
+                };
+                let view = View::new(&env, dialect, false);
+                let mut inf = Infer::new(&view, item_source(doc, c.item));
+                if *is_probed {
+                    inf.record = Some(Vec::new());
+                }
+                let ty = inf.expr(expr);
                 let at = c.item.range.start;
-                let d = Diagnostic::new(
-                    Code::Cycle,
-                    shift(&c.decl.name_range, at),
-                    format!("`{}` depends on itself through {shown}", c.decl.name),
-                );
-                out.diagnostics[c.doc].push(d);
-                computed_types[i] = Some(Type::any());
-                insert_computed(&mut env, c, Type::any());
+                let recorded = inf.record.take().unwrap_or_default();
+                let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
+                let diagnostics = std::mem::take(&mut inf.diagnostics);
+                drop(inf);
+                (key, Some((ComputedResult { deps: view.deps(), ty, diagnostics }, recorded)))
+            })
+            .collect();
+        for (key, result) in inferred {
+            match result {
+                Some((result, recorded)) => {
+                    out.probe.extend(recorded);
+                    memo.computed.insert(key, result);
+                }
+                None => {
+                    memo.computed.remove(&key);
+                }
             }
-            continue;
         }
-        let i = component[0];
-        let c = &computed[i];
-        let at = c.item.range.start;
-        let key = (c.item.id, c.index);
-        let is_probed = probed(probe, c.doc, &shift(&c.decl.range, at));
-        let reuse = !is_probed && memo.computed.get(&key).is_some_and(|r| r.deps.hold(&env, dialect));
-        if !reuse {
-            let doc = &docs[c.doc];
-            // A dropped tree is parsed again once per item, not per name.
-            let Some(tree) = trees.entry(c.item.id).or_insert_with(|| c.item.body(&doc.file.text)).clone() else {
+        for component in &level {
+            if cyclic(component) {
+                let names: Vec<String> = component.iter().map(|&i| computed[i].decl.name.clone()).collect();
+                let shown = if names.len() > 6 {
+                    format!("{}, … ({} names)", names[..6].join(", "), names.len())
+                } else {
+                    names.join(", ")
+                };
+                for &i in component {
+                    let c = &computed[i];
+                    let at = c.item.range.start;
+                    let d = Diagnostic::new(
+                        Code::Cycle,
+                        shift(&c.decl.name_range, at),
+                        format!("`{}` depends on itself through {shown}", c.decl.name),
+                    );
+                    out.diagnostics[c.doc].push(d);
+                    computed_types[i] = Some(Type::any());
+                    insert_computed(&mut env, c, Type::any());
+                }
                 continue;
-            };
-            let Some(expr) = computed_of(&tree, doc.file.kind).get(c.index).copied() else { continue };
-            let view = View::new(&env, dialect, false);
-            let mut inf = Infer::new(&view, item_source(doc, c.item));
-            if is_probed {
-                inf.record = Some(Vec::new());
             }
-            let ty = inf.expr(expr);
-            let recorded = inf.record.take().unwrap_or_default();
-            out.probe.extend(recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }));
-            let diagnostics = std::mem::take(&mut inf.diagnostics);
-            drop(inf);
-            memo.computed.insert(key, ComputedResult { deps: view.deps(), ty, diagnostics });
+            let i = component[0];
+            let c = &computed[i];
+            // Not there when its item no longer parses.
+            let Some(r) = memo.computed.get(&(c.item.id, c.index)) else { continue };
+            out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, c.item.range.start)));
+            let ty = r.ty.clone();
+            insert_computed(&mut env, c, ty.clone());
+            computed_types[i] = Some(ty);
         }
-        let r = &memo.computed[&key];
-        out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, at)));
-        let ty = r.ty.clone();
-        insert_computed(&mut env, c, ty.clone());
-        computed_types[i] = Some(ty);
     }
     *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::new();
 
@@ -1452,7 +1484,7 @@ fn template_refs(
 /// Strongly connected components of the computed names' dependency graph,
 /// dependencies first (Tarjan's algorithm, iterative: a chain of 10,000
 /// locals must not overflow the stack).
-fn dependency_order(computed: &[ComputedRef]) -> Vec<Vec<usize>> {
+fn dependency_order(computed: &[ComputedRef]) -> Vec<Vec<Vec<usize>>> {
     let mut index_of: HashMap<(Space, &str), usize> = HashMap::new();
     for (i, c) in computed.iter().enumerate() {
         index_of.entry((c.decl.space, c.decl.name.as_str())).or_insert(i);
@@ -1474,6 +1506,8 @@ fn dependency_order(computed: &[ComputedRef]) -> Vec<Vec<usize>> {
     let mut stack = Vec::new();
     let mut next = 0;
     let mut out = Vec::new();
+    let mut component_of = vec![usize::MAX; n];
+    let mut level_of: Vec<usize> = Vec::new();
     for root in 0..n {
         if index[root] != usize::MAX {
             continue;
@@ -1510,11 +1544,32 @@ fn dependency_order(computed: &[ComputedRef]) -> Vec<Vec<usize>> {
                         break;
                     }
                 }
+                // Components come after those they depend on: one level
+                // above the highest of them.
+                let id = out.len();
+                for &w in &component {
+                    component_of[w] = id;
+                }
+                let level = component
+                    .iter()
+                    .flat_map(|&w| &edges[w])
+                    .filter(|&&x| component_of[x] != id)
+                    .map(|&x| level_of[component_of[x]] + 1)
+                    .max()
+                    .unwrap_or(0);
+                level_of.push(level);
                 out.push(component);
             }
         }
     }
-    out
+    let mut levels: Vec<Vec<Vec<usize>>> = Vec::new();
+    for (component, level) in out.into_iter().zip(level_of) {
+        if levels.len() <= level {
+            levels.resize_with(level + 1, Vec::new);
+        }
+        levels[level].push(component);
+    }
+    levels
 }
 
 /// Checks of one top-level block.

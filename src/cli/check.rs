@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::analysis::{analyze, Document, Family, FileKind, SourceFile};
+use crate::analysis::{analyze_with, Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::syntax::Dialect;
 
@@ -338,7 +338,8 @@ fn check_module(files: &[PathBuf], dialect: Option<Dialect>) -> (Vec<FileReport>
             Err(message) => failures.push(IoFailure { path: path.clone(), message }),
         }
     }
-    let analysis = analyze(&docs);
+    let mut memo = Memo::default();
+    let analysis = analyze_with(&docs, None, &mut memo);
     let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();
     for s in analysis.symbols {
         let d = s.doc;
@@ -354,8 +355,8 @@ fn check_module(files: &[PathBuf], dialect: Option<Dialect>) -> (Vec<FileReport>
             symbols: syms,
         });
     }
-    // Freeing a large tree takes a while; nobody waits for it.
-    std::thread::spawn(move || drop(docs));
+    // Freeing large trees takes a while; nobody waits for it.
+    std::thread::spawn(move || drop((docs, memo)));
     (reports, failures)
 }
 
@@ -487,10 +488,12 @@ pub fn check(args: CheckArgs) -> u8 {
     let overrides: BTreeMap<Code, Option<Severity>> = args.severity.iter().cloned().collect();
     print_failures(&failures);
     let (lines, counts) = render_diagnostics(&reports, &overrides, args.common.format);
-    let mut out = std::io::stdout().lock();
+    // Buffered: stdout flushes every line otherwise, a write per diagnostic.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for l in lines {
         let _ = writeln!(out, "{l}");
     }
+    let _ = out.flush();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let _ = writeln!(
         std::io::stderr(),
