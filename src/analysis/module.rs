@@ -7,10 +7,9 @@
 //! alone; inferred locals and checks also depend on the types of the names
 //! they looked up, which the memo records and compares.
 
-use std::cell::{Cell, RefCell};
-use std::collections::hash_map::DefaultHasher;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -164,9 +163,6 @@ struct ModuleEnv {
     /// Every name declared per space, for "did you mean" (known before any
     /// local is inferred, so suggestions do not depend on inference order).
     declared: [Vec<String>; 3],
-    /// A fingerprint of each space's declared names: a remembered
-    /// suggestion stays valid while it is unchanged.
-    fingerprint: [u64; 3],
     suggestions: Mutex<HashMap<(Space, String), Option<String>>>,
 }
 
@@ -217,12 +213,12 @@ struct View<'a> {
     dialect: Dialect,
     lenient: bool,
     lookups: RefCell<Vec<(Space, String)>>,
-    suggested: Cell<u8>,
+    suggested: RefCell<Vec<(Space, String)>>,
 }
 
 impl<'a> View<'a> {
     fn new(env: &'a ModuleEnv, dialect: Dialect, lenient: bool) -> Self {
-        View { env, dialect, lenient, lookups: RefCell::new(Vec::new()), suggested: Cell::new(0) }
+        View { env, dialect, lenient, lookups: RefCell::new(Vec::new()), suggested: RefCell::new(Vec::new()) }
     }
 
     /// What the inference so far depended on.
@@ -237,8 +233,16 @@ impl<'a> View<'a> {
                 (k, t)
             })
             .collect();
-        let s = self.suggested.get();
-        let suggested = (0..3).filter(|i| s & (1 << i) != 0).map(|i| (i, self.env.fingerprint[i])).collect();
+        let mut words = self.suggested.take();
+        words.sort_unstable_by(|a, b| (space_index(a.0), &a.1).cmp(&(space_index(b.0), &b.1)));
+        words.dedup();
+        let suggested = words
+            .into_iter()
+            .map(|(space, word)| {
+                let answer = self.env.suggest(space, &word);
+                (space, word, answer)
+            })
+            .collect();
         Deps { dialect: self.dialect, lookups, suggested }
     }
 }
@@ -255,7 +259,7 @@ impl Env for View<'_> {
         self.env.lookup(space, name)
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
-        self.suggested.set(self.suggested.get() | 1 << space_index(space));
+        self.suggested.borrow_mut().push((space, word.to_string()));
         self.env.suggest(space, word)
     }
 }
@@ -283,19 +287,20 @@ impl Env for Empty {
 // Remembered results.
 
 /// The names an inference looked up (with the types it got) and the spaces
-/// it asked suggestions in (with their fingerprints).
+/// it asked suggestions for (with the answers it got: a suggestion changes
+/// only when a closer name is declared or the suggested one goes).
 #[derive(Debug)]
 struct Deps {
     dialect: Dialect,
     lookups: Vec<((Space, String), Option<Type>)>,
-    suggested: Vec<(usize, u64)>,
+    suggested: Vec<(Space, String, Option<String>)>,
 }
 
 impl Deps {
     fn hold(&self, env: &ModuleEnv, dialect: Dialect) -> bool {
         self.dialect == dialect
             && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
-            && self.suggested.iter().all(|&(i, fp)| env.fingerprint[i] == fp)
+            && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
     }
 }
 
@@ -833,7 +838,6 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         paths: docs.iter().map(|d| d.file.path.clone()).collect(),
         names: HashMap::new(),
         declared: Default::default(),
-        fingerprint: [0; 3],
         suggestions: Mutex::default(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
@@ -842,11 +846,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     let all_decls: Vec<Vec<Option<Arc<Decls>>>> =
         docs.iter().map(|d| d.items.iter().map(|i| memo.decls.get(&i.id).cloned()).collect()).collect();
     let declare_name = |env: &mut ModuleEnv, space: Space, name: &str| {
-        let i = space_index(space);
-        env.declared[i].push(name.to_string());
-        let mut h = DefaultHasher::new();
-        name.hash(&mut h);
-        env.fingerprint[i] = env.fingerprint[i].wrapping_add(h.finish() | 1);
+        env.declared[space_index(space)].push(name.to_string());
     };
     for (di, doc) in docs.iter().enumerate() {
         for (item, decls) in doc.items.iter().zip(&all_decls[di]) {
