@@ -8,7 +8,7 @@
 //! they looked up, which the memo records and compares.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::hash::Hash;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -503,7 +503,7 @@ impl Memo {
             recorded.extend(inf.record.take().unwrap_or_default());
         }
         let (_, checks) =
-            check_item(d, item, decls, env, dialect, checked.winners.clone(), &HashMap::new(), true, true);
+            check_item(d, item, decls, env, dialect, checked.winners.clone(), &HashMap::default(), true, true);
         recorded.extend(checks);
         let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
         (analysis, recorded)
@@ -723,7 +723,7 @@ impl Memo {
             renamed.push(((c.space, c.name.clone()), name_range));
         }
         for (item, d, winners) in &fresh {
-            let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &HashMap::new(), false, false);
+            let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &HashMap::default(), false, false);
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
             nodes.extend(r.type_nodes.iter().map(|n| moved_node(n, at)));
@@ -836,12 +836,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
 
     let mut env = ModuleEnv {
         paths: docs.iter().map(|d| d.file.path.clone()).collect(),
-        names: HashMap::new(),
+        names: HashMap::default(),
         declared: Default::default(),
         suggestions: Mutex::default(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
-    let mut var_index: HashMap<String, usize> = HashMap::new();
+    let mut var_index: HashMap<String, usize> = HashMap::default();
     let mut computed: Vec<ComputedRef> = Vec::new();
     let all_decls: Vec<Vec<Option<Arc<Decls>>>> =
         docs.iter().map(|d| d.items.iter().map(|i| memo.decls.get(&i.id).cloned()).collect()).collect();
@@ -898,7 +898,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     for level in levels {
         // The names to infer again (not remembered, or probed), each with
         // its item's tree (a dropped tree is parsed again once per item).
-        let mut trees: HashMap<ItemId, Option<Arc<Body>>> = HashMap::new();
+        let mut trees: HashMap<ItemId, Option<Arc<Body>>> = HashMap::default();
         let mut todo = Vec::new();
         for component in level.iter().filter(|c| !cyclic(c)) {
             let c = &computed[component[0]];
@@ -977,7 +977,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             computed_types[i] = Some(ty);
         }
     }
-    *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::new();
+    *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::default();
 
     // 3. Every item's checks: new or affected items in parallel.
     let has_vars = !vars.is_empty();
@@ -1485,7 +1485,7 @@ fn template_refs(
 /// dependencies first (Tarjan's algorithm, iterative: a chain of 10,000
 /// locals must not overflow the stack).
 fn dependency_order(computed: &[ComputedRef]) -> Vec<Vec<Vec<usize>>> {
-    let mut index_of: HashMap<(Space, &str), usize> = HashMap::new();
+    let mut index_of: HashMap<(Space, &str), usize> = HashMap::default();
     for (i, c) in computed.iter().enumerate() {
         index_of.entry((c.decl.space, c.decl.name.as_str())).or_insert(i);
     }
