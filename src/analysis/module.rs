@@ -7,8 +7,8 @@
 //! alone; inferred locals and checks also depend on the types of the names
 //! they looked up, which the memo records and compares.
 
-use std::cell::RefCell;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::RefCell;
 use std::hash::Hash;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -560,12 +560,14 @@ fn inert(d: &Decls) -> bool {
 
 impl Memo {
     /// The last analysis brought up to `docs` when they differ from it by
-    /// an edit to one file that re-parsed only items adding no names
-    /// (resources, outputs, broken items: most keystrokes). The module's
-    /// names are then what they were, so every other item's results hold:
-    /// only the re-parsed items are checked, and the rest of the last
-    /// analysis is moved in place, not rebuilt. `None` when that does not
-    /// apply (a full [`run`] then gives the same answer).
+    /// an edit to one file whose re-parsed items leave the module's names
+    /// as they were (most keystrokes): resources, outputs and broken items
+    /// declare none; variables and PCL names must be the same declarations
+    /// at the same place, locals keep their names, references and types.
+    /// Every other item's results then hold: only the re-parsed items are
+    /// checked, and the rest of the last analysis is moved in place, not
+    /// rebuilt. `None` when that does not apply (a full [`run`] then gives
+    /// the same answer).
     fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
         let last = self.last.as_ref()?;
         if last.signature.len() != docs.len() {
