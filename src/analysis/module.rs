@@ -58,7 +58,7 @@ pub struct Symbol {
 
 impl Symbol {
     fn moved(&self, doc: usize, by: usize) -> Symbol {
-        Symbol { doc, name_range: shift(&self.name_range, by), range: shift(&self.range, by), ..self.clone() }
+        Symbol { doc, ..moved(self, by) }
     }
 }
 
@@ -84,19 +84,41 @@ fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
     r.start + by..r.end + by
 }
 
-/// A diagnostic made item-relative ranges absolute. A related location
-/// without a path lies in the same item.
-fn moved(d: &Diagnostic, by: usize) -> Diagnostic {
-    let mut d = d.clone();
-    d.range = shift(&d.range, by);
-    for r in d.related.iter_mut().filter(|r| r.path.is_none()) {
-        r.range = shift(&r.range, by);
-    }
-    d
+/// What analysis places in a file: its ranges move with its item.
+trait Placed: Clone {
+    /// Maps the ranges that lie in the item. A diagnostic's related
+    /// location without a path lies in the same item.
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>);
 }
 
-fn moved_node(n: &TypeNode, by: usize) -> TypeNode {
-    TypeNode { range: shift(&n.range, by), name_range: shift(&n.name_range, by), ..n.clone() }
+impl Placed for Diagnostic {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.range = f(&self.range);
+        for r in self.related.iter_mut().filter(|r| r.path.is_none()) {
+            r.range = f(&r.range);
+        }
+    }
+}
+
+impl Placed for TypeNode {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.range = f(&self.range);
+        self.name_range = f(&self.name_range);
+    }
+}
+
+impl Placed for Symbol {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.range = f(&self.range);
+        self.name_range = f(&self.name_range);
+    }
+}
+
+/// A copy with item-relative ranges made absolute.
+fn moved<T: Placed>(x: &T, by: usize) -> T {
+    let mut x = x.clone();
+    x.map_ranges(|r| shift(r, by));
+    x
 }
 
 // ---------------------------------------------------------------------------
@@ -535,19 +557,12 @@ impl Window {
 
     /// Replaces the part of `v[within]` (sorted by `key`) in the window by
     /// `fresh` and moves what follows in `within`, all in place.
-    fn splice<T>(
-        &self,
-        v: &mut Vec<T>,
-        within: Range<usize>,
-        fresh: Vec<T>,
-        key: impl Fn(&T) -> usize,
-        shift: impl Fn(&mut T),
-    ) {
+    fn splice<T: Placed>(&self, v: &mut Vec<T>, within: Range<usize>, fresh: Vec<T>, key: impl Fn(&T) -> usize) {
         let part = &v[within.clone()];
         let from = within.start + part.partition_point(|x| key(x) < self.lo);
         let to = within.start + part.partition_point(|x| key(x) < self.hi);
         for x in &mut v[to..within.end] {
-            shift(x);
+            x.map_ranges(|r| self.moved(r));
         }
         v.splice(from..to, fresh);
     }
@@ -687,7 +702,7 @@ impl Memo {
         for (item, d, _) in &fresh {
             let at = item.range.start;
             diagnostics.extend(d.diagnostics.iter().map(|x| moved(x, at)));
-            nodes.extend(d.type_nodes.iter().map(|n| moved_node(n, at)));
+            nodes.extend(d.type_nodes.iter().map(|n| moved(n, at)));
             symbols.extend(d.symbols.iter().map(|s| s.moved(k, at)));
             resources.extend(d.resources.iter().map(|s| s.moved(k, at)));
         }
@@ -728,7 +743,7 @@ impl Memo {
             let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &HashMap::default(), false, false);
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
-            nodes.extend(r.type_nodes.iter().map(|n| moved_node(n, at)));
+            nodes.extend(r.type_nodes.iter().map(|n| moved(n, at)));
             symbols.extend(r.outputs.iter().map(|s| s.moved(k, at)));
             checks.push((item.id, Arc::new(r)));
         }
@@ -740,45 +755,19 @@ impl Memo {
         // Nobody else holds the last analysis between keystrokes, so it is
         // changed where it is; a copy only if a request still reads it.
         let mut analysis = Arc::try_unwrap(analysis).unwrap_or_else(|shared| (*shared).clone());
-        let shift_symbol = |s: &mut Symbol| {
-            if s.doc == k {
-                s.name_range = window.moved(&s.name_range);
-                s.range = window.moved(&s.range);
-            }
-        };
         // Symbols of all documents are sorted by (document, position).
         let in_doc = |v: &[Symbol]| {
             let from = v.partition_point(|s| s.doc < k);
             from..from + v[from..].partition_point(|s| s.doc == k)
         };
         let r = in_doc(&analysis.symbols);
-        window.splice(&mut analysis.symbols, r, symbols, |s| s.name_range.start, shift_symbol);
+        window.splice(&mut analysis.symbols, r, symbols, |s| s.name_range.start);
         let r = in_doc(&analysis.resources);
-        window.splice(&mut analysis.resources, r, resources, |s| s.name_range.start, shift_symbol);
+        window.splice(&mut analysis.resources, r, resources, |s| s.name_range.start);
         let all = 0..analysis.diagnostics[k].len();
-        window.splice(
-            &mut analysis.diagnostics[k],
-            all,
-            diagnostics,
-            |d| d.range.start,
-            |d| {
-                d.range = window.moved(&d.range);
-                for r in d.related.iter_mut().filter(|r| r.path.is_none()) {
-                    r.range = window.moved(&r.range);
-                }
-            },
-        );
+        window.splice(&mut analysis.diagnostics[k], all, diagnostics, |d| d.range.start);
         let all = 0..analysis.type_nodes[k].len();
-        window.splice(
-            &mut analysis.type_nodes[k],
-            all,
-            nodes,
-            |n| n.range.start,
-            |n| {
-                n.range = window.moved(&n.range);
-                n.name_range = window.moved(&n.name_range);
-            },
-        );
+        window.splice(&mut analysis.type_nodes[k], all, nodes, |n| n.range.start);
         analysis.probe.clear();
         // tfvars diagnostics point at the variables they are checked
         // against (a full analysis checks them again, at the new places).
@@ -855,7 +844,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             let Some(d) = decls else { continue };
             let at = item.range.start;
             out.diagnostics[di].extend(d.diagnostics.iter().map(|x| moved(x, at)));
-            out.type_nodes[di].extend(d.type_nodes.iter().map(|n| moved_node(n, at)));
+            out.type_nodes[di].extend(d.type_nodes.iter().map(|n| moved(n, at)));
             out.symbols.extend(d.symbols.iter().map(|s| s.moved(di, at)));
             out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
             for n in &d.names {
@@ -1081,7 +1070,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         });
     }
     for (di, at, r) in outputs {
-        out.type_nodes[di].extend(r.type_nodes.iter().map(|n| moved_node(n, at)));
+        out.type_nodes[di].extend(r.type_nodes.iter().map(|n| moved(n, at)));
         out.symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
     }
     out.symbols.sort_by_key(|s| (s.doc, s.name_range.start));

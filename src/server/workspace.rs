@@ -112,9 +112,12 @@ impl Open {
             }
         }
         let text: Arc<str> = match (&self.doc, self.changes.as_deref()) {
-            (Some((_, d)), Some([(range, new)])) if range.end <= d.file.text.len() => {
+            (Some((_, d)), Some([(range, new)])) => {
                 let old = &d.file.text;
-                concat(&[&old[..range.start], new, &old[range.end..]])
+                match (old.get(..range.start), old.get(range.end..)) {
+                    (Some(before), Some(after)) => concat(&[before, new, after]),
+                    _ => Arc::from(self.rope.to_string()),
+                }
             }
             _ => Arc::from(self.rope.to_string()),
         };
