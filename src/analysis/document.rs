@@ -244,25 +244,8 @@ fn parse_item(text: &str, found: &scan::Item) -> Item {
     }
 }
 
-/// Same-length rewrites for valid HCL that hcl-edit rejects, tried only
-/// after a parse failure: operator continuation lines, and duplicate object
-/// keys (HCL keeps the last; hcl-edit refuses), renamed one at a time.
+/// A same-length rewrite for valid HCL that hcl-edit rejects, tried only
+/// after a parse failure: operator continuation lines.
 fn repair(text: &str) -> Option<Body> {
-    let mut current = scan::join_continuation_lines(text).unwrap_or_else(|| text.to_string());
-    for _ in 0..32 {
-        match hcl_edit::parser::parse_body(&current) {
-            Ok(body) => return Some(body),
-            Err(e) if e.message().contains("unique object key") => {
-                let at = e.location().offset();
-                let bytes = current.as_bytes();
-                // The error points at the repeated key (quoted or bare).
-                let start = (at..bytes.len()).find(|&i| bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')?;
-                let mut b = current.into_bytes();
-                b[start] = if b[start] == b'_' { b'Z' } else { b'_' };
-                current = String::from_utf8(b).ok()?;
-            }
-            Err(_) => return None,
-        }
-    }
-    None
+    hcl_edit::parser::parse_body(&scan::join_continuation_lines(text)?).ok()
 }

@@ -199,7 +199,11 @@ impl<'e, 's> Infer<'e, 's> {
     fn object(&mut self, obj: &hcl_edit::expr::Object) -> Type {
         let mut attrs: Vec<(String, Type)> = Vec::new();
         let mut computed = false;
-        for (key, value) in obj.iter() {
+        // Every item in source order, those a repeated key superseded too:
+        // HCL evaluates them all, and the last value of a key wins.
+        let mut items: Vec<_> = obj.iter().chain(obj.superseded()).collect();
+        items.sort_by_key(|(key, _)| self.src.range(*key).start);
+        for (key, value) in items {
             let name = match key {
                 ObjectKey::Ident(id) => Some(id.value().to_string()),
                 ObjectKey::Expression(k) => match k {

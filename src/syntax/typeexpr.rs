@@ -98,12 +98,17 @@ fn keyword_allowed(name: &str, dialect: Dialect) -> bool {
 /// Reads a type expression from source text (the CLI and tests). A parse
 /// error is a `type-syntax` diagnostic and the type is `any`.
 pub fn parse_type_str(text: &str, ctx: TypeContext) -> TypeExpr {
-    let masks = super::scan::expression_masks(text);
-    match hcl_edit::parser::parse_expr(&super::scan::mask(text, 0..text.len(), &masks)) {
-        Ok(expr) => parse_type(&expr, Source::new(text, 0), ctx),
+    // Surrounding whitespace is no part of the expression (hcl-edit's
+    // expression parser takes none); ranges stay offsets into `text`.
+    let lead = text.len() - text.trim_start().len();
+    let inner = text.trim();
+    let masks = super::scan::expression_masks(inner);
+    match hcl_edit::parser::parse_expr(&super::scan::mask(inner, 0..inner.len(), &masks)) {
+        Ok(expr) => parse_type(&expr, Source::new(inner, lead), ctx),
         Err(e) => {
             // hcl-edit's offset may fall inside the last multi-byte character.
-            let at = (0..=e.location().offset().min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let at = lead + e.location().offset().min(inner.len());
+            let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
             let message = if text.trim().is_empty() {
                 "a type is missing: write a keyword such as `string` or a constructor such as `list(string)`"
                     .to_string()
@@ -438,7 +443,11 @@ impl Parser<'_> {
         };
         let mut declared: Vec<(String, Type)> = Vec::new();
         let mut value: Vec<(String, Type)> = Vec::new();
-        for (key, val) in obj.iter() {
+        // A repeated key is an error here; hcl-edit keeps the items it
+        // superseded aside, so every item is read back in source order.
+        let mut items: Vec<_> = obj.iter().chain(obj.superseded()).collect();
+        items.sort_by_key(|(key, _)| self.src.range(*key).start);
+        for (key, val) in items {
             let key_range = self.src.range(key);
             let name = self.attribute_name(key, key_range.clone());
             let (t, v) = self.parse(val.expr(), Position::Attribute, depth + 1);
