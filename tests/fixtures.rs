@@ -76,6 +76,19 @@ fn a_broken_block_costs_only_itself() {
     assert!(out.contains("var.c: bool"), "{out}");
 }
 
+/// Issue 13's acceptance: valid HCL that hcl-edit misread (an empty heredoc
+/// with an indented marker, repeated object keys) and a broken `locals`
+/// block whose names other files use: one syntax diagnostic, nothing else.
+#[test]
+fn a_broken_block_still_declares_its_names() {
+    let out = render(Path::new("tests/fixtures/40-parser-fidelity"));
+    assert_eq!(out.matches("error[syntax]").count(), 1, "{out}");
+    assert!(out.starts_with("## check (1 errors, 0 warnings, 0 hints)"), "{out}");
+    for name in ["local.region_map: any", "local.zone: any", "local.prefix: any", "local.after_empty: int"] {
+        assert!(out.contains(name), "{name} in {out}");
+    }
+}
+
 #[test]
 fn a_var_file_is_checked_against_its_target_module() {
     let dir = tempdir();

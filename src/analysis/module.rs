@@ -22,6 +22,7 @@ use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 use crate::syntax::constant::{eval, Source};
+use crate::syntax::recover::{outline, Name};
 use crate::syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr, TypeNode};
 use crate::syntax::Dialect;
 use crate::types::value::Value;
@@ -631,7 +632,7 @@ impl Memo {
                 .extend(d.computed.iter().enumerate().map(|(index, c)| (*id, index, shift(&c.name_range, r.start), c)));
         }
         let mut fresh = Vec::new();
-        for item in new_window.iter().filter(|i| i.parses()) {
+        for item in new_window {
             let d = match self.decls.get(&item.id) {
                 Some(d) => d.clone(),
                 None => Arc::new(declare(doc, item)),
@@ -819,7 +820,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         .iter()
         .enumerate()
         .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
-        .filter(|(_, i)| i.parses() && !memo.decls.contains_key(&i.id))
+        .filter(|(_, i)| !memo.decls.contains_key(&i.id))
         .collect();
     let fresh: Vec<(ItemId, Arc<Decls>)> =
         missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i)))).collect();
@@ -960,8 +961,11 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             }
             let i = component[0];
             let c = &computed[i];
-            // Not there when its item no longer parses.
-            let Some(r) = memo.computed.get(&(c.item.id, c.index)) else { continue };
+            // A broken item's names are there, of unknown type.
+            let Some(r) = memo.computed.get(&(c.item.id, c.index)) else {
+                insert_computed(&mut env, c, Type::any());
+                continue;
+            };
             out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, c.item.range.start)));
             let ty = r.ty.clone();
             insert_computed(&mut env, c, ty.clone());
@@ -1111,7 +1115,7 @@ fn computed_of(body: &Body, kind: FileKind) -> Vec<&Expression> {
 /// What one item declares.
 fn declare(doc: &Document, item: &Item) -> Decls {
     let mut d = Decls::default();
-    let Some(body) = item.body(&doc.file.text) else { return d };
+    let Some(body) = item.body(&doc.file.text) else { return recovered(doc, item) };
     let src = item_source(doc, item);
     let kind = doc.file.kind;
     let dialect = doc.file.dialect;
@@ -1132,6 +1136,57 @@ fn declare(doc: &Document, item: &Item) -> Decls {
     }
     if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
         resources(doc, &body, src, &mut d.resources);
+    }
+    d
+}
+
+/// What a broken item still declares, all of it `any`: its own syntax
+/// error is the one diagnostic it costs, and references to its names are
+/// not "undefined" anywhere else.
+fn recovered(doc: &Document, item: &Item) -> Decls {
+    let mut d = Decls::default();
+    let o = outline(&doc.file.text[item.range.clone()]);
+    let kind = doc.file.kind;
+    let computed = |d: &mut Decls, space: Space, n: &Name| {
+        d.computed.push(ComputedDecl {
+            space,
+            name: n.text.clone(),
+            name_range: n.range.clone(),
+            range: n.range.clone(),
+            refs: Vec::new(),
+        })
+    };
+    let Some(block) = &o.block else {
+        if matches!(kind, FileKind::Pcl | FileKind::Hcl) {
+            o.attributes.iter().for_each(|n| computed(&mut d, Space::Pcl, n));
+        }
+        return d;
+    };
+    let range = 0..item.range.len();
+    match (block.text.as_str(), kind, o.labels.first()) {
+        ("variable", FileKind::Terraform | FileKind::Hcl, Some(label)) => d.vars.push(VarDecl {
+            name: label.text.clone(),
+            name_range: label.range.clone(),
+            range,
+            declared: None,
+            type_range: None,
+            value: Type::any(),
+        }),
+        ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
+            o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
+        }
+        ("config" | "resource" | "component" | "read" | "hook", FileKind::Pcl | FileKind::Hcl, Some(label)) => {
+            let label = if block.text == "hook" { o.labels.last().unwrap_or(label) } else { label };
+            let (ty, what) = match block.text.as_str() {
+                "config" => (Type::any(), "config"),
+                "hook" => (Type::any(), "hook"),
+                "resource" => (Type::output(Type::any()), "resource"),
+                "component" => (Type::output(Type::any()), "component"),
+                _ => (Type::output(Type::any()), "read"),
+            };
+            d.names.push(NameDecl { name: label.text.clone(), ty, name_range: label.range.clone(), what });
+        }
+        _ => {}
     }
     d
 }

@@ -3,6 +3,7 @@
 
 pub mod constant;
 pub mod dialect;
+pub mod recover;
 pub mod scan;
 pub mod typeexpr;
 

@@ -115,6 +115,37 @@ enum Frame {
     Heredoc(Range<usize>),
 }
 
+/// Block types that stand at the top level of Terraform, Packer and PCL
+/// files and never (or hardly ever) nested: where an unbalanced bracket's
+/// item is cut. `data` also nests in a `check`, `source` in a `build`.
+const TOP_LEVEL_BLOCKS: &[&str] = &[
+    "resource",
+    "data",
+    "variable",
+    "output",
+    "locals",
+    "module",
+    "provider",
+    "terraform",
+    "moved",
+    "import",
+    "check",
+    "removed",
+    "ephemeral",
+    "run",
+    "mock_provider",
+    "override_resource",
+    "override_data",
+    "override_module",
+    "packer",
+    "source",
+    "build",
+    "local",
+    "config",
+    "component",
+    "package",
+];
+
 /// Integer literals longer than this are beyond f64's range or precision
 /// games; anything with more digits is masked.
 const MAX_PLAIN_DIGITS: usize = 300;
@@ -142,9 +173,29 @@ pub fn split_from(text: &str, from: usize, stop: impl FnMut(usize) -> bool) -> V
         start: None,
         masks: Vec::new(),
         stop: Box::new(stop),
+        lines: None,
     };
     s.run();
     s.items
+}
+
+/// The start of every line of `text` that begins outside strings and
+/// heredocs, with how many brackets (or template interpolations) are open
+/// there: the shape a tolerant reader of a broken item needs.
+pub fn code_lines(text: &str) -> Vec<(usize, usize)> {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        text,
+        i: 0,
+        stack: Vec::new(),
+        items: Vec::new(),
+        start: None,
+        masks: Vec::new(),
+        stop: Box::new(|_| false),
+        lines: Some(Vec::new()),
+    };
+    s.run();
+    s.lines.unwrap_or_default()
 }
 
 /// Number masks for a standalone expression (the calculator's input).
@@ -162,6 +213,8 @@ struct Scanner<'a> {
     start: Option<usize>,
     masks: Vec<Range<usize>>,
     stop: Box<dyn FnMut(usize) -> bool + 'a>,
+    /// With [`code_lines`]: each line start in code and its depth.
+    lines: Option<Vec<(usize, usize)>>,
 }
 
 fn is_ident_byte(c: u8) -> bool {
@@ -179,6 +232,9 @@ impl Scanner<'_> {
                     self.heredoc(delim, at_line_start);
                 }
                 _ => {
+                    if let (true, Some(lines)) = (at_line_start, &mut self.lines) {
+                        lines.push((self.i, self.stack.len()));
+                    }
                     if at_line_start && !self.stack.is_empty() && self.looks_like_block_header() {
                         // Resync: an unbalanced bracket must not swallow the
                         // rest of the file. A block header at column 0 inside
@@ -203,11 +259,19 @@ impl Scanner<'_> {
         }
     }
 
-    /// `ident ( ident | "label" )* {` at the start of a line, then the end of the line.
+    /// `ident ( ident | "label" )* {` at the start of a line, then the end
+    /// of the line, where `ident` is a block type that only stands at the
+    /// top level. Valid but unformatted code has nested blocks at column 0
+    /// too (`lifecycle {`, `ingress {`): cutting there would break it.
     fn looks_like_block_header(&self) -> bool {
         let line_end = self.b[self.i..].iter().position(|&c| c == b'\n').map_or(self.b.len(), |p| self.i + p);
         let line = self.text[self.i..line_end].trim_end();
-        if !line.ends_with('{') || !line.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+        if !line.ends_with('{')
+            || !TOP_LEVEL_BLOCKS.iter().any(|k| {
+                line.starts_with(k)
+                    && !line[k.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '-')
+            })
+        {
             return false;
         }
         let head = line[..line.len() - 1].trim_end();
@@ -425,6 +489,15 @@ mod tests {
     fn unbalanced_brace_costs_only_its_block() {
         let src = "locals {\n  a = {\n}\n\nvariable \"x\" {\n  type = string\n}\n";
         assert_eq!(texts(src), vec!["locals {\n  a = {\n}", "variable \"x\" {\n  type = string\n}"]);
+    }
+
+    #[test]
+    fn nested_blocks_at_column_zero_stay_in_their_item() {
+        let src = "resource \"a\" \"b\" {\nlifecycle {\nignore_changes = [x]\n}\n}\nlocals {\na = 1\n}\n";
+        assert_eq!(texts(src).len(), 2);
+        // A top-level block type still cuts an unbalanced item.
+        let src = "resource \"a\" \"b\" {\ntags = {\n}\nvariable \"x\" {\n}\n";
+        assert_eq!(texts(src), vec!["resource \"a\" \"b\" {\ntags = {\n}", "variable \"x\" {\n}"]);
     }
 
     #[test]
