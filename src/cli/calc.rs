@@ -121,6 +121,7 @@ fn parse(text: &str, dialect: Dialect) -> Result<Type, Vec<String>> {
 
 /// A traversal step as cli.md writes it.
 pub fn parse_step(s: &str) -> Result<Step, Vec<String>> {
+    let s = s.trim();
     let bad = || vec![format!("`{s}` is not a traversal step: write .name, .0, [0], [\"key\"], [true] or [<TYPE>]")];
     if let Some(name) = s.strip_prefix('.') {
         if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
@@ -131,7 +132,7 @@ pub fn parse_step(s: &str) -> Result<Step, Vec<String>> {
         }
         return Err(bad());
     }
-    let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?;
+    let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?.trim();
     if let Some(ty) = inner.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
         return parse(ty, Dialect::Hcl).map(Step::Typed);
     }
