@@ -365,3 +365,16 @@ fn var_file_table_rows_comments_and_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("no-such.tsv: error: no-such.tsv: "), "{}", stderr(&o));
 }
+
+#[test]
+fn no_progress_indicator_when_piped() {
+    // More files than the indicator's threshold, stderr a pipe: only the
+    // summary line.
+    let dir = tempdir("progress");
+    for i in 0..60 {
+        write(&dir, &format!("m{i}/main.tf"), CLEAN);
+    }
+    let o = run(&dir, &["check", "."]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "0 errors, 0 warnings, 0 hints in 60 files\n");
+}

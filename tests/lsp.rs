@@ -701,3 +701,31 @@ async fn completion_after_local_dot_in_the_same_block() {
         .await;
     assert_eq!(labels(&c), vec!["count_x"]);
 }
+
+#[tokio::test]
+async fn severity_setting_overrides_codes() {
+    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+    let severities = |diags: &[Value]| -> Vec<(String, u64)> {
+        diags.iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap())).collect()
+    };
+    let pair = |c: &str, s: u64| (c.to_string(), s);
+    // LSP severities: 1 error, 2 warning, 4 hint.
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("a.tf", text).await;
+    assert_eq!(severities(&s.diagnostics(&u, 1).await), vec![pair("implicit-conversion", 4), pair("invalid-value", 1)]);
+    // Malformed entries (an unknown code, an unknown severity) are skipped.
+    let options = json!({"hclTypes": {"severity": {"invalid-value": "warning", "implicit-conversion": "off", "no-such-code": "error", "type-syntax": "fatal"}}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let u = s.open("a.tf", text).await;
+    assert_eq!(severities(&s.diagnostics(&u, 1).await), vec![pair("invalid-value", 2)]);
+    let seen = s.publications();
+    s.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"hclTypes": {"severity": {"implicit-conversion": "error", "invalid-value": "hint"}}}}),
+    )
+    .await;
+    assert_eq!(
+        severities(&s.diagnostics_after(&u, seen).await),
+        vec![pair("implicit-conversion", 1), pair("invalid-value", 4)]
+    );
+}
