@@ -634,8 +634,9 @@ async fn quick_fixes_make_bare_collections_explicit_and_apply_suggestions() {
             ),
         ]
     );
-    // "Did you mean" in a type, a reference and an attribute.
-    let text = "variable \"ports\" {\n  type = list(numbr)\n}\nvariable \"net\" {\n  type = object({ cidr = string })\n}\nlocals {\n  a = var.prots\n  b = var.net.cidrr\n}\n";
+    // "Did you mean" in a type, a reference, an attribute, an index and a
+    // function name.
+    let text = "variable \"ports\" {\n  type = list(numbr)\n}\nvariable \"net\" {\n  type = object({ cidr = string })\n}\nlocals {\n  a = var.prots\n  b = var.net.cidrr\n  c = var.net[\"cidrr\"]\n  d = upperr(\"x\")\n}\n";
     let fixes = quick_fixes(&mut s, "mean.tf", text).await;
     let fixed = |from: &str, to: &str| text.replacen(from, to, 1);
     assert_eq!(
@@ -644,6 +645,8 @@ async fn quick_fixes_make_bare_collections_explicit_and_apply_suggestions() {
             ("Change to `number`".to_string(), fixed("numbr", "number")),
             ("Change to `var.ports`".to_string(), fixed("var.prots", "var.ports")),
             ("Change to `cidr`".to_string(), fixed(".cidrr", ".cidr")),
+            ("Change to `cidr`".to_string(), fixed("[\"cidrr\"]", "[\"cidr\"]")),
+            ("Change to `upper`".to_string(), fixed("upperr", "upper")),
         ]
     );
 }
