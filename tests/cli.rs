@@ -378,3 +378,19 @@ fn no_progress_indicator_when_piped() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stderr(&o), "0 errors, 0 warnings, 0 hints in 60 files\n");
 }
+
+#[test]
+fn each_directory_is_a_module() {
+    let dir = tempdir("modules");
+    write(&dir, "a/variables.tf", "variable \"x\" {\n  type = string\n}\n");
+    write(&dir, "a/main.tf", "locals {\n  y = var.x\n}\n");
+    // The same reference one directory down: another module, without `x`.
+    write(&dir, "a/child/main.tf", "locals {\n  y = var.x\n}\n");
+    let o = run(&dir, &["check", "a"]);
+    assert_eq!(reported(&o), vec![("a/child/main.tf".into(), "undefined-reference".into(), "error".into())]);
+    let o = run(&dir, &["types", "a"]);
+    assert_eq!(
+        stdout(&o),
+        "a/child/main.tf:2:3: local.y: any\na/main.tf:2:3: local.y: string\na/variables.tf:1:10: var.x: string\n"
+    );
+}
