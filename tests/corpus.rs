@@ -1,7 +1,11 @@
 //! The real-world corpus (`shared/corpus/`): working Terraform modules and
 //! Pulumi programs must check with no error other than the known true
 //! positives (`shared/corpus/expected-errors.tsv`) and the ones we triaged
-//! as real bugs (`tests/corpus/true-positives.tsv`).
+//! as real bugs (`tests/corpus/true-positives.tsv`), every known true
+//! positive must be reported, and the whole multiset of (path, line, code,
+//! severity), warnings and hints included, must equal the checked-in
+//! `tests/corpus/diagnostics.tsv` (refresh: `HCL_TYPES_BLESS=1 cargo test
+//! --test corpus`, then review the diff).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -32,9 +36,68 @@ fn rows(path: &Path) -> Rows {
         .collect()
 }
 
-struct Found {
-    severity: Severity,
-    message: String,
+/// Where the expected multiset of diagnostics is kept (see its header).
+const EXPECTED: &str = "tests/corpus/diagnostics.tsv";
+
+/// The header of [`EXPECTED`], written when it is refreshed.
+const HEADER: &str = "\
+# Every diagnostic hcl-types reports on shared/corpus (checked with --var-file-table
+# shared/corpus/tfvars-targets.tsv), one row per diagnostic: path under shared/corpus,
+# line, code, severity. tests/corpus.rs fails on any difference, so a change in errors,
+# warnings or hints shows in review. After a deliberate change, refresh it with
+#   HCL_TYPES_BLESS=1 cargo test --test corpus
+# and read the diff: a new error must be a true positive, triaged in
+# tests/corpus/true-positives.tsv (the test fails on an untriaged one even when blessed).
+";
+
+/// One reported diagnostic: (path under the corpus, line, code, severity).
+type Row = (String, usize, String, String);
+
+/// The rows of [`EXPECTED`] and its file count.
+fn expected_rows() -> (usize, Vec<Row>) {
+    let text =
+        std::fs::read_to_string(EXPECTED).unwrap_or_else(|e| panic!("{EXPECTED}: {e} (bless it, see its header)"));
+    let mut files = 0;
+    let mut rows = Vec::new();
+    for l in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let cols: Vec<&str> = l.split('\t').collect();
+        match cols[..] {
+            ["files", n] => files = n.parse().unwrap_or_else(|_| panic!("{EXPECTED}: bad count in {l:?}")),
+            [path, line, code, severity] => rows.push((
+                path.to_string(),
+                line.parse().unwrap_or_else(|_| panic!("{EXPECTED}: bad line in {l:?}")),
+                code.to_string(),
+                severity.to_string(),
+            )),
+            _ => panic!("{EXPECTED}: bad row {l:?}"),
+        }
+    }
+    (files, rows)
+}
+
+fn write_expected(files: usize, rows: &[Row]) {
+    let mut out = format!("{HEADER}files\t{files}\n");
+    for (p, l, c, s) in rows {
+        out.push_str(&format!("{p}\t{l}\t{c}\t{s}\n"));
+    }
+    std::fs::write(EXPECTED, out).unwrap_or_else(|e| panic!("{EXPECTED}: {e}"));
+}
+
+/// What is in `a` and not in `b`, counting repeats (both sorted).
+fn minus<'a>(a: &'a [Row], b: &[Row]) -> Vec<&'a Row> {
+    let mut left: BTreeMap<&Row, usize> = BTreeMap::new();
+    for r in b {
+        *left.entry(r).or_default() += 1;
+    }
+    a.iter()
+        .filter(|r| match left.get_mut(r) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .collect()
 }
 
 #[test]
@@ -53,7 +116,9 @@ fn corpus_has_only_known_errors() {
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());
     assert!(reports.len() > 2500, "expected the whole corpus, found {} files", reports.len());
 
-    let mut found: BTreeMap<(String, usize, String), Found> = BTreeMap::new();
+    // Every diagnostic, and its message for the failure reports.
+    let mut found: Vec<Row> = Vec::new();
+    let mut messages: BTreeMap<Row, String> = BTreeMap::new();
     let mut per_folder: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     for r in &reports {
         let rel = r.path.strip_prefix(&root).unwrap_or(&r.path).to_string_lossy().replace('\\', "/");
@@ -69,42 +134,47 @@ fn corpus_has_only_known_errors() {
                 Severity::Hint => 2,
             };
             counts[slot] += 1;
-            found.insert(
-                (rel.clone(), line, d.code.as_str().to_string()),
-                Found { severity: d.severity, message: d.message.clone() },
-            );
+            let row = (rel.clone(), line, d.code.as_str().to_string(), d.severity.as_str().to_string());
+            messages.entry(row.clone()).or_insert_with(|| d.message.clone());
+            found.push(row);
         }
     }
+    found.sort();
     for (folder, [e, w, h]) in &per_folder {
         eprintln!("{folder}: {e} errors, {w} warnings, {h} hints");
     }
+    let show = |r: &Row| format!("{}:{}: {}[{}]: {}", r.0, r.1, r.3, r.2, messages.get(r).map_or("", |m| m.as_str()));
+    let key = |r: &Row| (r.0.clone(), r.1, r.2.clone());
+    let errors: BTreeSet<(String, usize, String)> = found.iter().filter(|r| r.3 == "error").map(key).collect();
+    let warnings: BTreeSet<(String, usize, String)> = found.iter().filter(|r| r.3 == "warning").map(key).collect();
 
     let unknown: Vec<String> = found
         .iter()
-        .filter(|(k, f)| f.severity == Severity::Error && !expected.contains_key(*k) && !triaged.contains_key(*k))
-        .map(|((p, l, c), f)| format!("{p}:{l}: {c}: {}", f.message))
+        .filter(|r| r.3 == "error" && !expected.contains_key(&key(r)) && !triaged.contains_key(&key(r)))
+        .map(show)
         .collect();
     assert!(unknown.is_empty(), "errors on working code (false positives, or triage them):\n{}", unknown.join("\n"));
 
-    let stale: Vec<String> = triaged
-        .keys()
-        .filter(|k| !matches!(found.get(*k), Some(f) if f.severity == Severity::Error))
-        .map(|(p, l, c)| format!("{p}:{l}: {c}"))
-        .collect();
+    let stale: Vec<String> =
+        triaged.keys().filter(|k| !errors.contains(*k)).map(|(p, l, c)| format!("{p}:{l}: {c}")).collect();
     assert!(stale.is_empty(), "triaged errors no longer reported:\n{}", stale.join("\n"));
 
-    // A known true positive counts as found at its line, as an error or (where
-    // types.md §5 makes a traversal through an optional value always null) a
-    // warning, or through a triaged row that stands for it.
+    // A known true positive counts as found at its line with its code, as an
+    // error, as a `traversal` warning (types.md §5 makes a traversal through
+    // an optional value "always null", not an error), or through a triaged
+    // row that stands for it.
     let stands_for: BTreeSet<(String, usize)> =
         triaged.iter().filter_map(|((p, _, _), rest)| rest[0].parse::<usize>().ok().map(|l| (p.clone(), l))).collect();
     let (mut as_error, mut as_warning, mut missing) = (0, 0, Vec::new());
     for k in expected.keys() {
-        match found.get(k).map(|f| f.severity) {
-            Some(Severity::Error) => as_error += 1,
-            Some(Severity::Warning) => as_warning += 1,
-            _ if stands_for.contains(&(k.0.clone(), k.1)) => as_error += 1,
-            _ => missing.push(format!("{}:{}: {}", k.0, k.1, k.2)),
+        if errors.contains(k) {
+            as_error += 1;
+        } else if k.2 == "traversal" && warnings.contains(k) {
+            as_warning += 1;
+        } else if stands_for.contains(&(k.0.clone(), k.1)) {
+            as_error += 1;
+        } else {
+            missing.push(format!("{}:{}: {}", k.0, k.1, k.2));
         }
     }
     eprintln!(
@@ -113,4 +183,24 @@ fn corpus_has_only_known_errors() {
         expected.len()
     );
     assert!(missing.is_empty(), "known true positives not reported:\n{}", missing.join("\n"));
+
+    // Everything else, warnings and hints included, against the checked-in
+    // multiset.
+    if std::env::var_os("HCL_TYPES_BLESS").is_some() {
+        write_expected(reports.len(), &found);
+        eprintln!("wrote {EXPECTED}: {} files, {} diagnostics", reports.len(), found.len());
+        return;
+    }
+    let (files, mut want) = expected_rows();
+    want.sort();
+    let added: Vec<String> = minus(&found, &want).into_iter().map(show).collect();
+    let gone: Vec<String> =
+        minus(&want, &found).into_iter().map(|r| format!("{}:{}: {}[{}]", r.0, r.1, r.3, r.2)).collect();
+    assert!(
+        added.is_empty() && gone.is_empty(),
+        "the corpus diagnostics differ from {EXPECTED} (if deliberate, refresh it: HCL_TYPES_BLESS=1 cargo test --test corpus)\nnew:\n{}\nno longer reported:\n{}",
+        added.join("\n"),
+        gone.join("\n")
+    );
+    assert_eq!(reports.len(), files, "files checked (refresh {EXPECTED} if the corpus changed)");
 }

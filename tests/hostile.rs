@@ -29,18 +29,43 @@ fn type_nested_100000_deep_is_an_error() {
     }
 }
 
+/// `t` inside `n` lists.
+fn lists(t: Type, n: usize) -> Type {
+    (0..n).fold(t, |t, _| Type::list(t))
+}
+
 #[test]
 fn types_built_deeper_than_the_limit_collapse_to_any() {
     // Inference can build types by composition (chains of locals), not only
     // by parsing: constructors must stop at MAX_DEPTH.
+    let limit = MAX_DEPTH as usize;
     let mut t = Type::string();
-    for _ in 0..10_000 {
+    for i in 1..=10_000 {
         t = Type::list(t);
+        assert!(t.depth() <= MAX_DEPTH, "after {i} lists");
+        // The wrapping that would pass the limit gives `any`, which the
+        // next ones wrap again.
+        assert_eq!(t.is_any(), i % limit == 0, "after {i} lists: depth {}", t.depth());
     }
-    assert!(t.depth() <= MAX_DEPTH);
-    assert_eq!(convert(&t, &t), hcl_types::types::Safety::Safe);
-    let _ = unify(&t, &Type::list(Type::number()));
-    let _ = t.to_string();
+    // The deepest type there is: MAX_DEPTH - 1 lists around a leaf.
+    let deepest = lists(Type::string(), limit - 1);
+    assert_eq!(deepest.depth(), MAX_DEPTH);
+    assert!(Type::list(deepest.clone()).is_any());
+    assert_eq!(convert(&deepest, &deepest), hcl_types::types::Safety::Safe);
+    let text = format!("{}string{}", "list(".repeat(limit - 1), ")".repeat(limit - 1));
+    assert_eq!(deepest.to_string(), text);
+
+    // Unification within the limit keeps the structure: the lists pair up
+    // until a list meets `number`, which makes a union (one level deeper).
+    let (u, safety) = unify(&lists(Type::string(), limit - 2), &Type::list(Type::number()));
+    let inner = lists(Type::string(), limit - 3);
+    assert_eq!(u, Type::list(Type::union([inner.clone(), Type::number()])));
+    assert_eq!(u.depth(), MAX_DEPTH);
+    assert_eq!(safety, hcl_types::types::Safety::Safe);
+    assert_eq!(u.to_string(), format!("list(union({inner}, number))"));
+    // The same from the deepest type would pass the limit: `any`.
+    let (u, _) = unify(&deepest, &Type::list(Type::number()));
+    assert!(u.is_any(), "{u}");
 }
 
 #[test]

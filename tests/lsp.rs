@@ -61,6 +61,12 @@ fn position(text: &str, offset: usize, enc: Enc) -> Value {
 
 impl Session {
     async fn start(enc: Enc) -> Session {
+        Session::start_with(enc, json!({"hclTypes": {"inlayHints": {"enable": true}}})).await
+    }
+
+    /// A session whose `initialize` carries `options` as its
+    /// initializationOptions.
+    async fn start_with(enc: Enc, options: Value) -> Session {
         let (service, socket) = LspService::new(Backend::new);
         let published = Arc::new(Mutex::new(Vec::new()));
         let sink = published.clone();
@@ -80,7 +86,7 @@ impl Session {
             Enc::Utf16 => json!(["utf-16"]),
         };
         let init = s
-            .request("initialize", json!({"capabilities": {"general": {"positionEncodings": encodings}}, "initializationOptions": {"hclTypes": {"inlayHints": {"enable": true}}}}))
+            .request("initialize", json!({"capabilities": {"general": {"positionEncodings": encodings}}, "initializationOptions": options}))
             .await;
         let negotiated = init["capabilities"]["positionEncoding"].as_str().unwrap().to_string();
         assert_eq!(negotiated, if enc == Enc::Utf8 { "utf-8" } else { "utf-16" });
@@ -125,6 +131,38 @@ impl Session {
         let u = self.open(name, &text).await;
         let pos = position(&text, offset, self.enc);
         self.request(method, json!({"textDocument": {"uri": u}, "position": pos})).await
+    }
+
+    /// How many publications have arrived so far.
+    fn publications(&self) -> usize {
+        self.published.lock().unwrap().len()
+    }
+
+    /// The first diagnostics published for a URI after the first `seen`
+    /// publications, waiting for them.
+    async fn diagnostics_after(&self, u: &str, seen: usize) -> Vec<Value> {
+        for _ in 0..500 {
+            let found = self.published.lock().unwrap().iter().skip(seen).find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                return p["diagnostics"].as_array().cloned().unwrap_or_default();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("no new diagnostics for {u} after publication {seen}");
+    }
+
+    /// All inlay hints of a document as (position, label).
+    async fn hints(&mut self, u: &str) -> Vec<(Value, String)> {
+        let hints = self
+            .request(
+                "textDocument/inlayHint",
+                json!({"textDocument": {"uri": u}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}}),
+            )
+            .await;
+        hints
+            .as_array()
+            .map(|a| a.iter().map(|h| (h["position"].clone(), h["label"].as_str().unwrap().to_string())).collect())
+            .unwrap_or_default()
     }
 
     /// The newest diagnostics published for a URI, waiting for them.
@@ -297,12 +335,13 @@ async fn inlay_hints_follow_names_after_astral_characters() {
             let mut s = Session::start(enc).await;
             let text = "locals {\n  s = \"😀😀\"\n  n = 1.5\n}\n";
             let u = s.open("a.tf", text).await;
-            let hints = s
-                .request("textDocument/inlayHint", json!({"textDocument": {"uri": u}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}))
-                .await;
-            let got: Vec<(Value, String)> = hints.as_array().unwrap().iter().map(|h| (h["position"].clone(), h["label"].as_str().unwrap().to_string())).collect();
+            let got = s.hints(&u).await;
             let after = |name: &str| position(text, text.find(name).unwrap() + name.len(), enc);
-            assert_eq!(got, vec![(after("  s"), ": string".to_string()), (after("  n"), ": number".to_string())], "{enc:?}");
+            assert_eq!(
+                got,
+                vec![(after("  s"), ": string".to_string()), (after("  n"), ": number".to_string())],
+                "{enc:?}"
+            );
         })
     })
     .await;
@@ -431,4 +470,265 @@ async fn requests_before_initialize_and_unknown_methods_get_errors() {
     let unknown = Request::build("hclTypes/nonsense").params(json!({})).id(3).finish();
     let resp = service.ready().await.unwrap().call(unknown).await.unwrap().expect("a response");
     assert_eq!(resp.into_parts().1.unwrap_err().code, tower_lsp_server::jsonrpc::ErrorCode::MethodNotFound);
+}
+
+fn codes(diags: &[Value]) -> Vec<String> {
+    diags.iter().map(|d| d["code"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn diagnostics_follow_the_disk_after_save_and_watched_changes() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("main.tf", "locals {\n  r = var.region\n}\n").await;
+    assert_eq!(codes(&s.diagnostics(&u, 1).await), vec!["undefined-reference"]);
+
+    // A sibling written to disk (by another program) is seen on save.
+    s.disk("variables.tf", "variable \"region\" {\n  type = string\n}\n");
+    let seen = s.publications();
+    s.notify("textDocument/didSave", json!({"textDocument": {"uri": u}})).await;
+    assert_eq!(s.diagnostics_after(&u, seen).await, Vec::<Value>::new(), "the variable is declared now");
+
+    // And when the client reports watched files changed on disk.
+    s.disk("variables.tf", "variable \"regions\" {\n  type = string\n}\n");
+    let seen = s.publications();
+    let changed = uri(&s.dir.join("variables.tf"));
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 2}]})).await;
+    let diags = s.diagnostics_after(&u, seen).await;
+    assert_eq!(codes(&diags), vec!["undefined-reference"]);
+    assert!(diags[0]["message"].as_str().unwrap().contains("did you mean `var.regions`?"), "{diags:?}");
+
+    std::fs::remove_file(s.dir.join("variables.tf")).unwrap();
+    let seen = s.publications();
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 3}]})).await;
+    let diags = s.diagnostics_after(&u, seen).await;
+    assert_eq!(codes(&diags), vec!["undefined-reference"]);
+    assert!(!diags[0]["message"].as_str().unwrap().contains("did you mean"), "the file is gone: {diags:?}");
+}
+
+#[tokio::test]
+async fn completion_of_locals_and_pcl_names() {
+    let mut s = Session::start(Enc::Utf8).await;
+    s.disk("other.tf", "locals {\n  region = \"x\"\n}\nvariable \"v\" {}\n");
+    let c =
+        s.at("textDocument/completion", "main.tf", "locals {\n  count_x = 2\n}\nlocals {\n  a = local.$0\n}\n").await;
+    let mut l = labels(&c);
+    l.sort();
+    assert_eq!(l, vec!["count_x", "region"], "locals of both files, not the variable");
+    // Typed on in the same block (which parses again once a name follows).
+    let c = s.at("textDocument/completion", "main.tf", "locals {\n  count_x = 2\n  a = local.reg$0\n}\n").await;
+    assert_eq!(labels(&c), vec!["region"]);
+
+    // PCL: configs, top-level values and resources by bare name.
+    let c = s
+        .at(
+            "textDocument/completion",
+            "main.pp",
+            "config size \"int\" {}\nsizeLabel = \"s\"\nresource bucket \"aws:s3:Bucket\" {}\nx = si$0\n",
+        )
+        .await;
+    let l = labels(&c);
+    assert!(l.contains(&"size".to_string()) && l.contains(&"sizeLabel".to_string()), "{l:?}");
+    assert!(!l.contains(&"bucket".to_string()), "bucket does not match `si`: {l:?}");
+    let c = s
+        .at(
+            "textDocument/completion",
+            "main.pp",
+            "config size \"int\" {}\nsizeLabel = \"s\"\nresource bucket \"aws:s3:Bucket\" {}\nx = $0\n",
+        )
+        .await;
+    let l = labels(&c);
+    for want in ["size", "sizeLabel", "bucket"] {
+        assert!(l.contains(&want.to_string()), "{want} missing from {l:?}");
+    }
+}
+
+#[tokio::test]
+async fn inlay_hints_for_pcl_values_and_untyped_outputs() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = "config n \"int\" {}\nlabel = \"x\"\ntotal = n + 1\noutput shown {\n  value = label\n}\noutput typed \"string\" {\n  value = label\n}\n";
+    let u = s.open("main.pp", text).await;
+    let after = |name: &str| position(text, text.find(name).unwrap() + name.len(), Enc::Utf16);
+    // Values and the untyped output; not the config or the typed output,
+    // whose types are written out.
+    assert_eq!(
+        s.hints(&u).await,
+        vec![
+            (after("label"), ": string".to_string()),
+            (after("total"), ": int".to_string()),
+            (after("output shown"), ": string".to_string()),
+        ]
+    );
+    // Terraform outputs are untyped.
+    let text = "locals {\n  n = 1.5\n}\noutput \"o\" {\n  value = local.n\n}\n";
+    let u = s.open("main.tf", text).await;
+    let after = |name: &str| position(text, text.find(name).unwrap() + name.len(), Enc::Utf16);
+    assert_eq!(
+        s.hints(&u).await,
+        vec![(after("  n"), ": number".to_string()), (after("output \"o\""), ": number".to_string())]
+    );
+}
+
+#[tokio::test]
+async fn inlay_hints_can_be_switched_off_and_on() {
+    let text = "locals {\n  n = 1.5\n}\n";
+    let mut s = Session::start_with(Enc::Utf8, json!({"hclTypes": {"inlayHints": {"enable": false}}})).await;
+    let u = s.open("a.tf", text).await;
+    assert_eq!(s.hints(&u).await, vec![], "off from initializationOptions");
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"hclTypes": {"inlayHints": {"enable": true}}}}))
+        .await;
+    assert_eq!(s.hints(&u).await.len(), 1, "on through didChangeConfiguration");
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"hclTypes": {"inlayHints": {"enable": false}}}}))
+        .await;
+    assert_eq!(s.hints(&u).await, vec![], "off again");
+    // On by default.
+    let mut s = Session::start_with(Enc::Utf8, Value::Null).await;
+    let u = s.open("a.tf", text).await;
+    assert_eq!(s.hints(&u).await.len(), 1);
+}
+
+/// The quick fixes offered for a document's diagnostics, applied one at a
+/// time: (title, text after the edit).
+async fn quick_fixes(s: &mut Session, name: &str, text: &str) -> Vec<(String, String)> {
+    let u = s.open(name, text).await;
+    let diags = s.diagnostics(&u, 1).await;
+    let actions = s
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": u}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}, "context": {"diagnostics": diags}}),
+        )
+        .await;
+    let mut out = Vec::new();
+    for a in actions.as_array().unwrap() {
+        assert_eq!(a["kind"], "quickfix");
+        let edits = a["edit"]["changes"][&u].as_array().unwrap();
+        assert_eq!(edits.len(), 1, "{a}");
+        let r = &edits[0]["range"];
+        // UTF-16 positions on ASCII lines: columns are bytes.
+        let offset = |p: &Value| {
+            let line = p["line"].as_u64().unwrap() as usize;
+            text.split_inclusive('\n').take(line).map(str::len).sum::<usize>()
+                + p["character"].as_u64().unwrap() as usize
+        };
+        let mut fixed = text.to_string();
+        fixed.replace_range(offset(&r["start"])..offset(&r["end"]), edits[0]["newText"].as_str().unwrap());
+        out.push((a["title"].as_str().unwrap().to_string(), fixed));
+    }
+    out
+}
+
+#[tokio::test]
+async fn quick_fixes_make_bare_collections_explicit_and_apply_suggestions() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let fixes =
+        quick_fixes(&mut s, "bare.tf", "variable \"l\" {\n  type = list\n}\nvariable \"m\" {\n  type = map\n}\n").await;
+    assert_eq!(
+        fixes,
+        vec![
+            (
+                "Write list(any)".to_string(),
+                "variable \"l\" {\n  type = list(any)\n}\nvariable \"m\" {\n  type = map\n}\n".to_string()
+            ),
+            (
+                "Write map(any)".to_string(),
+                "variable \"l\" {\n  type = list\n}\nvariable \"m\" {\n  type = map(any)\n}\n".to_string()
+            ),
+        ]
+    );
+    // "Did you mean" in a type, a reference, an attribute, an index and a
+    // function name.
+    let text = "variable \"ports\" {\n  type = list(numbr)\n}\nvariable \"net\" {\n  type = object({ cidr = string })\n}\nlocals {\n  a = var.prots\n  b = var.net.cidrr\n  c = var.net[\"cidrr\"]\n  d = upperr(\"x\")\n}\n";
+    let fixes = quick_fixes(&mut s, "mean.tf", text).await;
+    let fixed = |from: &str, to: &str| text.replacen(from, to, 1);
+    assert_eq!(
+        fixes,
+        vec![
+            ("Change to `number`".to_string(), fixed("numbr", "number")),
+            ("Change to `var.ports`".to_string(), fixed("var.prots", "var.ports")),
+            ("Change to `cidr`".to_string(), fixed(".cidrr", ".cidr")),
+            ("Change to `cidr`".to_string(), fixed("[\"cidrr\"]", "[\"cidr\"]")),
+            ("Change to `upper`".to_string(), fixed("upperr", "upper")),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn dialects_setting_maps_globs_to_dialects() {
+    let text = "variable \"n\" {\n  type = int\n}\n";
+    // By name, `.hcl` is the full system, where `int` exists.
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("conf.hcl", text).await;
+    assert_eq!(s.diagnostics(&u, 1).await, Vec::<Value>::new());
+    // Mapped to Terraform, `int` is not a type.
+    let mut s = Session::start_with(Enc::Utf16, json!({"hclTypes": {"dialects": {"**/*.hcl": "terraform"}}})).await;
+    let u = s.open("conf.hcl", text).await;
+    assert_eq!(codes(&s.diagnostics(&u, 1).await), vec!["type-dialect"]);
+    // A change of settings re-reads open documents; a bare file name matches too.
+    let seen = s.publications();
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"hclTypes": {"dialects": {"conf.hcl": "pcl"}}}}))
+        .await;
+    assert_eq!(s.diagnostics_after(&u, seen).await, Vec::<Value>::new(), "pcl has int");
+    let seen = s.publications();
+    s.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"hclTypes": {"dialects": {"*.hcl": "terraform"}}}}),
+    )
+    .await;
+    assert_eq!(codes(&s.diagnostics_after(&u, seen).await), vec!["type-dialect"]);
+}
+
+/// BUG (src/analysis, reported in issue 19's work): `local.` typed in the
+/// block that declares the other locals leaves that block unparsable (a
+/// trailing dot), so its locals are not declared and cannot be offered:
+/// the most common place to type `local.` completes only other blocks'
+/// locals. Un-ignore once completion keeps the names of the item under the
+/// cursor (e.g. from the last analysis that parsed it).
+#[tokio::test]
+#[ignore = "bug: completion after `local.` misses the locals of the block being edited"]
+async fn completion_after_local_dot_in_the_same_block() {
+    let mut s = Session::start(Enc::Utf8).await;
+    let u = s.open("main.tf", "locals {\n  count_x = 2\n  a = 1\n}\n").await;
+    s.diagnostics(&u, 1).await;
+    // The user replaces `1` with `local.`.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 2, "character": 6}, "end": {"line": 2, "character": 7}}, "text": "local."}
+        ]}),
+    )
+    .await;
+    let c = s
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": u}, "position": {"line": 2, "character": 12}}),
+        )
+        .await;
+    assert_eq!(labels(&c), vec!["count_x"]);
+}
+
+#[tokio::test]
+async fn severity_setting_overrides_codes() {
+    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+    let severities = |diags: &[Value]| -> Vec<(String, u64)> {
+        diags.iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap())).collect()
+    };
+    let pair = |c: &str, s: u64| (c.to_string(), s);
+    // LSP severities: 1 error, 2 warning, 4 hint.
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("a.tf", text).await;
+    assert_eq!(severities(&s.diagnostics(&u, 1).await), vec![pair("implicit-conversion", 4), pair("invalid-value", 1)]);
+    // Malformed entries (an unknown code, an unknown severity) are skipped.
+    let options = json!({"hclTypes": {"severity": {"invalid-value": "warning", "implicit-conversion": "off", "no-such-code": "error", "type-syntax": "fatal"}}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let u = s.open("a.tf", text).await;
+    assert_eq!(severities(&s.diagnostics(&u, 1).await), vec![pair("invalid-value", 2)]);
+    let seen = s.publications();
+    s.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"hclTypes": {"severity": {"implicit-conversion": "error", "invalid-value": "hint"}}}}),
+    )
+    .await;
+    assert_eq!(
+        severities(&s.diagnostics_after(&u, seen).await),
+        vec![pair("implicit-conversion", 1), pair("invalid-value", 4)]
+    );
 }

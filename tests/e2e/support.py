@@ -176,8 +176,11 @@ def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
 
 def check_json(directory: pathlib.Path) -> list[dict[str, Any]]:
     proc = run("check", "--format", "json", str(directory))
-    assert proc.returncode in (0, 1), f"check failed ({proc.returncode}): {proc.stderr}"
-    return json.loads(proc.stdout)
+    entries = json.loads(proc.stdout)
+    # Exit status 1 exactly when an error is reported, else 0 (2 is a failure).
+    want = 1 if any(e["severity"] == "error" for e in entries) else 0
+    assert proc.returncode == want, f"check exited {proc.returncode}, expected {want}: {proc.stderr}"
+    return entries
 
 
 def cli_as_lsp(entries: list[dict[str, Any]], path: pathlib.Path, enc: str) -> list[tuple]:

@@ -12,6 +12,8 @@
 -- "not ok - NAME: REASON". Exit status: 0 when all passed, else 1 (`cquit`).
 
 local MODE = assert(os.getenv('HCLT_MODE'), 'HCLT_MODE unset')
+-- How results name this run (the mode, and the Neovim version when not 0.11).
+local LABEL = os.getenv('HCLT_LABEL') or MODE
 local WORK = assert(os.getenv('HCLT_WORK'), 'HCLT_WORK unset')
 local RESULTS = assert(os.getenv('HCLT_RESULTS'), 'HCLT_RESULTS unset')
 local FIX = WORK .. '/fixture'
@@ -25,11 +27,11 @@ local exits = {} -- server exits seen: { code, signal }
 local function record(ok, name, reason)
   if ok then
     passed = passed + 1
-    out:write(('ok - [%s] %s\n'):format(MODE, name))
+    out:write(('ok - [%s] %s\n'):format(LABEL, name))
   else
     failed = failed + 1
-    out:write(('not ok - [%s] %s: %s\n'):format(MODE, name, reason))
-    io.stderr:write(('FAIL [%s] %s: %s\n'):format(MODE, name, reason))
+    out:write(('not ok - [%s] %s: %s\n'):format(LABEL, name, reason))
+    io.stderr:write(('FAIL [%s] %s: %s\n'):format(LABEL, name, reason))
   end
   out:flush()
 end
@@ -438,7 +440,13 @@ local ok, err = xpcall(function()
   check('clean shutdown', function()
     local clients = vim.lsp.get_clients({ name = NAME })
     for _, c in ipairs(clients) do
-      c:stop()
+      -- A method from 0.11; before, a function whose argument is `force`
+      -- (so c:stop() would kill the server).
+      if vim.fn.has('nvim-0.11') == 1 then
+        c:stop()
+      else
+        c.stop()
+      end
     end
     local done = vim.wait(TIMEOUT, function()
       return #exits >= #clients
@@ -455,7 +463,7 @@ if not ok then
   record(false, 'test script', err)
 end
 
-out:write(('# [%s] %d passed, %d failed\n'):format(MODE, passed, failed))
+out:write(('# [%s] %d passed, %d failed\n'):format(LABEL, passed, failed))
 out:close()
 if failed > 0 then
   vim.cmd('cquit 1')

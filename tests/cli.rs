@@ -1,0 +1,396 @@
+//! `hcl-types check` and `hcl-types types` as a user runs them: the real
+//! binary on small modules written to a temporary directory, asserting the
+//! promises of README.md and shared/spec/cli.md (the directories skipped,
+//! exit statuses 0/1/2, `--dialect`, `--severity`, the JSON shapes, and the
+//! parsing of `--var-file` and `--var-file-table`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A fresh directory for one test.
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hcl-types-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `dir/rel`, creating directories.
+fn write(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Runs the binary in `dir`.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hcl-types")).current_dir(dir).args(args).output().expect("run hcl-types")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
+}
+
+/// `check`'s text lines as (path, code, severity).
+fn reported(o: &Output) -> Vec<(String, String, String)> {
+    stdout(o)
+        .lines()
+        .map(|l| {
+            let (path, rest) = l.split_once(':').unwrap_or_else(|| panic!("not a diagnostic line: {l}"));
+            let (_, rest) = rest.split_once(": ").unwrap();
+            let (severity, rest) = rest.split_once('[').unwrap();
+            let (code, _) = rest.split_once(']').unwrap();
+            (path.to_string(), code.to_string(), severity.to_string())
+        })
+        .collect()
+}
+
+const BAD_BOOL: &str = "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+const CLEAN: &str = "variable \"n\" {\n  type    = number\n  default = 1\n}\n";
+/// One warning (unsafe-conversion) and one hint (implicit-conversion).
+const WARN_AND_HINT: &str =
+    "variable \"s\" {\n  type = string\n}\nvariable \"n\" {\n  type    = number\n  default = \"2\"\n}\nlocals {\n  x = var.s + 1\n}\n";
+
+#[test]
+fn check_skips_git_terraform_and_node_modules() {
+    let dir = tempdir("skip");
+    write(&dir, "main.tf", BAD_BOOL);
+    write(&dir, "nested/deeper/main.tf", BAD_BOOL);
+    for skipped in [".git", ".terraform/modules/vpc", "node_modules/pkg", "nested/node_modules", "nested/.git/hooks"] {
+        write(&dir, &format!("{skipped}/main.tf"), BAD_BOOL);
+    }
+    // Only directories of those names are skipped, not files.
+    write(&dir, "other/.terraform.tf", BAD_BOOL);
+    let o = run(&dir, &["check", "."]);
+    let paths: BTreeSet<String> = reported(&o).into_iter().map(|(p, _, _)| p).collect();
+    let want: BTreeSet<String> =
+        ["./main.tf", "./nested/deeper/main.tf", "./other/.terraform.tf"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(paths, want, "{}", stdout(&o));
+    assert!(stderr(&o).ends_with("3 errors, 0 warnings, 0 hints in 3 files\n"), "{}", stderr(&o));
+    // Named explicitly, such a directory is checked.
+    let o = run(&dir, &["check", ".terraform/modules/vpc"]);
+    assert_eq!(reported(&o).len(), 1, "{}", stdout(&o));
+}
+
+#[test]
+fn exit_status_tells_clean_errors_and_failures_apart() {
+    let dir = tempdir("exit");
+    write(&dir, "clean/main.tf", CLEAN);
+    write(&dir, "warn/main.tf", WARN_AND_HINT);
+    write(&dir, "bad/main.tf", BAD_BOOL);
+
+    let o = run(&dir, &["check", "clean"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "0 errors, 0 warnings, 0 hints in 1 file\n");
+
+    // Warnings and hints alone still exit 0.
+    let o = run(&dir, &["check", "warn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stderr(&o), "0 errors, 1 warning, 1 hint in 1 file\n");
+
+    let o = run(&dir, &["check", "clean", "bad"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(reported(&o), vec![("bad/main.tf".into(), "invalid-value".into(), "error".into())]);
+
+    // A path that cannot be read is an I/O failure (2), reported on stderr,
+    // and the rest is still checked.
+    let o = run(&dir, &["check", "bad", "missing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("missing: error: "), "{}", stderr(&o));
+    assert_eq!(reported(&o).len(), 1, "the readable module is still checked");
+    let o = run(&dir, &["types", "clean", "missing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "clean/main.tf:1:10: var.n: number\n");
+
+    // Usage errors are 2, with nothing on stdout.
+    for args in [&["check", "--no-such-flag"][..], &["check", "--format", "xml"], &["frobnicate"]] {
+        let o = run(&dir, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{args:?}");
+        assert!(stderr(&o).starts_with("error: "), "{args:?}: {}", stderr(&o));
+    }
+    // --help and --version are not failures.
+    assert_eq!(run(&dir, &["check", "--help"]).status.code(), Some(0));
+    assert_eq!(run(&dir, &["--version"]).status.code(), Some(0));
+}
+
+#[test]
+fn dialect_option_overrides_the_file_name() {
+    let dir = tempdir("dialect");
+    write(&dir, "a.tf", "variable \"n\" {\n  type = int\n}\n");
+    write(&dir, "u.hcl", "variable \"u\" {\n  type = union(int, string)\n}\n");
+    let codes = |args: &[&str]| -> Vec<(String, String, String)> {
+        let mut all = vec!["check"];
+        all.extend_from_slice(args);
+        all.extend(["a.tf", "u.hcl"]);
+        reported(&run(&dir, &all))
+    };
+    let dialect_error = |p: &str| (p.to_string(), "type-dialect".to_string(), "error".to_string());
+    // By name: `.tf` is Terraform (no `int`), `.hcl` the full system.
+    assert_eq!(codes(&[]), vec![dialect_error("a.tf")]);
+    assert_eq!(codes(&["--dialect", "hcl"]), vec![]);
+    // PCL has `int` but not `union`.
+    assert_eq!(codes(&["--dialect", "pcl"]), vec![dialect_error("u.hcl")]);
+    // Terraform has neither: `union` and its `int` are both reported.
+    assert_eq!(
+        codes(&["--dialect", "terraform"]),
+        vec![dialect_error("a.tf"), dialect_error("u.hcl"), dialect_error("u.hcl")]
+    );
+    let o = run(&dir, &["check", "--dialect", "yaml", "a.tf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown dialect `yaml`"), "{}", stderr(&o));
+}
+
+#[test]
+fn severity_overrides_each_code() {
+    let dir = tempdir("severity");
+    write(&dir, "main.tf", WARN_AND_HINT);
+    let run_with = |overrides: &[&str]| {
+        let mut args = vec!["check", "--format", "json"];
+        for o in overrides {
+            args.extend(["--severity", o]);
+        }
+        args.push(".");
+        let o = run(&dir, &args);
+        let json: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        let got: Vec<(String, String)> = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_str().unwrap().to_string()))
+            .collect();
+        (o.status.code(), got)
+    };
+    let pair = |c: &str, s: &str| (c.to_string(), s.to_string());
+    assert_eq!(
+        run_with(&[]),
+        (Some(0), vec![pair("implicit-conversion", "hint"), pair("unsafe-conversion", "warning")])
+    );
+    // A warning made an error fails the run.
+    assert_eq!(
+        run_with(&["unsafe-conversion=error"]),
+        (Some(1), vec![pair("implicit-conversion", "hint"), pair("unsafe-conversion", "error")])
+    );
+    // Repeatable, one per code; `off` drops the diagnostic.
+    assert_eq!(
+        run_with(&["implicit-conversion=warning", "unsafe-conversion=off"]),
+        (Some(0), vec![pair("implicit-conversion", "warning")])
+    );
+    assert_eq!(
+        run_with(&["unsafe-conversion=hint", "implicit-conversion=off"]),
+        (Some(0), vec![pair("unsafe-conversion", "hint")])
+    );
+    // The last override of a code wins.
+    assert_eq!(run_with(&["unsafe-conversion=off", "unsafe-conversion=error"]).0, Some(1));
+
+    // An error turned off or down no longer fails the run, and the summary
+    // counts what is printed.
+    write(&dir, "bad/main.tf", BAD_BOOL);
+    let o = run(&dir, &["check", "--severity", "invalid-value=off", "bad"]);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
+    assert_eq!(stderr(&o), "0 errors, 0 warnings, 0 hints in 1 file\n");
+    let o = run(&dir, &["check", "--severity", "invalid-value=warning", "bad"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(reported(&o), vec![("bad/main.tf".into(), "invalid-value".into(), "warning".into())]);
+
+    for (bad, says) in [
+        ("no-such-code=error", "unknown code `no-such-code`"),
+        ("invalid-value=fatal", "`fatal`: expected error, warning, hint or off"),
+        ("invalid-value", "expected CODE=error|warning|hint|off"),
+    ] {
+        let o = run(&dir, &["check", "--severity", bad, "bad"]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{bad}");
+    }
+}
+
+/// The keys of every object of a JSON array, which must all be the same.
+fn keys(v: &Value) -> BTreeSet<String> {
+    let all: BTreeSet<BTreeSet<String>> =
+        v.as_array().expect("a JSON array").iter().map(|o| o.as_object().unwrap().keys().cloned().collect()).collect();
+    assert_eq!(all.len(), 1, "objects of different shapes: {all:?}");
+    all.into_iter().next().unwrap()
+}
+
+#[test]
+fn json_output_of_check_and_types() {
+    let dir = tempdir("json");
+    // The bad default on line 3 after a multi-byte character: the column
+    // counts characters, the end is the end of the literal.
+    write(&dir, "main.tf", "variable \"b\" {\n  type    = bool\n  /*é😀*/ default = \"maybe\"\n}\n");
+    write(&dir, "vars.tf", WARN_AND_HINT);
+    let o = run(&dir, &["check", "--format", "json", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1, "one JSON array on one line: {out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let want: BTreeSet<String> = ["path", "line", "column", "end_line", "end_column", "severity", "code", "message"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(keys(&v), want);
+    let first = &v[0];
+    assert_eq!(first["path"], "./main.tf");
+    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(3), Some(20)));
+    assert_eq!((first["end_line"].as_u64(), first["end_column"].as_u64()), (Some(3), Some(27)));
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["code"], "invalid-value");
+    assert!(first["message"].as_str().unwrap().contains("\"maybe\" is not a bool"), "{first}");
+    // Sorted by path and position, the same diagnostics as the text format.
+    let text = run(&dir, &["check", "."]);
+    let from_json: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{}: {}[{}]: {}",
+                d["path"].as_str().unwrap(),
+                d["line"],
+                d["column"],
+                d["severity"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(from_json, stdout(&text).lines().collect::<Vec<_>>());
+    assert_eq!(v.as_array().unwrap().len(), 3);
+
+    // Nothing to report is an empty array, not nothing.
+    write(&dir, "clean/main.tf", CLEAN);
+    let o = run(&dir, &["check", "--format", "json", "clean"]);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), "[]\n".to_string()));
+
+    let o = run(&dir, &["types", "--format", "json", "clean", "main.tf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(keys(&v), ["address", "column", "line", "path", "type"].iter().map(|s| s.to_string()).collect());
+    assert_eq!(
+        v,
+        serde_json::json!([
+            {"path": "clean/main.tf", "line": 1, "column": 10, "address": "var.n", "type": "number"},
+            {"path": "main.tf", "line": 1, "column": 10, "address": "var.b", "type": "bool"},
+        ])
+    );
+    let o = run(&dir, &["types", "clean", "main.tf"]);
+    assert_eq!(stdout(&o), "clean/main.tf:1:10: var.n: number\nmain.tf:1:10: var.b: bool\n");
+}
+
+/// A module with one variable and test inputs kept apart from it.
+fn var_file_layout(name: &str) -> PathBuf {
+    let dir = tempdir(name);
+    write(&dir, "module/variables.tf", "variable \"size\" {\n  type = number\n}\n");
+    write(&dir, "tests/inputs/ok.tfvars", "size = 3\n");
+    write(&dir, "tests/inputs/bad.tfvars", "size = \"huge\"\n");
+    dir
+}
+
+#[test]
+fn var_file_checks_tfvars_against_another_directory() {
+    let dir = var_file_layout("var-file");
+    // Without a target, the inputs' directory declares no variables, so
+    // nothing is known about them.
+    let o = run(&dir, &["check", "tests"]);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
+    // With one, each file is checked against the module's variables (the
+    // module itself is not reported: it was not among the checked paths).
+    let o = run(
+        &dir,
+        &[
+            "check",
+            "tests",
+            "--var-file",
+            "tests/inputs/bad.tfvars=module",
+            "--var-file",
+            "tests/inputs/ok.tfvars=module",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(reported(&o), vec![("tests/inputs/bad.tfvars".into(), "invalid-value".into(), "error".into())]);
+    assert!(stderr(&o).ends_with("in 2 files\n"), "{}", stderr(&o));
+    // `=` splits at the first one; a value without it is a usage error.
+    for bad in ["tests/inputs/ok.tfvars", "module"] {
+        let o = run(&dir, &["check", "tests", "--var-file", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("expected TFVARS=MODULE_DIR"), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "");
+    }
+}
+
+#[test]
+fn var_file_table_rows_comments_and_errors() {
+    let dir = var_file_layout("var-file-table");
+    // A comment, blank lines, CRLF, an extra column, and relative rows that
+    // match by trailing components (`inputs/ok.tfvars` under any root, the
+    // module relative to that root).
+    write(
+        &dir,
+        "targets.tsv",
+        "# tfvars\tmodule\n\ninputs/bad.tfvars\t../module\r\n  \ninputs/ok.tfvars\t../module\tignored note\n",
+    );
+    let o = run(&dir, &["check", "tests", "--var-file-table", "targets.tsv"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(reported(&o), vec![("tests/inputs/bad.tfvars".into(), "invalid-value".into(), "error".into())]);
+
+    // A malformed row is an I/O failure naming the line; the rest is checked
+    // without the table.
+    for (name, table, line) in [
+        ("one-column.tsv", "inputs/ok.tfvars\t../module\ninputs/bad.tfvars\n", 2),
+        ("spaces.tsv", "# spaces are not tabs\ninputs/ok.tfvars ../module\n", 2),
+        ("empty-module.tsv", "inputs/ok.tfvars\t\n", 1),
+        ("empty-tfvars.tsv", "\t../module\n", 1),
+    ] {
+        write(&dir, name, table);
+        let o = run(&dir, &["check", "tests", "--var-file-table", name]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            stderr(&o).contains(&format!("{name}:{line}: expected TFVARS<TAB>MODULE_DIR")),
+            "{name}: {}",
+            stderr(&o)
+        );
+        assert_eq!(reported(&o), vec![], "{name}: still checked, without targets");
+        assert!(stderr(&o).ends_with("in 2 files\n"), "{name}: {}", stderr(&o));
+    }
+    let o = run(&dir, &["check", "tests", "--var-file-table", "no-such.tsv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("no-such.tsv: error: no-such.tsv: "), "{}", stderr(&o));
+}
+
+#[test]
+fn no_progress_indicator_when_piped() {
+    // More files than the indicator's threshold, stderr a pipe: only the
+    // summary line.
+    let dir = tempdir("progress");
+    for i in 0..60 {
+        write(&dir, &format!("m{i}/main.tf"), CLEAN);
+    }
+    let o = run(&dir, &["check", "."]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "0 errors, 0 warnings, 0 hints in 60 files\n");
+}
+
+#[test]
+fn each_directory_is_a_module() {
+    let dir = tempdir("modules");
+    write(&dir, "a/variables.tf", "variable \"x\" {\n  type = string\n}\n");
+    write(&dir, "a/main.tf", "locals {\n  y = var.x\n}\n");
+    // The same reference one directory down: another module, without `x`.
+    write(&dir, "a/child/main.tf", "locals {\n  y = var.x\n}\n");
+    let o = run(&dir, &["check", "a"]);
+    assert_eq!(reported(&o), vec![("a/child/main.tf".into(), "undefined-reference".into(), "error".into())]);
+    let o = run(&dir, &["types", "a"]);
+    assert_eq!(
+        stdout(&o),
+        "a/child/main.tf:2:3: local.y: any\na/main.tf:2:3: local.y: string\na/variables.tf:1:10: var.x: string\n"
+    );
+}
