@@ -380,6 +380,10 @@ fn terraform() -> Vec<Function> {
         f("env", s(), "The value of an environment variable (Packer).").arg("name", s()),
         f("legacy_isotime", s(), "The current time formatted with a Go layout (Packer).").arg("format", s()),
         f("legacy_strftime", s(), "The current time formatted with strftime (Packer).").arg("format", s()),
+        f("regex_replace", s(), "Replaces the matches of a regular expression in a string (Packer).")
+            .arg("string", s())
+            .arg("pattern", s())
+            .arg("replacement", s()),
         f("uuidv4", s(), "A random UUID (Packer)."),
         f("vault", s(), "A key of a secret in Vault (Packer).").arg("path", s()).arg("key", s()),
     ]

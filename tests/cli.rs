@@ -394,3 +394,23 @@ fn each_directory_is_a_module() {
         "a/child/main.tf:2:3: local.y: any\na/main.tf:2:3: local.y: string\na/variables.tf:1:10: var.x: string\n"
     );
 }
+
+/// The calculator reads type expressions and steps with surrounding
+/// whitespace like any other; errors still point into the argument.
+#[test]
+fn type_arguments_with_surrounding_whitespace() {
+    let dir = tempdir("type-whitespace");
+    let ok = |args: &[&str], want: &str| {
+        let o = run(&dir, args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().next(), Some(want), "{args:?}");
+    };
+    ok(&["type", "normalize", "  string  "], "string");
+    ok(&["type", "normalize", "\tlist( string )\n"], "list(string)");
+    ok(&["type", "convert", "promise(int) ", " string"], "none");
+    ok(&["type", "unify", " int", "number "], "number");
+    ok(&["type", "traverse", " object({a = list(int)}) ", " .a ", " [ 0 ] "], "int");
+    let o = run(&dir, &["type", "normalize", "  list(strin) "]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("did you mean `string`? (at `strin`)"), "{}", stderr(&o));
+}

@@ -683,7 +683,6 @@ async fn dialects_setting_maps_globs_to_dialects() {
 /// locals. Un-ignore once completion keeps the names of the item under the
 /// cursor (e.g. from the last analysis that parsed it).
 #[tokio::test]
-#[ignore = "bug: completion after `local.` misses the locals of the block being edited"]
 async fn completion_after_local_dot_in_the_same_block() {
     let mut s = Session::start(Enc::Utf8).await;
     let u = s.open("main.tf", "locals {\n  count_x = 2\n  a = 1\n}\n").await;

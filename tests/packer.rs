@@ -139,11 +139,8 @@ fn pkrvars_are_checked_against_the_templates_variables() {
     assert_eq!(diags, Vec::<String>::new());
 }
 
-/// BUG (src/functions.rs): Packer's function list lacks `regex_replace`
-/// (and the other Packer-only functions not in Terraform), so valid Packer
-/// templates get `unknown-function` errors.
+/// Packer's own functions, beyond Terraform's (`regex_replace`).
 #[test]
-#[ignore = "bug: regex_replace, a Packer function, is reported as unknown"]
 fn packer_only_functions_are_known() {
     let text = "locals {\n  stamp = regex_replace(timestamp(), \"[- TZ:]\", \"\")\n}\n";
     let (diags, types) = check("functions", &[("build.pkr.hcl", text)]);
@@ -151,11 +148,9 @@ fn packer_only_functions_are_known() {
     assert_eq!(types, vec!["build.pkr.hcl:2:3: local.stamp: string"]);
 }
 
-/// BUG (src/analysis): Packer's single `local "NAME" { expression = … }`
-/// block (used for sensitive locals) declares no `local.NAME`, so every
-/// reference to it is an `undefined-reference` error.
+/// Packer's single `local "NAME" { expression = … }` block (used for
+/// sensitive locals) declares `local.NAME`.
 #[test]
-#[ignore = "bug: a Packer `local \"x\" { expression = … }` block declares nothing"]
 fn packer_single_local_blocks_declare_locals() {
     let text = "local \"secret\" {\n  expression = vault(\"secret/data/x\", \"key\")\n  sensitive  = true\n}\nlocals {\n  used = \"${local.secret}-x\"\n}\n";
     let (diags, types) = check("single-local", &[("build.pkr.hcl", text)]);

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::infer::Note;
 use super::infer::Typed;
-use super::module::{Memo, ModuleAnalysis, SymbolKind};
+use super::module::{Memo, ModuleAnalysis, Symbol, SymbolKind};
 use super::Document;
 use crate::functions;
 use crate::syntax::typeexpr::{constructors, keywords, parse_type_str, NodeKind, TypeContext};
@@ -317,7 +317,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         let space = parts[0];
         if parts.len() == 2 {
             let kind = if space == "var" { SymbolKind::Variable } else { SymbolKind::Local };
-            return names(parts[1], analysis.symbols.iter().filter(|s| s.kind == kind));
+            // Not the local being written: it cannot refer to itself.
+            let own = |s: &Symbol| s.doc == doc && (s.range.start..=s.range.end).contains(&offset);
+            return names(parts[1], analysis.symbols.iter().filter(|s| s.kind == kind && !own(s)));
         }
         let address = format!("{}.{}", parts[0], parts[1]);
         let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new().into() };

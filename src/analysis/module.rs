@@ -1105,11 +1105,20 @@ fn computed_of(body: &Body, kind: FileKind) -> Vec<&Expression> {
             {
                 out.extend(b.body.attributes().map(|a| &a.value));
             }
+            Structure::Block(b) if b.ident.value().as_str() == "local" && kind == FileKind::Terraform => {
+                out.extend(packer_local(b).map(|(_, e)| e));
+            }
             Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => out.push(&a.value),
             _ => {}
         }
     }
     out
+}
+
+/// Packer's single `local "NAME" { expression = … }` block (for sensitive
+/// locals): its label and value.
+fn packer_local(b: &Block) -> Option<(&BlockLabel, &Expression)> {
+    Some((b.labels.first()?, &b.body.get_attribute("expression")?.value))
 }
 
 /// What one item declares.
@@ -1145,14 +1154,17 @@ fn declare(doc: &Document, item: &Item) -> Decls {
 /// not "undefined" anywhere else.
 fn recovered(doc: &Document, item: &Item) -> Decls {
     let mut d = Decls::default();
-    let o = outline(&doc.file.text[item.range.clone()]);
+    let text = &doc.file.text[item.range.clone()];
+    let o = outline(text);
     let kind = doc.file.kind;
+    // A name's declaration runs to the end of its line, as far as a tolerant reader can tell.
     let computed = |d: &mut Decls, space: Space, n: &Name| {
+        let end = text[n.range.end..].find('\n').map_or(text.len(), |p| n.range.end + p);
         d.computed.push(ComputedDecl {
             space,
             name: n.text.clone(),
             name_range: n.range.clone(),
-            range: n.range.clone(),
+            range: n.range.start..end,
             refs: Vec::new(),
         })
     };
@@ -1293,6 +1305,17 @@ fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut Decls) {
                     name_range: src.range(&a.key),
                     range: src.range(a),
                     refs: references(&a.value, dialect),
+                });
+            }
+        }
+        ("local", FileKind::Terraform) => {
+            if let Some((label, value)) = packer_local(b) {
+                d.computed.push(ComputedDecl {
+                    space: Space::Local,
+                    name: label_text(label).to_string(),
+                    name_range: src.range(label),
+                    range: src.range(b),
+                    refs: references(value, dialect),
                 });
             }
         }
