@@ -136,6 +136,18 @@ struct VarDecl {
     value: Type,
 }
 
+impl VarDecl {
+    /// The same variable as other items see it: name, place and types.
+    /// Its description, default or validation may differ (they concern
+    /// only the variable's own checks).
+    fn same_for_others(&self, other: &VarDecl) -> bool {
+        self.name == other.name
+            && self.name_range == other.name_range
+            && self.declared == other.declared
+            && self.value == other.value
+    }
+}
+
 /// A local or PCL top-level attribute: a name whose type is inferred.
 #[derive(Clone, Debug)]
 struct ComputedDecl {
@@ -647,10 +659,19 @@ impl Memo {
             let d = self.decls.get(id)?;
             (!inert(d)).then_some((id, r.start, d))
         });
+        // tfvars diagnostics point at the types of the variables they are
+        // checked against: where a type moved, only a full analysis knows.
+        let has_tfvars = docs.iter().any(|d| d.file.kind == FileKind::Tfvars);
         let mut new_declaring = fresh.iter_mut().filter(|(_, d, _)| !inert(d));
         for (id, start, was) in old_declaring {
             let (item, d, winners) = new_declaring.next()?;
-            if start != item.range.start || was.vars != d.vars || was.names != d.names {
+            let same_vars = was.vars.len() == d.vars.len()
+                && was
+                    .vars
+                    .iter()
+                    .zip(&d.vars)
+                    .all(|(a, b)| a.same_for_others(b) && (a.type_range == b.type_range || !has_tfvars));
+            if start != item.range.start || !same_vars || was.names != d.names {
                 return None;
             }
             if !d.vars.is_empty() {
