@@ -1,0 +1,337 @@
+//! Every item's checks: blocks, bodies, meta-arguments, variables and
+//! tfvars values.
+
+use super::*;
+
+/// One item's checks and the types of the outputs it declares.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_item(
+    doc: &Document,
+    item: &Item,
+    decls: &Decls,
+    env: &ModuleEnv,
+    module_dialect: Dialect,
+    winners: Vec<bool>,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+    has_vars: bool,
+    record: bool,
+) -> (CheckResult, Vec<Typed>) {
+    let src = item_source(doc, item);
+    let kind = doc.file.kind;
+    let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
+    let mut inf = Infer::new(&view, src);
+    if record {
+        inf.record = Some(Vec::new());
+    }
+    let mut outputs = Vec::new();
+    let mut type_nodes = Vec::new();
+    if let Some(body) = item.body(&doc.file.text) {
+        let mut var_decls = decls.vars.iter().zip(&winners);
+        for s in body.iter() {
+            match s {
+                Structure::Block(b) => {
+                    let own = if b.ident.value().as_str() == "variable"
+                        && matches!(kind, FileKind::Terraform | FileKind::Hcl)
+                    {
+                        var_decls.next().filter(|(_, w)| **w).map(|(v, _)| v)
+                    } else {
+                        None
+                    };
+                    check_block(&mut inf, doc, b, own);
+                }
+                Structure::Attribute(a) if kind == FileKind::Tfvars => tfvars_value(&mut inf, a, vars, has_vars),
+                // PCL attributes were inferred with the names above.
+                Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
+                Structure::Attribute(a) => {
+                    inf.expr(&a.value);
+                }
+            }
+        }
+        if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
+            let quiet = View::new(env, module_dialect, true);
+            output_symbols(doc, &body, src, &quiet, &mut outputs, &mut type_nodes);
+            let mut deps = view.deps();
+            let more = quiet.deps();
+            deps.lookups.extend(more.lookups);
+            deps.suggested.extend(more.suggested);
+            let recorded = inf.record.take().unwrap_or_default();
+            let diagnostics = std::mem::take(&mut inf.diagnostics);
+            return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);
+        }
+    }
+    let recorded = inf.record.take().unwrap_or_default();
+    let diagnostics = std::mem::take(&mut inf.diagnostics);
+    drop(inf);
+    (CheckResult { deps: view.deps(), module_dialect, winners, diagnostics, outputs, type_nodes }, recorded)
+}
+
+/// Checks of one top-level block.
+pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
+    let ident = b.ident.value().as_str();
+    let kind = doc.file.kind;
+    let dialect = doc.file.dialect;
+    match (ident, kind) {
+        ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
+        ("locals", FileKind::Terraform | FileKind::Hcl) => {}
+        ("config", FileKind::Pcl | FileKind::Hcl) => {
+            let te = config_type(b, inf.source(), dialect);
+            let declared = config_value_type(b, te.map(|t| t.declared));
+            for a in b.body.attributes() {
+                let t = inf.expr(&a.value);
+                if a.key.value().as_str() == "default" && !declared.is_any() {
+                    inf.check(&a.value, &t, &declared.strip(Strip::Eventuals), None);
+                }
+            }
+            body(inf, &b.body, dialect, true);
+        }
+        ("output", FileKind::Pcl | FileKind::Hcl) if b.labels.len() >= 2 || kind == FileKind::Pcl => {
+            let declared = b.labels.get(1).map(|l| label_type(l, inf.source(), dialect));
+            if let Some(te) = &declared {
+                inf.diagnostics.extend(te.diagnostics.iter().cloned());
+            }
+            for a in b.body.attributes() {
+                let t = inf.expr(&a.value);
+                if let (Some(te), "value") = (&declared, a.key.value().as_str()) {
+                    inf.check(&a.value, &t, &te.declared, None);
+                }
+            }
+            body(inf, &b.body, dialect, true);
+        }
+        // Metadata: nothing to type.
+        ("package" | "pulumi", FileKind::Pcl) => {}
+        ("hook", FileKind::Pcl) => {
+            inf.bind("args", Type::any());
+            body(inf, &b.body, dialect, false);
+            inf.unbind(1);
+        }
+        ("resource", FileKind::Pcl) => {
+            let range = b.body.get_blocks("options").find_map(|o| o.body.get_attribute("range"));
+            let mut bound = 0;
+            if let Some(r) = range {
+                let t = inf.expr(&r.value);
+                let (k, v) = match t.eventual_element().kind() {
+                    Kind::Int | Kind::Number => (Type::int(), Type::int()),
+                    _ => iteration(&t),
+                };
+                inf.bind("range", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+                bound = 1;
+            }
+            body(inf, &b.body, dialect, false);
+            inf.unbind(bound);
+        }
+        _ => body(inf, &b.body, dialect, false),
+    }
+}
+
+/// A block body's attributes and nested blocks, with Terraform's
+/// meta-arguments (`count`, `for_each`, `dynamic`, conditions) checked.
+/// `skip_own_attributes`: the caller already inferred this body's attributes.
+pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool) {
+    let mut bound = 0;
+    if !skip_own_attributes {
+        if let Some(c) = body.get_attribute("count") {
+            let t = inf.expr(&c.value);
+            inf.check(&c.value, &t, &Type::number(), None);
+            count_value(inf, c);
+            inf.bind("count", Type::object([("index".to_string(), Type::int())]));
+            bound += 1;
+        }
+        if let Some(f) = body.get_attribute("for_each") {
+            let (k, v) = for_each(inf, &f.value);
+            inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+            bound += 1;
+        }
+    }
+    for s in body.iter() {
+        match s {
+            Structure::Attribute(a) => {
+                let key = a.key.value().as_str();
+                if skip_own_attributes || key == "count" || key == "for_each" {
+                    continue;
+                }
+                let t = inf.expr(&a.value);
+                if key == "condition" {
+                    inf.check(&a.value, &t, &Type::bool(), None);
+                }
+            }
+            Structure::Block(b) => match b.ident.value().as_str() {
+                "dynamic" if dialect != Dialect::Pcl => dynamic(inf, b, dialect),
+                // `ignore_changes = [tags]` names attributes, not values.
+                "lifecycle" => {
+                    for a in b.body.attributes() {
+                        if a.key.value().as_str() != "ignore_changes" {
+                            inf.expr(&a.value);
+                        }
+                    }
+                    for nested in b.body.blocks() {
+                        self::body(inf, &nested.body, dialect, false);
+                    }
+                }
+                // PCL resource options: some name property paths, not values.
+                "options" if dialect == Dialect::Pcl => {
+                    for a in b.body.attributes() {
+                        let key = a.key.value().as_str();
+                        if !matches!(
+                            key,
+                            "ignoreChanges" | "replaceOnChanges" | "additionalSecretOutputs" | "hideDiffs"
+                        ) {
+                            inf.expr(&a.value);
+                        }
+                    }
+                }
+                _ => self::body(inf, &b.body, dialect, false),
+            },
+        }
+    }
+    inf.unbind(bound);
+}
+
+/// `count`: a constant must be a whole number ≥ 0.
+pub(super) fn count_value(inf: &mut Infer, c: &Attribute) {
+    let Ok(v) = eval(&c.value, inf.source()) else { return };
+    let ok = match &v {
+        Value::Int(i) => *i >= 0.into(),
+        Value::Number(_) | Value::String(_) => v.as_whole().is_some_and(|i| i >= 0.into()),
+        _ => true, // type-level checks reported it
+    };
+    if !ok {
+        let r = inf.range(&c.value);
+        inf.report(Diagnostic::new(
+            Code::InvalidValue,
+            r,
+            format!("`count` must be a whole number ≥ 0, not {}", v.describe()),
+        ));
+    }
+}
+
+/// `for_each`: a map, an object or a set of strings. Returns what `each.key`
+/// and `each.value` are.
+pub(super) fn for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
+    let t = inf.expr(e);
+    let inner = t.strip(Strip::Eventuals);
+    let members: Vec<Type> = inner.members().iter().filter(|m| !m.is_none()).cloned().collect();
+    let inner = if members.len() == 1 { members[0].clone() } else { inner };
+    let range = inf.range(e);
+    let fail = |inf: &mut Infer, why: String| {
+        inf.report(Diagnostic::new(Code::TypeMismatch, range.clone(), why));
+        (Type::string(), Type::any())
+    };
+    match inner.kind() {
+        Kind::Any | Kind::Union(_) => (Type::string(), Type::any()),
+        Kind::Map(v) => (Type::string(), v.clone()),
+        Kind::Object(attrs) => (Type::string(), Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())),
+        Kind::Set(elem) => {
+            inf.check(e, &t, &Type::set(Type::string()), None);
+            (elem.clone(), elem.clone())
+        }
+        Kind::List(_) | Kind::Tuple(_) => fail(
+            inf,
+            format!("`for_each` needs a map or a set of strings, not `{t}`: convert it with toset() (or build a map with a for expression)"),
+        ),
+        _ => fail(inf, format!("`for_each` needs a map or a set of strings, not `{t}`")),
+    }
+}
+
+/// `dynamic "NAME" { for_each = …, iterator = IT, content { … } }`.
+pub(super) fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let name = b
+        .body
+        .get_attribute("iterator")
+        .and_then(|a| match &a.value {
+            Expression::Variable(v) => Some(v.value().to_string()),
+            _ => None,
+        })
+        .or_else(|| b.labels.first().map(|l| label_text(l).to_string()))
+        .unwrap_or_default();
+    let (k, v) = match b.body.get_attribute("for_each") {
+        Some(f) => {
+            let t = inf.expr(&f.value);
+            let inner = t.strip(Strip::Eventuals);
+            match inner.kind() {
+                // Unlike resources, dynamic blocks iterate lists and tuples too.
+                Kind::List(_) | Kind::Tuple(_) | Kind::Set(_) | Kind::Map(_) | Kind::Object(_) => iteration(&inner),
+                _ => iteration(&inner),
+            }
+        }
+        None => (Type::any(), Type::any()),
+    };
+    inf.bind(name, Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "for_each" | "iterator") {
+            inf.expr(&a.value);
+        }
+    }
+    for nested in b.body.blocks() {
+        body(inf, &nested.body, dialect, false);
+    }
+    inf.unbind(1);
+}
+
+/// A Terraform variable's default, nullable and validation checks. `own`:
+/// the item's declaration of the variable, unless an earlier one wins.
+pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let default = b.body.get_attribute("default");
+    if let (Some(v), Some(d)) = (own, default) {
+        let t = inf.expr(&d.value);
+        if let Some(declared) = &v.declared {
+            let related = Related {
+                path: None,
+                range: v.type_range.clone().unwrap_or(v.name_range.clone()),
+                message: format!("the type of `var.{name}`"),
+            };
+            inf.check(&d.value, &t, declared, Some(related));
+        }
+        let non_nullable =
+            matches!(b.body.get_attribute("nullable").map(|a| &a.value), Some(Expression::Bool(x)) if !*x.value());
+        if non_nullable && matches!(d.value, Expression::Null(_)) {
+            let r = inf.range(&d.value);
+            inf.report(Diagnostic::new(
+                Code::InvalidValue,
+                r,
+                "the default is null, but `nullable = false` forbids null",
+            ));
+        }
+    }
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "type" | "default") {
+            inf.expr(&a.value);
+        }
+    }
+    for v in b.body.get_blocks("validation") {
+        body(inf, &v.body, Dialect::Terraform, false);
+    }
+}
+
+/// A `.tfvars` value against its variable (when the directory declares any).
+pub(super) fn tfvars_value(
+    inf: &mut Infer,
+    a: &Attribute,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+    has_vars: bool,
+) {
+    let t = inf.expr(&a.value);
+    if !has_vars {
+        return;
+    }
+    let name = a.key.value().as_str();
+    match vars.get(name) {
+        Some((v, related)) => {
+            if let Some(declared) = &v.decl.declared {
+                inf.check(&a.value, &t, declared, related.clone());
+            }
+        }
+        None => {
+            // In declaration order, as ties go to the first.
+            let mut names: Vec<(&str, (usize, usize))> =
+                vars.iter().map(|(n, (v, _))| (*n, (v.doc, v.start))).collect();
+            names.sort_by_key(|&(_, at)| at);
+            let mut msg = format!("`{name}` is not a variable of this module; Terraform ignores it with a warning");
+            if let Some(s) = crate::suggest::closest(name, names.into_iter().map(|(n, _)| n)) {
+                msg.push_str(&format!(" (did you mean `{s}`?)"));
+            }
+            let r = inf.range(&a.key);
+            inf.report(Diagnostic::new(Code::UndefinedReference, r, msg).with_severity(Severity::Warning));
+        }
+    }
+}

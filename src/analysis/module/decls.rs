@@ -1,0 +1,461 @@
+//! What items declare: variables, locals and PCL names, read from one
+//! top-level item alone (a broken item through a tolerant outline).
+
+use super::*;
+
+// ---------------------------------------------------------------------------
+// What items declare.
+
+/// A declared variable, relative to its item.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct VarDecl {
+    pub(super) name: String,
+    pub(super) name_range: Range<usize>,
+    pub(super) range: Range<usize>,
+    pub(super) declared: Option<Type>,
+    pub(super) type_range: Option<Range<usize>>,
+    pub(super) value: Type,
+}
+
+impl VarDecl {
+    /// The same variable as other items see it: name, place and types.
+    /// Its description, default or validation may differ (they concern
+    /// only the variable's own checks).
+    pub(super) fn same_for_others(&self, other: &VarDecl) -> bool {
+        self.name == other.name
+            && self.name_range == other.name_range
+            && self.declared == other.declared
+            && self.value == other.value
+    }
+}
+
+/// A local or PCL top-level attribute: a name whose type is inferred.
+#[derive(Clone, Debug)]
+pub(super) struct ComputedDecl {
+    pub(super) space: Space,
+    pub(super) name: String,
+    pub(super) name_range: Range<usize>,
+    pub(super) range: Range<usize>,
+    pub(super) refs: Vec<(Space, String)>,
+}
+
+/// A PCL name with a known type: a config, hook, resource or component.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct NameDecl {
+    pub(super) name: String,
+    pub(super) ty: Type,
+    pub(super) name_range: Range<usize>,
+    pub(super) what: &'static str,
+}
+
+/// Everything one item declares, relative to its start.
+#[derive(Debug, Default)]
+pub(super) struct Decls {
+    pub(super) vars: Vec<VarDecl>,
+    pub(super) computed: Vec<ComputedDecl>,
+    pub(super) names: Vec<NameDecl>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) type_nodes: Vec<TypeNode>,
+    pub(super) symbols: Vec<Symbol>,
+    pub(super) resources: Vec<Symbol>,
+}
+
+/// The computed names' expressions of an item, in [`declare`]'s order.
+pub(super) fn computed_of(body: &Body, kind: FileKind) -> Vec<&Expression> {
+    let mut out = Vec::new();
+    for s in body.iter() {
+        match s {
+            Structure::Block(b)
+                if b.ident.value().as_str() == "locals" && matches!(kind, FileKind::Terraform | FileKind::Hcl) =>
+            {
+                out.extend(b.body.attributes().map(|a| &a.value));
+            }
+            Structure::Block(b) if b.ident.value().as_str() == "local" && kind == FileKind::Terraform => {
+                out.extend(packer_local(b).map(|(_, e)| e));
+            }
+            Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => out.push(&a.value),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Packer's single `local "NAME" { expression = … }` block (for sensitive
+/// locals): its label and value.
+pub(super) fn packer_local(b: &Block) -> Option<(&BlockLabel, &Expression)> {
+    Some((b.labels.first()?, &b.body.get_attribute("expression")?.value))
+}
+
+/// What one item declares.
+pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
+    let mut d = Decls::default();
+    let Some(body) = item.body(&doc.file.text) else { return recovered(doc, item) };
+    let src = item_source(doc, item);
+    let kind = doc.file.kind;
+    let dialect = doc.file.dialect;
+    for s in body.iter() {
+        match s {
+            Structure::Block(b) => declare_block(doc, b, src, &mut d),
+            Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {
+                d.computed.push(ComputedDecl {
+                    space: Space::Pcl,
+                    name: a.key.value().to_string(),
+                    name_range: src.range(&a.key),
+                    range: src.range(a),
+                    refs: references(&a.value, dialect),
+                });
+            }
+            Structure::Attribute(_) => {}
+        }
+    }
+    if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
+        resources(doc, &body, src, &mut d.resources);
+    }
+    d
+}
+
+/// What a broken item still declares, all of it `any`: its own syntax
+/// error is the one diagnostic it costs, and references to its names are
+/// not "undefined" anywhere else.
+pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
+    let mut d = Decls::default();
+    let text = &doc.file.text[item.range.clone()];
+    let o = outline(text);
+    let kind = doc.file.kind;
+    // A name's declaration runs to the end of its line, as far as a tolerant reader can tell.
+    let computed = |d: &mut Decls, space: Space, n: &Name| {
+        let end = text[n.range.end..].find('\n').map_or(text.len(), |p| n.range.end + p);
+        d.computed.push(ComputedDecl {
+            space,
+            name: n.text.clone(),
+            name_range: n.range.clone(),
+            range: n.range.start..end,
+            refs: Vec::new(),
+        })
+    };
+    let Some(block) = &o.block else {
+        if matches!(kind, FileKind::Pcl | FileKind::Hcl) {
+            o.attributes.iter().for_each(|n| computed(&mut d, Space::Pcl, n));
+        }
+        return d;
+    };
+    let range = 0..item.range.len();
+    match (block.text.as_str(), kind, o.labels.first()) {
+        ("variable", FileKind::Terraform | FileKind::Hcl, Some(label)) => d.vars.push(VarDecl {
+            name: label.text.clone(),
+            name_range: label.range.clone(),
+            range,
+            declared: None,
+            type_range: None,
+            value: Type::any(),
+        }),
+        ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
+            o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
+        }
+        ("config" | "resource" | "component" | "read" | "hook", FileKind::Pcl | FileKind::Hcl, Some(label)) => {
+            let label = if block.text == "hook" { o.labels.last().unwrap_or(label) } else { label };
+            let (ty, what) = match block.text.as_str() {
+                "config" => (Type::any(), "config"),
+                "hook" => (Type::any(), "hook"),
+                "resource" => (Type::output(Type::any()), "resource"),
+                "component" => (Type::output(Type::any()), "component"),
+                _ => (Type::output(Type::any()), "read"),
+            };
+            d.names.push(NameDecl { name: label.text.clone(), ty, name_range: label.range.clone(), what });
+        }
+        _ => {}
+    }
+    d
+}
+
+/// What one top-level block declares.
+pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut Decls) {
+    let dialect = doc.file.dialect;
+    let kind = doc.file.kind;
+    let ident = b.ident.value().as_str();
+    match (ident, kind) {
+        ("variable", FileKind::Terraform | FileKind::Hcl) => {
+            let Some(label) = b.labels.first() else { return };
+            let (declared, value, type_range) = match b.body.get_attribute("type") {
+                Some(a) => {
+                    let te = parse_type(&a.value, src, TypeContext::variable(dialect));
+                    d.diagnostics.extend(te.diagnostics);
+                    d.type_nodes.extend(te.nodes);
+                    (Some(te.declared), te.value, Some(src.range(&a.value)))
+                }
+                None => {
+                    let value = match b.body.get_attribute("default") {
+                        Some(v) => generalize(&Infer::new(&Empty(dialect), src).expr(&v.value)),
+                        None => Type::any(),
+                    };
+                    (None, value, None)
+                }
+            };
+            d.vars.push(VarDecl {
+                name: label_text(label).to_string(),
+                name_range: src.range(label),
+                range: src.range(b),
+                declared,
+                type_range,
+                value,
+            });
+        }
+        ("locals", FileKind::Terraform | FileKind::Hcl) => {
+            for a in b.body.attributes() {
+                d.computed.push(ComputedDecl {
+                    space: Space::Local,
+                    name: a.key.value().to_string(),
+                    name_range: src.range(&a.key),
+                    range: src.range(a),
+                    refs: references(&a.value, dialect),
+                });
+            }
+        }
+        ("local", FileKind::Terraform) => {
+            if let Some((label, value)) = packer_local(b) {
+                d.computed.push(ComputedDecl {
+                    space: Space::Local,
+                    name: label_text(label).to_string(),
+                    name_range: src.range(label),
+                    range: src.range(b),
+                    refs: references(value, dialect),
+                });
+            }
+        }
+        ("config", FileKind::Pcl | FileKind::Hcl) => {
+            let Some(label) = b.labels.first() else { return };
+            let name = label_text(label).to_string();
+            let name_range = src.range(label);
+            let te = config_type(b, src, dialect);
+            if let Some(te) = &te {
+                d.diagnostics.extend(te.diagnostics.iter().cloned());
+                d.type_nodes.extend(te.nodes.iter().cloned());
+            }
+            let ty = config_value_type(b, te.map(|t| t.declared));
+            d.symbols.push(Symbol {
+                address: format!("config.{name}"),
+                name: name.clone(),
+                kind: SymbolKind::Config,
+                name_range: name_range.clone(),
+                range: src.range(b),
+                ty: ty.clone(),
+                doc: 0,
+            });
+            d.names.push(NameDecl { name, ty, name_range, what: "config" });
+        }
+        ("hook", FileKind::Pcl) => {
+            // `hook KIND "NAME"`: resources name hooks in `options { hooks = … }`.
+            let Some(label) = b.labels.last() else { return };
+            d.names.push(NameDecl {
+                name: label_text(label).to_string(),
+                ty: Type::any(),
+                name_range: src.range(label),
+                what: "hook",
+            });
+        }
+        ("resource" | "component" | "read", FileKind::Pcl | FileKind::Hcl) => {
+            let Some(label) = b.labels.first() else { return };
+            let what = match ident {
+                "resource" => "resource",
+                "component" => "component",
+                _ => "read",
+            };
+            // No schemas: every attribute of a resource is an output of unknown type.
+            d.names.push(NameDecl {
+                name: label_text(label).to_string(),
+                ty: Type::output(Type::any()),
+                name_range: src.range(label),
+                what,
+            });
+        }
+        _ => {}
+    }
+}
+/// An untyped variable's type from its default: what the default shows,
+/// except that empty collections and null say nothing about what callers
+/// pass (`default = {}` takes any map), so they become `any`-typed.
+pub(super) fn generalize(t: &Type) -> Type {
+    match t.kind() {
+        Kind::None => Type::any(),
+        Kind::Object(attrs) if attrs.is_empty() => Type::map(Type::any()),
+        Kind::Tuple(ts) if ts.is_empty() => Type::list(Type::any()),
+        _ => t.map_children(generalize),
+    }
+}
+
+/// The type label of a PCL `config` or `output`: a quoted type expression
+/// (spans mapped into the label) or a bare keyword.
+pub(super) fn label_type(label: &BlockLabel, src: Source<'_>, dialect: Dialect) -> TypeExpr {
+    let range = src.range(label);
+    match label {
+        BlockLabel::String(s) => {
+            let mut te = parse_type_str(s.value(), TypeContext::new(dialect));
+            let base = range.start + 1;
+            for d in &mut te.diagnostics {
+                d.range = d.range.start + base..d.range.end + base;
+            }
+            for n in &mut te.nodes {
+                n.range = n.range.start + base..n.range.end + base;
+                n.name_range = n.name_range.start + base..n.name_range.end + base;
+            }
+            te
+        }
+        BlockLabel::Ident(i) => {
+            let mut te = parse_type_str(i.value().as_str(), TypeContext::new(dialect));
+            for d in &mut te.diagnostics {
+                d.range = d.range.start + range.start..d.range.end + range.start;
+            }
+            for n in &mut te.nodes {
+                n.range = n.range.start + range.start..n.range.end + range.start;
+                n.name_range = n.name_range.start + range.start..n.name_range.end + range.start;
+            }
+            te
+        }
+    }
+}
+
+pub(super) fn config_type(b: &Block, src: Source<'_>, dialect: Dialect) -> Option<TypeExpr> {
+    b.labels.get(1).map(|l| label_type(l, src, dialect))
+}
+
+/// Pulumi's adjustments to a config type (type-expressions.md §3).
+pub(super) fn config_value_type(b: &Block, declared: Option<Type>) -> Type {
+    let Some(t) = declared else { return Type::any() };
+    let optional_attrs = |t: &Type| match t.kind() {
+        Kind::Object(attrs) => Type::object(attrs.iter().map(|(k, v)| (k.clone(), Type::optional(v.clone())))),
+        _ => t.clone(),
+    };
+    let mut t = match t.kind() {
+        Kind::List(e) => Type::list(optional_attrs(e)),
+        Kind::Map(e) => Type::map(optional_attrs(e)),
+        _ => optional_attrs(&t),
+    };
+    if matches!(b.body.get_attribute("default").map(|a| &a.value), Some(Expression::Null(_))) {
+        t = Type::optional(t);
+    }
+    if matches!(b.body.get_attribute("secret").map(|a| &a.value), Some(Expression::Bool(v)) if *v.value()) {
+        t = Type::output(t);
+    }
+    t
+}
+
+/// Names a computed expression refers to (`local.X`, bare PCL names),
+/// with `for` variables scoped out.
+pub(super) fn references(e: &Expression, dialect: Dialect) -> Vec<(Space, String)> {
+    let mut out = Vec::new();
+    let mut bound: Vec<String> = Vec::new();
+    refs(e, dialect, &mut bound, &mut out);
+    out
+}
+
+pub(super) fn refs(e: &Expression, dialect: Dialect, bound: &mut Vec<String>, out: &mut Vec<(Space, String)>) {
+    let mut push_root = |name: &str, first: Option<&TraversalOperator>, bound: &Vec<String>| {
+        if bound.iter().any(|b| b == name) {
+            return;
+        }
+        if dialect != Dialect::Pcl && name == "local" {
+            if let Some(TraversalOperator::GetAttr(a)) = first {
+                out.push((Space::Local, a.value().to_string()));
+            }
+        } else if dialect != Dialect::Terraform {
+            out.push((Space::Pcl, name.to_string()));
+        }
+    };
+    match e {
+        Expression::Variable(v) => push_root(v.value().as_str(), None, bound),
+        Expression::Traversal(t) => {
+            match &t.expr {
+                Expression::Variable(v) => push_root(v.value().as_str(), t.operators.first().map(|o| o.value()), bound),
+                other => refs(other, dialect, bound, out),
+            }
+            for op in &t.operators {
+                if let TraversalOperator::Index(k) = op.value() {
+                    refs(k, dialect, bound, out);
+                }
+            }
+        }
+        Expression::Array(items) => items.iter().for_each(|i| refs(i, dialect, bound, out)),
+        Expression::Object(obj) => {
+            for (k, v) in obj.iter() {
+                if let hcl_edit::expr::ObjectKey::Expression(k) = k {
+                    if !matches!(k, Expression::Variable(_)) {
+                        refs(k, dialect, bound, out);
+                    }
+                }
+                refs(v.expr(), dialect, bound, out);
+            }
+        }
+        Expression::StringTemplate(t) => template_refs(t, dialect, bound, out),
+        Expression::HeredocTemplate(h) => template_refs(&h.template, dialect, bound, out),
+        Expression::Parenthesis(p) => refs(p.inner(), dialect, bound, out),
+        Expression::Conditional(c) => {
+            refs(&c.cond_expr, dialect, bound, out);
+            refs(&c.true_expr, dialect, bound, out);
+            refs(&c.false_expr, dialect, bound, out);
+        }
+        Expression::FuncCall(f) => f.args.iter().for_each(|a| refs(a, dialect, bound, out)),
+        Expression::UnaryOp(u) => refs(&u.expr, dialect, bound, out),
+        Expression::BinaryOp(b) => {
+            refs(&b.lhs_expr, dialect, bound, out);
+            refs(&b.rhs_expr, dialect, bound, out);
+        }
+        Expression::ForExpr(f) => {
+            refs(&f.intro.collection_expr, dialect, bound, out);
+            let n = bound.len();
+            if let Some(k) = &f.intro.key_var {
+                bound.push(k.value().to_string());
+            }
+            bound.push(f.intro.value_var.value().to_string());
+            if let Some(k) = &f.key_expr {
+                refs(k, dialect, bound, out);
+            }
+            refs(&f.value_expr, dialect, bound, out);
+            if let Some(c) = &f.cond {
+                refs(&c.expr, dialect, bound, out);
+            }
+            bound.truncate(n);
+        }
+        Expression::Null(_) | Expression::Bool(_) | Expression::Number(_) | Expression::String(_) => {}
+    }
+}
+
+pub(super) fn template_refs(
+    t: &hcl_edit::template::Template,
+    dialect: Dialect,
+    bound: &mut Vec<String>,
+    out: &mut Vec<(Space, String)>,
+) {
+    use hcl_edit::template::{Directive, Element};
+    for el in t.iter() {
+        match el {
+            Element::Literal(_) => {}
+            Element::Interpolation(i) => refs(&i.expr, dialect, bound, out),
+            Element::Directive(d) => match d.as_ref() {
+                Directive::If(i) => {
+                    refs(&i.if_expr.cond_expr, dialect, bound, out);
+                    template_refs(&i.if_expr.template, dialect, bound, out);
+                    if let Some(e) = &i.else_expr {
+                        template_refs(&e.template, dialect, bound, out);
+                    }
+                }
+                Directive::For(f) => {
+                    refs(&f.for_expr.collection_expr, dialect, bound, out);
+                    let n = bound.len();
+                    if let Some(k) = &f.for_expr.key_var {
+                        bound.push(k.value().to_string());
+                    }
+                    bound.push(f.for_expr.value_var.value().to_string());
+                    template_refs(&f.for_expr.template, dialect, bound, out);
+                    bound.truncate(n);
+                }
+            },
+        }
+    }
+}
+
+pub(super) fn label_text(l: &BlockLabel) -> &str {
+    match l {
+        BlockLabel::Ident(i) => i.value().as_str(),
+        BlockLabel::String(s) => s.value().as_str(),
+    }
+}

@@ -1,0 +1,182 @@
+//! Results remembered between analyses of a module, keyed by item id.
+
+use super::*;
+
+/// The names an inference looked up (with the types it got) and the spaces
+/// it asked suggestions for (with the answers it got: a suggestion changes
+/// only when a closer name is declared or the suggested one goes).
+#[derive(Debug)]
+pub(super) struct Deps {
+    pub(super) dialect: Dialect,
+    pub(super) lookups: Vec<((Space, String), Option<Type>)>,
+    pub(super) suggested: Vec<(Space, String, Option<String>)>,
+}
+
+impl Deps {
+    pub(super) fn hold(&self, env: &ModuleEnv, dialect: Dialect) -> bool {
+        self.dialect == dialect
+            && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
+            && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct ComputedResult {
+    pub(super) deps: Deps,
+    pub(super) ty: Type,
+    pub(super) diagnostics: Vec<Diagnostic>,
+}
+
+/// One item's checks and output symbols, relative to its start.
+#[derive(Debug)]
+pub(super) struct CheckResult {
+    pub(super) deps: Deps,
+    /// Output types are inferred in the module's dialect (its first file's).
+    pub(super) module_dialect: Dialect,
+    /// Whether each variable the item declares is the one its name means.
+    pub(super) winners: Vec<bool>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) outputs: Vec<Symbol>,
+    pub(super) type_nodes: Vec<TypeNode>,
+}
+
+/// Analysis results of one module kept between analyses (the language
+/// server keeps one per module), keyed by item id. Any memo gives the same
+/// answers as none; it only saves work.
+#[derive(Default)]
+pub struct Memo {
+    pub(super) decls: HashMap<ItemId, Arc<Decls>>,
+    pub(super) computed: HashMap<(ItemId, usize), ComputedResult>,
+    pub(super) checks: HashMap<ItemId, Arc<CheckResult>>,
+    pub(super) last: Option<Last>,
+    pub(super) patches: usize,
+}
+
+/// The last whole-module analysis and the names it ended with. Hover,
+/// completion and publishing on an unchanged module answer from it; a
+/// probe re-infers only the item under the cursor against its names.
+pub(super) struct Last {
+    pub(super) signature: Signature,
+    pub(super) analysis: Arc<ModuleAnalysis>,
+    pub(super) env: ModuleEnv,
+}
+
+/// What a module's analysis is a function of: each file's kind, dialect
+/// and items. An edit re-parses at least one item (a new id) and moves the
+/// ones after it, so equal signatures mean equal analyses.
+pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Vec<(ItemId, Range<usize>)>)>;
+
+pub(super) fn signature(docs: &[Document]) -> Signature {
+    docs.iter().map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, item_ranges(d))).collect()
+}
+
+pub(super) fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
+    d.items.iter().map(|i| (i.id, i.range.clone())).collect()
+}
+
+/// `signature(docs) == *sig`, without building it.
+pub(super) fn describes(sig: &Signature, docs: &[Document]) -> bool {
+    sig.len() == docs.len()
+        && sig.iter().zip(docs).all(|((path, kind, dialect, items), d)| {
+            *path == d.file.path
+                && *kind == d.file.kind
+                && *dialect == d.file.dialect
+                && items.len() == d.items.len()
+                && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start)
+        })
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo")
+            .field("decls", &self.decls.len())
+            .field("computed", &self.computed.len())
+            .field("checks", &self.checks.len())
+            .field("last", &self.last.is_some())
+            .finish()
+    }
+}
+
+impl Memo {
+    /// How many analyses were patched from the last one (for tests).
+    #[doc(hidden)]
+    pub fn patches(&self) -> usize {
+        self.patches
+    }
+
+    /// Forgets items that are gone (re-parsed or deleted).
+    pub(super) fn prune(&mut self, docs: &[Document]) {
+        let live: usize = docs.iter().map(|d| d.items.len()).sum();
+        if self.decls.len() <= 2 * live + 64 && self.checks.len() <= 2 * live + 64 {
+            return;
+        }
+        let ids: HashSet<ItemId> = docs.iter().flat_map(|d| d.items.iter().map(|i| i.id)).collect();
+        self.decls.retain(|id, _| ids.contains(id));
+        self.checks.retain(|id, _| ids.contains(id));
+        self.computed.retain(|(id, _), _| ids.contains(id));
+    }
+}
+
+impl Memo {
+    /// The analysis of `docs` (no probe), shared: the last one when the
+    /// module has not changed since.
+    pub fn analysis(&mut self, docs: &[Document]) -> Arc<ModuleAnalysis> {
+        if let Some(last) = &self.last {
+            if describes(&last.signature, docs) {
+                return last.analysis.clone();
+            }
+        }
+        if let Some(patched) = self.patch(docs) {
+            return patched;
+        }
+        let signature = signature(docs);
+        let (analysis, env) = run(docs, None, self);
+        let analysis = Arc::new(analysis);
+        self.last = Some(Last { signature, analysis: analysis.clone(), env });
+        analysis
+    }
+
+    /// The module's analysis and the types of the expressions of the item
+    /// at `offset` of document `doc`: only that item is inferred again
+    /// (what [`analyze_probe`] records, at the cost of one item).
+    pub fn probe(&mut self, docs: &[Document], doc: usize, offset: usize) -> (Arc<ModuleAnalysis>, Vec<Typed>) {
+        let analysis = self.analysis(docs);
+        let Some(d) = docs.get(doc) else { return (analysis, Vec::new()) };
+        // Like `probed`: an item whose range contains the offset, ends included.
+        let Some(item) = d.items.iter().find(|i| i.range.start <= offset && offset <= i.range.end) else {
+            return (analysis, Vec::new());
+        };
+        let (Some(body), Some(decls), Some(checked), Some(last)) =
+            (item.body(&d.file.text), self.decls.get(&item.id), self.checks.get(&item.id), &self.last)
+        else {
+            return (analysis, Vec::new());
+        };
+        if d.file.kind == FileKind::Tfvars {
+            // A tfvars value is checked against its variable's declaration,
+            // which only the whole analysis has at hand.
+            return (analysis, run(docs, Some((doc, offset)), self).0.probe);
+        }
+        let env = &last.env;
+        let dialect = docs[0].file.dialect;
+        let at = item.range.start;
+        let mut recorded = Vec::new();
+        // The item's locals / PCL attributes, as phase 2 infers them.
+        for (index, (expr, c)) in computed_of(&body, d.file.kind).into_iter().zip(&decls.computed).enumerate() {
+            // Names in a cycle were never inferred (they are `any`).
+            if !probed(Some((doc, offset)), doc, &shift(&c.range, at)) || !self.computed.contains_key(&(item.id, index))
+            {
+                continue;
+            }
+            let view = View::new(env, dialect, false);
+            let mut inf = Infer::new(&view, item_source(d, item));
+            inf.record = Some(Vec::new());
+            inf.expr(expr);
+            recorded.extend(inf.record.take().unwrap_or_default());
+        }
+        let (_, checks) =
+            check_item(d, item, decls, env, dialect, checked.winners.clone(), &HashMap::default(), true, true);
+        recorded.extend(checks);
+        let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
+        (analysis, recorded)
+    }
+}
