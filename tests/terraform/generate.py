@@ -225,10 +225,36 @@ def text_constructs(text: str):
     return sorted(found)
 
 
+# Hand-written files: the constructs of issue 13 as its text gives them.
+FIXED = [
+    (
+        "issue13-heredoc.tf",
+        "locals {\n  a = <<EOT\n  EOT\n  b = 1\n  c = <<EOT\ny\nEOT\n}\n",
+    ),
+    (
+        "issue13-helm-values.tf",
+        'locals {\n  values = {\n    "image.tag" = "v1"\n'
+        '    "extraArgs.balancing-ignore-label" = "a"\n    "extraArgs.skip-nodes" = "false"\n'
+        '    "extraArgs.balancing-ignore-label" = "b"\n    "rbac.create" = true\n'
+        '    "extraArgs.balancing-ignore-label" = "c"\n  }\n  after = 1\n}\n',
+    ),
+    (
+        "heredoc-forms.tf",
+        "locals {\n  a = <<-EOT\n    x\n    EOT\n  b = <<EOT\nx\n    EOT\n  c = <<-EOT\n\tEOT\n"
+        '  d = "${<<EOT\ninner\nEOT\n}"\n  e = 1\n}\n',
+    ),
+    (
+        "provider-function.tf",
+        'output "arn" {\n  value = provider::aws::arn_parse("arn:aws:iam::123:role/x").account_id\n}\n',
+    ),
+]
+
+
 def generated(seed: int, count: int):
-    """`count` generated files: (name, suffix, bytes, tags)."""
+    """The hand-written files, then `count` generated ones: (name, suffix,
+    bytes, tags)."""
     rng = random.Random(seed)
-    files = []
+    files = [(f"gen/{name}", ".tf", text.encode("utf-8"), text_constructs(text)) for name, text in FIXED]
     for n in range(count):
         g = Gen(random.Random(rng.getrandbits(64)))
         suffix = rng.choice([".tf", ".tf", ".tf", ".tfvars", ".tftest.hcl"])
