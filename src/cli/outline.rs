@@ -99,3 +99,27 @@ impl Outline {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outlines_blocks_labels_attributes_and_nesting() {
+        let body: Body = "z = 1\nresource \"aws_x\" this {\n  a = 1\n  inner {\n    b = <<EOT\nx\nEOT\n  }\n}\n"
+            .parse()
+            .expect("valid HCL");
+        let mut outline = Outline::default();
+        outline.add(&body);
+        assert_eq!(outline.attributes, ["z"]);
+        assert_eq!(
+            Value::Array(outline.blocks),
+            json!([{
+                "type": "resource",
+                "labels": ["aws_x", "this"],
+                "attributes": ["a"],
+                "blocks": [{"type": "inner", "labels": [], "attributes": ["b"], "blocks": []}],
+            }])
+        );
+    }
+}
