@@ -24,15 +24,14 @@ pub fn contains_any(t: &Type) -> bool {
 /// own type, and a collection of a type containing `any` its elements'
 /// common type. A null has the type `to` (Terraform's nulls are typed;
 /// `null` for `any` is of unknown type). Only for values that convert;
-/// others get `to`.
+/// others get `to`. Optional attributes are plain (see [`plain`]).
 pub fn converted_type(v: &Value, to: &Type) -> Type {
     match (to.kind(), v) {
-        (Kind::Union(members), Value::Null) => members.iter().find(|m| !m.is_none()).cloned().unwrap_or_else(Type::any),
-        (_, Value::Null) => to.clone(),
+        (_, Value::Null) => plain(to),
         (Kind::Any, _) => value_type(v),
         // An empty collection keeps the target's type, `any` parts unknown.
-        (Kind::List(_) | Kind::Set(_), Value::Tuple(items)) if items.is_empty() => to.clone(),
-        (Kind::Map(_), Value::Object(attrs)) if attrs.is_empty() => to.clone(),
+        (Kind::List(_) | Kind::Set(_), Value::Tuple(items)) if items.is_empty() => plain(to),
+        (Kind::Map(_), Value::Object(attrs)) if attrs.is_empty() => plain(to),
         (Kind::Union(members), _) => match members.iter().find(|m| !m.is_none()) {
             Some(m) if members.len() == 2 && members.iter().any(Type::is_none) => converted_type(v, m),
             _ => to.clone(),
@@ -51,7 +50,18 @@ pub fn converted_type(v: &Value, to: &Type) -> Type {
             let x = attrs.iter().find(|(k, _)| k == name).map_or(&Value::Null, |(_, x)| x);
             (name.clone(), converted_type(x, t))
         })),
-        _ => to.clone(),
+        _ => plain(to),
+    }
+}
+
+/// A type as go-cty holds a value of it: `optional(T)` (`union(none, T)`)
+/// is `T` at every depth, its absence being a null of `T`.
+fn plain(t: &Type) -> Type {
+    match t.kind() {
+        Kind::Union(ms) if ms.len() == 2 && ms.iter().any(Type::is_none) => {
+            ms.iter().find(|m| !m.is_none()).map_or_else(Type::any, plain)
+        }
+        _ => t.map_children(plain),
     }
 }
 
@@ -113,6 +123,28 @@ pub fn common_type(types: &[Type]) -> Option<Type> {
         return Some(t);
     }
     let known: Vec<Type> = types.iter().filter(|t| !t.is_any()).cloned().collect();
+    // Lists beside tuples unify as a list of all their elements, maps
+    // beside objects as a map, unknown types or not (go-cty's
+    // `unifyTuplesAsList`, `unifyObjectsAsMaps`).
+    let has = |f: fn(&Kind) -> bool| known.iter().any(|t| f(t.kind()));
+    let parts = |t: &Type| match t.kind() {
+        Kind::List(e) | Kind::Map(e) => Some(vec![e.clone()]),
+        Kind::Tuple(ts) => Some(ts.clone()),
+        Kind::Object(attrs) => Some(attrs.iter().map(|(_, t)| t.clone()).collect()),
+        _ => None,
+    };
+    if has(|k| matches!(k, Kind::List(_)))
+        && has(|k| matches!(k, Kind::Tuple(_)))
+        && has_only(&known, |k| matches!(k, Kind::List(_) | Kind::Tuple(_)))
+    {
+        return Some(Type::list(common_type(&gather(&known, parts)?)?));
+    }
+    if has(|k| matches!(k, Kind::Map(_)))
+        && has(|k| matches!(k, Kind::Object(_)))
+        && has_only(&known, |k| matches!(k, Kind::Map(_) | Kind::Object(_)))
+    {
+        return Some(Type::map(common_type(&gather(&known, parts)?)?));
+    }
     if known.len() < types.len() && !known.iter().all(Type::is_primitive) {
         return None;
     }
@@ -196,6 +228,11 @@ pub fn common_type(types: &[Type]) -> Option<Type> {
     // for strings, numbers and bools).
     let opts = ConvertOptions::default();
     types.iter().find(|c| types.iter().all(|t| convert_with(t, c, opts) == Safety::Safe)).cloned()
+}
+
+/// Whether every type is of kinds `f` accepts.
+fn has_only(types: &[Type], f: fn(&Kind) -> bool) -> bool {
+    types.iter().all(|t| f(t.kind()))
 }
 
 /// The children `f` finds in every type, or `None` if one has none.

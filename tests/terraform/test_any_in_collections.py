@@ -35,11 +35,16 @@ def random_type(r, depth=0, want_any=True):
     if k < 6:
         n = r.randrange(1, 3)
         names = r.sample(["x", "y", "z"], n)
-        attrs = ", ".join(f"{a} = {random_type(r, depth + 1, False)}" for a in names)
+        attrs = ", ".join(f"{a} = {attribute_type(r, depth)}" for a in names)
         return f"object({{{attrs}}})"
     if k == 6:
         return f"tuple([{', '.join(random_type(r, depth + 1, False) for _ in range(r.randrange(1, 3)))}])"
     return r.choice(PRIMITIVES + ["any", "any", "any"])
+
+
+def attribute_type(r, depth):
+    t = random_type(r, depth + 1, False)
+    return f"optional({t})" if r.random() < 0.25 else t
 
 
 def value_for(r, t, depth=0):
@@ -62,7 +67,7 @@ def value_for(r, t, depth=0):
             # A missing `any` attribute is an error for Terraform, but our
             # algebra cannot tell `any` from `optional(any)` (they normalise
             # alike), so those are always given.
-            if at == "any" or r.random() < 0.9:
+            if at == "any" or r.random() < (0.6 if at.startswith("optional(") else 0.9):
                 parts.append(f"{name} = {value_for(r, at, depth + 1)}")
         if r.random() < 0.1:
             parts.append(f"extra = {r.choice(CONSTANTS)}")
@@ -72,6 +77,8 @@ def value_for(r, t, depth=0):
         if r.random() < 0.1:
             elems = elems + ["any"]
         return "[" + ", ".join(value_for(r, e, depth + 1) for e in elems) + "]"
+    if t.startswith("optional("):
+        return value_for(r, t[len("optional(") : -1], depth)
     if t == "any":
         k = r.randrange(6)
         if k == 0:
