@@ -13,6 +13,31 @@ UNICODE = ["héllo", "日本語", "emoji 🚀", "ß∂ƒ", "tab\\tsep", "quote \
 FUNCS = ["lower", "merge", "lookup", "jsonencode", "try", "coalesce", "provider::aws::arn_parse", "format"]
 
 
+# Rarer expression forms, each named for divergences.tsv.
+ODDITIES = [
+    ("escapes", '"tab\\t nl\\n \\u00e9 \\U0001F600 dollar $ percent % $$ %% $${x} %%{y}"'),
+    ("template-strip", '"${~ var.x ~} %{~ if var.a ~} y %{~ endif ~}"'),
+    ("template-multiline-interpolation", '"${\n  var.x\n}"'),
+    ("heredoc-in-interpolation", '"${<<EOT\ninner\nEOT\n}"'),
+    ("trailing-comma-call", "format(\n  \"%s\",\n  var.x,\n)"),
+    ("expansion-call", "concat(var.lists...)"),
+    ("keyword-keys", "{ if = 1, in = 2, null_x = 3, true_x = 4 }"),
+    ("legacy-index", "var.list.0.name"),
+    ("splat-then-index", "aws_instance.x[*].id[0]"),
+    ("nested-for", "{ for k, v in var.m : k => [for x in v : x if x != null] if v != null }"),
+    ("for-grouping", "{ for x in var.l : x.k => x... if x != null }"),
+    ("conditional-multiline", "(\n  var.a\n  ? 1\n  : 2\n)"),
+    ("unicode-string", '"Grüße, 世界, 🚀"'),
+    ("empty-template", '""'),
+    ("tuple-trailing-comma", "[\n  1,\n  2,\n]"),
+    ("object-trailing-comma", "{ a = 1, b = 2, }"),
+    ("object-newline-commas", "{\n  a = 1,\n  b = 2,\n}"),
+    ("index-expression-key", "{ (var.k) = 1, \"${var.p}-x\" = 2 }"),
+    ("heredoc-crlf-indented", "<<-EOT\r\n    crlf\r\n    EOT\r\n"),
+    ("number-forms", "[0, 1.5, 1e3, 1E-3, 12345678901234567890]"),
+]
+
+
 class Gen:
     def __init__(self, rng: random.Random):
         self.r = rng
@@ -117,9 +142,13 @@ class Gen:
         r = self.r
         if depth > 4:
             return self.atom()
-        k = r.randrange(12)
+        k = r.randrange(14)
         if k == 0:
             return self.heredoc(depth)
+        if k in (9, 10):
+            name, text = r.choice(ODDITIES)
+            self.tag(name)
+            return text.replace("\n", "\n" + self.indent_step * depth)
         if k == 1:
             return self.obj(depth)
         if k == 2:
@@ -200,6 +229,12 @@ class Gen:
             btype = r.choice(TYPES)
             labels = self.labels({"resource": 2, "data": 2, "module": 1, "variable": 1, "output": 1, "provider": 1, "check": 1}.get(btype, 0))
         head = " ".join([btype, *labels])
+        if labels and r.random() < 0.05:
+            self.tag("comment-in-header")
+            head = " ".join([btype, "/* c */", *labels])
+        if r.random() < 0.05:
+            self.tag("one-line-block")
+            return f"{pad}{head} {{ {self.ident()} = {self.atom()} }}\n"
         if r.random() < 0.1:
             self.tag("empty-block-one-line")
             return f"{pad}{head} {{}}\n"
