@@ -2,6 +2,7 @@
 
 pub mod calc;
 pub mod check;
+pub mod outline;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,9 @@ enum Command {
     /// The type calculator: normalise, convert, unify and traverse types.
     #[command(subcommand)]
     Type(calc::TypeCommand),
+    /// What the parser sees in each file, as JSON (for the Terraform oracle tests).
+    #[command(hide = true)]
+    Outline(outline::OutlineArgs),
 }
 
 /// Parses the process arguments and runs; the exit code follows cli.md:
@@ -49,6 +53,7 @@ pub fn main() -> ExitCode {
         Command::Type(cmd) => calc::run(cmd),
         Command::Check(args) => check::check(args),
         Command::Types(args) => check::types(args),
+        Command::Outline(args) => outline::run(args),
     };
     ExitCode::from(code)
 }

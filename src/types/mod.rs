@@ -6,6 +6,7 @@
 //! cloning is cheap, which matters because inference copies types everywhere.
 
 mod convert;
+mod elements;
 mod print;
 mod traverse;
 mod unify;

@@ -4,7 +4,8 @@
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
-use super::{convert_with, unify_fold, ConvertOptions, Kind, Safety, Type};
+use super::elements::{contains_any, converted, element_type};
+use super::{convert_with, ConvertOptions, Kind, Safety, Type};
 
 /// A constant, as written in source. Numbers keep their decimal text so that
 /// no precision is lost before we decide whether they are whole.
@@ -241,8 +242,8 @@ fn check(v: &Value, to: &Type, tf: bool, path: &mut Vec<PathStep>, out: &mut Val
         Kind::List(t) | Kind::Set(t) => match v {
             Value::Tuple(items) => {
                 elements(items.iter().map(|x| (x, t)), tf, path, out);
-                if tf && t.is_any() {
-                    one_kind(items.iter().map(|x| x.type_of()).collect(), to, path, out);
+                if tf && out.ok() && contains_any(t) {
+                    one_common_type(converted(items.iter(), t), to, path, out);
                 }
             }
             _ => err(out, path, format!("{} is not a list: {to} needs a [ … ] value", v.describe())),
@@ -254,8 +255,8 @@ fn check(v: &Value, to: &Type, tf: bool, path: &mut Vec<PathStep>, out: &mut Val
                     check(x, t, tf, path, out);
                     path.pop();
                 }
-                if tf && t.is_any() {
-                    one_kind(attrs.iter().map(|(_, x)| x.type_of()).collect(), to, path, out);
+                if tf && out.ok() && contains_any(t) {
+                    one_common_type(converted(attrs.iter().map(|(_, x)| x), t), to, path, out);
                 }
             }
             _ => err(out, path, format!("{} is not an object: {to} needs a {{ … }} value", v.describe())),
@@ -318,10 +319,12 @@ fn elements<'a>(
     }
 }
 
-/// Terraform infers one element type for `list(any)`-like targets: the
-/// elements must unify safely (`[1, true]` fails, `[1, "a"]` is strings).
-fn one_kind(types: Vec<Type>, to: &Type, path: &[PathStep], out: &mut ValueCheck) {
-    if unify_fold(&types).1 != Safety::Safe {
+/// Terraform infers one element type for a collection whose element type
+/// contains `any` (`list(any)`, `list(object({x = any}))`): the converted
+/// elements must have one common type (`[1, true]` fails, `[1, "a"]` is
+/// strings; see [`super::elements`]).
+fn one_common_type(types: Vec<Type>, to: &Type, path: &[PathStep], out: &mut ValueCheck) {
+    if element_type(to, &types).is_none() {
         let shown: Vec<String> = types.iter().map(Type::to_string).collect();
         out.errors.push(issue(
             path,
