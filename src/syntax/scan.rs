@@ -174,6 +174,7 @@ pub fn split_from(text: &str, from: usize, stop: impl FnMut(usize) -> bool) -> V
         masks: Vec::new(),
         stop: Box::new(stop),
         lines: None,
+        indented: false,
     };
     s.run();
     s.items
@@ -193,6 +194,7 @@ pub fn code_lines(text: &str) -> Vec<(usize, usize)> {
         masks: Vec::new(),
         stop: Box::new(|_| false),
         lines: Some(Vec::new()),
+        indented: false,
     };
     s.run();
     s.lines.unwrap_or_default()
@@ -215,6 +217,8 @@ struct Scanner<'a> {
     stop: Box<dyn FnMut(usize) -> bool + 'a>,
     /// With [`code_lines`]: each line start in code and its depth.
     lines: Option<Vec<(usize, usize)>>,
+    /// Whether a line of the current item's body starts indented.
+    indented: bool,
 }
 
 fn is_ident_byte(c: u8) -> bool {
@@ -235,10 +239,15 @@ impl Scanner<'_> {
                     if let (true, Some(lines)) = (at_line_start, &mut self.lines) {
                         lines.push((self.i, self.stack.len()));
                     }
-                    if at_line_start && !self.stack.is_empty() && self.looks_like_block_header() {
+                    if at_line_start && !self.stack.is_empty() && matches!(self.b[self.i], b' ' | b'\t') {
+                        self.indented = true;
+                    }
+                    if at_line_start && !self.stack.is_empty() && self.indented && self.looks_like_block_header() {
                         // Resync: an unbalanced bracket must not swallow the
-                        // rest of the file. A block header at column 0 inside
-                        // brackets ends the broken item here.
+                        // rest of the file. A top-level block header at
+                        // column 0 inside brackets ends the broken item here,
+                        // if the item indents its body: unformatted code
+                        // (nothing indented) may nest blocks at column 0.
                         self.finish(self.i);
                     }
                     self.code();
@@ -399,6 +408,7 @@ impl Scanner<'_> {
             return false;
         }
         self.start = Some(self.i);
+        self.indented = false;
         true
     }
 
@@ -495,9 +505,12 @@ mod tests {
     fn nested_blocks_at_column_zero_stay_in_their_item() {
         let src = "resource \"a\" \"b\" {\nlifecycle {\nignore_changes = [x]\n}\n}\nlocals {\na = 1\n}\n";
         assert_eq!(texts(src).len(), 2);
+        // Even a block type that is top-level elsewhere, in an unindented item.
+        let src = "check \"c\" {\ndata \"http\" \"h\" {\nurl = \"u\"\n}\n}\n";
+        assert_eq!(texts(src).len(), 1);
         // A top-level block type still cuts an unbalanced item.
-        let src = "resource \"a\" \"b\" {\ntags = {\n}\nvariable \"x\" {\n}\n";
-        assert_eq!(texts(src), vec!["resource \"a\" \"b\" {\ntags = {\n}", "variable \"x\" {\n}"]);
+        let src = "resource \"a\" \"b\" {\n  tags = {\n}\nvariable \"x\" {\n}\n";
+        assert_eq!(texts(src), vec!["resource \"a\" \"b\" {\n  tags = {\n}", "variable \"x\" {\n}"]);
     }
 
     #[test]

@@ -279,6 +279,13 @@ FIXED = [
         '  d = "${<<EOT\ninner\nEOT\n}"\n  e = 1\n}\n',
     ),
     (
+        # Unformatted: nested blocks at column 0 (the scanner once cut items there).
+        "unindented-nested-blocks.tf",
+        'resource "aws_instance" "x" {\nami = "a"\nlifecycle {\nignore_changes = [ami]\n}\n'
+        'dynamic "ebs" {\nfor_each = []\ncontent {\nsize = 1\n}\n}\n}\n'
+        'check "c" {\ndata "http" "h" {\nurl = "u"\n}\nassert {\ncondition = true\nerror_message = "m"\n}\n}\n',
+    ),
+    (
         "provider-function.tf",
         'output "arn" {\n  value = provider::aws::arn_parse("arn:aws:iam::123:role/x").account_id\n}\n',
     ),
