@@ -217,7 +217,8 @@ struct Scanner<'a> {
     stop: Box<dyn FnMut(usize) -> bool + 'a>,
     /// With [`code_lines`]: each line start in code and its depth.
     lines: Option<Vec<(usize, usize)>>,
-    /// Whether a line of the current item's body starts indented.
+    /// Whether a line of the current item's body starts indented (or the
+    /// item is an attribute): only then may a block header cut it.
     indented: bool,
 }
 
@@ -408,7 +409,12 @@ impl Scanner<'_> {
             return false;
         }
         self.start = Some(self.i);
-        self.indented = false;
+        // Block headers never stand inside an attribute's expression, so
+        // an attribute item is cut at one whatever its indentation.
+        let rest = &self.b[self.i..];
+        let word = rest.iter().take_while(|&&c| is_ident_byte(c)).count();
+        let after = rest[word..].iter().position(|&c| c != b' ' && c != b'\t').map_or(rest.len(), |p| word + p);
+        self.indented = word > 0 && rest.get(after) == Some(&b'=') && rest.get(after + 1) != Some(&b'=');
         true
     }
 
@@ -505,6 +511,9 @@ mod tests {
     fn nested_blocks_at_column_zero_stay_in_their_item() {
         let src = "resource \"a\" \"b\" {\nlifecycle {\nignore_changes = [x]\n}\n}\nlocals {\na = 1\n}\n";
         assert_eq!(texts(src).len(), 2);
+        // An attribute's unbalanced bracket is cut at a block header anyway.
+        let src = "name = concat(\n\noutput \"u\" {\nvalue = 1\n}\n";
+        assert_eq!(texts(src), vec!["name = concat(", "output \"u\" {\nvalue = 1\n}"]);
         // Even a block type that is top-level elsewhere, in an unindented item.
         let src = "check \"c\" {\ndata \"http\" \"h\" {\nurl = \"u\"\n}\n}\n";
         assert_eq!(texts(src).len(), 1);
