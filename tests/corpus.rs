@@ -1,19 +1,18 @@
-//! The real-world corpus (`shared/corpus/`): working Terraform modules and
+//! The real-world corpus (`tests/data/corpus/`): working Terraform modules and
 //! Pulumi programs must check with no error other than the known true
-//! positives (`shared/corpus/expected-errors.tsv`) and the ones we triaged
+//! positives (`tests/data/corpus/expected-errors.tsv`) and the ones we triaged
 //! as real bugs (`tests/corpus/true-positives.tsv`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod paths;
+
 use hcl_types::cli::check::{run_analysis, CommonArgs, Format, LineIndex};
 use hcl_types::diagnostic::Severity;
 
 fn corpus() -> PathBuf {
-    std::env::var_os("HCL_TYPES_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-        .join("corpus")
+    paths::data("corpus")
 }
 
 /// (path under the corpus, line, code) → the rest of the row.

@@ -1,4 +1,4 @@
-//! The `hcl-types` command line (shared/spec/cli.md).
+//! The `hcl-types` command line (docs/spec/cli.md).
 
 pub mod calc;
 pub mod check;
