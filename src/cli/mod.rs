@@ -2,10 +2,11 @@
 
 pub mod calc;
 pub mod check;
+pub mod sarif;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::syntax::Dialect;
 
@@ -31,6 +32,11 @@ enum Command {
     /// The type calculator: normalise, convert, unify and traverse types.
     #[command(subcommand)]
     Type(calc::TypeCommand),
+    /// Print a shell completion script (e.g. `hcl-types completions bash > ~/.local/share/bash-completion/completions/hcl-types`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Parses the process arguments and runs; the exit code follows cli.md:
@@ -49,6 +55,13 @@ pub fn main() -> ExitCode {
         Command::Type(cmd) => calc::run(cmd),
         Command::Check(args) => check::check(args),
         Command::Types(args) => check::types(args),
+        Command::Completions { shell } => {
+            // Into a buffer: the generator panics on a closed pipe (`| head`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hcl-types", &mut script);
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            0
+        }
     };
     ExitCode::from(code)
 }
