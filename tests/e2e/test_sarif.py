@@ -132,3 +132,20 @@ def test_sarif_is_for_check_only():
     proc = subprocess.run([BIN, "types", "--format", "sarif", "examples/"], capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 2
     assert "check" in proc.stderr and proc.stdout == ""
+
+
+def test_related_location_in_a_module_read_for_context(tmp_path: pathlib.Path):
+    """A var file checked against another directory: the module's files are not
+    reported, but the related location still has its region."""
+    write_module(tmp_path / "mod", {"variables.tf": 'variable "n" {\n  type = number\n}\n'})
+    write_module(tmp_path / "vars", {"x.tfvars": 'n = "abc"\n'})
+    status, log = check("--format", "sarif", "vars", "--var-file", "vars/x.tfvars=mod", cwd=tmp_path)
+    assert status == 1
+    (result,) = valid(log)["runs"][0]["results"]
+    assert result["ruleId"] == "invalid-value"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "vars/x.tfvars"
+    (related,) = result["relatedLocations"]
+    assert related["physicalLocation"] == {
+        "artifactLocation": {"uri": "mod/variables.tf"},
+        "region": {"startLine": 2, "startColumn": 10, "endLine": 2, "endColumn": 16},
+    }
