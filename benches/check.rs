@@ -1,5 +1,5 @@
 //! `check` against the parser's own speed, on generated Terraform of 100 KB,
-//! 1 MB and 10 MB (`../shared/tools/gen-hcl.py`, seed 1). Every group
+//! 1 MB and 10 MB (`tools/gen-hcl.py`, seed 1). Every group
 //! measures the bare hcl-edit `parse_body` of the same bytes as its
 //! baseline, so results read as ratios measured in the same run.
 //!
@@ -23,7 +23,7 @@ pub fn input(size: &str) -> String {
     std::fs::create_dir_all(&dir).expect("bench-data dir");
     let path = dir.join(format!("gen-{size}.tf"));
     if !path.exists() {
-        let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/gen-hcl.py");
+        let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/gen-hcl.py");
         let ok = Command::new("python3")
             .arg(&gen)
             .args(["--size", size, "--seed", "1", "-o"])
@@ -31,7 +31,7 @@ pub fn input(size: &str) -> String {
             .status()
             .map(|s| s.success())
             .unwrap_or(false);
-        assert!(ok, "could not run {} (python3 and ../shared are needed)", gen.display());
+        assert!(ok, "could not run {} (python3 is needed)", gen.display());
     }
     std::fs::read_to_string(&path).expect("bench input")
 }

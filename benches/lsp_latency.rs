@@ -1,6 +1,6 @@
 //! Latency of the language server as an editor sees it: the release binary
 //! over stdio, on generated Terraform of 100 KB, 1 MB and 10 MB
-//! (`../shared/tools/gen-hcl.py`, seed 1). Per size: the `initialize`
+//! (`tools/gen-hcl.py`, seed 1). Per size: the `initialize`
 //! round trip, open → first diagnostics, one-character edits →
 //! `publishDiagnostics` of that version, hover and completion, and typing
 //! `{` or `"` in the middle of the file. Prints p50/p99 per measure.
@@ -28,12 +28,12 @@ fn input(size: &str) -> (PathBuf, String) {
     let path = dir.join("main.tf");
     if !path.exists() {
         let ok = Command::new("python3")
-            .arg(root.join("../shared/tools/gen-hcl.py"))
+            .arg(root.join("tools/gen-hcl.py"))
             .args(["--size", size, "--seed", "1", "-o"])
             .arg(&path)
             .status()
             .is_ok_and(|s| s.success());
-        assert!(ok, "could not run gen-hcl.py (python3 and ../shared are needed)");
+        assert!(ok, "could not run gen-hcl.py (python3 is needed)");
     }
     let text = std::fs::read_to_string(&path).expect("bench input");
     (path, text)

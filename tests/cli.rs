@@ -1,6 +1,6 @@
 //! `hcl-types check` and `hcl-types types` as a user runs them: the real
 //! binary on small modules written to a temporary directory, asserting the
-//! promises of README.md and shared/spec/cli.md (the directories skipped,
+//! promises of README.md and docs/spec/cli.md (the directories skipped,
 //! exit statuses 0/1/2, `--dialect`, `--severity`, the JSON shapes, and the
 //! parsing of `--var-file` and `--var-file-table`).
 

@@ -1,20 +1,14 @@
-//! Every row of every table in `shared/conformance/`, read from the TSV files
+//! Every row of every table in `tests/data/conformance/`, read from the TSV files
 //! themselves and run through the calculator exactly as `hcl-types type …`.
 
-use std::path::PathBuf;
+mod paths;
 
 use hcl_types::cli::calc::{calc, TypeCommand};
 use hcl_types::syntax::Dialect;
 
-fn shared() -> PathBuf {
-    std::env::var_os("HCL_TYPES_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-}
-
 /// The rows of a table (header checked and dropped), cells verbatim.
 fn table(name: &str, header: &[&str]) -> Vec<(usize, Vec<String>)> {
-    let path = shared().join("conformance").join(name);
+    let path = paths::data("conformance").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut lines = text.lines().enumerate();
     let (_, first) = lines.next().expect("empty table");

@@ -1,6 +1,6 @@
-//! The real-world corpus (`shared/corpus/`): working Terraform modules and
+//! The real-world corpus (`tests/data/corpus/`): working Terraform modules and
 //! Pulumi programs must check with no error other than the known true
-//! positives (`shared/corpus/expected-errors.tsv`) and the ones we triaged
+//! positives (`tests/data/corpus/expected-errors.tsv`) and the ones we triaged
 //! as real bugs (`tests/corpus/true-positives.tsv`), every known true
 //! positive must be reported, and the whole multiset of (path, line, code,
 //! severity), warnings and hints included, must equal the checked-in
@@ -10,14 +10,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod paths;
+
 use hcl_types::cli::check::{run_analysis, CommonArgs, Format, LineIndex};
 use hcl_types::diagnostic::Severity;
 
 fn corpus() -> PathBuf {
-    std::env::var_os("HCL_TYPES_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-        .join("corpus")
+    paths::data("corpus")
 }
 
 /// (path under the corpus, line, code) → the rest of the row.
@@ -41,8 +40,8 @@ const EXPECTED: &str = "tests/corpus/diagnostics.tsv";
 
 /// The header of [`EXPECTED`], written when it is refreshed.
 const HEADER: &str = "\
-# Every diagnostic hcl-types reports on shared/corpus (checked with --var-file-table
-# shared/corpus/tfvars-targets.tsv), one row per diagnostic: path under shared/corpus,
+# Every diagnostic hcl-types reports on tests/data/corpus (checked with --var-file-table
+# tests/data/corpus/tfvars-targets.tsv), one row per diagnostic: path under tests/data/corpus,
 # line, code, severity. tests/corpus.rs fails on any difference, so a change in errors,
 # warnings or hints shows in review. After a deliberate change, refresh it with
 #   HCL_TYPES_BLESS=1 cargo test --test corpus

@@ -1,4 +1,4 @@
-//! Analysis of whole modules (shared/spec/analysis.md): names, expression
+//! Analysis of whole modules (docs/spec/analysis.md): names, expression
 //! types, check sites and diagnostics, as plain data with byte ranges.
 //!
 //! The pipeline per module: each file is split into top-level items and

@@ -156,6 +156,8 @@ pub struct CheckArgs {
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0 (`check` only), for code-scanning services.
+    Sarif,
 }
 
 fn parse_override(s: &str) -> Result<(Code, Option<Severity>), String> {
@@ -398,29 +400,45 @@ pub struct Counts {
     pub hints: usize,
 }
 
-/// `check`'s output for analysed files: text lines (or JSON objects) sorted
-/// by path and position, with severity overrides applied (`None` = off).
+impl Counts {
+    pub fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Hint => self.hints += 1,
+        }
+    }
+}
+
+/// A diagnostic's severity after the `--severity` overrides; `None` when
+/// its code is turned off.
+pub fn effective_severity(d: &Diagnostic, overrides: &BTreeMap<Code, Option<Severity>>) -> Option<Severity> {
+    match overrides.get(&d.code) {
+        Some(s) => *s,
+        None => Some(d.severity),
+    }
+}
+
+/// `check`'s output for analysed files: text lines (or JSON objects, or one
+/// SARIF log) sorted by path and position, with severity overrides applied
+/// (`None` = off).
 pub fn render_diagnostics(
     reports: &[FileReport],
     overrides: &BTreeMap<Code, Option<Severity>>,
     format: Format,
 ) -> (Vec<String>, Counts) {
+    if format == Format::Sarif {
+        let (log, counts) = super::sarif::render(reports, overrides, &[]);
+        return (vec![log.to_string()], counts);
+    }
     let mut lines = Vec::new();
     let mut json = Vec::new();
     let mut counts = Counts::default();
     for r in reports {
         let index = LineIndex::new(&r.text);
         for d in &r.diagnostics {
-            let severity = match overrides.get(&d.code) {
-                Some(None) => continue,
-                Some(Some(s)) => *s,
-                None => d.severity,
-            };
-            match severity {
-                Severity::Error => counts.errors += 1,
-                Severity::Warning => counts.warnings += 1,
-                Severity::Hint => counts.hints += 1,
-            }
+            let Some(severity) = effective_severity(d, overrides) else { continue };
+            counts.add(severity);
             let (line, column) = index.position(&r.text, d.range.start);
             let (end_line, end_column) = index.position(&r.text, d.range.end);
             match format {
@@ -431,7 +449,7 @@ pub fn render_diagnostics(
                     d.code,
                     d.message.replace('\n', " ")
                 )),
-                Format::Json => json.push(serde_json::json!({
+                Format::Json | Format::Sarif => json.push(serde_json::json!({
                     "path": r.path.display().to_string(),
                     "line": line,
                     "column": column,
@@ -460,7 +478,7 @@ pub fn render_types(reports: &[FileReport], format: Format) -> Vec<String> {
             let (line, column) = index.position(&r.text, s.name_range.start);
             match format {
                 Format::Text => lines.push(format!("{}:{line}:{column}: {}: {}", r.path.display(), s.address, s.ty)),
-                Format::Json => json.push(serde_json::json!({
+                Format::Json | Format::Sarif => json.push(serde_json::json!({
                     "path": r.path.display().to_string(),
                     "line": line,
                     "column": column,
@@ -470,7 +488,7 @@ pub fn render_types(reports: &[FileReport], format: Format) -> Vec<String> {
             }
         }
     }
-    if format == Format::Json {
+    if format != Format::Text {
         lines.push(serde_json::Value::Array(json).to_string());
     }
     lines
@@ -487,7 +505,14 @@ pub fn check(args: CheckArgs) -> u8 {
     let (reports, failures) = run_analysis(&args.common, true);
     let overrides: BTreeMap<Code, Option<Severity>> = args.severity.iter().cloned().collect();
     print_failures(&failures);
-    let (lines, counts) = render_diagnostics(&reports, &overrides, args.common.format);
+    let (lines, counts) = match args.common.format {
+        // The log also records the files that could not be read.
+        Format::Sarif => {
+            let (log, counts) = super::sarif::render(&reports, &overrides, &failures);
+            (vec![log.to_string()], counts)
+        }
+        format => render_diagnostics(&reports, &overrides, format),
+    };
     // Buffered: stdout flushes every line otherwise, a write per diagnostic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for l in lines {
@@ -513,6 +538,13 @@ pub fn check(args: CheckArgs) -> u8 {
 }
 
 pub fn types(args: CommonArgs) -> u8 {
+    if args.format == Format::Sarif {
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: --format sarif is for `check` (SARIF records diagnostics); use text or json"
+        );
+        return 2;
+    }
     let (reports, failures) = run_analysis(&args, false);
     print_failures(&failures);
     let mut out = std::io::stdout().lock();

@@ -1,12 +1,13 @@
-//! The `hcl-types` command line (shared/spec/cli.md).
+//! The `hcl-types` command line (docs/spec/cli.md).
 
 pub mod calc;
 pub mod check;
 pub mod outline;
+pub mod sarif;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::syntax::Dialect;
 
@@ -35,6 +36,11 @@ enum Command {
     /// What the parser sees in each file, as JSON (for the Terraform oracle tests).
     #[command(hide = true)]
     Outline(outline::OutlineArgs),
+    /// Print a shell completion script (e.g. `hcl-types completions bash > ~/.local/share/bash-completion/completions/hcl-types`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Parses the process arguments and runs; the exit code follows cli.md:
@@ -54,6 +60,13 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(args),
         Command::Types(args) => check::types(args),
         Command::Outline(args) => outline::run(args),
+        Command::Completions { shell } => {
+            // Into a buffer: the generator panics on a closed pipe (`| head`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hcl-types", &mut script);
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            0
+        }
     };
     ExitCode::from(code)
 }

@@ -1,4 +1,4 @@
-//! `hcl-types lsp`: the language server (shared/spec/lsp.md). A thin
+//! `hcl-types lsp`: the language server (docs/spec/lsp.md). A thin
 //! adapter: each handler converts positions, asks `analysis::ide`, and
 //! converts back. Analysis runs off the message loop; text changes are
 //! applied synchronously, before any `.await`, so edits are never reordered.

@@ -1,4 +1,4 @@
-//! The extended HCL type algebra (`shared/spec/types.md`): pure values and
+//! The extended HCL type algebra (`docs/spec/types.md`): pure values and
 //! functions, no syntax, no I/O.
 //!
 //! Every constructor normalises (§2), so two equal types are structurally

@@ -18,6 +18,9 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, client_ca
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("HCL_TYPES_BIN") or str(REPO / "target" / "release" / "hcl-types")
+# The test data of this checkout (conformance tables, corpus, schemas): name
+# files under it through DATA so the data can move in one place.
+DATA = REPO / "tests" / "data"
 
 # ---------------------------------------------------------------------------
 # The fixture module: three files that refer to each other, with non-ASCII and

@@ -24,7 +24,7 @@ import oracle
 import pytest
 from conftest import ROOT, SUMMARY
 
-CORPUS = os.path.join(ROOT, "..", "shared", "corpus")
+CORPUS = os.path.join(ROOT, "tests", "data", "corpus")
 SUFFIXES = (".tftest.hcl", ".tfvars", ".tf")
 SEED = 13
 GENERATED = int(os.environ.get("ORACLE_GENERATED", "2500"))
