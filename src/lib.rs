@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod cli;
 pub mod diagnostic;
 pub mod functions;
+pub mod schema;
 pub mod server;
 pub mod suggest;
 pub mod syntax;

@@ -1,0 +1,89 @@
+//! Real provider schemas (`tests/data/schemas`, provenance in its README)
+//! read into types: both JSON formats, every resource and data source, and
+//! what a reference to a resource gives.
+
+mod paths;
+
+use hcl_types::schema::{self, Nesting, ProviderSchemas};
+
+fn load(file: &str) -> ProviderSchemas {
+    let path = paths::data("schemas/terraform").join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    schema::load(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn every_real_schema_loads_whole() {
+    // (file, format, address, resources, data sources, functions), as the README's table says.
+    let cases = [
+        ("google-4.27.0.json", "1.0", "registry.terraform.io/hashicorp/google", 479, 103, 0),
+        ("aws-2.54.0.json", "0.1", "aws", 551, 161, 0),
+        ("docker-3.0.2.json", "1.0", "registry.terraform.io/kreuzwerker/docker", 10, 5, 0),
+        ("local-2.5.2.json", "1.0", "registry.terraform.io/hashicorp/local", 2, 2, 1),
+    ];
+    for (file, format, address, resources, data_sources, functions) in cases {
+        let s = load(file);
+        assert_eq!(s.format_version, format, "{file}");
+        assert_eq!(s.providers.len(), 1, "{file}");
+        let p = &s.providers[0];
+        assert_eq!(p.address, address);
+        assert_eq!((p.resources.len(), p.data_sources.len()), (resources, data_sources), "{file}");
+        assert!(p.functions.len() >= functions, "{file}");
+    }
+}
+
+#[test]
+fn resource_types_follow_the_schema() {
+    let s = load("google-4.27.0.json");
+    let p = &s.providers[0];
+    assert_eq!(p.name(), "google");
+    let network = &p.resources["google_compute_network"];
+    let t = network.value_type().to_string();
+    assert!(
+        t.starts_with(
+            "object({auto_create_subnetworks = bool, delete_default_routes_on_create = bool, description = string,"
+        ),
+        "{t}"
+    );
+    assert!(t.contains("mtu = number") && t.contains("timeouts = object({"), "{t}");
+    assert!(network.attribute("name").unwrap().required);
+    assert!(network.attribute("self_link").unwrap().computed);
+
+    // SDKv2 nested blocks: a list of at most one node_config.
+    let cluster = &p.resources["google_container_cluster"];
+    let node_config = cluster.block("node_config").unwrap();
+    assert_eq!((node_config.nesting, node_config.max_items), (Nesting::List, 1));
+    let t = cluster.value_type().to_string();
+    assert!(t.contains("node_config = list(object({"), "{t}");
+
+    // The old format: bare provider names.
+    let aws = load("aws-2.54.0.json");
+    let analyzer = &aws.providers[0].resources["aws_accessanalyzer_analyzer"];
+    assert_eq!(
+        analyzer.value_type().to_string(),
+        "object({analyzer_name = string, arn = string, id = string, tags = map(string), type = string})"
+    );
+}
+
+#[test]
+fn provider_functions() {
+    let s = load("local-2.5.2.json");
+    let f = &s.providers[0].functions["direxists"];
+    assert_eq!(f.parameters.iter().map(|(n, t)| format!("{n}: {t}")).collect::<Vec<_>>(), ["path: string"]);
+    assert_eq!(f.returns.to_string(), "bool");
+    assert!(f.variadic.is_none());
+}
+
+#[test]
+fn broken_schemas_are_errors_not_panics() {
+    for bad in [
+        &b""[..],
+        b"[]",
+        b"{\"provider_schemas\": 1}",
+        b"{\"provider_schemas\": {\"x\": {\"resource_schemas\": {\"r\": {}}}}}",
+        b"{\"provider_schemas\": {\"x\": {\"resource_schemas\": {\"r\": {\"block\": {\"attributes\": {\"a\": {\"type\": [\"list\"]}}}}}}}}",
+        b"{\"provider_schemas\": {\"x\": {\"resource_schemas\": {\"r\": {\"block\": {\"block_types\": {\"b\": {\"nesting_mode\": \"tree\", \"block\": {}}}}}}}}}",
+    ] {
+        assert!(schema::load(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+    }
+}
