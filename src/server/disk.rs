@@ -1,0 +1,198 @@
+//! The module files that are not open, read from disk off the server's
+//! state lock. A directory is listed, and a file read and parsed, once per
+//! change: when the client watches files for us, its events (and saves)
+//! say which paths changed and nothing else is looked at again; without
+//! them, each analysis checks sizes and times. Only regular files are
+//! read, never blocking on a FIFO or a device, and what is kept for a
+//! directory is forgotten once none of its documents is open.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use super::workspace::Settings;
+use crate::analysis::{Document, Family, FileKind, SourceFile};
+
+/// A file's modification time and size.
+type Stamp = (Option<SystemTime>, u64);
+
+/// A file as last read, while its stamp stays the same.
+struct OnDisk {
+    stamp: Stamp,
+    /// `None` when it is not UTF-8 text.
+    doc: Option<Document>,
+    /// No change event arrived since it was read.
+    current: bool,
+}
+
+#[derive(Default)]
+struct Files {
+    files: HashMap<PathBuf, OnDisk>,
+    /// Per directory: its regular files of a known kind.
+    listings: HashMap<PathBuf, Arc<[PathBuf]>>,
+}
+
+#[derive(Default)]
+pub struct Disk {
+    files: Mutex<Files>,
+}
+
+/// Whether `path` is one the disk is never asked about (a document
+/// without a file, see `workspace::doc_path`).
+pub fn is_virtual(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().first() == Some(&0)
+}
+
+fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
+    match entry_type {
+        Some(t) if !t.is_symlink() => t.is_file(),
+        _ => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+    }
+}
+
+/// The regular files of `dir` with a kind this server reads.
+fn list(dir: &Path) -> Arc<[PathBuf]> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Arc::from([]) };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| FileKind::for_path(&e.path()).is_some() && regular(&e.path(), e.file_type().ok()))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    Arc::from(paths)
+}
+
+/// A regular file's text; never waits on a FIFO or device (opened
+/// non-blocking, checked to be a regular file once open).
+fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut file = options.open(path).ok()?;
+    let meta = file.metadata().ok().filter(|m| m.is_file())?;
+    let stamp = (meta.modified().ok(), meta.len());
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'));
+    Some((stamp, text))
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    Some((meta.modified().ok(), meta.len()))
+}
+
+fn parse(path: &Path, text: Arc<str>, settings: &Settings) -> Document {
+    let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
+    Document::parse(SourceFile { path: path.to_path_buf(), text, kind, dialect: settings.dialect_for(path) })
+}
+
+impl Disk {
+    fn lock(&self) -> MutexGuard<'_, Files> {
+        self.files.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The files of `family` in `dir` other than those in `skip`, plus
+    /// `also` when it is not open; `recheck` looks at the disk again
+    /// instead of trusting change events. Runs off the message loop: the
+    /// lock is never held across I/O or parsing.
+    pub fn module(
+        &self,
+        dir: &Path,
+        family: Family,
+        skip: &HashSet<PathBuf>,
+        also: Option<&Path>,
+        settings: &Settings,
+        recheck: bool,
+    ) -> Vec<Document> {
+        if is_virtual(dir) {
+            return Vec::new();
+        }
+        let known = if recheck { None } else { self.lock().listings.get(dir).cloned() };
+        let listing = known.unwrap_or_else(|| {
+            let fresh = list(dir);
+            self.lock().listings.insert(dir.to_path_buf(), fresh.clone());
+            fresh
+        });
+        let extra = also.filter(|p| !skip.contains(*p) && !listing.iter().any(|l| l == p));
+        listing
+            .iter()
+            .filter(|p| !skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == family))
+            .map(PathBuf::as_path)
+            .chain(extra)
+            .filter_map(|p| self.file(p, settings, recheck))
+            .collect()
+    }
+
+    /// One file, parsed; read again only when it changed.
+    fn file(&self, path: &Path, settings: &Settings, recheck: bool) -> Option<Document> {
+        let known = self.lock().files.get(path).map(|f| (f.current && !recheck, f.stamp, f.doc.clone()));
+        if let Some((current, known, doc)) = known {
+            if current {
+                return self.in_dialect(path, known, doc?, settings);
+            }
+            let Some(now) = stamp(path) else {
+                self.lock().files.remove(path);
+                return None;
+            };
+            if now == known {
+                if let Some(f) = self.lock().files.get_mut(path) {
+                    f.current = true;
+                }
+                return self.in_dialect(path, now, doc?, settings);
+            }
+        }
+        let (stamp, text) = read_text(path)?;
+        let doc = text.map(|t| parse(path, Arc::from(t), settings));
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
+        doc
+    }
+
+    /// `doc` parsed in the dialect the settings now give its path.
+    fn in_dialect(&self, path: &Path, stamp: Stamp, doc: Document, settings: &Settings) -> Option<Document> {
+        if doc.file.dialect == settings.dialect_for(path) {
+            return Some(doc);
+        }
+        let doc = parse(path, doc.file.text.clone(), settings);
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: Some(doc.clone()), current: true });
+        Some(doc)
+    }
+
+    /// A change event for `path`: it is looked at again when next needed,
+    /// and so is its directory's listing (it may be new or gone).
+    pub fn changed(&self, path: &Path) {
+        let mut files = self.lock();
+        if let Some(f) = files.files.get_mut(path) {
+            f.current = false;
+        }
+        if let Some(dir) = path.parent() {
+            files.listings.remove(dir);
+        }
+    }
+
+    /// Forgets everything read in `dir` (none of its documents is open);
+    /// returns it, to be freed off the message loop.
+    pub fn forget(&self, dir: &Path) -> Vec<Document> {
+        let mut files = self.lock();
+        files.listings.remove(dir);
+        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir)).cloned().collect();
+        gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
+    }
+
+    /// Replaces the cached parse of `analysed`'s file by `compact` while
+    /// it is still the cached one; returns the replaced document.
+    pub fn compact(&self, analysed: &Document, compact: &Document) -> Option<Document> {
+        let mut files = self.lock();
+        let doc = files.files.get_mut(&analysed.file.path)?.doc.as_mut()?;
+        Arc::ptr_eq(&doc.items, &analysed.items).then(|| std::mem::replace(doc, compact.clone()))
+    }
+}
