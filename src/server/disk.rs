@@ -64,6 +64,22 @@ fn list(dir: &Path) -> Arc<[PathBuf]> {
     Arc::from(paths)
 }
 
+/// The files of a module in `listing` (those of `family` not in `skip`),
+/// and `also` when it is neither.
+fn members<'a>(
+    listing: &'a [PathBuf],
+    family: Family,
+    skip: &'a HashSet<PathBuf>,
+    also: Option<&'a Path>,
+) -> impl Iterator<Item = &'a Path> {
+    let extra = also.filter(|p| !skip.contains(*p) && !listing.iter().any(|l| l == p));
+    listing
+        .iter()
+        .filter(move |p| !skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == family))
+        .map(PathBuf::as_path)
+        .chain(extra)
+}
+
 /// A regular file's text; never waits on a FIFO or device (opened
 /// non-blocking, checked to be a regular file once open).
 fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
@@ -123,14 +139,35 @@ impl Disk {
             self.lock().listings.insert(dir.to_path_buf(), fresh.clone());
             fresh
         });
-        let extra = also.filter(|p| !skip.contains(*p) && !listing.iter().any(|l| l == p));
-        listing
-            .iter()
-            .filter(|p| !skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == family))
-            .map(PathBuf::as_path)
-            .chain(extra)
-            .filter_map(|p| self.file(p, settings, recheck))
-            .collect()
+        members(&listing, family, skip, also).filter_map(|p| self.file(p, settings, recheck)).collect()
+    }
+
+    /// [`Self::module`] when it needs neither the disk nor much work (the
+    /// listing and every file known and current, and few of them), so a
+    /// request can have it at once; `None` otherwise.
+    pub fn known(
+        &self,
+        dir: &Path,
+        family: Family,
+        skip: &HashSet<PathBuf>,
+        also: Option<&Path>,
+        settings: &Settings,
+    ) -> Option<Vec<Document>> {
+        if is_virtual(dir) {
+            return Some(Vec::new());
+        }
+        let files = self.lock();
+        let listing = files.listings.get(dir).filter(|l| l.len() <= 64)?;
+        let mut docs = Vec::new();
+        for p in members(listing, family, skip, also) {
+            let f = files.files.get(p).filter(|f| f.current)?;
+            match &f.doc {
+                Some(d) if d.file.dialect == settings.dialect_for(p) => docs.push(d.clone()),
+                Some(_) => return None,
+                None => {}
+            }
+        }
+        Some(docs)
     }
 
     /// One file, parsed; read again only when it changed.
@@ -168,11 +205,17 @@ impl Disk {
     }
 
     /// A change event for `path`: it is looked at again when next needed,
-    /// and so is its directory's listing (it may be new or gone).
+    /// and so is its directory's listing (it may be new or gone); for a
+    /// directory, its listing and files.
     pub fn changed(&self, path: &Path) {
         let mut files = self.lock();
         if let Some(f) = files.files.get_mut(path) {
             f.current = false;
+        } else if files.listings.remove(path).is_some() {
+            // A directory: everything read in it.
+            for (_, f) in files.files.iter_mut().filter(|(p, _)| p.starts_with(path)) {
+                f.current = false;
+            }
         }
         if let Some(dir) = path.parent() {
             files.listings.remove(dir);
@@ -194,5 +237,63 @@ impl Disk {
         let mut files = self.lock();
         let doc = files.files.get_mut(&analysed.file.path)?.doc.as_mut()?;
         Arc::ptr_eq(&doc.items, &analysed.items).then(|| std::mem::replace(doc, compact.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hcl-types-disk-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn texts(disk: &Disk, dir: &Path, recheck: bool) -> Vec<String> {
+        let docs = disk.module(dir, Family::Terraform, &HashSet::new(), None, &Settings::default(), recheck);
+        docs.iter().map(|d| d.file.text.to_string()).collect()
+    }
+
+    #[test]
+    fn a_file_is_read_again_after_an_event_for_it_or_a_recheck() {
+        let dir = scratch("events");
+        let a = dir.join("a.tf");
+        std::fs::write(&a, "locals {}\n").unwrap();
+        let disk = Disk::default();
+        assert_eq!(texts(&disk, &dir, false), ["locals {}\n"]);
+        std::fs::write(&a, "locals { x = 1 }\n").unwrap();
+        std::fs::write(dir.join("b.tf"), "output \"o\" {}\n").unwrap();
+        // Without an event, what was read stands.
+        assert_eq!(texts(&disk, &dir, false), ["locals {}\n"]);
+        disk.changed(&a);
+        assert_eq!(texts(&disk, &dir, false), ["locals { x = 1 }\n", "output \"o\" {}\n"]);
+        std::fs::write(&a, "locals { y = 22 }\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { y = 22 }\n", "output \"o\" {}\n"]);
+        disk.changed(&dir);
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(texts(&disk, &dir, false), ["output \"o\" {}\n"]);
+        // b, and the last copy of a (gone from the listing).
+        assert_eq!(disk.forget(&dir).len(), 2);
+        assert!(disk.lock().files.is_empty() && disk.lock().listings.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn fifos_and_directories_are_never_read() {
+        let dir = scratch("fifo");
+        let fifo = std::ffi::CString::new(dir.join("x.tf").into_os_string().into_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::create_dir(dir.join("d.tf")).unwrap();
+        std::fs::write(dir.join("m.tf"), "locals {}\n").unwrap();
+        let disk = Disk::default();
+        let also = dir.join("x.tf");
+        let docs = disk.module(&dir, Family::Terraform, &HashSet::new(), Some(&also), &Settings::default(), true);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(&*docs[0].file.text, "locals {}\n");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -364,8 +364,14 @@ impl Backend {
             (st.workspace.module(&path)?, rope, st.encoding)
         };
         let settings = partial.settings.clone();
-        let disk = self.disk.clone();
-        let (snap, index) = blocking(move || partial.complete(&disk, false)).await.ok()??;
+        // At once when nothing must be read; else off the message loop.
+        let (snap, index) = match partial.known(&self.disk) {
+            Some(from_disk) => partial.with(from_disk)?,
+            None => {
+                let disk = self.disk.clone();
+                blocking(move || partial.complete(&disk, false)).await.ok()??
+            }
+        };
         let rope = rope.unwrap_or_else(|| Rope::from_str(&snap.docs[index].file.text));
         Some(Snap { docs: snap.docs, index, rope, enc, settings, memo: snap.memo })
     }

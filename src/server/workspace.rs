@@ -198,11 +198,26 @@ pub struct Partial {
 }
 
 impl Partial {
+    fn skip(&self) -> HashSet<PathBuf> {
+        self.docs.iter().map(|d| d.file.path.clone()).collect()
+    }
+
     /// The whole module: the open documents and the other files from disk.
     pub fn complete(self, disk: &Disk, recheck: bool) -> Option<(Snapshot, usize)> {
-        let skip: HashSet<PathBuf> = self.docs.iter().map(|d| d.file.path.clone()).collect();
+        let from_disk = disk.module(&self.dir, self.family, &self.skip(), Some(&self.path), &self.settings, recheck);
+        self.with(from_disk)
+    }
+
+    /// The files [`Self::complete`] would take from disk, when that needs
+    /// no disk access nor much work ([`Disk::known`]).
+    pub fn known(&self, disk: &Disk) -> Option<Vec<Document>> {
+        disk.known(&self.dir, self.family, &self.skip(), Some(&self.path), &self.settings)
+    }
+
+    /// The whole module, with these files from disk.
+    pub fn with(self, from_disk: Vec<Document>) -> Option<(Snapshot, usize)> {
         let mut docs = self.docs;
-        docs.extend(disk.module(&self.dir, self.family, &skip, Some(&self.path), &self.settings, recheck));
+        docs.extend(from_disk);
         docs.sort_by(|a, b| a.file.path.cmp(&b.file.path));
         let index = docs.iter().position(|d| d.file.path == self.path)?;
         let open = self
