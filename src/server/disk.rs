@@ -64,20 +64,25 @@ fn list(dir: &Path) -> Arc<[PathBuf]> {
     Arc::from(paths)
 }
 
-/// The files of a module in `listing` (those of `family` not in `skip`),
-/// and `also` when it is neither.
-fn members<'a>(
-    listing: &'a [PathBuf],
-    family: Family,
-    skip: &'a HashSet<PathBuf>,
-    also: Option<&'a Path>,
-) -> impl Iterator<Item = &'a Path> {
-    let extra = also.filter(|p| !skip.contains(*p) && !listing.iter().any(|l| l == p));
-    listing
-        .iter()
-        .filter(move |p| !skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == family))
-        .map(PathBuf::as_path)
-        .chain(extra)
+/// What a module needs from disk: the files of `family` in `dir` other
+/// than those in `skip` (open ones), and `also` when it is neither.
+pub struct Wanted<'a> {
+    pub dir: &'a Path,
+    pub family: Family,
+    pub skip: &'a HashSet<PathBuf>,
+    pub also: Option<&'a Path>,
+    pub settings: &'a Settings,
+}
+
+impl Wanted<'_> {
+    fn members<'b>(&'b self, listing: &'b [PathBuf]) -> impl Iterator<Item = &'b Path> {
+        let extra = self.also.filter(|p| !self.skip.contains(*p) && !listing.iter().any(|l| l == p));
+        listing
+            .iter()
+            .filter(|p| !self.skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == self.family))
+            .map(PathBuf::as_path)
+            .chain(extra)
+    }
 }
 
 /// A regular file's text; never waits on a FIFO or device (opened
@@ -117,52 +122,36 @@ impl Disk {
         self.files.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The files of `family` in `dir` other than those in `skip`, plus
-    /// `also` when it is not open; `recheck` looks at the disk again
-    /// instead of trusting change events. Runs off the message loop: the
-    /// lock is never held across I/O or parsing.
-    pub fn module(
-        &self,
-        dir: &Path,
-        family: Family,
-        skip: &HashSet<PathBuf>,
-        also: Option<&Path>,
-        settings: &Settings,
-        recheck: bool,
-    ) -> Vec<Document> {
-        if is_virtual(dir) {
+    /// The module's files on disk ([`Wanted`]); `recheck` looks at the
+    /// disk again instead of trusting change events. Runs off the message
+    /// loop: the lock is never held across I/O or parsing.
+    pub fn module(&self, w: &Wanted, recheck: bool) -> Vec<Document> {
+        if is_virtual(w.dir) {
             return Vec::new();
         }
-        let known = if recheck { None } else { self.lock().listings.get(dir).cloned() };
+        let known = if recheck { None } else { self.lock().listings.get(w.dir).cloned() };
         let listing = known.unwrap_or_else(|| {
-            let fresh = list(dir);
-            self.lock().listings.insert(dir.to_path_buf(), fresh.clone());
+            let fresh = list(w.dir);
+            self.lock().listings.insert(w.dir.to_path_buf(), fresh.clone());
             fresh
         });
-        members(&listing, family, skip, also).filter_map(|p| self.file(p, settings, recheck)).collect()
+        w.members(&listing).filter_map(|p| self.file(p, w.settings, recheck)).collect()
     }
 
     /// [`Self::module`] when it needs neither the disk nor much work (the
     /// listing and every file known and current, and few of them), so a
     /// request can have it at once; `None` otherwise.
-    pub fn known(
-        &self,
-        dir: &Path,
-        family: Family,
-        skip: &HashSet<PathBuf>,
-        also: Option<&Path>,
-        settings: &Settings,
-    ) -> Option<Vec<Document>> {
-        if is_virtual(dir) {
+    pub fn known(&self, w: &Wanted) -> Option<Vec<Document>> {
+        if is_virtual(w.dir) {
             return Some(Vec::new());
         }
         let files = self.lock();
-        let listing = files.listings.get(dir).filter(|l| l.len() <= 64)?;
+        let listing = files.listings.get(w.dir).filter(|l| l.len() <= 64)?;
         let mut docs = Vec::new();
-        for p in members(listing, family, skip, also) {
+        for p in w.members(listing) {
             let f = files.files.get(p).filter(|f| f.current)?;
             match &f.doc {
-                Some(d) if d.file.dialect == settings.dialect_for(p) => docs.push(d.clone()),
+                Some(d) if d.file.dialect == w.settings.dialect_for(p) => docs.push(d.clone()),
                 Some(_) => return None,
                 None => {}
             }
@@ -252,7 +241,9 @@ mod tests {
     }
 
     fn texts(disk: &Disk, dir: &Path, recheck: bool) -> Vec<String> {
-        let docs = disk.module(dir, Family::Terraform, &HashSet::new(), None, &Settings::default(), recheck);
+        let (skip, settings) = (HashSet::new(), Settings::default());
+        let w = Wanted { dir, family: Family::Terraform, skip: &skip, also: None, settings: &settings };
+        let docs = disk.module(&w, recheck);
         docs.iter().map(|d| d.file.text.to_string()).collect()
     }
 
@@ -291,7 +282,9 @@ mod tests {
         std::fs::write(dir.join("m.tf"), "locals {}\n").unwrap();
         let disk = Disk::default();
         let also = dir.join("x.tf");
-        let docs = disk.module(&dir, Family::Terraform, &HashSet::new(), Some(&also), &Settings::default(), true);
+        let (skip, settings) = (HashSet::new(), Settings::default());
+        let w = Wanted { dir: &dir, family: Family::Terraform, skip: &skip, also: Some(&also), settings: &settings };
+        let docs = disk.module(&w, true);
         assert_eq!(docs.len(), 1);
         assert_eq!(&*docs[0].file.text, "locals {}\n");
         let _ = std::fs::remove_dir_all(&dir);

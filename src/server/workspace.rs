@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use ropey::Rope;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
-use super::disk::{is_virtual, Disk};
+use super::disk::{is_virtual, Disk, Wanted};
 use super::text::{self, Encoding};
 
 use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
@@ -198,20 +198,26 @@ pub struct Partial {
 }
 
 impl Partial {
-    fn skip(&self) -> HashSet<PathBuf> {
+    /// What it needs from disk, given the paths of its open documents.
+    fn wanted<'a>(&'a self, skip: &'a HashSet<PathBuf>) -> Wanted<'a> {
+        Wanted { dir: &self.dir, family: self.family, skip, also: Some(&self.path), settings: &self.settings }
+    }
+
+    fn open_paths(&self) -> HashSet<PathBuf> {
         self.docs.iter().map(|d| d.file.path.clone()).collect()
     }
 
     /// The whole module: the open documents and the other files from disk.
     pub fn complete(self, disk: &Disk, recheck: bool) -> Option<(Snapshot, usize)> {
-        let from_disk = disk.module(&self.dir, self.family, &self.skip(), Some(&self.path), &self.settings, recheck);
+        let skip = self.open_paths();
+        let from_disk = disk.module(&self.wanted(&skip), recheck);
         self.with(from_disk)
     }
 
     /// The files [`Self::complete`] would take from disk, when that needs
     /// no disk access nor much work ([`Disk::known`]).
     pub fn known(&self, disk: &Disk) -> Option<Vec<Document>> {
-        disk.known(&self.dir, self.family, &self.skip(), Some(&self.path), &self.settings)
+        disk.known(&self.wanted(&self.open_paths()))
     }
 
     /// The whole module, with these files from disk.
