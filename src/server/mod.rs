@@ -307,11 +307,12 @@ impl Backend {
 
     /// Refreshes every module with an open document, each once (it
     /// publishes for all its open documents), or those `only` accepts.
-    async fn refresh_modules(&self, only: impl Fn(&std::path::Path) -> bool) {
+    async fn refresh_modules(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool) {
         let paths: Vec<PathBuf> = {
             let st = lock(&self.state);
             let mut seen = std::collections::HashSet::new();
-            let mut paths: Vec<PathBuf> = st.workspace.open.keys().filter(|p| only(p)).cloned().collect();
+            let ws = &st.workspace;
+            let mut paths: Vec<PathBuf> = ws.open.keys().filter(|p| only(ws, p)).cloned().collect();
             paths.sort();
             paths.retain(|p| seen.insert(module_key(p)));
             paths
@@ -322,7 +323,7 @@ impl Backend {
     }
 
     async fn refresh_all(&self) {
-        self.refresh_modules(|_| true).await;
+        self.refresh_modules(|_, _| true).await;
     }
 
     /// Takes new settings and publishes again with them.
@@ -576,7 +577,7 @@ impl LanguageServer for Backend {
             give_back_memory();
         });
         // Siblings see the disk copy now.
-        self.refresh_modules(|p| module_key(p) == key).await;
+        self.refresh_modules(|_, p| module_key(p) == key).await;
         self.trim_when_idle(seq);
     }
 
@@ -600,7 +601,7 @@ impl LanguageServer for Backend {
                 dirs.extend(path.parent().map(PathBuf::from));
             }
         }
-        self.refresh_modules(|p| p.parent().is_some_and(|d| dirs.contains(d))).await;
+        self.refresh_modules(|ws, p| ws.reads(p).is_some_and(|d| dirs.contains(d))).await;
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

@@ -170,9 +170,12 @@ pub struct Workspace {
     pub settings: Settings,
     memos: HashMap<(PathBuf, Family), Arc<Mutex<Memo>>>,
     /// Open documents that are not files (`untitled:`, `git:`, …): the
-    /// made-up path each is analysed under, alone.
+    /// made-up path each is analysed under, alone (but see `homes`).
     virtual_paths: HashMap<String, PathBuf>,
     made_up: u64,
+    /// For a `git:` document (a diff view's old text): the directory of
+    /// its file, whose other files it is analysed with, read-only.
+    homes: HashMap<PathBuf, PathBuf>,
 }
 
 /// A module snapshot to analyse off the message loop.
@@ -190,6 +193,8 @@ pub struct Snapshot {
 pub struct Partial {
     path: PathBuf,
     dir: PathBuf,
+    /// The directory to read the other files from, when not `dir`.
+    home: Option<PathBuf>,
     family: Family,
     docs: Vec<Document>,
     open: Vec<(PathBuf, Uri, i32, Rope, u64)>,
@@ -198,13 +203,20 @@ pub struct Partial {
 }
 
 impl Partial {
-    /// What it needs from disk, given the paths of its open documents.
+    /// What it needs from disk, given the files not to read.
     fn wanted<'a>(&'a self, skip: &'a HashSet<PathBuf>) -> Wanted<'a> {
-        Wanted { dir: &self.dir, family: self.family, skip, also: Some(&self.path), settings: &self.settings }
+        let dir = self.home.as_deref().unwrap_or(&self.dir);
+        Wanted { dir, family: self.family, skip, also: Some(&self.path), settings: &self.settings }
     }
 
+    /// The files not to read: the open ones, and the file a `git:`
+    /// document is an old text of.
     fn open_paths(&self) -> HashSet<PathBuf> {
-        self.docs.iter().map(|d| d.file.path.clone()).collect()
+        let mut skip: HashSet<PathBuf> = self.docs.iter().map(|d| d.file.path.clone()).collect();
+        if let (Some(home), Some(name)) = (&self.home, self.path.file_name()) {
+            skip.insert(home.join(name));
+        }
+        skip
     }
 
     /// The whole module: the open documents and the other files from disk.
@@ -288,7 +300,12 @@ impl Workspace {
                 _ => ".hcl",
             });
         }
-        let path = PathBuf::from(format!("\0{}", self.made_up)).join(name);
+        let dir = PathBuf::from(format!("\0{}", self.made_up));
+        let home = Path::new(&decoded).parent().filter(|d| d.is_absolute());
+        if let (Some(home), true) = (home, uri.scheme().as_str().eq_ignore_ascii_case("git")) {
+            self.homes.insert(dir.clone(), home.to_path_buf());
+        }
+        let path = dir.join(name);
         self.virtual_paths.insert(uri.as_str().to_owned(), path.clone());
         path
     }
@@ -310,8 +327,15 @@ impl Workspace {
         let Some(key) = module_key(path) else { return Closed { open: Some(open), ..Closed::default() } };
         let still = |k: &(PathBuf, Family)| self.open.keys().any(|p| module_key(p).as_ref() == Some(k));
         let memo = if still(&key) { None } else { self.memos.remove(&key) };
-        let dir_open = self.open.keys().any(|p| p.parent() == Some(key.0.as_path()));
-        Closed { open: Some(open), memo, dir: (!dir_open).then_some(key.0) }
+        let dir = self.homes.remove(&key.0).unwrap_or(key.0);
+        let in_use = self.open.keys().any(|p| self.reads(p) == Some(dir.as_path()));
+        Closed { open: Some(open), memo, dir: (!in_use).then_some(dir) }
+    }
+
+    /// The directory whose files the module of `path` reads from disk.
+    pub fn reads<'a>(&'a self, path: &'a Path) -> Option<&'a Path> {
+        let dir = path.parent()?;
+        Some(self.homes.get(dir).map_or(dir, PathBuf::as_path))
     }
 
     /// Replaces each (analysed, without trees) pair's document where it is
@@ -346,6 +370,7 @@ impl Workspace {
             }
         }
         let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
-        Some(Partial { path: path.to_path_buf(), dir, family, docs, open, memo, settings: settings.clone() })
+        let home = self.homes.get(&dir).cloned();
+        Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings: settings.clone() })
     }
 }

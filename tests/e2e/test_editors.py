@@ -187,12 +187,14 @@ def test_a_git_diff_view_leaves_the_real_file_alone(raw, tmp_path):
     s = raw(workspace=EDITOR)
     main = tmp_path / "main.tf"
     main.write_text(BROKEN)
+    (tmp_path / "variables.tf").write_text('variable "region" {\n  type = string\n}\n')
     u = uri(main)
     assert messages(open_doc(s, u, BROKEN)) == ['invalid value for `number`: "x" is not a number']
-    # VS Code's diff view opens the HEAD text under a git: URI of the same path.
+    # VS Code's diff view opens the HEAD text under a git: URI of the same path;
+    # it is analysed with the file's siblings (read-only), not with the file.
     query = urllib.parse.quote(json.dumps({"path": str(main), "ref": "HEAD"}))
     g = f"git:{main.as_posix()}?{query}"
-    head = BROKEN.replace('"x"', '"head"')
+    head = BROKEN.replace('"x"', '"head"') + 'output "r" {\n  value = var.region\n}\n'
     assert messages(open_doc(s, g, head)) == ['invalid value for `number`: "head" is not a number']
     since = len(s.received)
     change(s, u, 2, '  default = "y"')
