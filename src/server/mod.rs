@@ -2,6 +2,10 @@
 //! adapter: each handler converts positions, asks `analysis::ide`, and
 //! converts back. Analysis runs off the message loop; text changes are
 //! applied synchronously, before any `.await`, so edits are never reordered.
+//! No handler waits for the client (what asks it something runs as a task
+//! of its own), so the session ends at `exit` or end of input whatever the
+//! client left unanswered; publications go through one outbox
+//! (`outbox.rs`), disk reads through `disk.rs`, both off the state lock.
 
 mod disk;
 mod outbox;
