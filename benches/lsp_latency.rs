@@ -5,9 +5,17 @@
 //! `publishDiagnostics` of that version, hover and completion, and typing
 //! `{` or `"` in the middle of the file. Prints p50/p99 per measure.
 //!
+//! Then what real editors do (issue 18), each with its memory or latency:
+//! browsing and closing 40 modules of 1 MB (memory held afterwards), a
+//! client that stops reading while the user types, a keystroke after a
+//! save in another module, a 200 MiB header line, and hovers in a module
+//! directory of 10,000 files with an 8 MB sibling.
+//!
 //! ```sh
 //! cargo build --release && cargo bench --bench lsp_latency
 //! LSP_BENCH_SIZES=100KB,10MB LSP_BENCH_EDITS=200 cargo bench --bench lsp_latency
+//! LSP_BENCH_PARTS=modules,stall,save,header,siblings cargo bench --bench lsp_latency
+//! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench lsp_latency   # another build
 //! ```
 //!
 //! Messages are framed and matched by hand (the method and the version are
@@ -42,12 +50,19 @@ fn input(size: &str) -> (PathBuf, String) {
 impl Server {
     /// Resident and peak memory of the server process (Linux).
     fn memory(&self) -> Option<(u64, u64)> {
+        Some((self.status("VmRSS:")?, self.status("VmHWM:")?))
+    }
+
+    /// A memory field of /proc/PID/status, in bytes.
+    fn status(&self, key: &str) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let field = |key: &str| -> Option<u64> {
-            let line = status.lines().find(|l| l.starts_with(key))?;
-            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
-        };
-        Some((field("VmRSS:")?, field("VmHWM:")?))
+        let line = status.lines().find(|l| l.starts_with(key))?;
+        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+    }
+
+    /// Resident memory as (anonymous, file-backed: the program's code).
+    fn split(&self) -> (f64, f64) {
+        (mb(self.status("RssAnon:").unwrap_or(0)), mb(self.status("RssFile:").unwrap_or(0)))
     }
 }
 
@@ -59,8 +74,33 @@ struct Server {
 }
 
 impl Server {
+    /// Starts the server and initializes it as VS Code would (it watches
+    /// files for the server and answers configuration requests).
+    fn editor() -> Server {
+        let mut server = Server::start();
+        let caps = json!({
+            "general": {"positionEncodings": ["utf-16"]},
+            "workspace": {"configuration": true, "didChangeWatchedFiles": {"dynamicRegistration": true}},
+        });
+        let id = server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": caps}));
+        server.response(id);
+        server.notify("initialized", json!({}));
+        server
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        let uri = format!("file://{}", path.display());
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": text}}),
+        );
+    }
+
     fn start() -> Server {
-        let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/hcl-types");
+        // HCL_TYPES_BIN compares another build (e.g. main's).
+        let bin = std::env::var_os("HCL_TYPES_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/hcl-types"));
         assert!(bin.exists(), "{} is missing: run cargo build --release first", bin.display());
         let mut child = Command::new(bin)
             .arg("lsp")
@@ -136,10 +176,26 @@ impl Server {
         }
     }
 
+    /// Reads until diagnostics for `version` of `uri` are published.
+    fn diagnostics_of(&mut self, uri: &str, version: i32) {
+        let (want_uri, want) = (format!("\"uri\":{}", json!(uri)), format!("\"version\":{version}"));
+        loop {
+            let body = self.read();
+            if body.contains("textDocument/publishDiagnostics")
+                && body.contains(&want_uri)
+                && body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&want))
+            {
+                return;
+            }
+            self.answer_server_request(&body);
+        }
+    }
+
     fn answer_server_request(&mut self, body: &str) {
         if body.contains("\"method\"") && body.contains("\"id\"") {
             if let Ok(v) = serde_json::from_str::<Value>(body) {
-                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": null}));
+                let result = if v["method"] == "workspace/configuration" { json!([null]) } else { Value::Null };
+                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": result}));
             }
         }
     }
@@ -290,12 +346,216 @@ fn bench(size: &str, edits: usize) {
     }
 }
 
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// A fresh directory under target/bench-data.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("bench dir");
+    dir
+}
+
+/// Opens and closes 40 modules of 1 MB one after another, as a user
+/// browsing them does: the memory held afterwards, with nothing open,
+/// against the empty server's.
+fn modules() {
+    let (_, text) = input("1MB");
+    let root = scratch("lsp-modules");
+    let mut server = Server::editor();
+    std::thread::sleep(Duration::from_millis(500));
+    let (empty, _) = server.memory().unwrap_or_default();
+    let empty_split = server.split();
+    for k in 0..40 {
+        let dir = root.join(format!("m{k:02}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("main.tf");
+        std::fs::write(&path, &text).unwrap();
+        server.open(&path, &text);
+        server.diagnostics(1);
+        server.notify("textDocument/didClose", json!({"textDocument": {"uri": format!("file://{}", path.display())}}));
+    }
+    // The server gives freed memory back once the user pauses.
+    std::thread::sleep(Duration::from_millis(2000));
+    if let Some((rss, peak)) = server.memory() {
+        let ((anon0, file0), (anon, file)) = (empty_split, server.split());
+        println!(
+            "{:<48} empty {:>5.1} MB (anon {anon0:.1} + code {file0:.1}), after {:>5.1} MB (anon {anon:.1} + code {file:.1}) = {:.2}x, peak {:.0} MB",
+            "40 modules of 1 MB opened and closed: RSS",
+            mb(empty),
+            mb(rss),
+            rss as f64 / empty as f64,
+            mb(peak)
+        );
+    }
+}
+
+/// A client that stops reading while the user types 100 characters into
+/// a file with 7 MB of diagnostics: the server's memory while it is
+/// stalled, and how many publications it then gets.
+fn stall() {
+    let dir = scratch("lsp-stall");
+    let text: String =
+        (0..16_000).map(|i| format!("variable \"v{i}\" {{\n  type    = number\n  default = \"x\"\n}}\n")).collect();
+    let path = dir.join("main.tf");
+    std::fs::write(&path, &text).unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut server = Server::editor();
+    server.open(&path, &text);
+    let bytes = server.diagnostics(1);
+    std::thread::sleep(Duration::from_millis(1500));
+    let (before, _) = server.memory().unwrap_or_default();
+    let last = 101;
+    for version in 2..=last {
+        let at = json!({"line": 2, "character": 13});
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "1"}]}),
+        );
+        // Typing speed: each keystroke is analysed before the next.
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    std::thread::sleep(Duration::from_millis(3000));
+    let (stalled, _) = server.memory().unwrap_or_default();
+    let mut received = 0;
+    loop {
+        let body = server.read();
+        if body.contains("textDocument/publishDiagnostics") {
+            received += 1;
+            if body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&format!("\"version\":{last}"))) {
+                break;
+            }
+        }
+    }
+    println!(
+        "{:<48} {:>6.1} MB before, {:>6.1} MB stalled ({} KB per publication); {received} publications for 100 edits",
+        "client stops reading during 100 keystrokes: RSS",
+        mb(before),
+        mb(stalled),
+        bytes / 1000
+    );
+}
+
+/// A keystroke in a module with a 1 MB sibling on disk, alone and right
+/// after a save in another module.
+fn save(edits: usize) {
+    let (_, big) = input("1MB");
+    let root = scratch("lsp-save");
+    let (a, b) = (root.join("a"), root.join("b"));
+    for dir in [&a, &b] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("big.tf"), &big).unwrap();
+    }
+    let small = "locals {\n  x = \"\"\n}\n";
+    let (main_a, main_b) = (a.join("main.tf"), b.join("main.tf"));
+    std::fs::write(&main_a, small).unwrap();
+    std::fs::write(&main_b, small).unwrap();
+    let (uri_a, uri_b) = (format!("file://{}", main_a.display()), format!("file://{}", main_b.display()));
+    let mut server = Server::editor();
+    server.open(&main_a, small);
+    server.diagnostics_of(&uri_a, 1);
+    server.open(&main_b, small);
+    server.diagnostics_of(&uri_b, 1);
+    let mut version = 1;
+    let (mut plain, mut after_save) = (Vec::new(), Vec::new());
+    for k in 0..edits * 2 {
+        if k % 2 == 1 {
+            server.notify("textDocument/didSave", json!({"textDocument": {"uri": uri_b}}));
+        }
+        version += 1;
+        let at = json!({"line": 1, "character": 7});
+        let t = Instant::now();
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri_a, "version": version}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "x"}]}),
+        );
+        server.diagnostics_of(&uri_a, version);
+        if k % 2 == 1 { &mut after_save } else { &mut plain }.push(t.elapsed());
+    }
+    report("keystroke, 1 MB sibling on disk", "", &mut plain);
+    report("the same after a save in another module", "", &mut after_save);
+}
+
+/// A header line of 200 MiB: the server's peak memory.
+fn header() {
+    let dir = scratch("lsp-header");
+    let mut server = Server::editor();
+    let path = dir.join("main.tf");
+    std::fs::write(&path, "locals {\n  a = 1\n}\n").unwrap();
+    server.open(&path, "locals {\n  a = 1\n}\n");
+    server.diagnostics(1);
+    let (_, before) = server.memory().unwrap_or_default();
+    let line = vec![b'a'; 1 << 20];
+    server.stdin.write_all(b"X-Junk: ").unwrap();
+    for _ in 0..200 {
+        server.stdin.write_all(&line).unwrap();
+    }
+    server.stdin.write_all(b"\r\n\r\n").unwrap();
+    server.stdin.flush().unwrap();
+    let id = server.request("shutdown", Value::Null);
+    let _ = server.response(id);
+    let (_, after) = server.memory().unwrap_or_default();
+    println!("{:<48} peak {:>6.1} MB before, {:>6.1} MB after", "a 200 MiB header line", mb(before), mb(after));
+}
+
+/// Hovers in a small open file whose directory holds 10,000 other
+/// `.tf` files and an 8 MB one.
+fn siblings(edits: usize) {
+    let (_, big) = input("10MB");
+    let dir = scratch("lsp-siblings");
+    for k in 0..10_000 {
+        std::fs::write(dir.join(format!("s{k:05}.tf")), format!("locals {{\n  s{k} = {k}\n}}\n")).unwrap();
+    }
+    std::fs::write(dir.join("big.tf"), &big[..big.len() * 86 / 100]).unwrap();
+    let path = dir.join("main.tf");
+    let text = "output \"o\" {\n  value = local.s1\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut server = Server::editor();
+    let t = Instant::now();
+    server.open(&path, text);
+    server.diagnostics(1);
+    println!("{:<48} {:>9.3} ms", "10,000 siblings + 8 MB: open → diagnostics", ms(t.elapsed()));
+    let mut hovers = Vec::new();
+    for _ in 0..edits {
+        let t = Instant::now();
+        let id = server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 16}}),
+        );
+        server.response(id);
+        hovers.push(t.elapsed());
+    }
+    report("hover beside 10,000 files and an 8 MB one", "", &mut hovers);
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is read from the command line.
     let sizes = std::env::var("LSP_BENCH_SIZES").unwrap_or_else(|_| "100KB,1MB,10MB".into());
     let edits: usize = std::env::var("LSP_BENCH_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
-    let _ = Path::new(".");
-    for size in sizes.split(',') {
-        bench(size.trim(), edits);
+    let parts =
+        std::env::var("LSP_BENCH_PARTS").unwrap_or_else(|_| "latency,modules,stall,save,header,siblings".into());
+    let parts: Vec<&str> = parts.split(',').map(str::trim).collect();
+    if parts.contains(&"latency") {
+        for size in sizes.split(',') {
+            bench(size.trim(), edits);
+        }
+    }
+    if parts.contains(&"modules") {
+        modules();
+    }
+    if parts.contains(&"stall") {
+        stall();
+    }
+    if parts.contains(&"save") {
+        save(edits);
+    }
+    if parts.contains(&"header") {
+        header();
+    }
+    if parts.contains(&"siblings") {
+        siblings(edits);
     }
 }

@@ -11,8 +11,14 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
+use super::outbox::Outbox;
+
 /// Frames larger than this are read and discarded, never held in memory.
 const MAX_FRAME: usize = 256 << 20;
+
+/// Header lines longer than this are read and discarded as they arrive
+/// (real headers are a few dozen bytes).
+const MAX_HEADER_LINE: usize = 8 << 10;
 
 /// What the session's end means for the exit status.
 #[derive(Default)]
@@ -53,16 +59,43 @@ fn error(code: i64, message: &str) -> Vec<u8> {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string().into_bytes()
 }
 
+/// Reads one line into `line`, keeping at most [`MAX_HEADER_LINE`] bytes
+/// of it: (bytes read, whether some were discarded).
+async fn read_line(input: &mut (impl AsyncBufReadExt + Unpin), line: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
+    let (mut read, mut long) = (0, false);
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok((read, long));
+        }
+        let (n, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let keep = n.min(MAX_HEADER_LINE.saturating_sub(line.len()));
+        long |= keep < n;
+        line.extend_from_slice(&buf[..keep]);
+        input.consume(n);
+        read += n;
+        if done {
+            return Ok((read, long));
+        }
+    }
+}
+
 /// Reads one frame: `Ok(None)` at the end of the input, `Err(response)`
 /// for a frame to answer with an error (its body) and skip.
 async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Result<Option<Result<Vec<u8>, Vec<u8>>>> {
     let mut length: Option<Option<usize>> = None;
     let mut any = false;
+    let mut too_long = false;
     loop {
         let mut line = Vec::new();
-        if input.read_until(b'\n', &mut line).await? == 0 {
+        let (read, long) = read_line(input, &mut line).await?;
+        if read == 0 {
             return Ok(None);
         }
+        too_long |= long;
         let text = String::from_utf8_lossy(&line);
         let text = text.trim_end_matches(['\r', '\n']);
         if text.is_empty() {
@@ -77,6 +110,12 @@ async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Resu
         if let Some(at) = text.to_ascii_lowercase().find("content-length:") {
             length = Some(text[at + "content-length:".len()..].trim().parse().ok());
         }
+    }
+    if too_long {
+        if let Some(Some(len)) = length {
+            tokio::io::copy(&mut input.take(len as u64), &mut tokio::io::sink()).await?;
+        }
+        return Ok(Some(Err(error(-32700, "a message with a header line longer than 8 KiB"))));
     }
     let Some(Some(len)) = length else {
         return Ok(Some(Err(error(-32700, "a message without a valid Content-Length header"))));
@@ -105,14 +144,14 @@ pub async fn client_to_server(
         let body = match next {
             Ok(body) => body,
             Err(reply) => {
-                let _ = replies.send(reply);
+                replies.send(reply);
                 continue;
             }
         };
         let message = match std::str::from_utf8(&body).ok().map(serde_json::from_str::<Value>) {
             Some(Ok(v)) => v,
             _ => {
-                let _ = replies.send(error(-32700, "parse error: the message is not valid JSON in UTF-8"));
+                replies.send(error(-32700, "parse error: the message is not valid JSON in UTF-8"));
                 continue;
             }
         };
@@ -121,7 +160,7 @@ pub async fn client_to_server(
                 || message.get("result").is_some()
                 || message.get("error").is_some());
         if !is_message {
-            let _ = replies.send(error(-32600, "invalid request: not a JSON-RPC 2.0 message"));
+            replies.send(error(-32600, "invalid request: not a JSON-RPC 2.0 message"));
             continue;
         }
         if let Some(method) = message.get("method").and_then(Value::as_str) {
@@ -134,27 +173,19 @@ pub async fn client_to_server(
     let _ = server.shutdown().await;
 }
 
-/// Messages for the client: bodies, framed by [`writer`]. An empty body
-/// ends the stream.
-pub type Out = std::sync::mpsc::Sender<Vec<u8>>;
+/// Messages for the client, framed by [`writer`].
+pub type Out = Arc<Outbox>;
 
-/// The one writer of the client's stream: a thread that frames the bodies
-/// sent on the returned channel and writes them straight to `output`; the
-/// receiver hears once it has stopped. A thread, because a publication can
-/// be megabytes and tokio's stdout would move it through its blocking pool
-/// in pieces.
+/// The one writer of the client's stream: a thread that frames what the
+/// outbox gives it and writes it straight to `output`; the receiver hears
+/// once it has stopped. A thread, because a publication can be megabytes
+/// and tokio's stdout would move it through its blocking pool in pieces.
 pub fn writer(mut output: impl std::io::Write + Send + 'static) -> (Out, std::sync::mpsc::Receiver<()>) {
-    let (out, bodies) = std::sync::mpsc::channel::<Vec<u8>>();
+    let out = Arc::new(Outbox::default());
     let (stopped, done) = std::sync::mpsc::channel();
+    let outbox = out.clone();
     std::thread::spawn(move || {
-        for body in bodies.iter().take_while(|b| !b.is_empty()) {
-            let written = write!(output, "Content-Length: {}\r\n\r\n", body.len())
-                .and_then(|_| output.write_all(&body))
-                .and_then(|_| output.flush());
-            if written.is_err() {
-                break;
-            }
-        }
+        outbox.write_all(&mut output);
         let _ = stopped.send(());
     });
     (out, done)
@@ -165,11 +196,7 @@ pub async fn server_to_client(server: impl AsyncRead + Unpin, out: Out) {
     let mut server = BufReader::with_capacity(1 << 16, server);
     loop {
         match read_frame(&mut server).await {
-            Ok(Some(Ok(body))) => {
-                if out.send(body).is_err() {
-                    return;
-                }
-            }
+            Ok(Some(Ok(body))) => out.send(body),
             Ok(Some(Err(_))) => {}
             _ => return,
         }

@@ -1,15 +1,15 @@
 //! Open documents, settings, and the module around a document: its
 //! siblings from disk, with open documents winning over disk copies.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
+use super::disk::{is_virtual, Disk, Wanted};
 use super::text::{self, Encoding};
 
 use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
@@ -88,11 +88,14 @@ pub struct Open {
     /// text), while known: a large text is then copied once per edit
     /// instead of gathered from the rope.
     changes: Option<Vec<(Range<usize>, String)>>,
+    /// The server's sequence number when it was opened: results of an
+    /// analysis of an earlier opening of the same path are never published.
+    pub opened: u64,
 }
 
 impl Open {
-    pub fn new(uri: Uri, text: &str, version: i32) -> Open {
-        Open { uri, rope: Rope::from_str(text), version, doc: None, changes: None }
+    pub fn new(uri: Uri, text: &str, version: i32, opened: u64) -> Open {
+        Open { uri, rope: Rope::from_str(text), version, doc: None, changes: None, opened }
     }
 
     /// Applies one content change to the text.
@@ -161,66 +164,184 @@ fn concat(parts: &[&str]) -> Arc<str> {
     unsafe { Arc::from_raw(Arc::into_raw(bytes) as *const str) }
 }
 
-/// A file read from disk, while its size and time stay the same.
-#[derive(Debug)]
-struct OnDisk {
-    stamp: (Option<SystemTime>, u64),
-    doc: Option<Document>,
-}
-
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub open: HashMap<PathBuf, Open>,
     pub settings: Settings,
-    disk: HashMap<PathBuf, OnDisk>,
     memos: HashMap<(PathBuf, Family), Arc<Mutex<Memo>>>,
+    /// Open documents that are not files (`untitled:`, `git:`, …): the
+    /// made-up path each is analysed under, alone (but see `homes`).
+    virtual_paths: HashMap<String, PathBuf>,
+    made_up: u64,
+    /// For a `git:` document (a diff view's old text): the directory of
+    /// its file, whose other files it is analysed with, read-only.
+    homes: HashMap<PathBuf, PathBuf>,
 }
 
 /// A module snapshot to analyse off the message loop.
 pub struct Snapshot {
     pub docs: Vec<Document>,
-    /// For each open document of the module: its index, URI, version and text.
-    pub open: Vec<(usize, Uri, i32, Rope)>,
+    /// For each open document of the module: its index, URI, version,
+    /// text and when it was opened (see [`Open::opened`]).
+    pub open: Vec<(usize, Uri, i32, Rope, u64)>,
     /// What earlier analyses of the module found, to reuse.
     pub memo: Arc<Mutex<Memo>>,
 }
 
-/// The file path of a URI (file:// only).
-pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|p| p.into_owned())
+/// What the state lock gives of a module: its open documents and memo.
+/// The files that are not open come from disk, off the lock ([`Self::complete`]).
+pub struct Partial {
+    path: PathBuf,
+    dir: PathBuf,
+    /// The directory to read the other files from, when not `dir`.
+    home: Option<PathBuf>,
+    family: Family,
+    docs: Vec<Document>,
+    open: Vec<(PathBuf, Uri, i32, Rope, u64)>,
+    memo: Arc<Mutex<Memo>>,
+    pub settings: Settings,
+}
+
+impl Partial {
+    /// What it needs from disk, given the files not to read.
+    fn wanted<'a>(&'a self, skip: &'a HashSet<PathBuf>) -> Wanted<'a> {
+        let dir = self.home.as_deref().unwrap_or(&self.dir);
+        Wanted { dir, family: self.family, skip, also: Some(&self.path), settings: &self.settings }
+    }
+
+    /// The files not to read: the open ones, and the file a `git:`
+    /// document is an old text of.
+    fn open_paths(&self) -> HashSet<PathBuf> {
+        let mut skip: HashSet<PathBuf> = self.docs.iter().map(|d| d.file.path.clone()).collect();
+        if let (Some(home), Some(name)) = (&self.home, self.path.file_name()) {
+            skip.insert(home.join(name));
+        }
+        skip
+    }
+
+    /// The whole module: the open documents and the other files from disk.
+    pub fn complete(self, disk: &Disk, recheck: bool) -> Option<(Snapshot, usize)> {
+        let skip = self.open_paths();
+        let from_disk = disk.module(&self.wanted(&skip), recheck);
+        self.with(from_disk)
+    }
+
+    /// The files [`Self::complete`] would take from disk, when that needs
+    /// no disk access nor much work ([`Disk::known`]).
+    pub fn known(&self, disk: &Disk) -> Option<Vec<Document>> {
+        disk.known(&self.wanted(&self.open_paths()))
+    }
+
+    /// The whole module, with these files from disk.
+    pub fn with(self, from_disk: Vec<Document>) -> Option<(Snapshot, usize)> {
+        let mut docs = self.docs;
+        docs.extend(from_disk);
+        docs.sort_by(|a, b| a.file.path.cmp(&b.file.path));
+        let index = docs.iter().position(|d| d.file.path == self.path)?;
+        let open = self
+            .open
+            .into_iter()
+            .filter_map(|(p, uri, version, rope, opened)| {
+                Some((docs.iter().position(|d| d.file.path == p)?, uri, version, rope, opened))
+            })
+            .collect();
+        Some((Snapshot { docs, open, memo: self.memo }, index))
+    }
+}
+
+/// What closing a document leaves to free off the message loop.
+#[derive(Default)]
+pub struct Closed {
+    pub open: Option<Open>,
+    /// The module's memo, when no document of it is open any more.
+    pub memo: Option<Arc<Mutex<Memo>>>,
+    /// The directory, when none of its documents is open any more.
+    pub dir: Option<PathBuf>,
+}
+
+/// The directory and family a document's module is made of.
+pub fn module_key(path: &Path) -> Option<(PathBuf, Family)> {
+    Some((path.parent()?.to_path_buf(), FileKind::for_path(path).unwrap_or(FileKind::Hcl).family()))
+}
+
+/// The path of a `file:` URI with an absolute path; other URIs name no file.
+fn file_path(uri: &Uri) -> Option<PathBuf> {
+    if !uri.scheme().as_str().eq_ignore_ascii_case("file") {
+        return None;
+    }
+    uri.to_file_path().map(|p| p.into_owned()).filter(|p| p.is_absolute())
 }
 
 impl Workspace {
-    /// Forgets what was read from disk (the files changed).
-    pub fn disk_changed(&mut self) {
-        self.disk.clear();
+    /// The path a document is analysed under: its file's for a `file:`
+    /// URI, else the made-up one it got when opened.
+    pub fn doc_path(&self, uri: &Uri) -> Option<PathBuf> {
+        file_path(uri).or_else(|| self.virtual_paths.get(uri.as_str()).cloned())
     }
 
-    /// A file from disk, parsed; `None` when it is not text.
-    fn read(&mut self, p: &Path) -> Option<Document> {
-        let meta = std::fs::metadata(p).ok()?;
-        let stamp = (meta.modified().ok(), meta.len());
-        let dialect = self.settings.dialect_for(p);
-        if let Some(d) = self.disk.get(p).filter(|d| d.stamp == stamp) {
-            if d.doc.as_ref().is_none_or(|doc| doc.file.dialect == dialect) {
-                return d.doc.clone();
-            }
+    /// [`Self::doc_path`], making up a path for a new document that is not
+    /// a file: in a directory of its own that no file system has (it
+    /// starts with NUL), named like the URI's last segment so its kind and
+    /// dialect follow the name, or, for a name without a known extension
+    /// (`untitled:Untitled-1`), the editor's language id.
+    pub fn open_path(&mut self, uri: &Uri, language: &str) -> PathBuf {
+        if let Some(p) = self.doc_path(uri) {
+            return p;
         }
-        let doc = match std::fs::read(p).ok().and_then(|b| String::from_utf8(b).ok()) {
-            Some(t) if !t.contains('\0') => {
-                let kind = FileKind::for_path(p).unwrap_or(FileKind::Hcl);
-                Some(Document::parse(SourceFile { path: p.to_path_buf(), text: Arc::from(t), kind, dialect }))
-            }
-            _ => None,
-        };
-        self.disk.insert(p.to_path_buf(), OnDisk { stamp, doc: doc.clone() });
-        doc
+        self.made_up += 1;
+        let decoded = uri.path().decode().to_string_lossy().into_owned();
+        let name = decoded.rsplit(['/', '\\']).find(|s| !s.is_empty() && *s != "." && *s != "..").unwrap_or("untitled");
+        let mut name = name.to_owned();
+        if FileKind::for_path(Path::new(&name)).is_none() {
+            name.push_str(match language {
+                "terraform" | "tf" => ".tf",
+                "terraform-vars" | "tfvars" => ".tfvars",
+                "pulumi" | "pcl" => ".pp",
+                _ => ".hcl",
+            });
+        }
+        let dir = PathBuf::from(format!("\0{}", self.made_up));
+        let home = Path::new(&decoded).parent().filter(|d| d.is_absolute());
+        if let (Some(home), true) = (home, uri.scheme().as_str().eq_ignore_ascii_case("git")) {
+            self.homes.insert(dir.clone(), home.to_path_buf());
+        }
+        let path = dir.join(name);
+        self.virtual_paths.insert(uri.as_str().to_owned(), path.clone());
+        path
+    }
+
+    /// The URI to show for a path of the module: the open document's, else
+    /// the file's.
+    pub fn uri_of(&self, path: &Path) -> Option<Uri> {
+        match self.open.get(path) {
+            Some(o) => Some(o.uri.clone()),
+            None if is_virtual(path) => None,
+            None => Uri::from_file_path(path),
+        }
+    }
+
+    /// Closes a document; what its module no longer needs goes with it.
+    pub fn close(&mut self, path: &Path) -> Closed {
+        let Some(open) = self.open.remove(path) else { return Closed::default() };
+        self.virtual_paths.remove(open.uri.as_str());
+        let Some(key) = module_key(path) else { return Closed { open: Some(open), ..Closed::default() } };
+        let still = |k: &(PathBuf, Family)| self.open.keys().any(|p| module_key(p).as_ref() == Some(k));
+        let memo = if still(&key) { None } else { self.memos.remove(&key) };
+        let dir = self.homes.remove(&key.0).unwrap_or(key.0);
+        let in_use = self.open.keys().any(|p| self.reads(p) == Some(dir.as_path()));
+        Closed { open: Some(open), memo, dir: (!in_use).then_some(dir) }
+    }
+
+    /// The directory whose files the module of `path` reads from disk.
+    pub fn reads<'a>(&'a self, path: &'a Path) -> Option<&'a Path> {
+        let dir = path.parent()?;
+        Some(self.homes.get(dir).map_or(dir, PathBuf::as_path))
     }
 
     /// Replaces each (analysed, without trees) pair's document where it is
     /// still the current parse of its file; returns what was replaced, to
     /// be freed off the message loop.
-    pub fn drop_trees(&mut self, pairs: Vec<(Document, Document)>) -> Vec<Document> {
+    pub fn drop_trees(&mut self, pairs: Vec<(Document, Document)>, disk: &Disk) -> Vec<Document> {
         let mut replaced = Vec::new();
         for (analysed, compact) in pairs {
             let path = &analysed.file.path;
@@ -228,57 +349,28 @@ impl Workspace {
                 if Arc::ptr_eq(&doc.items, &analysed.items) {
                     replaced.push(std::mem::replace(doc, compact));
                 }
-            } else if let Some(doc) = self.disk.get_mut(path).and_then(|d| d.doc.as_mut()) {
-                if Arc::ptr_eq(&doc.items, &analysed.items) {
-                    replaced.push(std::mem::replace(doc, compact));
-                }
+            } else if let Some(doc) = disk.compact(&analysed, &compact) {
+                replaced.push(doc);
             }
             replaced.push(analysed);
         }
         replaced
     }
 
-    /// The module of `path`: the files of its directory and family, open
-    /// ones from the editor, the others from disk.
-    pub fn module(&mut self, path: &Path) -> Option<(Snapshot, usize)> {
-        let family = FileKind::for_path(path).unwrap_or(FileKind::Hcl).family();
-        let dir = path.parent()?;
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|rd| {
-                rd.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.is_file() && FileKind::for_path(p).is_some_and(|k| k.family() == family))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for p in self.open.keys() {
-            if p.parent() == Some(dir) && FileKind::for_path(p).unwrap_or(FileKind::Hcl).family() == family {
-                paths.push(p.clone());
-            }
-        }
-        if !paths.iter().any(|p| p == path) {
-            paths.push(path.to_path_buf());
-        }
-        paths.sort();
-        paths.dedup();
+    /// The open part of the module of `path` (its directory and family).
+    pub fn module(&mut self, path: &Path) -> Option<Partial> {
+        let (dir, family) = module_key(path)?;
+        let settings = &self.settings;
         let mut docs = Vec::new();
         let mut open = Vec::new();
-        for p in paths {
-            let settings = &self.settings;
-            let doc = match self.open.get_mut(&p) {
-                Some(o) => {
-                    open.push((docs.len(), o.uri.clone(), o.version, o.rope.clone()));
-                    o.parsed(&p, settings)
-                }
-                None => match self.read(&p) {
-                    Some(d) => d,
-                    None => continue,
-                },
-            };
-            docs.push(doc);
+        for (p, o) in &mut self.open {
+            if p.parent() == Some(dir.as_path()) && module_key(p).is_some_and(|k| k.1 == family) {
+                open.push((p.clone(), o.uri.clone(), o.version, o.rope.clone(), o.opened));
+                docs.push(o.parsed(p, settings));
+            }
         }
-        let index = docs.iter().position(|d| d.file.path == path)?;
-        let memo = self.memos.entry((dir.to_path_buf(), family)).or_default().clone();
-        Some((Snapshot { docs, open, memo }, index))
+        let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
+        let home = self.homes.get(&dir).cloned();
+        Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings: settings.clone() })
     }
 }

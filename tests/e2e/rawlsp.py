@@ -35,6 +35,13 @@ class RawServer:
         self.stderr_lines: list[bytes] = []
         self._next_id = 1000
         self._lock = threading.Lock()
+        # Whether requests from the server are answered (a client that never
+        # answers, or died, is what some tests play).
+        self.answers = True
+        # Cleared to stop reading the server's output (a stalled editor): the
+        # pipe then fills and the server's writes block.
+        self.reading = threading.Event()
+        self.reading.set()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
@@ -45,6 +52,7 @@ class RawServer:
         assert out is not None
         try:
             while True:
+                self.reading.wait()
                 headers: dict[str, str] = {}
                 while True:
                     line = out.readline()
@@ -80,39 +88,38 @@ class RawServer:
             raise ServerGone(f"server closed stdout (exit code {self.proc.poll()})")
         self.received.append(msg)
         # Answer requests from the server so it never waits on us.
-        if "method" in msg and "id" in msg:
+        if "method" in msg and "id" in msg and self.answers:
             result: Any = None
             if msg["method"] == "workspace/configuration":
                 result = [None for _ in msg.get("params", {}).get("items", [])]
             self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
         return msg
 
-    def wait_response(self, id_: Any, timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+    def wait_for(self, match, what: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The first message (received earlier or later) that ``match`` accepts."""
         for m in self.received:
-            if m.get("id") == id_ and "method" not in m:
+            if match(m):
                 return m
+        deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"no response to id {id_!r} within {timeout}s")
+                raise TimeoutError(f"no {what} within {timeout}s")
             msg = self.next_message(left)
-            if msg.get("id") == id_ and "method" not in msg:
+            if match(msg):
                 return msg
+
+    def wait_response(self, id_: Any, timeout: float = 10.0) -> dict[str, Any]:
+        return self.wait_for(lambda m: m.get("id") == id_ and "method" not in m, f"response to id {id_!r}", timeout)
 
     def wait_notification(self, method: str, pred=lambda p: True, timeout: float = 10.0) -> dict[str, Any]:
         """The first notification ``method`` (received earlier or later) whose params satisfy ``pred``."""
-        for m in self.received:
-            if m.get("method") == method and "id" not in m and pred(m.get("params")):
-                return m["params"]
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no {method} matching within {timeout}s")
-            msg = self.next_message(left)
-            if msg.get("method") == method and "id" not in msg and pred(msg.get("params")):
-                return msg["params"]
+        match = lambda m: m.get("method") == method and "id" not in m and pred(m.get("params"))  # noqa: E731
+        return self.wait_for(match, f"{method} matching", timeout)["params"]
+
+    def wait_request(self, method: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The first request ``method`` from the server (received earlier or later)."""
+        return self.wait_for(lambda m: m.get("method") == method and "id" in m, f"{method} request", timeout)
 
     def drain(self, quiet: float = 0.2) -> None:
         """Reads until the server has been quiet for ``quiet`` seconds."""
@@ -156,11 +163,15 @@ class RawServer:
 
     # -- lifecycle -----------------------------------------------------------
 
-    def initialize(self, root: str, encodings: list[str] | None = None, options: Any = None) -> dict[str, Any]:
+    def initialize(
+        self, root: str, encodings: list[str] | None = None, options: Any = None, workspace: Any = None
+    ) -> dict[str, Any]:
         caps: dict[str, Any] = {
             "general": {"positionEncodings": encodings or ["utf-16"]},
             "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}},
         }
+        if workspace is not None:
+            caps["workspace"] = workspace
         params = {
             "processId": os.getpid(),
             "rootUri": "file://" + root,

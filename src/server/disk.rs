@@ -1,0 +1,292 @@
+//! The module files that are not open, read from disk off the server's
+//! state lock. A directory is listed, and a file read and parsed, once per
+//! change: when the client watches files for us, its events (and saves)
+//! say which paths changed and nothing else is looked at again; without
+//! them, each analysis checks sizes and times. Only regular files are
+//! read, never blocking on a FIFO or a device, and what is kept for a
+//! directory is forgotten once none of its documents is open.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use super::workspace::Settings;
+use crate::analysis::{Document, Family, FileKind, SourceFile};
+
+/// A file's modification time and size.
+type Stamp = (Option<SystemTime>, u64);
+
+/// A file as last read, while its stamp stays the same.
+struct OnDisk {
+    stamp: Stamp,
+    /// `None` when it is not UTF-8 text.
+    doc: Option<Document>,
+    /// No change event arrived since it was read.
+    current: bool,
+}
+
+#[derive(Default)]
+struct Files {
+    files: HashMap<PathBuf, OnDisk>,
+    /// Per directory: its regular files of a known kind.
+    listings: HashMap<PathBuf, Arc<[PathBuf]>>,
+}
+
+#[derive(Default)]
+pub struct Disk {
+    files: Mutex<Files>,
+}
+
+/// Whether `path` is one the disk is never asked about (a document
+/// without a file, see `workspace::doc_path`).
+pub fn is_virtual(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().first() == Some(&0)
+}
+
+fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
+    match entry_type {
+        Some(t) if !t.is_symlink() => t.is_file(),
+        _ => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+    }
+}
+
+/// The regular files of `dir` with a kind this server reads.
+fn list(dir: &Path) -> Arc<[PathBuf]> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Arc::from([]) };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| FileKind::for_path(&e.path()).is_some() && regular(&e.path(), e.file_type().ok()))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    Arc::from(paths)
+}
+
+/// What a module needs from disk: the files of `family` in `dir` other
+/// than those in `skip` (open ones), and `also` when it is neither.
+pub struct Wanted<'a> {
+    pub dir: &'a Path,
+    pub family: Family,
+    pub skip: &'a HashSet<PathBuf>,
+    pub also: Option<&'a Path>,
+    pub settings: &'a Settings,
+}
+
+impl Wanted<'_> {
+    fn members<'b>(&'b self, listing: &'b [PathBuf]) -> impl Iterator<Item = &'b Path> {
+        let extra = self.also.filter(|p| !self.skip.contains(*p) && !listing.iter().any(|l| l == p));
+        listing
+            .iter()
+            .filter(|p| !self.skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == self.family))
+            .map(PathBuf::as_path)
+            .chain(extra)
+    }
+}
+
+/// A regular file's text; never waits on a FIFO or device (opened
+/// non-blocking, checked to be a regular file once open).
+fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut file = options.open(path).ok()?;
+    let meta = file.metadata().ok().filter(|m| m.is_file())?;
+    let stamp = (meta.modified().ok(), meta.len());
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'));
+    Some((stamp, text))
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    Some((meta.modified().ok(), meta.len()))
+}
+
+fn parse(path: &Path, text: Arc<str>, settings: &Settings) -> Document {
+    let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
+    Document::parse(SourceFile { path: path.to_path_buf(), text, kind, dialect: settings.dialect_for(path) })
+}
+
+impl Disk {
+    fn lock(&self) -> MutexGuard<'_, Files> {
+        self.files.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The module's files on disk ([`Wanted`]); `recheck` looks at the
+    /// disk again instead of trusting change events. Runs off the message
+    /// loop: the lock is never held across I/O or parsing.
+    pub fn module(&self, w: &Wanted, recheck: bool) -> Vec<Document> {
+        if is_virtual(w.dir) {
+            return Vec::new();
+        }
+        let known = if recheck { None } else { self.lock().listings.get(w.dir).cloned() };
+        let listing = known.unwrap_or_else(|| {
+            let fresh = list(w.dir);
+            self.lock().listings.insert(w.dir.to_path_buf(), fresh.clone());
+            fresh
+        });
+        w.members(&listing).filter_map(|p| self.file(p, w.settings, recheck)).collect()
+    }
+
+    /// [`Self::module`] when it needs neither the disk nor much work (the
+    /// listing and every file known and current, and few of them), so a
+    /// request can have it at once; `None` otherwise.
+    pub fn known(&self, w: &Wanted) -> Option<Vec<Document>> {
+        if is_virtual(w.dir) {
+            return Some(Vec::new());
+        }
+        let files = self.lock();
+        let listing = files.listings.get(w.dir).filter(|l| l.len() <= 64)?;
+        let mut docs = Vec::new();
+        for p in w.members(listing) {
+            let f = files.files.get(p).filter(|f| f.current)?;
+            match &f.doc {
+                Some(d) if d.file.dialect == w.settings.dialect_for(p) => docs.push(d.clone()),
+                Some(_) => return None,
+                None => {}
+            }
+        }
+        Some(docs)
+    }
+
+    /// One file, parsed; read again only when it changed.
+    fn file(&self, path: &Path, settings: &Settings, recheck: bool) -> Option<Document> {
+        let known = self.lock().files.get(path).map(|f| (f.current && !recheck, f.stamp, f.doc.clone()));
+        if let Some((current, known, doc)) = known {
+            if current {
+                return self.in_dialect(path, known, doc?, settings);
+            }
+            let Some(now) = stamp(path) else {
+                self.lock().files.remove(path);
+                return None;
+            };
+            if now == known {
+                if let Some(f) = self.lock().files.get_mut(path) {
+                    f.current = true;
+                }
+                return self.in_dialect(path, now, doc?, settings);
+            }
+        }
+        let (stamp, text) = read_text(path)?;
+        let doc = text.map(|t| parse(path, Arc::from(t), settings));
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
+        doc
+    }
+
+    /// `doc` parsed in the dialect the settings now give its path.
+    fn in_dialect(&self, path: &Path, stamp: Stamp, doc: Document, settings: &Settings) -> Option<Document> {
+        if doc.file.dialect == settings.dialect_for(path) {
+            return Some(doc);
+        }
+        let doc = parse(path, doc.file.text.clone(), settings);
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: Some(doc.clone()), current: true });
+        Some(doc)
+    }
+
+    /// A change event for `path`: it is looked at again when next needed,
+    /// and so is its directory's listing (it may be new or gone); for a
+    /// directory, its listing and files.
+    pub fn changed(&self, path: &Path) {
+        let mut files = self.lock();
+        if let Some(f) = files.files.get_mut(path) {
+            f.current = false;
+        } else if files.listings.remove(path).is_some() {
+            // A directory: everything read in it.
+            for (_, f) in files.files.iter_mut().filter(|(p, _)| p.starts_with(path)) {
+                f.current = false;
+            }
+        }
+        if let Some(dir) = path.parent() {
+            files.listings.remove(dir);
+        }
+    }
+
+    /// Forgets everything read in `dir` (none of its documents is open);
+    /// returns it, to be freed off the message loop.
+    pub fn forget(&self, dir: &Path) -> Vec<Document> {
+        let mut files = self.lock();
+        files.listings.remove(dir);
+        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir)).cloned().collect();
+        gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
+    }
+
+    /// Replaces the cached parse of `analysed`'s file by `compact` while
+    /// it is still the cached one; returns the replaced document.
+    pub fn compact(&self, analysed: &Document, compact: &Document) -> Option<Document> {
+        let mut files = self.lock();
+        let doc = files.files.get_mut(&analysed.file.path)?.doc.as_mut()?;
+        Arc::ptr_eq(&doc.items, &analysed.items).then(|| std::mem::replace(doc, compact.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hcl-types-disk-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn texts(disk: &Disk, dir: &Path, recheck: bool) -> Vec<String> {
+        let (skip, settings) = (HashSet::new(), Settings::default());
+        let w = Wanted { dir, family: Family::Terraform, skip: &skip, also: None, settings: &settings };
+        let docs = disk.module(&w, recheck);
+        docs.iter().map(|d| d.file.text.to_string()).collect()
+    }
+
+    #[test]
+    fn a_file_is_read_again_after_an_event_for_it_or_a_recheck() {
+        let dir = scratch("events");
+        let a = dir.join("a.tf");
+        std::fs::write(&a, "locals {}\n").unwrap();
+        let disk = Disk::default();
+        assert_eq!(texts(&disk, &dir, false), ["locals {}\n"]);
+        std::fs::write(&a, "locals { x = 1 }\n").unwrap();
+        std::fs::write(dir.join("b.tf"), "output \"o\" {}\n").unwrap();
+        // Without an event, what was read stands.
+        assert_eq!(texts(&disk, &dir, false), ["locals {}\n"]);
+        disk.changed(&a);
+        assert_eq!(texts(&disk, &dir, false), ["locals { x = 1 }\n", "output \"o\" {}\n"]);
+        std::fs::write(&a, "locals { y = 22 }\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { y = 22 }\n", "output \"o\" {}\n"]);
+        disk.changed(&dir);
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(texts(&disk, &dir, false), ["output \"o\" {}\n"]);
+        // b, and the last copy of a (gone from the listing).
+        assert_eq!(disk.forget(&dir).len(), 2);
+        assert!(disk.lock().files.is_empty() && disk.lock().listings.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn fifos_and_directories_are_never_read() {
+        let dir = scratch("fifo");
+        let fifo = std::ffi::CString::new(dir.join("x.tf").into_os_string().into_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::create_dir(dir.join("d.tf")).unwrap();
+        std::fs::write(dir.join("m.tf"), "locals {}\n").unwrap();
+        let disk = Disk::default();
+        let also = dir.join("x.tf");
+        let (skip, settings) = (HashSet::new(), Settings::default());
+        let w = Wanted { dir: &dir, family: Family::Terraform, skip: &skip, also: Some(&also), settings: &settings };
+        let docs = disk.module(&w, true);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(&*docs[0].file.text, "locals {}\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
