@@ -21,9 +21,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("baseline-serde-json-value", |b| {
         b.iter_with_large_drop(|| serde_json::from_slice::<serde_json::Value>(&bytes).expect("JSON"))
     });
-    g.bench_function("schema-load", |b| {
-        b.iter_with_large_drop(|| hcl_types::schema::load(&bytes).expect("schema"))
-    });
+    g.bench_function("schema-load", |b| b.iter_with_large_drop(|| hcl_types::schema::load(&bytes).expect("schema")));
     g.finish();
 }
 
