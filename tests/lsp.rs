@@ -731,3 +731,17 @@ async fn severity_setting_overrides_codes() {
         vec![pair("implicit-conversion", 1), pair("invalid-value", 4)]
     );
 }
+
+#[tokio::test]
+async fn a_name_declared_twice_is_offered_once() {
+    let mut s = Session::start(Enc::Utf8).await;
+    s.disk("other.tf", "locals {\n  region = \"x\"\n}\n");
+    let c = s
+        .at(
+            "textDocument/completion",
+            "main.tf",
+            "locals {\n  region = \"y\"\n}\noutput \"o\" {\n  value = local.$0\n}\n",
+        )
+        .await;
+    assert_eq!(labels(&c), vec!["region"]);
+}

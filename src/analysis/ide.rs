@@ -362,14 +362,19 @@ pub const NAME_LIMIT: usize = 200;
 fn names<'a>(typed: &str, symbols: impl Iterator<Item = &'a super::Symbol>) -> CompletionList {
     let lower: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
     let (mut starts, mut others) = (Vec::new(), Vec::new());
+    // A name declared twice (an error reported elsewhere) is offered once;
+    // only names offered are remembered, so a large module costs no more.
+    let mut seen = std::collections::HashSet::new();
     for s in symbols {
         if starts_with_folded(&s.name, &lower) {
-            starts.push(s);
+            if seen.insert(s.name.as_str()) {
+                starts.push(s);
+            }
             // Enough names that start with it: no other comes before them.
             if starts.len() > NAME_LIMIT {
                 break;
             }
-        } else if others.len() <= NAME_LIMIT && fuzzy_match(typed, &s.name) {
+        } else if others.len() <= NAME_LIMIT && fuzzy_match(typed, &s.name) && seen.insert(s.name.as_str()) {
             others.push(s);
         }
     }

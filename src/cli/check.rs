@@ -47,7 +47,8 @@ fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
 
 /// Reads a `--var-file-table`.
 pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Errors are reported under the table's path: they do not repeat it.
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -59,7 +60,7 @@ pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
             (Some(t), Some(m)) if !t.is_empty() && !m.is_empty() => {
                 rows.push(VarFileTarget { tfvars: t.into(), module: m.into() })
             }
-            _ => return Err(format!("{}:{}: expected TFVARS<TAB>MODULE_DIR", path.display(), n + 1)),
+            _ => return Err(format!("line {}: expected TFVARS<TAB>MODULE_DIR", n + 1)),
         }
     }
     Ok(rows)

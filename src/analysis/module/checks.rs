@@ -39,7 +39,11 @@ pub(super) fn check_item(
                     };
                     check_block(&mut inf, doc, b, own);
                 }
-                Structure::Attribute(a) if kind == FileKind::Tfvars => tfvars_value(&mut inf, a, vars, has_vars),
+                Structure::Attribute(a) if kind == FileKind::Tfvars => {
+                    // Packer's variable files say the same of undeclared names.
+                    let packer = doc.file.path.to_string_lossy().ends_with(".pkrvars.hcl");
+                    tfvars_value(&mut inf, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
+                }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
                 Structure::Attribute(a) => {
@@ -303,12 +307,14 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     }
 }
 
-/// A `.tfvars` value against its variable (when the directory declares any).
+/// A `.tfvars` value against its variable (when the directory declares any);
+/// `tool` is who reads the file (Terraform or Packer).
 pub(super) fn tfvars_value(
     inf: &mut Infer,
     a: &Attribute,
     vars: &HashMap<&str, (&VarRef, Option<Related>)>,
     has_vars: bool,
+    tool: &str,
 ) {
     let t = inf.expr(&a.value);
     if !has_vars {
@@ -326,7 +332,7 @@ pub(super) fn tfvars_value(
             let mut names: Vec<(&str, (usize, usize))> =
                 vars.iter().map(|(n, (v, _))| (*n, (v.doc, v.start))).collect();
             names.sort_by_key(|&(_, at)| at);
-            let mut msg = format!("`{name}` is not a variable of this module; Terraform ignores it with a warning");
+            let mut msg = format!("`{name}` is not a variable of this module; {tool} ignores it with a warning");
             if let Some(s) = crate::suggest::closest(name, names.into_iter().map(|(n, _)| n)) {
                 msg.push_str(&format!(" (did you mean `{s}`?)"));
             }
