@@ -40,6 +40,7 @@ mod env;
 mod memo;
 mod order;
 mod patch;
+mod readers;
 mod symbols;
 
 use checks::*;
@@ -48,6 +49,7 @@ use env::*;
 pub use memo::Memo;
 use memo::*;
 use order::*;
+use readers::*;
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -200,6 +202,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     };
     let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;
+    // Results remembered for other documents than the last analysis's
+    // no longer tell what changed since it (see `Last::exact`).
+    if let Some(last) = memo.last.as_mut().filter(|last| !describes(&last.signature, docs)) {
+        last.readers = None;
+        last.exact = false;
+    }
 
     // 1. Declarations: new items in parallel, then everything in order.
     let missing: Vec<(usize, &Item)> = docs
