@@ -255,7 +255,10 @@ impl Memo {
             });
             let window_ids: HashSet<ItemId> =
                 old_window.iter().map(|(id, _)| *id).chain(new_window.iter().map(|i| i.id)).collect();
-            let ids = self.readers_of(&changes, readers, &old_window, &fresh, &env, &window_ids)?;
+            self.names_stay_unique(&changes, readers, &old_window, &fresh)?;
+            let recomputed = self.cascade(&mut changes, readers, &mut env, docs, dialect, &window_ids)?;
+            let mut ids = self.readers_of(&changes, readers, &env, &window_ids)?;
+            ids.extend(recomputed);
             for (di, d) in docs.iter().enumerate() {
                 for (j, item) in d.items.iter().enumerate().filter(|(_, i)| ids.contains(&i.id)) {
                     // Its results are told from its neighbours' by position.
@@ -414,20 +417,16 @@ impl Memo {
         Some(analysis)
     }
 
-    /// The items (outside the window) whose checks read a changed name or
-    /// would get another suggestion now; `None` when a change is beyond a
-    /// patch: a name declared more than once (which declaration wins is
-    /// the full analysis's business), names swapped, or a computed name
-    /// (whose type, order or cycles may change) reading it.
-    fn readers_of(
+    /// `None` unless each changed name is declared once, in the window,
+    /// before and after the edit (which declaration wins a name declared
+    /// twice is the full analysis's business), and no names are swapped.
+    fn names_stay_unique(
         &self,
         changes: &[Change],
         readers: &Readers,
         old_window: &[(ItemId, Range<usize>)],
         fresh: &[(&Item, Arc<Decls>, Vec<bool>)],
-        env: &ModuleEnv,
-        window_ids: &HashSet<ItemId>,
-    ) -> Option<HashSet<ItemId>> {
+    ) -> Option<()> {
         let mut before: HashMap<(Space, &str), u32> = HashMap::default();
         for d in old_window.iter().filter_map(|(id, _)| self.decls.get(id)) {
             declared_keys(d).for_each(|key| *before.entry(key).or_default() += 1);
@@ -436,7 +435,6 @@ impl Memo {
         for (_, d, _) in fresh {
             declared_keys(d).for_each(|key| *after.entry(key).or_default() += 1);
         }
-        let mut ids = HashSet::default();
         for c in changes {
             for name in [&c.old, &c.new] {
                 let (o, n) = (before.get(&(c.space, name.as_str())), after.get(&(c.space, name.as_str())));
@@ -444,34 +442,128 @@ impl Memo {
                 if readers.count(c.space, name) != o || o > 1 || n > 1 {
                     return None;
                 }
-                let key = (c.space, name.clone());
-                if readers.computed.get(&key).is_some_and(|s| !s.is_empty()) {
-                    return None;
-                }
-                ids.extend(readers.checks.get(&key).into_iter().flatten().filter(|id| !window_ids.contains(id)));
             }
             if c.old != c.new && changes.iter().any(|x| x.space == c.space && x.old != x.new && x.new == c.old) {
                 return None;
             }
         }
-        // A rename changes the names suggestions are drawn from.
-        let answers_hold = |deps: &Deps, space: Space| {
-            deps.suggested
-                .iter()
-                .filter(|(s, _, _)| *s == space)
-                .all(|(s, word, answer)| env.suggest(*s, word) == *answer)
-        };
+        Some(())
+    }
+
+    /// Computed names outside the window that read a changed name (or
+    /// would get another suggestion), inferred again; a new type is a
+    /// change in turn. A name is inferred again whenever one it reads
+    /// changes, so its last inference sees the final types. Returns their
+    /// items (whose results the memo now holds). `None` when a computed
+    /// name in the window reads a change (it was inferred before), one
+    /// reads a renamed computed name's new name (a new edge of the
+    /// dependency order, which may close a cycle), or one has no
+    /// remembered result (in a cycle, or broken).
+    fn cascade(
+        &mut self,
+        changes: &mut Vec<Change>,
+        readers: &mut Readers,
+        env: &mut ModuleEnv,
+        docs: &[Document],
+        dialect: Dialect,
+        window_ids: &HashSet<ItemId>,
+    ) -> Option<HashSet<ItemId>> {
+        let mut places: Option<HashMap<ItemId, (usize, usize)>> = None;
+        let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
+        let (mut done, mut budget) = (0, 4096);
+        while let Some(c) = changes.get(done) {
+            done += 1;
+            let (space, renamed) = (c.space, c.old != c.new);
+            if renamed
+                && space != Space::Var
+                && readers.computed.get(&(space, c.new.clone())).is_some_and(|s| !s.is_empty())
+            {
+                return None;
+            }
+            let mut todo: HashSet<(ItemId, usize)> = HashSet::default();
+            for name in [&c.old, &c.new] {
+                todo.extend(readers.computed.get(&(space, name.clone())).into_iter().flatten().copied());
+            }
+            if renamed {
+                for key in &readers.computed_askers[space_index(space)] {
+                    let deps = match results.get(key) {
+                        Some(r) => &r.deps,
+                        None => &self.computed.get(key)?.deps,
+                    };
+                    if !answers_hold(deps, space, env) {
+                        todo.insert(*key);
+                    }
+                }
+            }
+            for key in todo {
+                budget -= 1;
+                if window_ids.contains(&key.0) || budget == 0 || !self.computed.contains_key(&key) {
+                    return None;
+                }
+                let places = places.get_or_insert_with(|| {
+                    let mut m = HashMap::default();
+                    for (di, d) in docs.iter().enumerate() {
+                        m.extend(d.items.iter().enumerate().map(|(j, i)| (i.id, (di, j))));
+                    }
+                    m
+                });
+                let &(di, j) = places.get(&key.0)?;
+                let (doc, item) = (&docs[di], &docs[di].items[j]);
+                let decl = self.decls.get(&key.0)?.computed.get(key.1)?.clone();
+                let tree = item.body(&doc.file.text)?;
+                let expr = computed_of(&tree, doc.file.kind).get(key.1).copied()?;
+                let view = View::new(env, dialect, false);
+                let mut inf = Infer::new(&view, item_source(doc, item));
+                let ty = inf.expr(expr);
+                let diagnostics = std::mem::take(&mut inf.diagnostics);
+                drop(inf);
+                let deps = view.deps();
+                let at = shift(&decl.name_range, item.range.start);
+                let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
+                if entry.doc != di || entry.range != at {
+                    return None;
+                }
+                if ty != entry.ty {
+                    entry.ty = ty.clone();
+                    let (old, new) = (decl.name.clone(), decl.name);
+                    changes.push(Change { space: decl.space, old, new, ty: ty.clone(), at });
+                }
+                results.insert(key, ComputedResult { deps, ty, diagnostics });
+            }
+        }
+        let items: HashSet<ItemId> = results.keys().map(|k| k.0).collect();
+        for id in &items {
+            readers.item(*id, self, false);
+        }
+        self.computed.extend(results);
+        for id in &items {
+            readers.item(*id, self, true);
+        }
+        Some(items)
+    }
+
+    /// The items outside the window whose checks read a changed name or
+    /// would get another suggestion now.
+    fn readers_of(
+        &self,
+        changes: &[Change],
+        readers: &Readers,
+        env: &ModuleEnv,
+        window_ids: &HashSet<ItemId>,
+    ) -> Option<HashSet<ItemId>> {
+        let mut ids = HashSet::default();
+        for c in changes {
+            for name in [&c.old, &c.new] {
+                let key = (c.space, name.clone());
+                ids.extend(readers.checks.get(&key).into_iter().flatten().filter(|id| !window_ids.contains(id)));
+            }
+        }
         for space in [Space::Var, Space::Local, Space::Pcl] {
             if !changes.iter().any(|c| c.space == space && c.old != c.new) {
                 continue;
             }
-            for key in &readers.computed_askers[space_index(space)] {
-                if !window_ids.contains(&key.0) && !answers_hold(&self.computed.get(key)?.deps, space) {
-                    return None;
-                }
-            }
             for id in readers.askers[space_index(space)].iter().filter(|id| !window_ids.contains(id)) {
-                if !answers_hold(&self.checks.get(id)?.deps, space) {
+                if !answers_hold(&self.checks.get(id)?.deps, space, env) {
                     ids.insert(*id);
                 }
             }
@@ -511,6 +603,11 @@ impl Memo {
         nodes.sort_by_key(|n| n.range.start);
         Some((diagnostics, symbols, nodes))
     }
+}
+
+/// Whether the suggestions `deps` got in `space` are still the answers.
+fn answers_hold(deps: &Deps, space: Space, env: &ModuleEnv) -> bool {
+    deps.suggested.iter().filter(|(s, _, _)| *s == space).all(|(s, word, answer)| env.suggest(*s, word) == *answer)
 }
 
 /// A name of the module that others now see differently: renamed from
