@@ -13,6 +13,8 @@
 //! ```sh
 //! cargo build --release && cargo bench --bench keystroke_kinds
 //! KEYS_BENCH_SIZES=100KB,10MB KEYS_BENCH_EDITS=40 KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
+//! KEYS_BENCH_SIZES=10MB KEYS_BENCH_KINDS=resource KEYS_BENCH_WRAP="perf record -g -o /tmp/perf.data --" \
+//!     KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
 //! ```
 //!
 //! Inputs: `../shared/tools/gen-hcl.py` (seed 1) for Terraform; the tfvars
@@ -255,7 +257,10 @@ struct Edit {
 fn plan(m: &Module, edits: usize, seed: u64) -> Vec<Edit> {
     let mut rng = Rng(seed);
     let spots: Vec<Vec<usize>> = m.kinds.iter().map(|(kind, doc)| spots(kind, &m.docs[*doc].2)).collect();
-    let mut order: Vec<usize> = (0..m.kinds.len()).flat_map(|k| std::iter::repeat_n(k, edits)).collect();
+    // KEYS_BENCH_KINDS=resource,tfvars types only those kinds.
+    let only = std::env::var("KEYS_BENCH_KINDS").ok();
+    let wanted = |k: &usize| only.as_ref().is_none_or(|o| o.split(',').any(|w| w == m.kinds[*k].0));
+    let mut order: Vec<usize> = (0..m.kinds.len()).filter(wanted).flat_map(|k| std::iter::repeat_n(k, edits)).collect();
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i + 1));
     }
@@ -300,7 +305,18 @@ fn binary() -> PathBuf {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(binary())
+        // KEYS_BENCH_WRAP="perf record -g -o FILE --" profiles the server.
+        let wrap = std::env::var("KEYS_BENCH_WRAP").unwrap_or_default();
+        let mut words = wrap.split_whitespace();
+        let mut command = match words.next() {
+            Some(program) => {
+                let mut c = Command::new(program);
+                c.args(words).arg(binary());
+                c
+            }
+            None => Command::new(binary()),
+        };
+        let mut child = command
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -527,6 +543,9 @@ fn bench(size: &str, edits: usize) -> BTreeMap<&'static str, Row> {
     let mut rows = BTreeMap::new();
     for (i, m) in modules(size).iter().enumerate() {
         let plan = plan(m, edits, 17 + i as u64);
+        if plan.is_empty() {
+            continue;
+        }
         let server = server_times(m, &plan);
         let client = client_times(m, &plan, size);
         let analysis = in_process(m, &plan);

@@ -256,7 +256,9 @@ impl Memo {
             let window_ids: HashSet<ItemId> =
                 old_window.iter().map(|(id, _)| *id).chain(new_window.iter().map(|i| i.id)).collect();
             self.names_stay_unique(&changes, readers, &old_window, &fresh)?;
-            let recomputed = self.cascade(&mut changes, readers, &mut env, docs, dialect, &window_ids)?;
+            let window = Window { lo, hi, delta };
+            let edited = (&window_ids, k, &window);
+            let recomputed = self.cascade(&mut changes, readers, &mut env, docs, dialect, edited)?;
             let mut ids = self.readers_of(&changes, readers, &env, &window_ids)?;
             ids.extend(recomputed);
             for (di, d) in docs.iter().enumerate() {
@@ -466,7 +468,7 @@ impl Memo {
         env: &mut ModuleEnv,
         docs: &[Document],
         dialect: Dialect,
-        window_ids: &HashSet<ItemId>,
+        (window_ids, k, window): (&HashSet<ItemId>, usize, &Window),
     ) -> Option<HashSet<ItemId>> {
         let mut places: Option<HashMap<ItemId, (usize, usize)>> = None;
         let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
@@ -520,7 +522,13 @@ impl Memo {
                 let deps = view.deps();
                 let at = shift(&decl.name_range, item.range.start);
                 let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
-                if entry.doc != di || entry.range != at {
+                // (The module's names are moved past the window at the end.)
+                let was = if entry.doc == k && window.after(entry.range.start) {
+                    window.moved(&entry.range)
+                } else {
+                    entry.range.clone()
+                };
+                if entry.doc != di || was != at {
                     return None;
                 }
                 if ty != entry.ty {
