@@ -476,10 +476,10 @@ impl Memo {
         while let Some(c) = changes.get(done) {
             done += 1;
             let (space, renamed) = (c.space, c.old != c.new);
-            if renamed
-                && space != Space::Var
-                && readers.computed.get(&(space, c.new.clone())).is_some_and(|s| !s.is_empty())
-            {
+            // (Variables and PCL configs or resources refer to nothing.)
+            let computed =
+                env.names.get(&(space, c.new.clone())).is_some_and(|e| matches!(e.what, "local" | "attribute"));
+            if renamed && computed && readers.computed.get(&(space, c.new.clone())).is_some_and(|s| !s.is_empty()) {
                 return None;
             }
             let mut todo: HashSet<(ItemId, usize)> = HashSet::default();
