@@ -211,9 +211,6 @@ impl Memo {
         for c in &changes {
             c.apply(&mut env, k);
         }
-        if changes.iter().any(|c| c.old != c.new) {
-            env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
-        }
         let mut inferred = Vec::new();
         for &(item, index, c) in &new_computed {
             let tree = item.body(&doc.file.text)?;
@@ -643,6 +640,7 @@ impl Change {
             if let Some(slot) = env.declared[space_index(self.space)].iter_mut().find(|n| **n == self.old) {
                 *slot = self.new.clone();
             }
+            env.renamed(self.space, &self.old, &self.new);
         }
         let entry = Entry { ty: self.ty.clone(), doc, range: self.at.clone(), what };
         env.names.insert((self.space, self.new.clone()), entry);
