@@ -1,5 +1,6 @@
-//! Bringing the last analysis up to an edit in place, when the edit
-//! leaves the module's names as they were.
+//! Bringing the last analysis up to an edit in place: the edited items
+//! checked again, and when the edit changes a name (a rename, a new type)
+//! the items elsewhere that read it.
 
 use super::*;
 
@@ -52,14 +53,17 @@ pub(super) fn inert(d: &Decls) -> bool {
 
 impl Memo {
     /// The last analysis brought up to `docs` when they differ from it by
-    /// an edit to one file whose re-parsed items leave the module's names
-    /// as they were (most keystrokes): resources, outputs and broken items
-    /// declare none; variables and PCL names must be the same declarations
-    /// at the same place, locals keep their names, references and types.
-    /// Every other item's results then hold: only the re-parsed items are
-    /// checked, and the rest of the last analysis is moved in place, not
-    /// rebuilt. `None` when that does not apply (a full [`run`] then gives
-    /// the same answer).
+    /// an edit to one file (not a tfvars file) that keeps its declaring
+    /// items in place: resources, outputs and broken items declare nothing;
+    /// variables and PCL names are as many at the same starts, locals keep
+    /// their references. Only the re-parsed items are checked. A name that
+    /// others now see differently (renamed, or a new type) is a change:
+    /// taken when the name is declared once, before and after, and no
+    /// tfvars file is checked against a changed variable; then the locals
+    /// that read it are inferred again and the items that looked it up are
+    /// checked again, found through [`Readers`]. The rest of the last
+    /// analysis is moved in place, not rebuilt. `None` when that does not
+    /// apply (a full [`run`] then gives the same answer).
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
         let mut readers = self.last.as_mut()?.readers.take();
         let last = self.last.as_ref()?;
