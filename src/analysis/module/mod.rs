@@ -397,17 +397,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 })
         })
         .collect();
-    let var_types: HashMap<&str, (&VarRef, Option<Related>)> = vars
-        .iter()
-        .map(|v| {
-            let related = v.decl.type_range.as_ref().map(|r| Related {
-                path: Some(docs[v.doc].file.path.clone()),
-                range: shift(r, v.start),
-                message: format!("the type of `var.{}`", v.decl.name),
-            });
-            (v.decl.name.as_str(), (v, related))
-        })
-        .collect();
+    let var_types = var_types(&vars, docs);
     let checked: Vec<(ItemId, usize, Arc<CheckResult>, Vec<Typed>)> = stale
         .par_iter()
         .with_min_len(16)
@@ -481,6 +471,21 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     }
     memo.prune(docs);
     (out, env)
+}
+
+/// Each variable by name, with where its type is (what tfvars values are
+/// checked against).
+fn var_types<'a>(vars: &'a [VarRef], docs: &[Document]) -> HashMap<&'a str, (&'a VarRef, Option<Related>)> {
+    vars.iter()
+        .map(|v| {
+            let related = v.decl.type_range.as_ref().map(|r| Related {
+                path: Some(docs[v.doc].file.path.clone()),
+                range: shift(r, v.start),
+                message: format!("the type of `var.{}`", v.decl.name),
+            });
+            (v.decl.name.as_str(), (v, related))
+        })
+        .collect()
 }
 
 fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {

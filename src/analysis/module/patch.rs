@@ -77,9 +77,7 @@ impl Memo {
             }
             let same = items.len() == d.items.len()
                 && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start);
-            // tfvars values are checked against the variables wherever
-            // those are, which only a full analysis has at hand.
-            if !same && (changed.replace(k).is_some() || *kind == FileKind::Tfvars) {
+            if !same && changed.replace(k).is_some() {
                 return None;
             }
         }
@@ -322,8 +320,15 @@ impl Memo {
             symbols.push(computed_symbol(c, at, r.ty.clone(), k));
             renamed.push(((c.space, c.name.clone()), shift(&c.name_range, at)));
         }
+        // tfvars values are checked against the variables wherever those are.
+        let var_refs = match doc.file.kind {
+            FileKind::Tfvars => self.var_refs(docs, &env)?,
+            _ => Vec::new(),
+        };
+        let var_types = var_types(&var_refs, docs);
         for (item, d, winners) in &fresh {
-            let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &HashMap::default(), false, false);
+            let has_vars = !var_refs.is_empty();
+            let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &var_types, has_vars, false);
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
             nodes.extend(r.type_nodes.iter().map(|n| moved(n, at)));
@@ -418,6 +423,22 @@ impl Memo {
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });
         self.prune(docs);
         Some(analysis)
+    }
+
+    /// The module's variables (the declaration each name means), found
+    /// from the names through the remembered declarations of their items.
+    fn var_refs(&self, docs: &[Document], env: &ModuleEnv) -> Option<Vec<VarRef>> {
+        let mut out = Vec::new();
+        for name in &env.declared[space_index(Space::Var)] {
+            let e = env.names.get(&(Space::Var, name.clone()))?;
+            let items = &docs.get(e.doc)?.items;
+            let item = &items[items.partition_point(|i| i.range.start <= e.range.start).checked_sub(1)?];
+            let d = self.decls.get(&item.id)?;
+            let at = item.range.start;
+            let (index, v) = d.vars.iter().enumerate().find(|(_, v)| shift(&v.name_range, at) == e.range)?;
+            out.push(VarRef { item: item.id, index, doc: e.doc, start: at, decl: v.clone() });
+        }
+        Some(out)
     }
 
     /// `None` unless each changed name is declared once, in the window,
