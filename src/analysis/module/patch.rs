@@ -53,7 +53,7 @@ pub(super) fn inert(d: &Decls) -> bool {
 
 impl Memo {
     /// The last analysis brought up to `docs` when they differ from it by
-    /// an edit to one file (not a tfvars file) that keeps its declaring
+    /// an edit to one file (a tfvars file too) that keeps its declaring
     /// items in place: resources, outputs and broken items declare nothing;
     /// variables and PCL names are as many at the same starts, locals keep
     /// their references. Only the re-parsed items are checked. A name that
