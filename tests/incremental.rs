@@ -83,6 +83,43 @@ fn recorded(typed: &[hcl_types::analysis::Typed]) -> Vec<String> {
     v
 }
 
+/// Where a declared name starts: a variable's or output's label, a PCL
+/// config's name, a local's or top-level attribute's key.
+fn name_spots(text: &str) -> Vec<usize> {
+    let mut spots = Vec::new();
+    for pat in ["variable \"", "output \"", "config "] {
+        spots.extend(text.match_indices(pat).map(|(i, _)| i + pat.len()));
+    }
+    let (mut in_locals, mut at) = (false, 0);
+    for line in text.split_inclusive('\n') {
+        let key = line.trim_start();
+        if line.starts_with("locals {") {
+            in_locals = true;
+        } else if line.starts_with('}') {
+            in_locals = false;
+        } else if (in_locals || line == key)
+            && key.split_once('=').is_some_and(|(k, _)| {
+                let k = k.trim();
+                !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_')
+            })
+        {
+            spots.push(at + line.len() - key.len());
+        }
+        at += line.len();
+    }
+    spots
+}
+
+/// What the edits of one run did.
+#[derive(Default)]
+struct Ran {
+    /// Analyses patched from the last one.
+    patched: usize,
+    /// Edits of a declared name, and how many of those were patched.
+    renames: usize,
+    renames_patched: usize,
+}
+
 fn module(dir: &str, names: &[&str]) -> Vec<(PathBuf, String)> {
     let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
     names.iter().map(|n| (base.join(n), std::fs::read_to_string(base.join(n)).expect("example file"))).collect()
@@ -98,7 +135,8 @@ enum Ask {
     Shared,
 }
 
-fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> usize {
+fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran {
+    let mut ran = Ran::default();
     let mut rng = Rng(seed);
     let mut docs: Vec<Document> =
         files.iter().map(|(p, t)| Document::parse(SourceFile::new(p.clone(), t.as_str()).unwrap())).collect();
@@ -116,7 +154,24 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> usiz
             end -= 1;
         }
         let end = if rng.below(3) == 0 { end } else { at };
-        let insert = SNIPPETS[rng.below(SNIPPETS.len())];
+        let mut insert = SNIPPETS[rng.below(SNIPPETS.len())];
+        // A quarter of the edits rename a declaration: a letter in front
+        // of its name, or its first letter gone.
+        let spots = name_spots(&old);
+        let rename = !spots.is_empty() && rng.below(4) == 0;
+        let (at, end) = if rename {
+            let spot = spots[rng.below(spots.len())];
+            let word = |i: usize| old.as_bytes().get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+            if word(spot) && word(spot + 1) && rng.below(2) == 0 {
+                insert = "";
+                (spot, spot + 1)
+            } else {
+                insert = ["x", "q", "_"][rng.below(3)];
+                (spot, spot)
+            }
+        } else {
+            (at, end)
+        };
         let text = format!("{}{}{}", &old[..at], insert, &old[end..]);
         let file = SourceFile::new(docs[d].file.path.clone(), text.as_str()).unwrap();
         docs[d] = docs[d].edit(file.clone());
@@ -135,6 +190,7 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> usiz
         fresh_docs[d] = fresh_doc;
         let scratch = hcl_types::analysis::analyze_probe(&fresh_docs, probe);
         let what = format!("after edit {step} ({insert:?} at {at}..{end})");
+        let patches = memo.patches();
         if step % 2 == 0 && ask == Ask::Alternating {
             let incremental = analyze_with(&docs, probe, &mut memo);
             assert_eq!(summary(&incremental), summary(&scratch), "analysis {what}");
@@ -151,8 +207,13 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> usiz
             }
         }
         let _ = analyze;
+        if rename {
+            ran.renames += 1;
+            ran.renames_patched += usize::from(memo.patches() > patches);
+        }
     }
-    memo.patches()
+    ran.patched = memo.patches();
+    ran
 }
 
 #[test]
@@ -176,11 +237,29 @@ fn keystrokes_patch_the_last_analysis_as_a_fresh_analysis_would() {
     let files = module("examples/terraform", &["main.tf", "variables.tf", "terraform.tfvars"]);
     let mut patched = 0;
     for seed in 1..=std::env::var("INCREMENTAL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4) {
-        patched += run(files.clone(), 150, seed, Ask::Shared);
-        patched += run(module("examples/pulumi", &["main.pp"]), 150, seed, Ask::Shared);
+        patched += run(files.clone(), 150, seed, Ask::Shared).patched;
+        patched += run(module("examples/pulumi", &["main.pp"]), 150, seed, Ask::Shared).patched;
     }
     // Most edits touch resources and outputs: the patch path must be the
     // one tested here, not the fallback.
     eprintln!("{patched} analyses patched");
     assert!(patched > 100, "only {patched} analyses were patched");
+}
+
+#[test]
+fn renames_patch_the_last_analysis_as_a_fresh_analysis_would() {
+    // Without a tfvars file (whose values are checked against the
+    // variables wherever those are, which only a full analysis redoes).
+    let modules = [module("examples/terraform", &["main.tf", "variables.tf"]), module("examples/pulumi", &["main.pp"])];
+    let (mut renames, mut patched) = (0, 0);
+    for seed in 1..=std::env::var("INCREMENTAL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4) {
+        for files in &modules {
+            let ran = run(files.clone(), 150, seed, Ask::Shared);
+            renames += ran.renames;
+            patched += ran.renames_patched;
+        }
+    }
+    eprintln!("{patched} of {renames} renames patched");
+    assert!(renames > 100, "only {renames} renames");
+    assert!(patched * 2 > renames, "only {patched} of {renames} renames were patched");
 }

@@ -69,6 +69,22 @@ impl ModuleEnv {
             .clone()
     }
 
+    /// Brings the remembered suggestions up to a rename in `space` (the
+    /// declared names already renamed): a suggestion is the closest name,
+    /// ties to the first in sort order, so the renamed one only competes
+    /// with the answer; an answer that was the old name is asked again.
+    pub(super) fn renamed(&mut self, space: Space, old: &str, new: &str) {
+        let memo = self.suggestions.get_mut().unwrap_or_else(|e| e.into_inner());
+        memo.retain(|(s, _), answer| *s != space || answer.as_deref() != Some(old));
+        for ((_, word), answer) in memo.iter_mut().filter(|((s, _), _)| *s == space) {
+            let best = match answer.as_deref() {
+                Some(a) => crate::suggest::closest(word, [a, new]),
+                None => crate::suggest::closest(word, [new]),
+            };
+            *answer = best.map(String::from);
+        }
+    }
+
     pub(super) fn type_of(&self, key: &(Space, String)) -> Option<&Type> {
         self.names.get(key).map(|e| &e.ty)
     }

@@ -59,6 +59,13 @@ pub(super) struct Last {
     pub(super) signature: Signature,
     pub(super) analysis: Arc<ModuleAnalysis>,
     pub(super) env: ModuleEnv,
+    /// Who read which name (built when an edit first changes a name).
+    pub(super) readers: Option<Readers>,
+    /// Whether the memo's results are the ones this analysis was made of:
+    /// an analysis of other documents in between (without becoming the
+    /// last) replaces some, and a change of names can then no longer be
+    /// told from them.
+    pub(super) exact: bool,
 }
 
 /// What a module's analysis is a function of: each file's kind, dialect
@@ -132,7 +139,7 @@ impl Memo {
         let signature = signature(docs);
         let (analysis, env) = run(docs, None, self);
         let analysis = Arc::new(analysis);
-        self.last = Some(Last { signature, analysis: analysis.clone(), env });
+        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers: None, exact: true });
         analysis
     }
 

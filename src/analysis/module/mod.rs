@@ -40,6 +40,7 @@ mod env;
 mod memo;
 mod order;
 mod patch;
+mod readers;
 mod symbols;
 
 use checks::*;
@@ -48,6 +49,7 @@ use env::*;
 pub use memo::Memo;
 use memo::*;
 use order::*;
+use readers::*;
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -200,6 +202,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     };
     let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;
+    // Results remembered for other documents than the last analysis's
+    // no longer tell what changed since it (see `Last::exact`).
+    if let Some(last) = memo.last.as_mut().filter(|last| !describes(&last.signature, docs)) {
+        last.readers = None;
+        last.exact = false;
+    }
 
     // 1. Declarations: new items in parallel, then everything in order.
     let missing: Vec<(usize, &Item)> = docs
@@ -389,17 +397,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 })
         })
         .collect();
-    let var_types: HashMap<&str, (&VarRef, Option<Related>)> = vars
-        .iter()
-        .map(|v| {
-            let related = v.decl.type_range.as_ref().map(|r| Related {
-                path: Some(docs[v.doc].file.path.clone()),
-                range: shift(r, v.start),
-                message: format!("the type of `var.{}`", v.decl.name),
-            });
-            (v.decl.name.as_str(), (v, related))
-        })
-        .collect();
+    let var_types = var_types(&vars, docs);
     let checked: Vec<(ItemId, usize, Arc<CheckResult>, Vec<Typed>)> = stale
         .par_iter()
         .with_min_len(16)
@@ -473,6 +471,21 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     }
     memo.prune(docs);
     (out, env)
+}
+
+/// Each variable by name, with where its type is (what tfvars values are
+/// checked against).
+fn var_types<'a>(vars: &'a [VarRef], docs: &[Document]) -> HashMap<&'a str, (&'a VarRef, Option<Related>)> {
+    vars.iter()
+        .map(|v| {
+            let related = v.decl.type_range.as_ref().map(|r| Related {
+                path: Some(docs[v.doc].file.path.clone()),
+                range: shift(r, v.start),
+                message: format!("the type of `var.{}`", v.decl.name),
+            });
+            (v.decl.name.as_str(), (v, related))
+        })
+        .collect()
 }
 
 fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {

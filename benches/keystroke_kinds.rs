@@ -1,0 +1,595 @@
+//! Keystrokes in every kind of block and attribute (issue 17): the release
+//! server over stdio types a character at spots drawn at random from
+//! variable descriptions, defaults, types and validation messages,
+//! variable / local / output names, local values, outputs, resources, data
+//! sources, module calls, a tfvars file and a PCL program, then deletes it.
+//! Per kind: p50/p99 of the server's time (`didChange` → first byte of the
+//! matching `publishDiagnostics`), of a real client's (VS Code's
+//! vscode-jsonrpc in Node, decoding the JSON: benches/keystroke_client.mjs)
+//! and the publication's size; then each kind's 10 MB / 100 KB ratio from
+//! the same run. In process, through one `Memo` as the server keeps it:
+//! the analysis's own time and how many edits were patched in place.
+//!
+//! ```sh
+//! cargo build --release && cargo bench --bench keystroke_kinds
+//! KEYS_BENCH_SIZES=100KB,10MB KEYS_BENCH_EDITS=40 KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
+//! KEYS_BENCH_SIZES=10MB KEYS_BENCH_KINDS=resource KEYS_BENCH_WRAP="perf record -g -o /tmp/perf.data --" \
+//!     KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
+//! ```
+//!
+//! Inputs: `tools/gen-hcl.py` (seed 1) for Terraform; the tfvars
+//! file assigns every fourth variable with a one-line default; the PCL
+//! program is generated here to the same size. The Node client needs
+//! vscode-jsonrpc, installed on first use into target/bench-node with npm.
+//! `Server` and `input` follow benches/lsp_latency.rs (copied, not shared:
+//! a bench is its own crate).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The generated Terraform of `size`, as lsp_latency makes it.
+fn generated(size: &str) -> String {
+    let path = root().join(format!("target/bench-data/lsp-{size}/main.tf"));
+    if !path.exists() {
+        std::fs::create_dir_all(path.parent().unwrap()).expect("bench dir");
+        let ok = Command::new("python3")
+            .arg(root().join("tools/gen-hcl.py"))
+            .args(["--size", size, "--seed", "1", "-o"])
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "could not run gen-hcl.py (python3 is needed)");
+    }
+    std::fs::read_to_string(&path).expect("bench input")
+}
+
+/// Every fourth variable with a one-line default, assigned that default.
+fn tfvars(tf: &str) -> String {
+    let mut out = String::new();
+    let mut k = 0;
+    for block in tf.split("\nvariable \"").skip(1) {
+        let Some(name) = block.split('"').next() else { continue };
+        let body = &block[..block.find("\n}").unwrap_or(block.len())];
+        let Some(line) = body.lines().find(|l| l.starts_with("  default     = ")) else { continue };
+        let value = &line["  default     = ".len()..];
+        if value.ends_with('{') || value.ends_with('[') || value.ends_with('(') {
+            continue;
+        }
+        k += 1;
+        if k % 4 == 0 {
+            out += &format!("{name} = {value}\n");
+        }
+    }
+    out
+}
+
+/// A PCL program of about `bytes`: configs, resources, top-level
+/// attributes and outputs referring to each other.
+fn pcl(bytes: usize) -> String {
+    let mut out = String::from("# A generated Pulumi program.\n\n");
+    let mut n = 0;
+    while out.len() < bytes {
+        out += &format!(
+            "config \"site{n}\" \"string\" {{\n  default = \"site {n}\"\n}}\n\n\
+             config \"replicas{n}\" \"int\" {{\n  default = {n}\n}}\n\n\
+             resource \"bucket{n}\" \"aws:s3:Bucket\" {{\n  website = {{\n    indexDocument = \"index-${{site{n}}}.html\"\n  }}\n  tags = {{ Name = \"bucket {n}\" }}\n}}\n\n\
+             greeting{n} = \"Hello from ${{site{n}}} (${{replicas{n}}})\"\n\n\
+             endpoint{n} = replicas{n} > 1 ? bucket{n}.websiteEndpoint : greeting{n}\n\n\
+             output \"endpoint{n}\" {{\n  value = endpoint{n}\n}}\n\n"
+        );
+        n += 1;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Where to type, per kind.
+
+/// Offsets just after each match of `pat`.
+fn after(text: &str, pat: &str) -> Vec<usize> {
+    text.match_indices(pat).map(|(i, m)| i + m.len()).collect()
+}
+
+/// The end of the quoted label starting after each match of `pat`.
+fn label_ends(text: &str, pat: &str) -> Vec<usize> {
+    after(text, pat).into_iter().filter_map(|i| text[i..].find('"').map(|e| i + e)).collect()
+}
+
+/// Line ranges of the top-level `locals` blocks.
+fn locals_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut lines = Vec::new();
+    let (mut inside, mut at) = (false, 0);
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("locals {") {
+            inside = true;
+        } else if line.starts_with('}') {
+            inside = false;
+        } else if inside {
+            lines.push((at, line));
+        }
+        at += line.len();
+    }
+    lines
+}
+
+/// The spots of each kind in a document.
+fn spots(kind: &str, text: &str) -> Vec<usize> {
+    match kind {
+        "variable description" => after(text, "  description = \"The "),
+        "variable default" => after(text, "\n  default     = ")
+            .into_iter()
+            .filter_map(|i| {
+                let line = &text[i..i + text[i..].find('\n').unwrap_or(0)];
+                line.find('"').map(|q| i + q + 1)
+            })
+            .collect(),
+        "variable type" => after(text, "\n  type        = ")
+            .into_iter()
+            .map(|i| i + text[i..].find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(0))
+            .collect(),
+        "validation message" => after(text, "error_message = \"The "),
+        "variable rename" | "variable rename (tfvars)" => label_ends(text, "\nvariable \""),
+        "local value" => locals_lines(text)
+            .into_iter()
+            .filter(|(_, l)| l.starts_with("  l_"))
+            .filter_map(|(at, l)| l.find('"').map(|q| at + q + 1))
+            .collect(),
+        "local rename" => locals_lines(text)
+            .into_iter()
+            .filter(|(_, l)| l.starts_with("  l_"))
+            .filter_map(|(at, l)| l.find(" =").map(|e| at + e))
+            .collect(),
+        "output value" => after(text, "\n  value       = "),
+        "output rename" => label_ends(text, "\noutput \""),
+        "resource" => after(text, "Name = \""),
+        "data source" => after(text, "values = [\""),
+        "module call" => after(text, "version = \"~> "),
+        "tfvars" => {
+            after(text, " = ").into_iter().map(|i| if text[i..].starts_with('"') { i + 1 } else { i }).collect()
+        }
+        "pcl" => after(text, "Hello from ").into_iter().chain(after(text, "Name = \"bucket ")).collect(),
+        "pcl rename" => label_ends(text, "\nconfig \"site"),
+        _ => unreachable!("kind {kind}"),
+    }
+}
+
+/// A module to type in: its directory, the documents to open (the first is
+/// typed in unless a kind says otherwise) and the kinds typed there.
+struct Module {
+    name: &'static str,
+    docs: Vec<(PathBuf, &'static str, String)>,
+    kinds: Vec<(&'static str, usize)>,
+}
+
+fn modules(size: &str) -> Vec<Module> {
+    let tf = generated(size);
+    let base = root().join(format!("target/bench-data/keys-{size}"));
+    let write = |dir: &str, name: &str, text: &str| {
+        let dir = base.join(dir);
+        std::fs::create_dir_all(&dir).expect("bench dir");
+        let path = dir.join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+            std::fs::write(&path, text).expect("bench input");
+        }
+        path
+    };
+    let tf_kinds = [
+        "variable description",
+        "variable default",
+        "variable type",
+        "validation message",
+        "variable rename",
+        "local value",
+        "local rename",
+        "output value",
+        "output rename",
+        "resource",
+        "data source",
+        "module call",
+    ];
+    let vars = tfvars(&tf);
+    let program = pcl(tf.len());
+    vec![
+        Module {
+            name: "main.tf",
+            docs: vec![(write("tf", "main.tf", &tf), "terraform", tf.clone())],
+            kinds: tf_kinds.iter().map(|k| (*k, 0)).collect(),
+        },
+        Module {
+            name: "main.tf + terraform.tfvars",
+            docs: vec![
+                (write("tfvars", "main.tf", &tf), "terraform", tf.clone()),
+                (write("tfvars", "terraform.tfvars", &vars), "terraform-vars", vars),
+            ],
+            kinds: vec![("tfvars", 1), ("variable rename (tfvars)", 0)],
+        },
+        Module {
+            name: "main.pp",
+            docs: vec![(write("pcl", "main.pp", &program), "pcl", program)],
+            kinds: vec![("pcl", 0), ("pcl rename", 0)],
+        },
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// The edits.
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
+    }
+}
+
+/// LSP position (UTF-16) of a byte offset.
+fn position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": before[start..].encode_utf16().count()})
+}
+
+/// One keystroke: typing `x` at a spot or deleting it again (the texts are
+/// back to the original after each pair, so spots stay valid).
+struct Edit {
+    kind: &'static str,
+    doc: usize,
+    /// Where, in bytes: `x` typed at `at`, or `at..at + 1` deleted.
+    at: usize,
+    version: i32,
+    range: Value,
+    text: &'static str,
+}
+
+fn plan(m: &Module, edits: usize, seed: u64) -> Vec<Edit> {
+    let mut rng = Rng(seed);
+    let spots: Vec<Vec<usize>> = m.kinds.iter().map(|(kind, doc)| spots(kind, &m.docs[*doc].2)).collect();
+    // KEYS_BENCH_KINDS=resource,tfvars types only those kinds.
+    let only = std::env::var("KEYS_BENCH_KINDS").ok();
+    let wanted = |k: &usize| only.as_ref().is_none_or(|o| o.split(',').any(|w| w == m.kinds[*k].0));
+    let mut order: Vec<usize> = (0..m.kinds.len()).filter(wanted).flat_map(|k| std::iter::repeat_n(k, edits)).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let mut versions = vec![1; m.docs.len()];
+    let mut out = Vec::new();
+    for k in order {
+        let (kind, doc) = m.kinds[k];
+        assert!(!spots[k].is_empty(), "no spots for {kind} in {}", m.name);
+        let at = spots[k][rng.below(spots[k].len())];
+        let text = &m.docs[doc].2;
+        let p = position(text, at);
+        let typed = format!("{}x", &text[..at]);
+        for (range, new) in
+            [(json!({"start": p, "end": p}), "x"), (json!({"start": p, "end": position(&typed, at + 1)}), "")]
+        {
+            versions[doc] += 1;
+            out.push(Edit { kind, doc, at, version: versions[doc], range, text: new });
+        }
+    }
+    out
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+// ---------------------------------------------------------------------------
+// The server, driven by hand (as in benches/lsp_latency.rs).
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: i64,
+}
+
+fn binary() -> PathBuf {
+    let bin = root().join("target/release/hcl-types");
+    assert!(bin.exists(), "{} is missing: run cargo build --release first", bin.display());
+    bin
+}
+
+impl Server {
+    fn start() -> Server {
+        // KEYS_BENCH_WRAP="perf record -g -o FILE --" profiles the server.
+        let wrap = std::env::var("KEYS_BENCH_WRAP").unwrap_or_default();
+        let mut words = wrap.split_whitespace();
+        let mut command = match words.next() {
+            Some(program) => {
+                let mut c = Command::new(program);
+                c.args(words).arg(binary());
+                c
+            }
+            None => Command::new(binary()),
+        };
+        let mut child = command
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the server");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
+        Server { child, stdin, stdout, next: 1 }
+    }
+
+    fn send(&mut self, msg: &Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next;
+        self.next += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next message's body and when its first line arrived.
+    fn read(&mut self) -> (String, Instant) {
+        let mut len = 0;
+        let mut first = None;
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed its output");
+            first.get_or_insert_with(Instant::now);
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length: ") {
+                len = v.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; len];
+        self.stdout.read_exact(&mut body).unwrap();
+        (String::from_utf8(body).unwrap(), first.unwrap())
+    }
+
+    /// Reads until the response to `id`; answers server requests on the way.
+    fn response(&mut self, id: i64) -> String {
+        let want = format!("\"id\":{id}");
+        loop {
+            let (body, _) = self.read();
+            if body.contains(&want) && !body.contains("\"method\"") {
+                return body;
+            }
+            self.answer_server_request(&body);
+        }
+    }
+
+    /// Reads until diagnostics for `uri` at `version` are published: when
+    /// their first line arrived, and their size.
+    fn diagnostics(&mut self, uri: &str, version: i32) -> (Instant, usize) {
+        let want = format!("\"version\":{version}");
+        let want_uri = format!("\"uri\":\"{uri}\"");
+        loop {
+            let (body, at) = self.read();
+            if body.contains("textDocument/publishDiagnostics")
+                && body.contains(&want_uri)
+                && body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&want))
+            {
+                return (at, body.len());
+            }
+            self.answer_server_request(&body);
+        }
+    }
+
+    fn answer_server_request(&mut self, body: &str) {
+        if body.contains("\"method\"") && body.contains("\"id\"") {
+            if let Ok(v) = serde_json::from_str::<Value>(body) {
+                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": null}));
+            }
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let id = self.request("shutdown", Value::Null);
+        let _ = self.response(id);
+        self.notify("exit", Value::Null);
+        let _ = self.child.wait();
+    }
+}
+
+/// Per kind: server times and publication sizes.
+type Measured = BTreeMap<&'static str, (Vec<Duration>, Vec<usize>)>;
+
+fn server_times(m: &Module, edits: &[Edit]) -> Measured {
+    let mut server = Server::start();
+    let id = server.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {"general": {"positionEncodings": ["utf-16"]}}}),
+    );
+    server.response(id);
+    server.notify("initialized", json!({}));
+    for (path, language, text) in &m.docs {
+        let uri = uri(path);
+        server.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}),
+        );
+        server.diagnostics(&uri, 1);
+    }
+    let mut out = Measured::new();
+    for e in edits {
+        let uri = uri(&m.docs[e.doc].0);
+        let t = Instant::now();
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": e.version}, "contentChanges": [{"range": e.range, "text": e.text}]}),
+        );
+        let (at, bytes) = server.diagnostics(&uri, e.version);
+        let entry = out.entry(e.kind).or_default();
+        entry.0.push(at - t);
+        entry.1.push(bytes);
+    }
+    out
+}
+
+/// The same edits through the Node client; `None` when Node or
+/// vscode-jsonrpc is not at hand.
+fn client_times(m: &Module, edits: &[Edit], size: &str) -> Option<BTreeMap<String, Vec<f64>>> {
+    if std::env::var("KEYS_BENCH_NODE").is_ok_and(|v| v == "0") {
+        return None;
+    }
+    let modules = root().join("target/bench-node/node_modules");
+    if !modules.join("vscode-jsonrpc").exists() {
+        let dir = root().join("target/bench-node");
+        std::fs::create_dir_all(&dir).ok()?;
+        let ok = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&dir)
+            .arg("vscode-jsonrpc@8")
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("npm install vscode-jsonrpc failed: no client times");
+            return None;
+        }
+    }
+    let open: Vec<Value> = m
+        .docs
+        .iter()
+        .map(|(path, language, text)| json!({"uri": uri(path), "languageId": language, "text": text}))
+        .collect();
+    let edits: Vec<Value> = edits
+        .iter()
+        .map(|e| json!({"kind": e.kind, "uri": uri(&m.docs[e.doc].0), "version": e.version, "range": e.range, "text": e.text}))
+        .collect();
+    let plan_path = root()
+        .join(format!("target/bench-data/keys-{size}/plan-{}.json", m.docs[0].0.parent()?.file_name()?.to_str()?));
+    std::fs::write(&plan_path, json!({"server": binary(), "open": open, "edits": edits}).to_string()).ok()?;
+    let out = Command::new("node")
+        .arg(root().join("benches/keystroke_client.mjs"))
+        .arg(&plan_path)
+        .arg(&modules)
+        .stderr(Stdio::inherit())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!("the Node client failed: no client times");
+        return None;
+    }
+    serde_json::from_slice(&out.stdout).ok()
+}
+
+/// The same edits in process through `Document::edit` and one `Memo` as
+/// the server keeps it: per kind, how many were patched in place (not the
+/// full combination) and the analysis's own times.
+fn in_process(m: &Module, edits: &[Edit]) -> BTreeMap<&'static str, (usize, Vec<Duration>)> {
+    use hcl_types::analysis::{Document, Memo, SourceFile};
+    let mut texts: Vec<String> = m.docs.iter().map(|(_, _, t)| t.clone()).collect();
+    let file = |path: &Path, text: &str| SourceFile::new(path, text).expect("a source file");
+    let mut docs: Vec<Document> = m.docs.iter().map(|(p, _, t)| Document::parse(file(p, t))).collect();
+    let mut memo = Memo::default();
+    memo.analysis(&docs);
+    let mut out: BTreeMap<&'static str, (usize, Vec<Duration>)> = BTreeMap::new();
+    for e in edits {
+        let text = &mut texts[e.doc];
+        if e.text.is_empty() {
+            text.replace_range(e.at..e.at + 1, "");
+        } else {
+            text.insert_str(e.at, e.text);
+        }
+        docs[e.doc] = docs[e.doc].edit(file(&m.docs[e.doc].0, text));
+        let (patches, t) = (memo.patches(), Instant::now());
+        memo.analysis(&docs);
+        let entry = out.entry(e.kind).or_default();
+        entry.1.push(t.elapsed());
+        entry.0 += usize::from(memo.patches() > patches);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Reporting.
+
+fn percentile<T: Copy + PartialOrd>(v: &[T], p: f64) -> T {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Per kind: (server p50, p99, client p50, p99) in ms, publication p50 bytes.
+type Row = (f64, f64, Option<(f64, f64)>, usize);
+
+fn bench(size: &str, edits: usize) -> BTreeMap<&'static str, Row> {
+    let mut rows = BTreeMap::new();
+    for (i, m) in modules(size).iter().enumerate() {
+        let plan = plan(m, edits, 17 + i as u64);
+        if plan.is_empty() {
+            continue;
+        }
+        let server = server_times(m, &plan);
+        let client = client_times(m, &plan, size);
+        let analysis = in_process(m, &plan);
+        for (kind, (times, sizes)) in server {
+            let times: Vec<f64> = times.into_iter().map(ms).collect();
+            let c = client.as_ref().and_then(|c| c.get(kind)).map(|c| (percentile(c, 0.5), percentile(c, 0.99)));
+            let row = (percentile(&times, 0.5), percentile(&times, 0.99), c, percentile(&sizes, 0.5));
+            let client = c.map_or("        -".into(), |(a, b)| format!("{a:>8.2} {b:>8.2}"));
+            let (patched, own) = &analysis[kind];
+            let own: Vec<f64> = own.iter().copied().map(ms).collect();
+            println!(
+                "{size:>6}  {:<26} {:<24} n={:<3} server {:>7.2} {:>7.2}  client {client}  publication {:>7.1} KB  \
+                 analysis {:>7.2} {:>7.2}  patched {patched}/{}",
+                m.name,
+                kind,
+                times.len(),
+                row.0,
+                row.1,
+                row.3 as f64 / 1000.0,
+                percentile(&own, 0.5),
+                percentile(&own, 0.99),
+                own.len()
+            );
+            rows.insert(kind, row);
+        }
+    }
+    rows
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is read from the command line.
+    let sizes = std::env::var("KEYS_BENCH_SIZES").unwrap_or_else(|_| "100KB,10MB".into());
+    let edits: usize = std::env::var("KEYS_BENCH_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
+    println!("p50 p99 in ms; each kind: {edits} spots, a character typed and deleted at each");
+    let results: Vec<(String, BTreeMap<&str, Row>)> =
+        sizes.split(',').map(|s| (s.trim().to_string(), bench(s.trim(), edits))).collect();
+    if let (Some((small, a)), Some((large, b))) = (results.first(), results.last()) {
+        if small != large {
+            println!("\nratios {large} / {small} (server p50, server p99):");
+            for (kind, x) in b {
+                if let Some(y) = a.get(kind) {
+                    println!("  {kind:<26} {:>7.1}x {:>7.1}x", x.0 / y.0, x.1 / y.1);
+                }
+            }
+        }
+    }
+}
