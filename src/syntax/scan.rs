@@ -409,12 +409,13 @@ impl Scanner<'_> {
             return false;
         }
         self.start = Some(self.i);
-        // Block headers never stand inside an attribute's expression, so
-        // an attribute item is cut at one whatever its indentation.
+        // Block headers never stand inside an attribute's expression, so an
+        // attribute item is cut at one whatever its indentation, and so is
+        // an item that starts with neither (a stray `{` typed between blocks).
         let rest = &self.b[self.i..];
         let word = rest.iter().take_while(|&&c| is_ident_byte(c)).count();
         let after = rest[word..].iter().position(|&c| c != b' ' && c != b'\t').map_or(rest.len(), |p| word + p);
-        self.indented = word > 0 && rest.get(after) == Some(&b'=') && rest.get(after + 1) != Some(&b'=');
+        self.indented = word == 0 || (rest.get(after) == Some(&b'=') && rest.get(after + 1) != Some(&b'='));
         true
     }
 
@@ -514,6 +515,9 @@ mod tests {
         // An attribute's unbalanced bracket is cut at a block header anyway.
         let src = "name = concat(\n\noutput \"u\" {\nvalue = 1\n}\n";
         assert_eq!(texts(src), vec!["name = concat(", "output \"u\" {\nvalue = 1\n}"]);
+        // A stray `{` typed between blocks costs only itself.
+        let src = "{\nresource \"a\" \"b\" {\n  x = 1\n}\n";
+        assert_eq!(texts(src), vec!["{", "resource \"a\" \"b\" {\n  x = 1\n}"]);
         // Even a block type that is top-level elsewhere, in an unindented item.
         let src = "check \"c\" {\ndata \"http\" \"h\" {\nurl = \"u\"\n}\n}\n";
         assert_eq!(texts(src).len(), 1);
