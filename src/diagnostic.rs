@@ -59,6 +59,10 @@ codes! {
     ArgumentCount = "argument-count", Error;
     Traversal = "traversal", Error;
     Cycle = "cycle", Error;
+    MissingArgument = "missing-argument", Error;
+    UnsupportedArgument = "unsupported-argument", Error;
+    ModuleSource = "module-source", Hint;
+    Deprecated = "deprecated", Hint;
 }
 
 impl fmt::Display for Code {

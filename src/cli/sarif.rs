@@ -28,6 +28,10 @@ fn rule_text(code: Code) -> &'static str {
         Code::ArgumentCount => "A call with the wrong number of arguments.",
         Code::Traversal => "An attribute or index that the value's type does not have.",
         Code::Cycle => "Locals that depend on themselves.",
+        Code::MissingArgument => "A module call or resource without an argument its callee requires.",
+        Code::UnsupportedArgument => "An argument that the module or resource does not declare.",
+        Code::ModuleSource => "A module call whose source is not on disk (not installed, or a missing directory).",
+        Code::Deprecated => "A deprecated attribute or block of a provider schema.",
     }
 }
 
