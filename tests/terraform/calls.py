@@ -201,12 +201,40 @@ def near(r, t, p, depth=0):
     return "{" + ", ".join(parts) + "}"
 
 
+# Expressions of unknown values (root variables) whose types Terraform
+# still knows while validating: traversals, function calls, templates,
+# conditionals. (Not for expressions or concat(): over an unknown
+# collection their result has no type until plan.)
+EXPRESSIONS = [
+    "var.rv_object.id",
+    "var.rv_object.size",
+    'var.rv_map_number["a"]',
+    "var.rv_tuple[1]",
+    "var.rv_list_string[0]",
+    "length(var.rv_list_string)",
+    "tostring(var.rv_number)",
+    'lookup(var.rv_map_number, "a", 0)',
+    'coalesce(var.rv_string, "x")',
+    "tolist(var.rv_set_number)",
+    '"${var.rv_string}-x"',
+    "var.rv_bool ? var.rv_number : 0",
+    'var.rv_bool ? "a" : 1',
+    "var.rv_bool ? var.rv_list_string : []",
+    "!var.rv_bool",
+    "var.rv_number + 1",
+    'var.rv_string == "a"',
+    'merge(var.rv_map_number, { z = 1 })',
+    'keys(var.rv_map_number)',
+    "var.rv_untyped",
+]
+
+
 def reference(r, t, call):
-    """An expression that reads something typed: a root variable, a local,
-    an earlier call's output, count.index or each.*, alone or inside a
-    collection shaped like `t`."""
+    """An expression that reads something typed: a root variable (alone or
+    in an EXPRESSIONS form), a local, `module.dep`'s output, count.index or
+    each.*, alone or inside a collection shaped like `t`."""
     options = [f"var.{n}" for n in ROOT_VARIABLES] + [f"local.{n}" for n in LOCALS]
-    options += [f"module.dep.{n}" for n in OUTPUTS]
+    options += [f"module.dep.{n}" for n in OUTPUTS] + EXPRESSIONS
     if call.count:
         options += ["count.index"] * 3
     if call.for_each:
