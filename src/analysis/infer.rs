@@ -7,6 +7,7 @@ use hcl_edit::expr::{BinaryOperator, Expression, ForExpr, FuncCall, ObjectKey, T
 use hcl_edit::template::{Directive, Element, Template};
 use hcl_edit::{Decorated, Ident, Span};
 
+use super::calls::Callee;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 use crate::functions;
 use crate::suggest;
@@ -24,6 +25,8 @@ pub enum Space {
     Local,
     /// A bare PCL name: config, top-level attribute, resource, component.
     Pcl,
+    /// `module.NAME`: a Terraform module call.
+    Module,
 }
 
 /// What a module offers the inference of one expression.
@@ -38,6 +41,14 @@ pub trait Env {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)>;
     /// The declared name closest to a misspelt one, for "did you mean".
     fn suggest(&self, space: Space, word: &str) -> Option<String>;
+    /// What the module call `NAME` leads to (the checks of its arguments).
+    fn callee(&self, _call: &str) -> Option<Callee> {
+        None
+    }
+    /// Where output `output` of the module called `call` is declared.
+    fn output_related(&self, _call: &str, _output: &str) -> Option<Related> {
+        None
+    }
 }
 
 /// The type of one sub-expression, recorded for hover.
@@ -85,6 +96,10 @@ impl<'e, 's> Infer<'e, 's> {
 
     pub fn set_source(&mut self, src: Source<'s>) {
         self.src = src;
+    }
+
+    pub fn env(&self) -> &'e dyn Env {
+        self.env
     }
 
     pub fn source(&self) -> Source<'s> {
@@ -381,6 +396,9 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
         }
+        if dialect == Dialect::Terraform && name == "module" {
+            return self.module_reference(range, ops);
+        }
         if dialect != Dialect::Terraform {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
@@ -403,6 +421,47 @@ impl<'e, 's> Infer<'e, 's> {
             _ => Type::any(),
         };
         (self.apply(t, ops), Note::Plain)
+    }
+
+    /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a
+    /// reference to the output in the called module).
+    fn module_reference(
+        &mut self,
+        range: Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> (Type, Note) {
+        let Some((first, rest)) = ops.split_first() else {
+            return (Type::any(), Note::Plain);
+        };
+        let TraversalOperator::GetAttr(attr) = first.value() else {
+            return (self.apply(Type::any(), ops), Note::Plain);
+        };
+        let call = attr.value().as_str();
+        let full = range.start..self.range(first).end;
+        let Some((t, related)) = self.env.lookup(Space::Module, call) else {
+            if !self.env.lenient() {
+                let mut msg = format!("`module.{call}` is not declared in this module");
+                if let Some(s) = self.env.suggest(Space::Module, call) {
+                    msg.push_str(&format!("; did you mean `module.{s}`?"));
+                }
+                self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+            }
+            return (self.apply(Type::any(), rest), Note::Plain);
+        };
+        self.note(full, &t, Note::Reference(related.clone()));
+        let output = rest.first().and_then(|op| match op.value() {
+            TraversalOperator::GetAttr(o) => self.env.output_related(call, o.value().as_str()).map(|r| (op, r)),
+            _ => None,
+        });
+        match output {
+            Some((op, output_related)) => {
+                let t = self.apply(t, &rest[..1]);
+                let out_range = range.start..self.range(op).end;
+                self.note(out_range, &t, Note::Reference(Some(output_related.clone())));
+                (self.apply(t, &rest[1..]), Note::Reference(Some(output_related)))
+            }
+            None => (self.apply(t, rest), Note::Reference(related)),
+        }
     }
 
     fn traversal(&mut self, root: &Expression, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> (Type, Note) {

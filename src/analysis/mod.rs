@@ -6,17 +6,20 @@
 //! across the module's files and name types computed in dependency order
 //! ([`module`]); then every expression is inferred and checked ([`infer`]).
 
+pub mod calls;
 pub mod document;
 pub mod ide;
 pub mod infer;
 pub mod module;
+pub mod workspace;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use calls::{Callee, Context, Interface};
 pub use document::{Document, Item};
 pub use infer::Typed;
-pub use module::{analyze, analyze_probe, analyze_with, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
+pub use module::{analyze, analyze_probe, analyze_with, Call, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
 
 use crate::syntax::Dialect;
 

@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use clap::Args;
 
+use crate::analysis::workspace::{DiskFiles, Workspace};
 use crate::analysis::{analyze_with, Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::syntax::Dialect;
@@ -304,10 +306,11 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     // trees are dropped on another thread, off the path of the next one.
     use rayon::prelude::*;
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
+    let called = Called { files: DiskFiles::new(args.dialect), workspace: Mutex::default() };
     let results: Vec<(Vec<FileReport>, Vec<IoFailure>)> = modules
         .par_iter()
         .map(|files| {
-            let (reports, failures) = check_module(files, args.dialect);
+            let (reports, failures) = check_module(files, args.dialect, &called);
             if let Some(bar) = &bar {
                 bar.inc(files.len() as u64);
             }
@@ -327,8 +330,14 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     (reports, failures)
 }
 
+/// The modules that the checked ones call, read and analysed once each.
+struct Called {
+    files: DiskFiles,
+    workspace: Mutex<Workspace>,
+}
+
 /// Loads, parses and analyses one module's files.
-fn check_module(files: &[PathBuf], dialect: Option<Dialect>) -> (Vec<FileReport>, Vec<IoFailure>) {
+fn check_module(files: &[PathBuf], dialect: Option<Dialect>, called: &Called) -> (Vec<FileReport>, Vec<IoFailure>) {
     let mut failures = Vec::new();
     let mut docs = Vec::new();
     let mut problems = Vec::new();
@@ -342,6 +351,14 @@ fn check_module(files: &[PathBuf], dialect: Option<Dialect>) -> (Vec<FileReport>
         }
     }
     let mut memo = Memo::default();
+    let dir = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf);
+    if let Some(dir) = dir.filter(|_| docs.iter().any(|d| d.file.kind == FileKind::Terraform)) {
+        let calls = memo.calls(&docs);
+        if !calls.is_empty() {
+            let mut ws = called.workspace.lock().unwrap_or_else(|e| e.into_inner());
+            memo.set_context(ws.context(&called.files, &dir, &calls).context);
+        }
+    }
     let analysis = analyze_with(&docs, None, &mut memo);
     let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();
     for s in analysis.symbols {

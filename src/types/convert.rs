@@ -194,7 +194,16 @@ impl Converter {
                 r
             }
             (Kind::Object(tattrs), Kind::Map(u)) => {
-                let r = self.min_all(tattrs.iter().map(|(_, t)| (u, t))).min(Unsafe);
+                // In Terraform a map may lack the key of an attribute that
+                // takes null (`optional(…)`): that attribute's conversion
+                // can fail only when the key is there.
+                let mut r = Safe;
+                for (_, t) in tattrs {
+                    let one = self.run(u, t);
+                    let optional = self.opts.none_is_universal && t.members().iter().any(Type::is_none);
+                    r = r.min(if one == No && optional { Unsafe } else { one });
+                }
+                let r = r.min(Unsafe);
                 return self.note(r, || format!("{sb} to {db} fails unless the map has every attribute"));
             }
             (Kind::Promise(t), Kind::Promise(u)) => self.run(u, t),

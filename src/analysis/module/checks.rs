@@ -58,6 +58,7 @@ pub(super) fn check_item(
             let more = quiet.deps();
             deps.lookups.extend(more.lookups);
             deps.suggested.extend(more.suggested);
+            deps.calls.extend(more.calls);
             let recorded = inf.record.take().unwrap_or_default();
             let diagnostics = std::mem::take(&mut inf.diagnostics);
             return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);
@@ -77,6 +78,22 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
+        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
+        // Addresses, not values: `from`/`to` may name what no longer exists.
+        ("moved" | "removed", FileKind::Terraform) => {}
+        ("import", FileKind::Terraform) => {
+            let (k, v) = match b.body.get_attribute("for_each") {
+                Some(f) => for_each(inf, &f.value),
+                None => (Type::any(), Type::any()),
+            };
+            inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+            for a in b.body.attributes() {
+                if !matches!(a.key.value().as_str(), "to" | "provider" | "for_each") {
+                    inf.expr(&a.value);
+                }
+            }
+            inf.unbind(1);
+        }
         ("config", FileKind::Pcl | FileKind::Hcl) => {
             let te = config_type(b, inf.source(), dialect);
             let declared = config_value_type(b, te.map(|t| t.declared));

@@ -15,6 +15,10 @@ pub(super) struct VarDecl {
     pub(super) declared: Option<Type>,
     pub(super) type_range: Option<Range<usize>>,
     pub(super) value: Type,
+    /// No `default`: a module call must set it.
+    pub(super) required: bool,
+    /// Not `nullable = false`.
+    pub(super) nullable: bool,
 }
 
 impl VarDecl {
@@ -48,10 +52,46 @@ pub(super) struct NameDecl {
     pub(super) what: &'static str,
 }
 
+/// How many instances a module call makes: what `module.NAME` is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Repeat {
+    One,
+    /// `count`: a list of instances.
+    Count,
+    /// `for_each`: a map of instances.
+    ForEach,
+    /// A block that does not parse: `any`.
+    Unknown,
+}
+
+/// A Terraform module call, relative to its item.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct CallDecl {
+    pub(super) name: String,
+    pub(super) name_range: Range<usize>,
+    /// The `source`, when a constant string.
+    pub(super) source: Option<String>,
+    pub(super) repeat: Repeat,
+}
+
+impl CallDecl {
+    /// What `module.NAME` is, given what the call leads to.
+    pub(super) fn value(&self, callee: Option<&Callee>) -> Type {
+        let Some(i) = callee.and_then(Callee::interface) else { return Type::any() };
+        match self.repeat {
+            Repeat::One => i.value(),
+            Repeat::Count => Type::list(i.value()),
+            Repeat::ForEach => Type::map(i.value()),
+            Repeat::Unknown => Type::any(),
+        }
+    }
+}
+
 /// Everything one item declares, relative to its start.
 #[derive(Debug, Default)]
 pub(super) struct Decls {
     pub(super) vars: Vec<VarDecl>,
+    pub(super) calls: Vec<CallDecl>,
     pub(super) computed: Vec<ComputedDecl>,
     pub(super) names: Vec<NameDecl>,
     pub(super) diagnostics: Vec<Diagnostic>,
@@ -148,10 +188,19 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             declared: None,
             type_range: None,
             value: Type::any(),
+            // Unknown: a broken declaration costs its own diagnostic only.
+            required: false,
+            nullable: true,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
         }
+        ("module", FileKind::Terraform, Some(label)) => d.calls.push(CallDecl {
+            name: label.text.clone(),
+            name_range: label.range.clone(),
+            source: None,
+            repeat: Repeat::Unknown,
+        }),
         ("config" | "resource" | "component" | "read" | "hook", FileKind::Pcl | FileKind::Hcl, Some(label)) => {
             let label = if block.text == "hook" { o.labels.last().unwrap_or(label) } else { label };
             let (ty, what) = match block.text.as_str() {
@@ -198,6 +247,31 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 declared,
                 type_range,
                 value,
+                required: !b.body.has_attribute("default"),
+                nullable: !matches!(
+                    b.body.get_attribute("nullable").map(|a| &a.value),
+                    Some(Expression::Bool(x)) if !*x.value()
+                ),
+            });
+        }
+        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => {
+            let Some(label) = b.labels.first() else { return };
+            let source = b.body.get_attribute("source").and_then(|a| match eval(&a.value, src) {
+                Ok(Value::String(s)) => Some(s),
+                _ => None,
+            });
+            let repeat = if b.body.has_attribute("count") {
+                Repeat::Count
+            } else if b.body.has_attribute("for_each") {
+                Repeat::ForEach
+            } else {
+                Repeat::One
+            };
+            d.calls.push(CallDecl {
+                name: label_text(label).to_string(),
+                name_range: src.range(label),
+                source,
+                repeat,
             });
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {

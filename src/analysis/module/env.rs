@@ -21,15 +21,21 @@ pub(super) struct ModuleEnv {
     pub(super) names: HashMap<(Space, String), Entry>,
     /// Every name declared per space, for "did you mean" (known before any
     /// local is inferred, so suggestions do not depend on inference order).
-    pub(super) declared: [Vec<String>; 3],
+    pub(super) declared: [Vec<String>; SPACES],
     pub(super) suggestions: Mutex<HashMap<(Space, String), Option<String>>>,
+    /// What the module calls lead to.
+    pub(super) context: Context,
 }
+
+/// How many name spaces there are.
+pub(super) const SPACES: usize = 4;
 
 pub(super) fn space_index(s: Space) -> usize {
     match s {
         Space::Var => 0,
         Space::Local => 1,
         Space::Pcl => 2,
+        Space::Module => 3,
     }
 }
 
@@ -97,11 +103,19 @@ pub(super) struct View<'a> {
     pub(super) lenient: bool,
     pub(super) lookups: RefCell<Vec<(Space, String)>>,
     pub(super) suggested: RefCell<Vec<(Space, String)>>,
+    pub(super) callees: RefCell<Vec<String>>,
 }
 
 impl<'a> View<'a> {
     pub(super) fn new(env: &'a ModuleEnv, dialect: Dialect, lenient: bool) -> Self {
-        View { env, dialect, lenient, lookups: RefCell::new(Vec::new()), suggested: RefCell::new(Vec::new()) }
+        View {
+            env,
+            dialect,
+            lenient,
+            lookups: RefCell::new(Vec::new()),
+            suggested: RefCell::new(Vec::new()),
+            callees: RefCell::new(Vec::new()),
+        }
     }
 
     /// What the inference so far depended on.
@@ -126,7 +140,17 @@ impl<'a> View<'a> {
                 (space, word, answer)
             })
             .collect();
-        Deps { dialect: self.dialect, lookups, suggested }
+        let mut calls = self.callees.take();
+        calls.sort_unstable();
+        calls.dedup();
+        let calls = calls
+            .into_iter()
+            .map(|c| {
+                let v = self.env.context.callee(&c).map(Callee::version);
+                (c, v)
+            })
+            .collect();
+        Deps { dialect: self.dialect, lookups, suggested, calls }
     }
 }
 
@@ -144,6 +168,19 @@ impl Env for View<'_> {
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
         self.suggested.borrow_mut().push((space, word.to_string()));
         self.env.suggest(space, word)
+    }
+    fn callee(&self, call: &str) -> Option<Callee> {
+        self.callees.borrow_mut().push(call.to_string());
+        self.env.context.callee(call).cloned()
+    }
+    fn output_related(&self, call: &str, output: &str) -> Option<Related> {
+        let i = self.env.context.callee(call)?.interface()?;
+        let o = i.output(output)?;
+        Some(Related {
+            path: Some(o.path.clone()),
+            range: o.name_range.clone(),
+            message: format!("output `{output}` of module `{call}` ({})", i.dir.display()),
+        })
     }
 }
 

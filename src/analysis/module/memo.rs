@@ -10,6 +10,8 @@ pub(super) struct Deps {
     pub(super) dialect: Dialect,
     pub(super) lookups: Vec<((Space, String), Option<Type>)>,
     pub(super) suggested: Vec<(Space, String, Option<String>)>,
+    /// The module calls whose callee was consulted, with its version.
+    pub(super) calls: Vec<(String, Option<u64>)>,
 }
 
 impl Deps {
@@ -17,6 +19,7 @@ impl Deps {
         self.dialect == dialect
             && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
             && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
+            && self.calls.iter().all(|(call, v)| env.context.callee(call).map(Callee::version) == *v)
     }
 }
 
@@ -50,6 +53,8 @@ pub struct Memo {
     pub(super) checks: HashMap<ItemId, Arc<CheckResult>>,
     pub(super) last: Option<Last>,
     pub(super) patches: usize,
+    /// What the module's calls lead to (see [`Memo::set_context`]).
+    pub(super) context: Context,
 }
 
 /// The last whole-module analysis and the names it ended with. Hover,
@@ -105,6 +110,20 @@ impl std::fmt::Debug for Memo {
 }
 
 impl Memo {
+    /// Sets what the module's calls lead to, for the analyses that follow.
+    /// A new context ends the last analysis (its names may have changed);
+    /// the items' results stay, each redone only if it consulted what changed.
+    pub fn set_context(&mut self, context: Context) {
+        if context != self.context {
+            self.context = context;
+            self.last = None;
+        }
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
     /// How many analyses were patched from the last one (for tests).
     #[doc(hidden)]
     pub fn patches(&self) -> usize {

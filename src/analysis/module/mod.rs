@@ -17,12 +17,14 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
 use std::hash::Hash;
 use std::ops::Range;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::{Attribute, Block, BlockLabel, Body, Structure};
 use rayon::prelude::*;
 
+use super::calls::{Callee, Context};
 use super::document::{Document, Item, ItemId};
 use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
@@ -34,18 +36,22 @@ use crate::syntax::Dialect;
 use crate::types::value::Value;
 use crate::types::{Kind, Strip, Type};
 
+mod calls;
 mod checks;
 mod decls;
 mod env;
+mod interface;
 mod memo;
 mod order;
 mod patch;
 mod readers;
 mod symbols;
 
+use calls::*;
 use checks::*;
 use decls::*;
 use env::*;
+pub use interface::Call;
 pub use memo::Memo;
 use memo::*;
 use order::*;
@@ -225,6 +231,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         names: HashMap::default(),
         declared: Default::default(),
         suggestions: Mutex::default(),
+        context: memo.context.clone(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();
@@ -255,6 +262,11 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             for (index, c) in d.computed.iter().enumerate() {
                 declare_name(&mut env, c.space, &c.name);
                 computed.push(ComputedRef { doc: di, item, index, decl: c });
+            }
+            for c in &d.calls {
+                declare_name(&mut env, Space::Module, &c.name);
+                let ty = c.value(env.context.callee(&c.name));
+                env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");
             }
         }
     }

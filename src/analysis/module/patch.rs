@@ -48,7 +48,7 @@ impl Window {
 
 /// An item that declares no variable or PCL name (it may hold locals).
 pub(super) fn inert(d: &Decls) -> bool {
-    d.vars.is_empty() && d.names.is_empty()
+    d.vars.is_empty() && d.names.is_empty() && d.calls.is_empty()
 }
 
 impl Memo {
@@ -134,7 +134,11 @@ impl Memo {
         let mut new_declaring = fresh.iter_mut().filter(|(_, d, _)| !inert(d));
         for (id, start, was) in old_declaring {
             let (item, d, winners) = new_declaring.next()?;
-            if start != item.range.start || was.vars.len() != d.vars.len() || was.names.len() != d.names.len() {
+            if start != item.range.start
+                || was.vars.len() != d.vars.len()
+                || was.names.len() != d.names.len()
+                || was.calls != d.calls
+            {
                 return None;
             }
             if !d.vars.is_empty() {
@@ -658,7 +662,9 @@ impl Change {
         let what = match self.space {
             Space::Var => "variable",
             Space::Local => "local",
-            Space::Pcl => env.names.get(&(self.space, self.old.clone())).map_or("attribute", |e| e.what),
+            Space::Pcl | Space::Module => {
+                env.names.get(&(self.space, self.old.clone())).map_or("attribute", |e| e.what)
+            }
         };
         if self.old != self.new {
             env.names.remove(&(self.space, self.old.clone()));

@@ -11,12 +11,12 @@ pub(super) struct Readers {
     /// Items whose checks looked each name up (present or not).
     pub(super) checks: HashMap<(Space, String), HashSet<ItemId>>,
     /// Items whose checks asked for suggestions, per space.
-    pub(super) askers: [HashSet<ItemId>; 3],
+    pub(super) askers: [HashSet<ItemId>; SPACES],
     /// Computed names that refer to or looked up each name: a change of
     /// such a name may change their types or the dependency order.
     pub(super) computed: HashMap<(Space, String), HashSet<(ItemId, usize)>>,
     /// Computed names that asked for suggestions, per space.
-    pub(super) computed_askers: [HashSet<(ItemId, usize)>; 3],
+    pub(super) computed_askers: [HashSet<(ItemId, usize)>; SPACES],
     /// How many declarations each name has in the module.
     pub(super) declarations: HashMap<(Space, String), u32>,
 }

@@ -1,0 +1,107 @@
+//! A module's interface (variables and outputs) and its calls, as the
+//! workspace layer needs them: from the remembered declarations and the
+//! last analysis, without analysing anything again.
+
+use super::*;
+use crate::analysis::calls::{Input, Interface, OutputInfo};
+
+/// A module call as the workspace resolves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub name: String,
+    /// The `source`, when a constant string.
+    pub source: Option<String>,
+}
+
+impl Memo {
+    /// The module calls of `docs` (the first block of each name).
+    pub fn calls(&mut self, docs: &[Document]) -> Vec<Call> {
+        let mut out: Vec<Call> = Vec::new();
+        for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
+            for item in doc.items.iter() {
+                let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+                for c in &d.calls {
+                    if !out.iter().any(|o| o.name == c.name) {
+                        out.push(Call { name: c.name.clone(), source: c.source.clone() });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The module's interface as its callers see it: its variables (the
+    /// declaration each name means) and its outputs with their inferred
+    /// types (analysing the module if it was not).
+    pub fn interface(&mut self, docs: &[Document]) -> Interface {
+        let analysis = self.analysis(docs);
+        let dir = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf).unwrap_or_default();
+        let mut inputs: Vec<Input> = Vec::new();
+        for doc in docs.iter().filter(|d| matches!(d.file.kind, FileKind::Terraform | FileKind::Hcl)) {
+            for item in doc.items.iter() {
+                let Some(d) = self.decls.get(&item.id) else { continue };
+                for v in &d.vars {
+                    if inputs.iter().any(|i| i.name == v.name) {
+                        continue;
+                    }
+                    let at = item.range.start;
+                    let (description, default) = described(doc, item, "variable", &v.name);
+                    inputs.push(Input {
+                        name: v.name.clone(),
+                        declared: v.declared.clone(),
+                        value: v.value.clone(),
+                        required: v.required,
+                        nullable: v.nullable,
+                        description,
+                        default,
+                        path: doc.file.path.clone(),
+                        name_range: shift(&v.name_range, at),
+                        type_range: v.type_range.as_ref().map(|r| shift(r, at)),
+                    });
+                }
+            }
+        }
+        let mut outputs = Vec::new();
+        for s in analysis.symbols.iter().filter(|s| s.kind == SymbolKind::Output) {
+            let doc = &docs[s.doc];
+            let description = doc
+                .items
+                .iter()
+                .find(|i| i.range.start <= s.range.start && s.range.end <= i.range.end)
+                .and_then(|item| described(doc, item, "output", &s.name).0);
+            outputs.push(OutputInfo {
+                name: s.name.clone(),
+                ty: s.ty.clone(),
+                description,
+                path: doc.file.path.clone(),
+                name_range: s.name_range.clone(),
+            });
+        }
+        Interface::new(dir, inputs, outputs)
+    }
+}
+
+/// The `description` and the `default`'s text of block `IDENT "NAME"` in
+/// an item.
+fn described(doc: &Document, item: &Item, ident: &str, name: &str) -> (Option<String>, Option<String>) {
+    let Some(body) = item.body(&doc.file.text) else { return (None, None) };
+    let src = item_source(doc, item);
+    let Some(b) =
+        body.blocks().find(|b| b.ident.value().as_str() == ident && b.labels.first().map(label_text) == Some(name))
+    else {
+        return (None, None);
+    };
+    let description = b.body.get_attribute("description").and_then(|a| match eval(&a.value, src) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    });
+    let default = b.body.get_attribute("default").map(|a| src.slice(&a.value)).map(|t| {
+        let t = t.trim();
+        if t.chars().count() > 200 {
+            format!("{}…", t.chars().take(200).collect::<String>())
+        } else {
+            t.to_string()
+        }
+    });
+    (description, default)
+}
