@@ -105,7 +105,8 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
 
 /// One argument against the variable it sets.
 fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str) {
-    let is_null = matches!(a.value, Expression::Null(_));
+    // A value of type none (`null`, or a local holding it) is always null.
+    let is_null = matches!(a.value, Expression::Null(_)) || t.is_none();
     if is_null {
         // null is "not set": a nullable variable takes it, a non-nullable
         // one takes its default instead, and without a default it is an error.
