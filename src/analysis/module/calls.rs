@@ -4,7 +4,7 @@
 //! argument` and `Unsupported argument`).
 
 use super::*;
-use crate::analysis::calls::Input;
+use crate::analysis::calls::{is_local, Input};
 
 /// Arguments of a module block that are not the module's variables.
 const META: [&str; 6] = ["source", "version", "count", "for_each", "providers", "depends_on"];
@@ -36,6 +36,15 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         // `count` and `for_each` are checked above; the others are
         // constants, provider addresses and references to whole objects.
         if META.contains(&key) {
+            if key == "version" && is_local(&source) {
+                // Terraform then reads the source as a registry address
+                // and fails to load the call.
+                let r = inf.range(&a.key);
+                let msg = format!(
+                    "`version` applies only to registry modules: with it Terraform reads `{source}` as a registry address and fails; remove `version`"
+                );
+                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+            }
             continue;
         }
         let t = inf.expr(&a.value);
