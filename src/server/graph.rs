@@ -101,9 +101,33 @@ impl Graph {
 
     /// The text of a file of a called module (for a definition there).
     pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Arc<str>> {
+        self.texts(state, disk, settings, [path.to_path_buf()]).pop().map(|(_, t)| t)
+    }
+
+    /// The texts of files of called modules (for related locations there).
+    pub fn texts(
+        &self,
+        state: &Mutex<State>,
+        disk: &Disk,
+        settings: &Settings,
+        paths: impl IntoIterator<Item = PathBuf>,
+    ) -> Vec<(PathBuf, Arc<str>)> {
         let files = ServerFiles { state, disk, settings, recheck: false };
-        let docs = files.module(path.parent()?);
-        docs.into_iter().find(|d| d.file.path == path).map(|d| d.file.text)
+        let mut by_dir: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
+        for p in paths {
+            if let Some(dir) = p.parent() {
+                by_dir.entry(dir.to_path_buf()).or_default().push(p);
+            }
+        }
+        let mut out = Vec::new();
+        for (dir, wanted) in by_dir {
+            for d in files.module(&dir) {
+                if wanted.contains(&d.file.path) {
+                    out.push((d.file.path.clone(), d.file.text.clone()));
+                }
+            }
+        }
+        out
     }
 
     fn prune(&self) {

@@ -257,7 +257,18 @@ impl Backend {
                 memo.analysis(&snapshot.docs)
             };
             let mut out = Vec::new();
-            let ropes = publish::Ropes::new(&snapshot.docs);
+            // Related locations may point into called modules.
+            let outside: std::collections::BTreeSet<PathBuf> = snapshot
+                .open
+                .iter()
+                .flat_map(|(i, ..)| analysis.diagnostics[*i].iter().flat_map(|d| &d.related))
+                .filter_map(|r| r.path.clone())
+                .filter(|p| !snapshot.docs.iter().any(|d| d.file.path == *p))
+                .collect();
+            let mut ropes = publish::Ropes::new(&snapshot.docs);
+            if !outside.is_empty() {
+                ropes = ropes.with(graph.texts(&state, &disk, &settings, outside));
+            }
             for (i, uri, version, rope, opened) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
                 let path = &doc.file.path;
