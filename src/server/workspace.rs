@@ -357,6 +357,16 @@ impl Workspace {
         replaced
     }
 
+    /// The open documents of the module in `dir` of `family`, parsed.
+    pub fn open_docs(&mut self, dir: &Path, family: Family) -> Vec<Document> {
+        let settings = &self.settings;
+        self.open
+            .iter_mut()
+            .filter(|(p, _)| p.parent() == Some(dir) && module_key(p).is_some_and(|k| k.1 == family))
+            .map(|(p, o)| o.parsed(p, settings))
+            .collect()
+    }
+
     /// The open part of the module of `path` (its directory and family).
     pub fn module(&mut self, path: &Path) -> Option<Partial> {
         let (dir, family) = module_key(path)?;

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::analysis::calls::{is_local, Input};
+use crate::analysis::infer::Note;
 
 /// Arguments of a module block that are not the module's variables.
 const META: [&str; 6] = ["source", "version", "count", "for_each", "providers", "depends_on"];
@@ -50,7 +51,10 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         let t = inf.expr(&a.value);
         let Some(i) = interface else { continue };
         match i.input(key) {
-            Some(input) => argument(inf, a, &t, input, name),
+            Some(input) => {
+                describe_input(inf, a, input, name);
+                argument(inf, a, &t, input, name)
+            }
             None => {
                 let r = inf.range(&a.key);
                 let mut msg = format!("module `{name}` ({source}) has no variable `{key}`");
@@ -110,6 +114,31 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
         _ => {}
     }
+}
+
+/// What hover and definition show on an argument's name: the variable it
+/// sets in the called module.
+fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str) {
+    if inf.record.is_none() {
+        return;
+    }
+    let range = inf.range(&a.key);
+    let ty = input.declared.clone().unwrap_or_else(|| input.value.clone());
+    let related = Related {
+        path: Some(input.path.clone()),
+        range: input.name_range.clone(),
+        message: format!("variable `{}` of module `{call}`", input.name),
+    };
+    inf.note(range.clone(), &ty, Note::Reference(Some(related)));
+    if let Some(d) = &input.description {
+        inf.note(range.clone(), &ty, Note::Doc(d.clone()));
+    }
+    let default = match (&input.default, input.required) {
+        (Some(d), _) => format!("Default: `{d}`"),
+        (None, true) => "Required: the variable has no default.".to_string(),
+        (None, false) => return,
+    };
+    inf.note(range, &ty, Note::Doc(default));
 }
 
 /// One argument against the variable it sets.

@@ -173,14 +173,15 @@ impl Env for View<'_> {
         self.callees.borrow_mut().push(call.to_string());
         self.env.context.callee(call).cloned()
     }
-    fn output_related(&self, call: &str, output: &str) -> Option<Related> {
+    fn module_output(&self, call: &str, output: &str) -> Option<(Related, Option<String>)> {
         let i = self.env.context.callee(call)?.interface()?;
         let o = i.output(output)?;
-        Some(Related {
+        let related = Related {
             path: Some(o.path.clone()),
             range: o.name_range.clone(),
-            message: format!("output `{output}` of module `{call}` ({})", i.dir.display()),
-        })
+            message: format!("output `{output}` of module `{call}`"),
+        };
+        Some((related, o.description.clone()))
     }
 }
 

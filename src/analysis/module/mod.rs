@@ -106,6 +106,8 @@ pub struct ModuleAnalysis {
     pub probe: Vec<Typed>,
     /// Resources, data sources, module calls and components (document symbols).
     pub resources: Vec<Symbol>,
+    /// What the module's calls lead to (completion of their arguments and outputs).
+    pub context: Context,
 }
 
 /// A position to record expression types at: (document index, byte offset).
@@ -205,6 +207,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         type_nodes: docs.iter().map(|_| Vec::new()).collect(),
         probe: Vec::new(),
         resources: Vec::new(),
+        context: memo.context.clone(),
     };
     let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;
