@@ -82,6 +82,19 @@ impl Workspace {
         self.modules.is_empty()
     }
 
+    /// The directories the calls lead to (without analysing them).
+    pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<PathBuf> {
+        let dir = normalize(dir);
+        calls.iter().filter_map(|c| resolve(files, &dir, &c.name, c.source.as_deref()?)).collect()
+    }
+
+    /// Takes a module analysed elsewhere (with the documents `files` gives
+    /// for `dir`, and its context from [`Self::context`]), so callers
+    /// reuse it instead of analysing it again.
+    pub fn insert(&mut self, dir: &Path, memo: Memo, analysis: Arc<ModuleAnalysis>) {
+        self.modules.insert(normalize(dir), Callee1 { memo, analysis: Some(analysis), interface: None });
+    }
+
     fn context_at(
         &mut self,
         files: &dyn Files,
@@ -213,6 +226,18 @@ impl DiskFiles {
         DiskFiles { dialect, modules: Default::default() }
     }
 
+    /// The regular Terraform files (`.tf`, `.tfvars`, …) of `dir`, sorted.
+    pub fn listing(dir: &Path) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> =
+            std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
+        paths.retain(|p| {
+            super::FileKind::for_path(p).is_some_and(|k| k.family() == super::Family::Terraform)
+                && std::fs::metadata(p).is_ok_and(|m| m.is_file())
+        });
+        paths.sort();
+        paths
+    }
+
     /// Takes a module the caller already read (the one being checked).
     pub fn insert(&self, dir: &Path, docs: Vec<Document>) {
         self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert(normalize(dir), docs);
@@ -224,15 +249,8 @@ impl Files for DiskFiles {
         if let Some(docs) = self.modules.lock().unwrap_or_else(|e| e.into_inner()).get(dir) {
             return docs.clone();
         }
-        let mut paths: Vec<PathBuf> =
-            std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
-        paths.sort();
-        let docs: Vec<Document> = paths
+        let docs: Vec<Document> = DiskFiles::listing(dir)
             .iter()
-            .filter(|p| {
-                super::FileKind::for_path(p).is_some_and(|k| k.family() == super::Family::Terraform)
-                    && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-            })
             .filter_map(|p| {
                 let text = std::fs::read_to_string(p).ok()?;
                 let mut file = super::SourceFile::new(p.clone(), text)?;
