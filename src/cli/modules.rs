@@ -19,6 +19,9 @@ use crate::syntax::Dialect;
 /// The longest chain of calls followed when ordering modules.
 const MAX_LEVELS: usize = 64;
 
+/// What checking one module gives: its files' reports and read failures.
+type Checked = (Vec<FileReport>, Vec<IoFailure>);
+
 /// One module, read (parsed only when its turn comes).
 struct Loaded {
     files: Vec<SourceFile>,
@@ -75,7 +78,7 @@ pub fn check_modules(
     modules: &[&Vec<PathBuf>],
     dialect: Option<Dialect>,
     progress: Option<&indicatif::ProgressBar>,
-) -> Vec<(Vec<FileReport>, Vec<IoFailure>)> {
+) -> Vec<Checked> {
     let loaded: Vec<Mutex<Option<Loaded>>> =
         modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect)))).collect();
     let files = DiskFiles::new(dialect);
@@ -108,11 +111,11 @@ pub fn check_modules(
     let levels = levels(&callees);
     let mut shared = vec![false; loaded.len()];
     callees.iter().flatten().for_each(|&c| shared[c] = true);
-    let mut results: Vec<Option<(Vec<FileReport>, Vec<IoFailure>)>> = (0..loaded.len()).map(|_| None).collect();
+    let mut results: Vec<Option<Checked>> = (0..loaded.len()).map(|_| None).collect();
     let top = levels.iter().copied().max().unwrap_or(0);
     for level in 0..=top {
         let now: Vec<usize> = (0..loaded.len()).filter(|&k| levels[k] == level).collect();
-        let done: Vec<(usize, (Vec<FileReport>, Vec<IoFailure>))> = now
+        let done: Vec<(usize, Checked)> = now
             .par_iter()
             .map(|&k| {
                 let m = loaded[k].lock().unwrap_or_else(|e| e.into_inner()).take();
