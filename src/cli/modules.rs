@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::check::{load, FileReport, IoFailure};
 use crate::analysis::workspace::{normalize, DiskFiles, Workspace};
-use crate::analysis::{Call, Document, FileKind, Memo, SourceFile, Symbol};
+use crate::analysis::{Call, Document, Family, FileKind, Memo, SourceFile, Symbol};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::Dialect;
 
@@ -27,8 +27,8 @@ struct Loaded {
     files: Vec<SourceFile>,
     problems: Vec<Option<Diagnostic>>,
     failures: Vec<IoFailure>,
-    /// Its directory, when it is a Terraform module.
-    dir: Option<PathBuf>,
+    /// Its directory and family, when it is a Terraform or PCL module.
+    dir: Option<(PathBuf, Family)>,
 }
 
 fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
@@ -42,9 +42,15 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
             Err(message) => loaded.failures.push(IoFailure { path: path.clone(), message }),
         }
     }
-    if loaded.files.iter().any(|f| f.kind == FileKind::Terraform) {
-        loaded.dir = loaded.files.first().and_then(|f| f.path.parent()).map(normalize);
-    }
+    let family = if loaded.files.iter().any(|f| f.kind == FileKind::Terraform) {
+        Some(Family::Terraform)
+    } else if loaded.files.iter().any(|f| f.kind == FileKind::Pcl) {
+        Some(Family::Pcl)
+    } else {
+        None
+    };
+    let dir = loaded.files.first().and_then(|f| f.path.parent()).map(normalize);
+    loaded.dir = dir.zip(family);
     loaded
 }
 
@@ -64,7 +70,7 @@ fn prescan(files: &[SourceFile]) -> Vec<Call> {
             } else if let (Some(n), Some(v)) = (name, line.trim_start().strip_prefix("source")) {
                 if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
                     let source = src.split('"').next().map(str::to_string);
-                    out.push(Call { name: n.to_string(), source });
+                    out.push(Call { name: n.to_string(), source, family: Family::Terraform });
                     name = None;
                 }
             }
@@ -86,17 +92,17 @@ pub fn check_modules(
 
     // Modules whose files are all of their directory's Terraform files
     // stand for that directory when others call it.
-    let mut by_dir: HashMap<PathBuf, usize> = HashMap::new();
+    let mut by_dir: HashMap<(PathBuf, Family), usize> = HashMap::new();
     let mut hints: Vec<Vec<Call>> = vec![Vec::new(); loaded.len()];
     for (k, m) in loaded.iter().enumerate() {
         let guard = m.lock().unwrap_or_else(|e| e.into_inner());
         let Some(m) = guard.as_ref() else { continue };
-        let Some(dir) = &m.dir else { continue };
+        let Some((dir, family)) = &m.dir else { continue };
         hints[k] = prescan(&m.files);
         let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
         paths.sort();
-        if paths == DiskFiles::listing(dir).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
-            by_dir.insert(dir.clone(), k);
+        if paths == DiskFiles::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
+            by_dir.insert((dir.clone(), *family), k);
         }
     }
     // Which checked modules each one calls; a module's level is one more
@@ -104,9 +110,10 @@ pub fn check_modules(
     let mut callees: Vec<Vec<usize>> = vec![Vec::new(); loaded.len()];
     for (k, m) in loaded.iter().enumerate() {
         let dir = m.lock().unwrap_or_else(|e| e.into_inner()).as_ref().and_then(|m| m.dir.clone());
-        let (Some(dir), false) = (dir, hints[k].is_empty()) else { continue };
+        let (Some((dir, _)), false) = (dir, hints[k].is_empty()) else { continue };
         let targets = workspace.lock().unwrap_or_else(|e| e.into_inner()).targets(&files, &dir, &hints[k]);
-        callees[k] = targets.iter().filter_map(|t| by_dir.get(t).copied()).filter(|&c| c != k).collect();
+        let checked = |t: &PathBuf| by_dir.get(&(t.clone(), Family::Terraform)).copied();
+        callees[k] = targets.iter().filter_map(checked).filter(|&c| c != k).collect();
     }
     let levels = levels(&callees);
     let mut shared = vec![false; loaded.len()];
@@ -162,7 +169,7 @@ fn analyse(
 ) -> (Vec<FileReport>, Vec<IoFailure>) {
     let docs: Vec<Document> = m.files.into_iter().map(Document::parse).collect();
     let mut memo = Memo::default();
-    if let Some(dir) = &m.dir {
+    if let Some((dir, _)) = &m.dir {
         let calls = memo.calls(&docs);
         if !calls.is_empty() {
             let resolved = workspace.lock().unwrap_or_else(|e| e.into_inner()).context(files, dir, &calls);
@@ -186,10 +193,10 @@ fn analyse(
         });
     }
     match (share, m.dir) {
-        (true, Some(dir)) => {
+        (true, Some((dir, family))) => {
             let compact: Vec<Document> = docs.iter().map(Document::without_trees).collect();
-            files.insert(&dir, compact);
-            workspace.lock().unwrap_or_else(|e| e.into_inner()).insert(&dir, memo, analysis);
+            files.insert(&dir, family, compact);
+            workspace.lock().unwrap_or_else(|e| e.into_inner()).insert(&dir, family, memo, analysis);
             std::thread::spawn(move || drop(docs));
         }
         // Freeing large trees takes a while; nobody waits for it.
