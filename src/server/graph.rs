@@ -12,7 +12,7 @@ use super::disk::{Disk, Wanted};
 use super::workspace::Settings;
 use super::{lock, State};
 use crate::analysis::workspace::{normalize, Files, Workspace};
-use crate::analysis::{Document, Family, Memo};
+use crate::analysis::{Document, Family, FileKind, Memo};
 
 #[derive(Default)]
 pub struct Graph {
@@ -35,10 +35,10 @@ struct ServerFiles<'a> {
 }
 
 impl Files for ServerFiles<'_> {
-    fn module(&self, dir: &Path) -> Vec<Document> {
-        let mut docs = lock(self.state).workspace.open_docs(dir, Family::Terraform);
+    fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
+        let mut docs = lock(self.state).workspace.open_docs(dir, family);
         let skip: HashSet<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
-        let wanted = Wanted { dir, family: Family::Terraform, skip: &skip, also: None, settings: self.settings };
+        let wanted = Wanted { dir, family, skip: &skip, also: None, settings: self.settings };
         docs.extend(self.disk.module(&wanted, self.recheck));
         docs.sort_by(|a, b| a.file.path.cmp(&b.file.path));
         docs
@@ -113,15 +113,15 @@ impl Graph {
         paths: impl IntoIterator<Item = PathBuf>,
     ) -> Vec<(PathBuf, Arc<str>)> {
         let files = ServerFiles { state, disk, settings, recheck: false };
-        let mut by_dir: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
+        let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
         for p in paths {
-            if let Some(dir) = p.parent() {
-                by_dir.entry(dir.to_path_buf()).or_default().push(p);
+            if let (Some(dir), Some(kind)) = (p.parent(), FileKind::for_path(&p)) {
+                by_dir.entry((dir.to_path_buf(), kind.family())).or_default().push(p);
             }
         }
         let mut out = Vec::new();
-        for (dir, wanted) in by_dir {
-            for d in files.module(&dir) {
+        for ((dir, family), wanted) in by_dir {
+            for d in files.module(&dir, family) {
                 if wanted.contains(&d.file.path) {
                     out.push((d.file.path.clone(), d.file.text.clone()));
                 }

@@ -254,7 +254,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
             for n in &d.names {
                 declare_name(&mut env, Space::Pcl, &n.name);
-                env.insert(Space::Pcl, &n.name, n.ty.clone(), di, shift(&n.name_range, at), n.what);
+                let component = d.calls.iter().find(|c| c.component && c.name == n.name);
+                let ty = component.map_or_else(|| n.ty.clone(), |c| c.value(env.context.callee(&c.name)));
+                env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
             }
             for (index, v) in d.vars.iter().enumerate() {
                 if !var_index.contains_key(&v.name) {
@@ -266,7 +268,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 declare_name(&mut env, c.space, &c.name);
                 computed.push(ComputedRef { doc: di, item, index, decl: c });
             }
-            for c in &d.calls {
+            for c in d.calls.iter().filter(|c| !c.component) {
                 declare_name(&mut env, Space::Module, &c.name);
                 let ty = c.value(env.context.callee(&c.name));
                 env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");
