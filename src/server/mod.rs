@@ -8,8 +8,10 @@
 //! (`outbox.rs`), disk reads through `disk.rs`, both off the state lock.
 
 mod disk;
+mod memory;
 mod outbox;
 mod publish;
+mod stdio;
 pub mod text;
 mod transport;
 mod workspace;
@@ -23,13 +25,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use ropey::Rope;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
-use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+use tower_lsp_server::{Client, LanguageServer};
 
 use crate::analysis::{ide, Document, Memo};
 use crate::diagnostic::Severity as Sev;
 use disk::Disk;
+use memory::give_back_memory;
 use outbox::Outbox;
 use publish::Published;
+pub use stdio::run;
 pub use text::Encoding;
 use workspace::{module_key, Open, Settings, Workspace};
 
@@ -76,79 +80,6 @@ enum RawPublish {}
 impl notification::Notification for RawPublish {
     type Params = serde_json::Value;
     const METHOD: &'static str = "textDocument/publishDiagnostics";
-}
-
-/// Runs the server on stdin/stdout until the client disconnects.
-pub fn run() -> u8 {
-    few_arenas();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("hcl-types lsp: cannot start the runtime: {e}");
-            return 2;
-        }
-    };
-    let ending = Arc::new(transport::Ending::default());
-    runtime.block_on(async {
-        widen_stdout_pipe();
-        let (out, written) = transport::writer(std::io::stdout());
-        let outbox = out.clone();
-        let (service, socket) = LspService::new(move |client| Backend { outbox, direct: true, ..Backend::new(client) });
-        let (to_server, server_in) = tokio::io::duplex(1 << 16);
-        let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        let reader =
-            tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone()));
-        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
-        // Returns once the input ended (or `exit` came) and every handler
-        // finished; no handler waits for the client, so a client that
-        // vanished with requests of ours unanswered does not keep it here.
-        Server::new(server_in, server_out, socket).serve(service).await;
-        reader.abort();
-        // Everything the server wrote is passed on, then the stream ends.
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), forward).await;
-        out.close();
-        let _ = written.recv_timeout(std::time::Duration::from_secs(2));
-    });
-    // Blocked reads of stdin, and tasks still waiting for answers from the
-    // client (they are abandoned), must not keep the process alive.
-    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    ending.status()
-}
-
-/// Lets a pipe to the editor hold a whole large publication at once
-/// instead of 64 KB at a time (a megabyte is what Linux allows anyone).
-fn widen_stdout_pipe() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: F_SETPIPE_SZ only resizes the kernel buffer of descriptor 1
-    // (it fails harmlessly when that is not a pipe).
-    unsafe {
-        libc::fcntl(1, libc::F_SETPIPE_SZ, 1 << 20);
-    }
-}
-
-/// Lets glibc keep two malloc arenas instead of eight per core: the
-/// blocking pool's threads each took one, and what a closed module freed
-/// stayed as unreturnable fragments in every one of them (40 modules of
-/// 1 MB opened and closed left 24 MB; with two arenas 17 MB).
-fn few_arenas() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets an allocator parameter; called before any
-    // thread of the server starts.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 2);
-    }
-}
-
-/// Returns freed memory to the system: glibc keeps what large trees
-/// freed in its arenas, so without this the process would stay as large
-/// as the trees it dropped.
-fn give_back_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free heap pages; it has no
-    // preconditions and is thread-safe.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
