@@ -200,11 +200,11 @@ impl Backend {
         let Ok(Some((results, compact))) = result else { return };
         if !compact.is_empty() {
             let replaced = lock(&self.state).workspace.drop_trees(compact, &self.disk);
-            // Freeing large trees takes a while; nobody waits for it.
-            std::thread::spawn(move || {
-                drop(replaced);
-                give_back_memory();
-            });
+            // Freeing large trees takes a while; nobody waits for it. Not
+            // trimmed here: trimming holds the allocator's locks while it
+            // walks the whole heap, and the next keystroke, already under
+            // way, would wait for it (`trim_when_idle` does it later).
+            std::thread::spawn(move || drop(replaced));
         }
         {
             // Checked and queued under the lock, so a publication is never
