@@ -11,6 +11,7 @@ mod disk;
 mod memory;
 mod outbox;
 mod publish;
+mod stash;
 mod stdio;
 pub mod text;
 mod transport;
@@ -67,6 +68,8 @@ pub struct Backend {
     disk: Arc<Disk>,
     /// Every publication goes here, under the state lock, in order.
     outbox: Arc<Outbox>,
+    /// Large texts the transport took out of messages (`stash.rs`).
+    stash: Arc<stash::Stash>,
     /// Whether the transport's writer drains `outbox` straight to the
     /// client's stream (stdio); else [`Backend::deliver`] passes
     /// publications to `client` (the server in process).
@@ -131,6 +134,7 @@ impl Backend {
             published: Arc::default(),
             disk: Arc::default(),
             outbox: Arc::default(),
+            stash: Arc::default(),
             direct: false,
             delivering: Arc::default(),
         }
@@ -442,16 +446,20 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let opened = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let doc = params.text_document;
+        let text = self.stash.take(doc.text);
         let path = {
             let mut st = lock(&self.state);
             let path = st.workspace.open_path(&doc.uri, &doc.language_id);
-            st.workspace.open.insert(path.clone(), Open::new(doc.uri, &doc.text, doc.version, opened));
+            st.workspace.open.insert(path.clone(), Open::new(doc.uri, &text, doc.version, opened));
             path
         };
         self.refresh(path).await;
     }
 
-    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+    async fn did_change(&self, mut params: DidChangeTextDocumentParams) {
+        for change in &mut params.content_changes {
+            change.text = self.stash.take(std::mem::take(&mut change.text));
+        }
         let path = {
             let mut st = lock(&self.state);
             let Some(path) = st.workspace.doc_path(&params.text_document.uri) else { return };

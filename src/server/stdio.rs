@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tower_lsp_server::{LspService, Server};
 
+use super::stash::Stash;
 use super::{memory, transport, Backend};
 
 /// Runs the server on stdin/stdout until the client disconnects.
@@ -21,12 +22,19 @@ pub fn run() -> u8 {
     runtime.block_on(async {
         widen_stdout_pipe();
         let (out, written) = transport::writer(std::io::stdout());
-        let outbox = out.clone();
-        let (service, socket) = LspService::new(move |client| Backend { outbox, direct: true, ..Backend::new(client) });
+        let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
+        let texts = stash.clone();
+        let (service, socket) =
+            LspService::new(move |client| Backend { outbox, stash: texts, direct: true, ..Backend::new(client) });
         let (to_server, server_in) = tokio::io::duplex(1 << 16);
         let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        let reader =
-            tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone()));
+        let reader = tokio::spawn(transport::client_to_server(
+            tokio::io::stdin(),
+            to_server,
+            out.clone(),
+            ending.clone(),
+            stash,
+        ));
         let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
         // Returns once the input ended (or `exit` came) and every handler
         // finished; no handler waits for the client, so a client that
