@@ -1,10 +1,48 @@
 //! How the server's process uses glibc's allocator: what it keeps, and
 //! when freed memory goes back to the system.
 
+/// glibc's tunable that turns its per-thread caches of freed blocks off.
+const NO_THREAD_CACHES: &str = "glibc.malloc.tcache_count=0";
+
+/// Starts the server again, as the same process (`exec`), with glibc's
+/// per-thread caches off; returns only when that is already so or cannot
+/// be done. Each thread keeps up to 7 freed blocks of each small size
+/// for itself, and those blocks, left wherever an analysis freed them,
+/// stay in use as far as the allocator knows: with a few hundred of them
+/// spread over a module's freed heap, `malloc_trim` could not return the
+/// pages around them (40 modules of 1 MB opened and closed held 8-9 MB of
+/// anonymous memory with them, 1-2.5 MB without). The caches can only be
+/// switched off before the program starts (a tunable, no `mallopt`);
+/// without them a small allocation takes its arena's lock, which the
+/// server's latency does not show (benches/lsp_latency.rs).
+pub fn without_thread_caches() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::process::CommandExt;
+        let current = std::env::var_os("GLIBC_TUNABLES").unwrap_or_default();
+        let current = current.to_string_lossy();
+        // Already restarted, or the user chose the caches' size.
+        if current.split(':').any(|t| t.starts_with("glibc.malloc.tcache_count=")) {
+            return;
+        }
+        let tunables =
+            if current.is_empty() { NO_THREAD_CACHES.to_owned() } else { format!("{current}:{NO_THREAD_CACHES}") };
+        let mut args = std::env::args_os();
+        let mut command = std::process::Command::new("/proc/self/exe");
+        if let Some(name) = args.next() {
+            command.arg0(name);
+        }
+        // Only returns when it failed: the server then runs as it is.
+        let _ = command.args(args).env("GLIBC_TUNABLES", tunables).exec();
+    }
+}
+
 /// Lets glibc keep two malloc arenas instead of eight per core: the
 /// blocking pool's threads each took one, and what a closed module freed
 /// stayed as unreturnable fragments in every one of them (40 modules of
-/// 1 MB opened and closed left 24 MB; with two arenas 17 MB).
+/// 1 MB opened and closed left 24 MB; with two arenas 17 MB). Fewer
+/// arenas are shared by more threads, so nothing that holds an arena
+/// long (`malloc_trim`) may run while the user types.
 pub fn few_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets an allocator parameter; called before any
