@@ -173,7 +173,7 @@ impl Backend {
             let analysis = memo_lock(&snapshot.memo).analysis(&snapshot.docs);
             let mut out = Vec::new();
             let ropes = publish::Ropes::new(&snapshot.docs);
-            for (i, uri, version, rope, opened) in &snapshot.open {
+            for (i, uri, version, rope, opened, edit) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
                 let path = &doc.file.path;
                 let target = publish::Target {
@@ -184,6 +184,7 @@ impl Backend {
                     enc: encoding,
                     severity: &settings.severity,
                     module: &ropes,
+                    edit: edit.as_ref(),
                 };
                 let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
                 let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);

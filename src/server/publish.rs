@@ -21,6 +21,7 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::Uri;
 
 use super::text::{self, Encoding};
+use super::workspace::Edit;
 use crate::analysis::document::common_ends;
 use crate::analysis::Document;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
@@ -61,6 +62,8 @@ pub struct Target<'a> {
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
     pub module: &'a Ropes<'a>,
+    /// The change that made `text`, when one did.
+    pub edit: Option<&'a Edit>,
 }
 
 /// The ropes of a module's documents, made when first needed (for
@@ -168,8 +171,15 @@ struct Change {
 }
 
 impl Change {
-    fn new(old: &str, old_rope: &Rope, new_rope: &Rope, new: &str) -> Change {
-        let (prefix, suffix) = common_ends(old.as_bytes(), new.as_bytes());
+    fn new(old: &Arc<str>, old_rope: &Rope, new_rope: &Rope, new: &str, edit: Option<&Edit>) -> Change {
+        // The edit that made the new text from this one says where they
+        // differ; else both are compared (10 MB twice costs a millisecond).
+        let (prefix, suffix) = match edit {
+            Some(e) if Arc::ptr_eq(&e.before, old) && old.len() - e.replaced.len() + e.inserted == new.len() => {
+                (e.replaced.start, old.len() - e.replaced.end)
+            }
+            _ => common_ends(old.as_bytes(), new.as_bytes()),
+        };
         let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
         let delta = new_end as isize - old_end as isize;
         // The first line break that ends after an unchanged byte: what
@@ -259,7 +269,7 @@ impl Published {
         // those files are the same.
         let others_same =
             old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(text, t)));
-        let change = Change::new(&old.text, &old.rope, target.rope, target.text);
+        let change = Change::new(&old.text, &old.rope, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
             change.before(&e.diag.range)
