@@ -226,7 +226,7 @@ impl Backend {
                     continue;
                 }
                 st.published.insert(path, seq);
-                self.outbox.publish(uri.as_str(), params.into_bytes());
+                self.outbox.publish(uri.as_str(), params);
             }
         }
         self.deliver().await;
@@ -505,7 +505,7 @@ impl LanguageServer for Backend {
                 r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
                 publish::json_string(uri.as_str())
             );
-            self.outbox.publish(uri.as_str(), empty.into_bytes());
+            self.outbox.publish(uri.as_str(), Arc::new(empty.into_bytes()));
             self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
             self.disk.changed(&path);
             (path, closed)
