@@ -1,21 +1,24 @@
 //! How the server's process uses glibc's allocator: what it keeps, and
 //! when freed memory goes back to the system.
 
-/// glibc's tunable that turns its per-thread caches of freed blocks off.
-const NO_THREAD_CACHES: &str = "glibc.malloc.tcache_count=0";
+/// glibc's tunable for how many freed blocks of each small size a thread
+/// keeps for itself (7 by default).
+const SMALL_THREAD_CACHES: &str = "glibc.malloc.tcache_count=1";
 
 /// Starts the server again, as the same process (`exec`), with glibc's
-/// per-thread caches off; returns only when that is already so or cannot
-/// be done. Each thread keeps up to 7 freed blocks of each small size
-/// for itself, and those blocks, left wherever an analysis freed them,
-/// stay in use as far as the allocator knows: with a few hundred of them
-/// spread over a module's freed heap, `malloc_trim` could not return the
-/// pages around them (40 modules of 1 MB opened and closed held 8-9 MB of
-/// anonymous memory with them, 1-2.5 MB without). The caches can only be
-/// switched off before the program starts (a tunable, no `mallopt`);
-/// without them a small allocation takes its arena's lock, which the
-/// server's latency does not show (benches/lsp_latency.rs).
-pub fn without_thread_caches() {
+/// per-thread caches cut to one block per size; returns only when that
+/// is already so or cannot be done. Each thread keeps freed blocks of each
+/// small size for itself, and those blocks, left wherever an analysis
+/// freed them, stay in use as far as the allocator knows: with hundreds of
+/// them spread over a closed module's freed heap, `malloc_trim` could not
+/// return the pages around them (40 modules of 1 MB opened and closed held
+/// 8-9 MB of anonymous memory with 7 per size, 3-4 MB with 1 or 2,
+/// 1-2.5 MB with none; none seemed to cost the 10 MB keystroke about a
+/// millisecond, as every small allocation then takes its arena's lock,
+/// while one keeps the common free-then-allocate-again pattern off it).
+/// The caches can only be sized before the program starts (a tunable, no
+/// `mallopt`).
+pub fn small_thread_caches() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         use std::os::unix::process::CommandExt;
@@ -25,8 +28,11 @@ pub fn without_thread_caches() {
         if current.split(':').any(|t| t.starts_with("glibc.malloc.tcache_count=")) {
             return;
         }
-        let tunables =
-            if current.is_empty() { NO_THREAD_CACHES.to_owned() } else { format!("{current}:{NO_THREAD_CACHES}") };
+        let tunables = if current.is_empty() {
+            SMALL_THREAD_CACHES.to_owned()
+        } else {
+            format!("{current}:{SMALL_THREAD_CACHES}")
+        };
         let mut args = std::env::args_os();
         let mut command = std::process::Command::new("/proc/self/exe");
         if let Some(name) = args.next() {

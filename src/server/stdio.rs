@@ -10,7 +10,7 @@ use super::{memory, transport, Backend};
 
 /// Runs the server on stdin/stdout until the client disconnects.
 pub fn run() -> u8 {
-    memory::without_thread_caches();
+    memory::small_thread_caches();
     memory::few_arenas();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
