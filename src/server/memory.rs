@@ -61,11 +61,42 @@ pub fn few_arenas() {
 /// Returns freed memory to the system: glibc keeps what large trees
 /// freed in its arenas, so without this the process would stay as large
 /// as the trees it dropped.
-pub fn give_back_memory() {
+fn give_back_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases free heap pages; it has no
     // preconditions and is thread-safe.
     unsafe {
         libc::malloc_trim(0);
+    }
+}
+
+/// What the server freed while the user typed, freed once they pause: a
+/// thread freeing trees beside a keystroke's analysis takes the arena
+/// locks the analysis needs (two arenas, few per-thread caches), and that
+/// was the 10 MB keystroke's p99.
+/// Batches [`Later`] keeps at most (a tree drop every ~32 keystrokes).
+const MAX_LATER: usize = 8;
+
+#[derive(Default)]
+pub struct Later(std::sync::Mutex<Vec<Box<dyn Send>>>);
+
+impl Later {
+    /// Keeps `garbage` until the user pauses; when more than a few
+    /// batches wait (a long stretch of typing), frees them at once on a
+    /// thread of their own.
+    pub fn add(&self, garbage: impl Send + 'static) {
+        let mut waiting = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        waiting.push(Box::new(garbage));
+        if waiting.len() > MAX_LATER {
+            let all = std::mem::take(&mut *waiting);
+            std::thread::spawn(move || drop(all));
+        }
+    }
+
+    /// Frees what waits and hands freed memory back to the system.
+    pub fn free_all(&self) {
+        let waiting = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        drop(waiting);
+        give_back_memory();
     }
 }

@@ -31,7 +31,6 @@ use tower_lsp_server::{Client, LanguageServer};
 use crate::analysis::{ide, Document, Memo};
 use crate::diagnostic::Severity as Sev;
 use disk::Disk;
-use memory::give_back_memory;
 use outbox::Outbox;
 use publish::Published;
 pub use stdio::run;
@@ -70,6 +69,8 @@ pub struct Backend {
     outbox: Arc<Outbox>,
     /// Large texts the transport took out of messages (`stash.rs`).
     stash: Arc<stash::Stash>,
+    /// What to free once the user pauses.
+    later: Arc<memory::Later>,
     /// Whether the transport's writer drains `outbox` straight to the
     /// client's stream (stdio); else [`Backend::deliver`] passes
     /// publications to `client` (the server in process).
@@ -135,6 +136,7 @@ impl Backend {
             disk: Arc::default(),
             outbox: Arc::default(),
             stash: Arc::default(),
+            later: Arc::default(),
             direct: false,
             delivering: Arc::default(),
         }
@@ -205,11 +207,9 @@ impl Backend {
         let Ok(Some((results, compact))) = result else { return };
         if !compact.is_empty() {
             let replaced = lock(&self.state).workspace.drop_trees(compact, &self.disk);
-            // Freeing large trees takes a while; nobody waits for it. Not
-            // trimmed here: trimming holds the allocator's locks while it
-            // walks the whole heap, and the next keystroke, already under
-            // way, would wait for it (`trim_when_idle` does it later).
-            std::thread::spawn(move || drop(replaced));
+            // Freed once the user pauses (`trim_when_idle`), not beside
+            // the next keystroke (see `memory::Later`).
+            self.later.add(replaced);
         }
         {
             // Checked and queued under the lock, so a publication is never
@@ -233,14 +233,15 @@ impl Backend {
         self.trim_when_idle(seq);
     }
 
-    /// Once the user pauses, hands freed memory back to the system. Not
-    /// after every keystroke: trimming holds the allocator's locks.
+    /// Once the user pauses, frees what waits for it and hands freed
+    /// memory back to the system. Not after every keystroke: trimming
+    /// holds the allocator's locks.
     fn trim_when_idle(&self, seq: u64) {
-        let latest = self.seq.clone();
+        let (latest, later) = (self.seq.clone(), self.later.clone());
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_millis(750)).await;
             if latest.load(Ordering::SeqCst) == seq {
-                let _ = tokio::task::spawn_blocking(give_back_memory).await;
+                let _ = tokio::task::spawn_blocking(move || later.free_all()).await;
             }
         });
     }
@@ -515,10 +516,11 @@ impl LanguageServer for Backend {
         let key = module_key(&path);
         // What the module held goes once its last document is closed.
         let forgotten = closed.dir.as_deref().map(|d| self.disk.forget(d)).unwrap_or_default();
-        let seq = self.seq.load(Ordering::SeqCst);
+        let (seq, later) = (self.seq.load(Ordering::SeqCst), self.later.clone());
+        // Nobody types into a closed document: what waited goes too.
         std::thread::spawn(move || {
             drop((closed.open, closed.memo, forgotten));
-            give_back_memory();
+            later.free_all();
         });
         // Siblings see the disk copy now.
         self.refresh_modules(|_, p| module_key(p) == key).await;
