@@ -42,9 +42,9 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         _ => String::new(),
     };
     for a in b.body.attributes() {
-        let key = a.key.value().as_str();
         // `count` and `for_each` are checked above; the others are
         // constants, provider addresses and references to whole objects.
+        let key = a.key.value().as_str();
         if META.contains(&key) {
             if key == "version" && is_local(&source) {
                 // Terraform then reads the source as a registry address
