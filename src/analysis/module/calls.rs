@@ -37,6 +37,7 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         bound += 1;
     }
     let interface = callee.as_ref().and_then(Callee::interface);
+    let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
     let source: String = match b.body.get_attribute("source").map(|s| eval(&s.value, inf.source())) {
         Some(Ok(Value::String(s))) => s,
         _ => String::new(),
@@ -59,7 +60,7 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
         let t = inf.expr(&a.value);
         if let Some(i) = interface {
-            against_input(inf, a, &t, i, name, &source, &MODULE);
+            against_input(inf, a, &t, i, name, &source, &set, &MODULE);
         }
     }
     for nested in b.body.blocks() {
@@ -101,10 +102,11 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
     let source = b.labels.get(1).map(label_text).unwrap_or("");
     let callee = inf.env().callee(name);
     let interface = callee.as_ref().and_then(Callee::interface);
+    let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
     for a in b.body.attributes() {
         let t = inf.expr(&a.value);
         if let Some(i) = interface {
-            against_input(inf, a, &t, i, name, source, &COMPONENT);
+            against_input(inf, a, &t, i, name, source, &set, &COMPONENT);
         }
     }
     for nested in b.body.blocks() {
@@ -116,7 +118,18 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
 }
 
 /// An argument against the input of the same name (or `unsupported-argument`).
-fn against_input(inf: &mut Infer, a: &Attribute, t: &Type, i: &Interface, call: &str, source: &str, w: &Words) {
+/// (`set`: the arguments the call sets, never suggested for a misspelt one.)
+#[allow(clippy::too_many_arguments)]
+fn against_input(
+    inf: &mut Infer,
+    a: &Attribute,
+    t: &Type,
+    i: &Interface,
+    call: &str,
+    source: &str,
+    set: &HashSet<&str>,
+    w: &Words,
+) {
     let key = a.key.value().as_str();
     match i.input(key) {
         Some(input) => {
@@ -126,7 +139,7 @@ fn against_input(inf: &mut Infer, a: &Attribute, t: &Type, i: &Interface, call: 
         None => {
             let r = inf.range(&a.key);
             let mut msg = format!("{} `{call}` ({source}) has no {} `{key}`", w.what, w.input);
-            let names = i.inputs.iter().map(|i| i.name.as_str()).filter(|n| !META.contains(n));
+            let names = i.inputs.iter().map(|i| i.name.as_str()).filter(|n| !META.contains(n) && !set.contains(n));
             if let Some(s) = crate::suggest::closest(key, names) {
                 msg.push_str(&format!("; did you mean `{s}`?"));
             }
