@@ -110,6 +110,7 @@ fn corpus_has_only_known_errors() {
         dialect: None,
         var_files: Vec::new(),
         var_file_table: Some(root.join("tfvars-targets.tsv")),
+        provider_schemas: Vec::new(),
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());

@@ -20,14 +20,20 @@ fn cases() -> Vec<PathBuf> {
     dirs
 }
 
-/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`.
+/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`
+/// (with `--provider-schema` for each file the directory's
+/// `.hcl-types-schemas` lists, relative to the repository).
 fn render(dir: &Path) -> String {
+    let provider_schemas = std::fs::read_to_string(dir.join(".hcl-types-schemas"))
+        .map(|t| t.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).collect())
+        .unwrap_or_default();
     let args = CommonArgs {
         paths: vec![dir.to_path_buf()],
         format: Format::Text,
         dialect: None,
         var_files: Vec::new(),
         var_file_table: None,
+        provider_schemas,
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "{}: I/O failures", dir.display());
@@ -103,6 +109,7 @@ fn a_var_file_is_checked_against_its_target_module() {
             dialect: None,
             var_files,
             var_file_table: None,
+            provider_schemas: Vec::new(),
         };
         let (reports, failures) = run_analysis(&args, false);
         assert!(failures.is_empty());

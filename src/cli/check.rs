@@ -32,6 +32,12 @@ pub struct CommonArgs {
     /// trailing path components, so one table serves any checkout location.
     #[arg(long = "var-file-table")]
     pub var_file_table: Option<PathBuf>,
+    /// A provider schema, as `terraform providers schema -json` prints it
+    /// (repeatable): resources and data sources get their types and their
+    /// arguments are checked. Not known to match the module's providers,
+    /// so what it lacks is a warning naming the file.
+    #[arg(long = "provider-schema")]
+    pub provider_schemas: Vec<PathBuf>,
 }
 
 /// Where a `.tfvars` file's variables are declared, when not beside it
@@ -293,6 +299,15 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         }
     }
     let context_only = retarget(&mut modules, &targets);
+    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas) {
+        Ok(s) if s.files.is_empty() => None,
+        Ok(s) => Some(std::sync::Arc::new(s)),
+        Err(message) => {
+            let path = args.provider_schemas.first().cloned().unwrap_or_default();
+            failures.push(IoFailure { path, message });
+            None
+        }
+    };
     let total: usize = modules.values().map(Vec::len).sum();
     let bar = (progress && total > 50 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(total as u64);
@@ -306,7 +321,9 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     // trees are dropped on another thread, off the path of the next one.
     use rayon::prelude::*;
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let called = Called { files: DiskFiles::new(args.dialect), workspace: Mutex::default() };
+    let mut workspace = Workspace::default();
+    workspace.schemas = schemas.clone();
+    let called = Called { files: DiskFiles::new(args.dialect), workspace: Mutex::new(workspace), schemas };
     let results: Vec<(Vec<FileReport>, Vec<IoFailure>)> = modules
         .par_iter()
         .map(|files| {
@@ -334,6 +351,7 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
 struct Called {
     files: DiskFiles,
     workspace: Mutex<Workspace>,
+    schemas: Option<std::sync::Arc<crate::schema::Schemas>>,
 }
 
 /// Loads, parses and analyses one module's files.
@@ -357,6 +375,8 @@ fn check_module(files: &[PathBuf], dialect: Option<Dialect>, called: &Called) ->
         if !calls.is_empty() {
             let mut ws = called.workspace.lock().unwrap_or_else(|e| e.into_inner());
             memo.set_context(ws.context(&called.files, &dir, &calls).context);
+        } else if called.schemas.is_some() {
+            memo.set_context(crate::analysis::Context { schemas: called.schemas.clone(), ..Default::default() });
         }
     }
     let analysis = analyze_with(&docs, None, &mut memo);

@@ -8,11 +8,14 @@
 //! need: equal types are one shared value, and descriptions are not held.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use crate::types::Type;
+
+mod set;
+pub use set::{read_cached, Found, SchemaFile, Schemas};
 
 /// Every provider of one schema file.
 #[derive(Debug, Default)]
@@ -45,6 +48,8 @@ pub struct BlockSchema {
     pub attributes: Vec<AttributeSchema>,
     pub blocks: Vec<NestedBlock>,
     pub deprecated: bool,
+    /// [`BlockSchema::value_type`], built on first use.
+    value: OnceLock<Type>,
 }
 
 #[derive(Debug)]
@@ -93,6 +98,10 @@ impl BlockSchema {
     /// The object a reference to such a block gives: every attribute, and
     /// each nested block by its nesting.
     pub fn value_type(&self) -> Type {
+        self.value.get_or_init(|| self.build_value_type()).clone()
+    }
+
+    fn build_value_type(&self) -> Type {
         let attrs = self.attributes.iter().map(|a| (a.name.clone(), a.ty.clone()));
         let blocks = self.blocks.iter().map(|b| (b.name.clone(), nested(b.nesting, b.block.value_type())));
         Type::object(attrs.chain(blocks).collect::<Vec<_>>())
@@ -249,7 +258,7 @@ fn block_schema(block: &Value, types: &mut Interner) -> Result<BlockSchema, Stri
             max_items: b.get("max_items").and_then(Value::as_u64).unwrap_or(0),
         });
     }
-    Ok(BlockSchema { attributes, blocks, deprecated: flag(block, "deprecated") })
+    Ok(BlockSchema { attributes, blocks, deprecated: flag(block, "deprecated"), value: OnceLock::new() })
 }
 
 fn nesting(v: Option<&Value>) -> Result<Nesting, String> {

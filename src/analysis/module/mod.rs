@@ -29,6 +29,7 @@ use super::document::{Document, Item, ItemId};
 use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
+use crate::schema::Schemas;
 use crate::syntax::constant::{eval, Source};
 use crate::syntax::recover::{outline, Name};
 use crate::syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr, TypeNode};
@@ -45,6 +46,7 @@ mod memo;
 mod order;
 mod patch;
 mod readers;
+mod resources;
 mod symbols;
 
 use calls::*;
@@ -56,6 +58,7 @@ pub use memo::Memo;
 use memo::*;
 use order::*;
 use readers::*;
+use resources::*;
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -267,6 +270,13 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 declare_name(&mut env, Space::Module, &c.name);
                 let ty = c.value(env.context.callee(&c.name));
                 env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");
+            }
+            for r in &d.resource_decls {
+                let key = r.key();
+                declare_name(&mut env, Space::Resource, &key);
+                let ty = r.value(&env.context);
+                let what = if r.data { "data source" } else { "resource" };
+                env.insert(Space::Resource, &key, ty, di, shift(&r.name_range, at), what);
             }
         }
     }

@@ -48,7 +48,7 @@ impl Window {
 
 /// An item that declares no variable or PCL name (it may hold locals).
 pub(super) fn inert(d: &Decls) -> bool {
-    d.vars.is_empty() && d.names.is_empty() && d.calls.is_empty()
+    d.vars.is_empty() && d.names.is_empty() && d.calls.is_empty() && d.resource_decls.is_empty()
 }
 
 impl Memo {
@@ -138,6 +138,7 @@ impl Memo {
                 || was.vars.len() != d.vars.len()
                 || was.names.len() != d.names.len()
                 || was.calls != d.calls
+                || was.resource_decls != d.resource_decls
             {
                 return None;
             }
@@ -662,7 +663,7 @@ impl Change {
         let what = match self.space {
             Space::Var => "variable",
             Space::Local => "local",
-            Space::Pcl | Space::Module => {
+            Space::Pcl | Space::Module | Space::Resource => {
                 env.names.get(&(self.space, self.old.clone())).map_or("attribute", |e| e.what)
             }
         };

@@ -1,0 +1,153 @@
+//! The provider schemas one analysis uses ([`Schemas`]): several files,
+//! each read once per process and shared (cached by path and modification
+//! time), with what resource and data source types they define.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+use super::{load, BlockSchema, FunctionSchema, Provider, ProviderSchemas};
+use crate::types::Type;
+
+/// One schema file and how far it is trusted.
+#[derive(Debug)]
+pub struct SchemaFile {
+    /// What diagnostics call it: the file name (`google-4.27.0.json`).
+    pub label: String,
+    pub schemas: Arc<ProviderSchemas>,
+    /// Known to match the module's providers (printed by its own
+    /// `terraform providers schema -json`). A file the user names is not:
+    /// its unknown arguments are warnings, since the module may use a
+    /// newer provider.
+    pub trusted: bool,
+}
+
+/// The schemas an analysis consults. Compared by [`Schemas::version`].
+#[derive(Debug, Default)]
+pub struct Schemas {
+    pub files: Vec<SchemaFile>,
+    /// Changes whenever a file does (its identity and modification time).
+    pub version: u64,
+    /// The object types of the blocks of files not known to match (their
+    /// resources, data sources and nested blocks) → the file's index; built
+    /// the first time a traversal of an object fails.
+    open: OnceLock<HashMap<Type, usize>>,
+}
+
+impl PartialEq for Schemas {
+    fn eq(&self, other: &Schemas) -> bool {
+        self.version == other.version
+    }
+}
+
+/// A resource or data source type found in a schema.
+#[derive(Clone, Copy, Debug)]
+pub struct Found<'a> {
+    pub block: &'a Arc<BlockSchema>,
+    pub provider: &'a Provider,
+    pub file: &'a SchemaFile,
+}
+
+impl<'a> Found<'a> {
+    /// Where the type comes from, for messages: `google-4.27.0.json`.
+    pub fn origin(&self) -> &'a str {
+        &self.file.label
+    }
+}
+
+impl Schemas {
+    /// The schema of resource type `ty` (`data`: of data source type `ty`).
+    /// The provider the type's prefix names goes first (`google_…`: google),
+    /// then the first file that has it.
+    pub fn find(&self, data: bool, ty: &str) -> Option<Found<'_>> {
+        let prefix = ty.split('_').next().unwrap_or(ty);
+        let all = || {
+            self.files.iter().flat_map(|f| f.schemas.providers.iter().map(move |p| (f, p))).filter_map(|(f, p)| {
+                let map = if data { &p.data_sources } else { &p.resources };
+                map.get(ty).map(|block| Found { block, provider: p, file: f })
+            })
+        };
+        all().find(|f| f.provider.name() == prefix).or_else(|| all().next())
+    }
+
+    /// Every resource (or data source) type, for completion.
+    pub fn types(&self, data: bool) -> impl Iterator<Item = (&str, Found<'_>)> {
+        self.files.iter().flat_map(move |f| {
+            f.schemas.providers.iter().flat_map(move |p| {
+                let map = if data { &p.data_sources } else { &p.resources };
+                map.iter().map(move |(name, block)| (name.as_str(), Found { block, provider: p, file: f }))
+            })
+        })
+    }
+
+    /// The label of the untrusted file whose block gives the object type
+    /// `t`: an attribute it lacks may come with a newer provider.
+    pub fn open_origin(&self, t: &Type) -> Option<&str> {
+        let open = self.open.get_or_init(|| {
+            let mut out = HashMap::new();
+            for (i, f) in self.files.iter().enumerate().filter(|(_, f)| !f.trusted) {
+                for p in &f.schemas.providers {
+                    for b in p.resources.values().chain(p.data_sources.values()) {
+                        block_objects(b, i, &mut out);
+                    }
+                }
+            }
+            out
+        });
+        open.get(t).map(|&i| self.files[i].label.as_str())
+    }
+
+    /// A provider-defined function, `provider::NAME::FUNCTION`.
+    pub fn function(&self, provider: &str, name: &str) -> Option<&FunctionSchema> {
+        self.files
+            .iter()
+            .flat_map(|f| f.schemas.providers.iter())
+            .filter(|p| p.name() == provider)
+            .find_map(|p| p.functions.get(name))
+    }
+
+    /// The schemas of the files the user named (not known to match the
+    /// module's providers), each read once per process.
+    pub fn from_files(paths: &[PathBuf]) -> Result<Schemas, String> {
+        let mut files = Vec::new();
+        let mut h = rustc_hash::FxHasher::default();
+        for path in paths {
+            let (schemas, mtime) = read_cached(path)?;
+            path.hash(&mut h);
+            mtime.hash(&mut h);
+            let label = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+            files.push(SchemaFile { label, schemas, trusted: false });
+        }
+        Ok(Schemas { files, version: h.finish(), open: OnceLock::new() })
+    }
+}
+
+/// Every object type a block's value has: its own and its nested blocks'.
+fn block_objects(b: &BlockSchema, file: usize, out: &mut HashMap<Type, usize>) {
+    out.entry(b.value_type()).or_insert(file);
+    for n in &b.blocks {
+        block_objects(&n.block, file, out);
+    }
+}
+
+type Cache = Mutex<HashMap<PathBuf, (SystemTime, Arc<ProviderSchemas>)>>;
+
+/// A schema file, read again only when its modification time changed.
+pub fn read_cached(path: &Path) -> Result<(Arc<ProviderSchemas>, SystemTime), String> {
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let mtime = std::fs::metadata(path).and_then(|m| m.modified()).map_err(|e| fail(&e))?;
+    let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if let Some((t, s)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if *t == mtime {
+            return Ok((s.clone(), mtime));
+        }
+    }
+    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    let schemas = Arc::new(load(&bytes).map_err(|e| fail(&e))?);
+    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (mtime, schemas.clone()));
+    Ok((schemas, mtime))
+}
