@@ -204,3 +204,59 @@ fn corpus_has_only_known_errors() {
     );
     assert_eq!(reports.len(), files, "files checked (refresh {EXPECTED} if the corpus changed)");
 }
+
+/// Outputs of the Terraform modules whose type is exactly `any`, and all of them.
+fn any_outputs(reports: &[hcl_types::cli::check::FileReport]) -> (usize, usize) {
+    let outputs = reports.iter().flat_map(|r| &r.symbols).filter(|s| s.kind == hcl_types::analysis::SymbolKind::Output);
+    let outputs: Vec<_> = outputs.filter(|s| s.address.starts_with("output.")).collect();
+    (outputs.iter().filter(|s| s.ty.is_any()).count(), outputs.len())
+}
+
+/// Issue 15: with the real (older) provider schemas of tests/data/schemas
+/// given as `--provider-schema`, no error beyond the known and triaged ones
+/// (what the schemas lack is a warning naming them), and fewer outputs are
+/// `any`.
+#[test]
+fn corpus_with_provider_schemas_has_only_known_errors() {
+    let root = corpus();
+    let expected = rows(&root.join("expected-errors.tsv"));
+    let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
+    let schemas = paths::data("schemas/terraform");
+    let mut args = CommonArgs {
+        paths: vec![root.clone()],
+        format: Format::Text,
+        dialect: None,
+        var_files: Vec::new(),
+        var_file_table: Some(root.join("tfvars-targets.tsv")),
+        provider_schemas: Vec::new(),
+    };
+    let (plain, _) = run_analysis(&args, false);
+    args.provider_schemas = ["google-4.27.0.json", "aws-2.54.0.json", "docker-3.0.2.json", "local-2.5.2.json"]
+        .iter()
+        .map(|f| schemas.join(f))
+        .collect();
+    let (reports, failures) = run_analysis(&args, false);
+    assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.message).collect::<Vec<_>>());
+    let mut unknown = Vec::new();
+    for r in &reports {
+        let rel = r.path.strip_prefix(&root).unwrap_or(&r.path).to_string_lossy().replace('\\', "/");
+        let index = LineIndex::new(&r.text);
+        for d in r.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+            let (line, _) = index.position(&r.text, d.range.start);
+            let key = (rel.clone(), line, d.code.as_str().to_string());
+            if !expected.contains_key(&key) && !triaged.contains_key(&key) {
+                unknown.push(format!("{rel}:{line}: {}: {}", d.code.as_str(), d.message));
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "errors with provider schemas (false positives, or triage them):\n{}",
+        unknown.join("\n")
+    );
+    let (any_before, total) = any_outputs(&plain);
+    let (any_after, total_after) = any_outputs(&reports);
+    assert_eq!(total, total_after);
+    eprintln!("outputs typed `any`: {any_before} of {total} without schemas, {any_after} with them");
+    assert!(any_after < any_before, "the schemas type no output: {any_after} of {total} stay `any`");
+}
