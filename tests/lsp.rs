@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+mod paths;
+
 use futures::StreamExt;
 use hcl_types::server::Backend;
 use serde_json::{json, Value};
@@ -744,4 +746,26 @@ async fn a_name_declared_twice_is_offered_once() {
         )
         .await;
     assert_eq!(labels(&c), vec!["region"]);
+}
+
+/// Issue 15: `hclTypes.providerSchemas` types resources in the editor, and
+/// what the (user-named, so not known to match) schema lacks is a warning.
+#[tokio::test]
+async fn provider_schemas_from_settings_type_resources() {
+    let google = paths::data("schemas/terraform/google-4.27.0.json");
+    let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let text = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtux = 1\n}\n\noutput \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n";
+    let h = s.at("textDocument/hover", "main.tf", text).await;
+    assert_eq!(first_block(&h), "number", "{h}");
+    let u = uri(&s.dir.join("main.tf"));
+    let diags = s.diagnostics(&u, 1).await;
+    let messages: Vec<&str> = diags.iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("has no argument `mtux`; did you mean `mtu`?") && m.contains("google-4.27.0.json")),
+        "{messages:?}"
+    );
+    assert!(diags.iter().all(|d| d["severity"] != 1), "{diags:?}");
 }

@@ -12,8 +12,9 @@ use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 use super::disk::{is_virtual, Disk, Wanted};
 use super::text::{self, Encoding};
 
-use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
+use crate::analysis::{Context, Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Severity};
+use crate::schema::Schemas;
 use crate::syntax::Dialect;
 
 /// `hclTypes` settings (lsp.md).
@@ -22,11 +23,14 @@ pub struct Settings {
     pub dialects: Vec<(globset::GlobMatcher, Dialect)>,
     pub severity: BTreeMap<Code, Option<Severity>>,
     pub inlay_hints: bool,
+    /// `providerSchemas`: files of `terraform providers schema -json`
+    /// output, read when the settings are (once per file and change).
+    pub schemas: Option<Arc<Schemas>>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { dialects: Vec::new(), severity: BTreeMap::new(), inlay_hints: true }
+        Settings { dialects: Vec::new(), severity: BTreeMap::new(), inlay_hints: true, schemas: None }
     }
 }
 
@@ -61,6 +65,16 @@ impl Settings {
         if let Some(enable) = v.pointer("/inlayHints/enable").and_then(|e| e.as_bool()) {
             s.inlay_hints = enable;
         }
+        let files: Vec<PathBuf> = v
+            .get("providerSchemas")
+            .and_then(|d| d.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(PathBuf::from))
+            .collect();
+        // A file that cannot be read is left out, like other malformed entries.
+        let readable: Vec<PathBuf> = files.into_iter().filter(|f| crate::schema::read_cached(f).is_ok()).collect();
+        s.schemas = Schemas::from_files(&readable).ok().filter(|s| !s.files.is_empty()).map(Arc::new);
         s
     }
 
@@ -370,6 +384,14 @@ impl Workspace {
             }
         }
         let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
+        // The schemas go into the module's context; while an analysis holds
+        // the memo, the next request brings them (the message loop never waits).
+        if let Ok(mut m) = memo.try_lock() {
+            if m.context().schemas != settings.schemas {
+                let context = Context { schemas: settings.schemas.clone(), ..m.context().clone() };
+                m.set_context(context);
+            }
+        }
         let home = self.homes.get(&dir).cloned();
         Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings: settings.clone() })
     }
