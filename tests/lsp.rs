@@ -769,3 +769,48 @@ async fn provider_schemas_from_settings_type_resources() {
     );
     assert!(diags.iter().all(|d| d["severity"] != 1), "{diags:?}");
 }
+
+/// Issue 15's editor part: hover on a resource argument shows its type and
+/// the schema's description; completion of resource types, of arguments
+/// (required first) and blocks, and of attributes after `TYPE.NAME.`.
+#[tokio::test]
+async fn provider_schemas_give_hover_and_completion() {
+    let google = paths::data("schemas/terraform/google-4.27.0.json");
+    let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
+    let mut s = Session::start_with(Enc::Utf8, options).await;
+    let vpc = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtu  = 1460\n}\n";
+    s.disk("network.tf", vpc);
+
+    let h =
+        s.at("textDocument/hover", "main.tf", "resource \"google_compute_network\" \"x\" {\n  mt$0u = 1460\n}\n").await;
+    assert_eq!(first_block(&h), "number", "{h}");
+    let prose = h["contents"]["value"].as_str().unwrap();
+    assert!(prose.contains("optional") && prose.contains("Maximum Transmission Unit"), "{prose}");
+    assert!(prose.contains("google-4.27.0.json"), "{prose}");
+
+    let h =
+        s.at("textDocument/hover", "main.tf", "output \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n").await;
+    assert_eq!(first_block(&h), "number", "{h}");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("Maximum Transmission Unit"), "{h}");
+
+    let c = s.at("textDocument/completion", "main.tf", "resource \"google_compute_netw$0\n").await;
+    let l = labels(&c);
+    assert!(l.contains(&"google_compute_network".to_string()), "{l:?}");
+    assert!(l.iter().all(|n| n.starts_with("google_compute_netw")), "{l:?}");
+
+    let c =
+        s.at("textDocument/completion", "main.tf", "resource \"google_compute_subnetwork\" \"s\" {\n  $0\n}\n").await;
+    let l = labels(&c);
+    let mut first: Vec<&str> = l[..3].iter().map(String::as_str).collect();
+    first.sort();
+    assert_eq!(first, ["ip_cidr_range", "name", "network"], "required first: {l:?}");
+    assert!(l.contains(&"log_config".to_string()) && !l.contains(&"self_link".to_string()), "{l:?}");
+
+    let c = s
+        .at("textDocument/completion", "main.tf", "output \"o\" {\n  value = google_compute_network.vpc.$0\n}\n")
+        .await;
+    let l = labels(&c);
+    for want in ["mtu", "self_link", "gateway_ipv4"] {
+        assert!(l.contains(&want.to_string()), "{want} missing from {l:?}");
+    }
+}

@@ -116,7 +116,8 @@ impl BlockSchema {
     }
 }
 
-fn nested(nesting: Nesting, t: Type) -> Type {
+/// The value of blocks of one object type `t` repeated by `nesting`.
+pub fn nested(nesting: Nesting, t: Type) -> Type {
     match nesting {
         Nesting::Single | Nesting::Group => t,
         Nesting::List => Type::list(t),

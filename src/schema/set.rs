@@ -16,6 +16,8 @@ use crate::types::Type;
 pub struct SchemaFile {
     /// What diagnostics call it: the file name (`google-4.27.0.json`).
     pub label: String,
+    /// Where it was read from (descriptions are read from it when asked for).
+    pub path: PathBuf,
     pub schemas: Arc<ProviderSchemas>,
     /// Known to match the module's providers (printed by its own
     /// `terraform providers schema -json`). A file the user names is not:
@@ -51,6 +53,27 @@ pub struct Found<'a> {
 }
 
 impl<'a> Found<'a> {
+    /// The schema's description of the attribute or nested block at `path`
+    /// (nested block names, then the name; empty: the resource itself),
+    /// read from the file now: descriptions are not kept in memory.
+    pub fn description(&self, data: bool, ty: &str, path: &[&str]) -> Option<String> {
+        let bytes = std::fs::read(&self.file.path).ok()?;
+        let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        let kind = if data { "data_source_schemas" } else { "resource_schemas" };
+        let mut block = doc.get("provider_schemas")?.get(&self.provider.address)?.get(kind)?.get(ty)?.get("block")?;
+        let Some((last, inner)) = path.split_last() else {
+            return block.get("description")?.as_str().map(String::from);
+        };
+        for name in inner {
+            block = block.get("block_types")?.get(name)?.get("block")?;
+        }
+        let found = block
+            .get("attributes")
+            .and_then(|a| a.get(last))
+            .or_else(|| block.get("block_types")?.get(last)?.get("block"))?;
+        found.get("description")?.as_str().filter(|d| !d.is_empty()).map(String::from)
+    }
+
     /// Where the type comes from, for messages: `google-4.27.0.json`.
     pub fn origin(&self) -> &'a str {
         &self.file.label
@@ -118,7 +141,7 @@ impl Schemas {
             path.hash(&mut h);
             mtime.hash(&mut h);
             let label = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-            files.push(SchemaFile { label, schemas, trusted: false });
+            files.push(SchemaFile { label, path: path.clone(), schemas, trusted: false });
         }
         Ok(Schemas { files, version: h.finish(), open: OnceLock::new() })
     }

@@ -107,8 +107,11 @@ pub struct ModuleAnalysis {
     pub type_nodes: Vec<Vec<TypeNode>>,
     /// With a probe: the type of every expression of the probed item.
     pub probe: Vec<Typed>,
-    /// Resources, data sources, module calls and components (document symbols).
+    /// Resources, data sources, module calls and components (document
+    /// symbols), resources and data sources at their schema's type.
     pub resources: Vec<Symbol>,
+    /// The provider schemas the analysis used (hover and completion).
+    pub schemas: Option<Arc<Schemas>>,
 }
 
 /// A position to record expression types at: (document index, byte offset).
@@ -208,6 +211,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         type_nodes: docs.iter().map(|_| Vec::new()).collect(),
         probe: Vec::new(),
         resources: Vec::new(),
+        schemas: memo.context.schemas.clone(),
     };
     let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;
@@ -280,6 +284,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             }
         }
     }
+    typed_resources(&mut out.resources, &env);
     for v in &vars {
         declare_name(&mut env, Space::Var, &v.decl.name);
         env.insert(
@@ -508,6 +513,18 @@ fn var_types<'a>(vars: &'a [VarRef], docs: &[Document]) -> HashMap<&'a str, (&'a
             (v.decl.name.as_str(), (v, related))
         })
         .collect()
+}
+
+/// Resource and data source symbols at the type their names have.
+fn typed_resources(symbols: &mut [Symbol], env: &ModuleEnv) {
+    if env.context.schemas.is_none() {
+        return;
+    }
+    for s in symbols.iter_mut() {
+        if let Some(t) = env.type_of(&(Space::Resource, s.address.clone())) {
+            s.ty = t.clone();
+        }
+    }
 }
 
 fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {

@@ -313,6 +313,7 @@ impl Memo {
             symbols.extend(d.symbols.iter().map(|s| s.moved(k, at)));
             resources.extend(d.resources.iter().map(|s| s.moved(k, at)));
         }
+        typed_resources(&mut resources, &env);
         // As run() lists them: declared symbols, variables, computed names, outputs.
         for (item, d, winners) in &fresh {
             for (v, _) in d.vars.iter().zip(winners).filter(|(_, w)| **w) {
