@@ -111,6 +111,7 @@ fn corpus_has_only_known_errors() {
         var_files: Vec::new(),
         var_file_table: Some(root.join("tfvars-targets.tsv")),
         provider_schemas: Vec::new(),
+        package_schemas: Vec::new(),
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());
@@ -205,11 +206,14 @@ fn corpus_has_only_known_errors() {
     assert_eq!(reports.len(), files, "files checked (refresh {EXPECTED} if the corpus changed)");
 }
 
-/// Outputs of the Terraform modules whose type is exactly `any`, and all of them.
-fn any_outputs(reports: &[hcl_types::cli::check::FileReport]) -> (usize, usize) {
-    let outputs = reports.iter().flat_map(|r| &r.symbols).filter(|s| s.kind == hcl_types::analysis::SymbolKind::Output);
+/// Outputs of files ending in `ext` whose type is `any` (or `output(any)`,
+/// `promise(any)`), and all of them.
+fn any_outputs(reports: &[hcl_types::cli::check::FileReport], ext: &str) -> (usize, usize) {
+    let files = reports.iter().filter(|r| r.path.to_string_lossy().ends_with(ext));
+    let outputs = files.flat_map(|r| &r.symbols).filter(|s| s.kind == hcl_types::analysis::SymbolKind::Output);
     let outputs: Vec<_> = outputs.filter(|s| s.address.starts_with("output.")).collect();
-    (outputs.iter().filter(|s| s.ty.is_any()).count(), outputs.len())
+    let unknown = outputs.iter().filter(|s| s.ty.strip(hcl_types::types::Strip::Eventuals).is_any());
+    (unknown.count(), outputs.len())
 }
 
 /// Issue 15: with the real (older) provider schemas of tests/data/schemas
@@ -229,12 +233,16 @@ fn corpus_with_provider_schemas_has_only_known_errors() {
         var_files: Vec::new(),
         var_file_table: Some(root.join("tfvars-targets.tsv")),
         provider_schemas: Vec::new(),
+        package_schemas: Vec::new(),
     };
     let (plain, _) = run_analysis(&args, false);
     args.provider_schemas = ["google-4.27.0.json", "aws-2.54.0.json", "docker-3.0.2.json", "local-2.5.2.json"]
         .iter()
         .map(|f| schemas.join(f))
         .collect();
+    let packages = paths::data("schemas/pulumi");
+    args.package_schemas =
+        ["random-4.11.2.json", "tls-4.10.0.json", "kubernetes20-test.json"].iter().map(|f| packages.join(f)).collect();
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.message).collect::<Vec<_>>());
     let mut unknown = Vec::new();
@@ -254,9 +262,12 @@ fn corpus_with_provider_schemas_has_only_known_errors() {
         "errors with provider schemas (false positives, or triage them):\n{}",
         unknown.join("\n")
     );
-    let (any_before, total) = any_outputs(&plain);
-    let (any_after, total_after) = any_outputs(&reports);
-    assert_eq!(total, total_after);
-    eprintln!("outputs typed `any`: {any_before} of {total} without schemas, {any_after} with them");
-    assert!(any_after < any_before, "the schemas type no output: {any_after} of {total} stay `any`");
+    for ext in [".tf", ".pp"] {
+        let (before, total) = any_outputs(&plain, ext);
+        let (after, total_after) = any_outputs(&reports, ext);
+        assert_eq!(total, total_after);
+        eprintln!("{ext} outputs typed `any`: {before} of {total} without schemas, {after} with them");
+    }
+    let (before, after) = (any_outputs(&plain, ".tf").0, any_outputs(&reports, ".tf").0);
+    assert!(after < before, "the schemas type no Terraform output: {after} stay `any`");
 }

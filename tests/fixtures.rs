@@ -22,11 +22,15 @@ fn cases() -> Vec<PathBuf> {
 
 /// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`
 /// (with `--provider-schema` for each file the directory's
-/// `.hcl-types-schemas` lists, relative to the repository).
+/// `.hcl-types-schemas` lists, relative to the repository, and
+/// `--package-schema` for each line `package: FILE`).
 fn render(dir: &Path) -> String {
-    let provider_schemas = std::fs::read_to_string(dir.join(".hcl-types-schemas"))
-        .map(|t| t.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).collect())
-        .unwrap_or_default();
+    let listed = std::fs::read_to_string(dir.join(".hcl-types-schemas")).unwrap_or_default();
+    let lines = listed.lines().map(str::trim).filter(|l| !l.is_empty());
+    let (packages, providers): (Vec<&str>, Vec<&str>) = lines.partition(|l| l.starts_with("package:"));
+    let provider_schemas = providers.into_iter().map(PathBuf::from).collect();
+    let package_schemas =
+        packages.into_iter().map(|l| PathBuf::from(l.trim_start_matches("package:").trim())).collect();
     let args = CommonArgs {
         paths: vec![dir.to_path_buf()],
         format: Format::Text,
@@ -34,6 +38,7 @@ fn render(dir: &Path) -> String {
         var_files: Vec::new(),
         var_file_table: None,
         provider_schemas,
+        package_schemas,
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "{}: I/O failures", dir.display());
@@ -110,6 +115,7 @@ fn a_var_file_is_checked_against_its_target_module() {
             var_files,
             var_file_table: None,
             provider_schemas: Vec::new(),
+            package_schemas: Vec::new(),
         };
         let (reports, failures) = run_analysis(&args, false);
         assert!(failures.is_empty());

@@ -87,3 +87,35 @@ fn broken_schemas_are_errors_not_panics() {
         assert!(schema::load(bad).is_err(), "{}", String::from_utf8_lossy(bad));
     }
 }
+
+/// Pulumi package schemas (`tests/data/schemas/pulumi`): resources as
+/// Pulumi's binder types them, tokens found however PCL writes them,
+/// `$ref`s to object types, invokes' results.
+#[test]
+fn pulumi_package_schemas_load() {
+    use hcl_types::schema::pulumi::load_package;
+    let load = |file: &str| {
+        let path = paths::data("schemas/pulumi").join(file);
+        load_package(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"))
+    };
+    let random = load("random-4.11.2.json");
+    assert_eq!((random.name.as_str(), random.version.as_str()), ("random", "4.11.2"));
+    let password = random.resource("random:index:RandomPassword").expect("short token");
+    assert!(std::ptr::eq(password, random.resource("random:index/randomPassword:RandomPassword").unwrap()));
+    assert_eq!(password.value.attribute("result").unwrap().to_string(), "output(string)");
+    assert_eq!(password.value.attribute("urn").unwrap().to_string(), "output(string)");
+    let length = password.inputs.iter().find(|p| p.name == "length").unwrap();
+    assert!(length.required && length.ty.to_string() == "int");
+    assert!(random.resource("random:index:NoSuchThing").is_none());
+
+    let tls = load("tls-4.10.0.json");
+    let f = tls.function("tls:index/getCertificate:getCertificate").unwrap();
+    let certs = f.outputs.attribute("certificates").unwrap().to_string();
+    assert!(certs.starts_with("list(object({certPem = string,"), "{certs}");
+
+    let k8s = load("kubernetes20-test.json");
+    let cm = k8s.resource("kubernetes:core/v1:ConfigMap").unwrap();
+    let meta = cm.value.attribute("metadata").unwrap().to_string();
+    assert!(meta.starts_with("output(object({annotations = union(map(string), none)"), "{meta}");
+    assert!(load_package(b"{}").is_err());
+}

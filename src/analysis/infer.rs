@@ -663,6 +663,11 @@ impl<'e, 's> Infer<'e, 's> {
                 self.check(a, t, &p.ty.clone(), None);
             }
         }
+        if name == "invoke" && dialect == Dialect::Pcl {
+            if let Some(t) = self.pulumi_invoke(&args, &types) {
+                return t;
+            }
+        }
         let stripped: Vec<Type> = types.iter().map(|t| t.strip(Strip::Eventuals)).collect();
         let ret = match name {
             "try" => unify_safe_fold(&kept),
@@ -673,6 +678,17 @@ impl<'e, 's> Infer<'e, 's> {
             _ => functions::return_type(f, &stripped),
         };
         Type::lift(ret, &types.iter().collect::<Vec<_>>())
+    }
+
+    /// `invoke("TOKEN", {…})` of a function a package schema has: its
+    /// result, `promise(T)`, or `output(T)` when an argument is an output
+    /// (as Pulumi's binder types it).
+    fn pulumi_invoke(&mut self, args: &[&Expression], types: &[Type]) -> Option<Type> {
+        let Ok(Value::String(token)) = eval(args.first()?, self.src) else { return None };
+        let schemas = self.env.schemas()?;
+        let f = schemas.pulumi_function(&token)?;
+        let t = f.outputs.clone();
+        Some(if types.iter().any(Type::contains_output) { Type::output(t) } else { Type::promise(t) })
     }
 
     /// The schema file an object type comes from when that file is not

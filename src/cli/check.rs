@@ -38,6 +38,11 @@ pub struct CommonArgs {
     /// so what it lacks is a warning naming the file.
     #[arg(long = "provider-schema")]
     pub provider_schemas: Vec<PathBuf>,
+    /// A Pulumi package schema (`pulumi package get-schema` output,
+    /// repeatable): PCL resources and invokes get their types and their
+    /// inputs are checked.
+    #[arg(long = "package-schema")]
+    pub package_schemas: Vec<PathBuf>,
 }
 
 /// Where a `.tfvars` file's variables are declared, when not beside it
@@ -299,8 +304,8 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         }
     }
     let context_only = retarget(&mut modules, &targets);
-    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas) {
-        Ok(s) if s.files.is_empty() => None,
+    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &args.package_schemas) {
+        Ok(s) if s.is_empty() => None,
         Ok(s) => Some(std::sync::Arc::new(s)),
         Err(message) => {
             let path = args.provider_schemas.first().cloned().unwrap_or_default();
@@ -370,14 +375,15 @@ fn check_module(files: &[PathBuf], dialect: Option<Dialect>, called: &Called) ->
     }
     let mut memo = Memo::default();
     let dir = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf);
-    if let Some(dir) = dir.filter(|_| docs.iter().any(|d| d.file.kind == FileKind::Terraform)) {
-        let calls = memo.calls(&docs);
-        if !calls.is_empty() {
-            let mut ws = called.workspace.lock().unwrap_or_else(|e| e.into_inner());
-            memo.set_context(ws.context(&called.files, &dir, &calls).context);
-        } else if called.schemas.is_some() {
-            memo.set_context(crate::analysis::Context { schemas: called.schemas.clone(), ..Default::default() });
-        }
+    let calls = match &dir {
+        Some(_) if docs.iter().any(|d| d.file.kind == FileKind::Terraform) => memo.calls(&docs),
+        _ => Vec::new(),
+    };
+    if let (Some(dir), false) = (&dir, calls.is_empty()) {
+        let mut ws = called.workspace.lock().unwrap_or_else(|e| e.into_inner());
+        memo.set_context(ws.context(&called.files, dir, &calls).context);
+    } else if called.schemas.is_some() {
+        memo.set_context(crate::analysis::Context { schemas: called.schemas.clone(), ..Default::default() });
     }
     let analysis = analyze_with(&docs, None, &mut memo);
     let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();

@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::types::Type;
 
+pub mod pulumi;
 mod set;
-pub use set::{read_cached, Found, SchemaFile, Schemas};
+pub use set::{read_cached, Found, PackageFile, SchemaFile, Schemas};
 
 /// Every provider of one schema file.
 #[derive(Debug, Default)]

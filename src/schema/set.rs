@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
+use super::pulumi::{load_package, Package, PulumiFunction, PulumiResource};
 use super::{load, BlockSchema, FunctionSchema, Provider, ProviderSchemas};
 use crate::types::Type;
 
@@ -30,6 +31,7 @@ pub struct SchemaFile {
 #[derive(Debug, Default)]
 pub struct Schemas {
     pub files: Vec<SchemaFile>,
+    pub packages: Vec<PackageFile>,
     /// Changes whenever a file does (its identity and modification time).
     pub version: u64,
     /// The object types of the blocks of files not known to match (their
@@ -132,19 +134,52 @@ impl Schemas {
     }
 
     /// The schemas of the files the user named (not known to match the
-    /// module's providers), each read once per process.
-    pub fn from_files(paths: &[PathBuf]) -> Result<Schemas, String> {
+    /// module's providers), each read once per process: provider schemas
+    /// and Pulumi package schemas.
+    pub fn from_files(providers: &[PathBuf], packages: &[PathBuf]) -> Result<Schemas, String> {
         let mut files = Vec::new();
         let mut h = rustc_hash::FxHasher::default();
-        for path in paths {
-            let (schemas, mtime) = read_cached(path)?;
-            path.hash(&mut h);
-            mtime.hash(&mut h);
-            let label = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-            files.push(SchemaFile { label, path: path.clone(), schemas, trusted: false });
+        for path in providers {
+            let (schemas, mtime) = read_cached(path, load)?;
+            (path, mtime).hash(&mut h);
+            files.push(SchemaFile { label: label(path), path: path.clone(), schemas, trusted: false });
         }
-        Ok(Schemas { files, version: h.finish(), open: OnceLock::new() })
+        let mut pkgs = Vec::new();
+        for path in packages {
+            let (package, mtime) = read_cached(path, load_package)?;
+            (path, mtime).hash(&mut h);
+            pkgs.push(PackageFile { label: label(path), package, trusted: false });
+        }
+        Ok(Schemas { files, packages: pkgs, version: h.finish(), open: OnceLock::new() })
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.packages.is_empty()
+    }
+
+    /// A PCL resource by token, and the package file that has it.
+    pub fn pulumi_resource(&self, token: &str) -> Option<(&PulumiResource, &PackageFile)> {
+        self.packages.iter().find_map(|p| p.package.resource(token).map(|r| (r, p)))
+    }
+
+    /// A PCL invoke's function by token.
+    pub fn pulumi_function(&self, token: &str) -> Option<&PulumiFunction> {
+        self.packages.iter().find_map(|p| p.package.function(token))
+    }
+}
+
+/// What messages call a file: its name (`google-4.27.0.json`).
+fn label(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+}
+
+/// A Pulumi package schema file.
+#[derive(Debug)]
+pub struct PackageFile {
+    pub label: String,
+    pub package: Arc<Package>,
+    /// As for [`SchemaFile::trusted`].
+    pub trusted: bool,
 }
 
 /// Every object type a block's value has: its own and its nested blocks'.
@@ -155,22 +190,27 @@ fn block_objects(b: &BlockSchema, file: usize, out: &mut HashMap<Type, usize>) {
     }
 }
 
-type Cache = Mutex<HashMap<PathBuf, (SystemTime, Arc<ProviderSchemas>)>>;
+type Shared = Arc<dyn std::any::Any + Send + Sync>;
+type Cache = Mutex<HashMap<PathBuf, (SystemTime, Shared)>>;
 
-/// A schema file, read again only when its modification time changed.
-pub fn read_cached(path: &Path) -> Result<(Arc<ProviderSchemas>, SystemTime), String> {
+/// A schema file read by `read`, read again only when its modification
+/// time changed (one process-wide cache for every kind of schema).
+pub fn read_cached<T: Send + Sync + 'static>(
+    path: &Path,
+    read: fn(&[u8]) -> Result<T, String>,
+) -> Result<(Arc<T>, SystemTime), String> {
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let mtime = std::fs::metadata(path).and_then(|m| m.modified()).map_err(|e| fail(&e))?;
     let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     if let Some((t, s)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        if *t == mtime {
-            return Ok((s.clone(), mtime));
+        if let (true, Ok(s)) = (*t == mtime, s.clone().downcast::<T>()) {
+            return Ok((s, mtime));
         }
     }
     let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
-    let schemas = Arc::new(load(&bytes).map_err(|e| fail(&e))?);
-    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (mtime, schemas.clone()));
-    Ok((schemas, mtime))
+    let value = Arc::new(read(&bytes).map_err(|e| fail(&e))?);
+    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (mtime, value.clone()));
+    Ok((value, mtime))
 }

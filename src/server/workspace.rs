@@ -14,7 +14,7 @@ use super::text::{self, Encoding};
 
 use crate::analysis::{Context, Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Severity};
-use crate::schema::Schemas;
+use crate::schema::{read_cached, Schemas};
 use crate::syntax::Dialect;
 
 /// `hclTypes` settings (lsp.md).
@@ -65,16 +65,14 @@ impl Settings {
         if let Some(enable) = v.pointer("/inlayHints/enable").and_then(|e| e.as_bool()) {
             s.inlay_hints = enable;
         }
-        let files: Vec<PathBuf> = v
-            .get("providerSchemas")
-            .and_then(|d| d.as_array())
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p.as_str().map(PathBuf::from))
-            .collect();
         // A file that cannot be read is left out, like other malformed entries.
-        let readable: Vec<PathBuf> = files.into_iter().filter(|f| crate::schema::read_cached(f).is_ok()).collect();
-        s.schemas = Schemas::from_files(&readable).ok().filter(|s| !s.files.is_empty()).map(Arc::new);
+        let files = |key: &str, ok: &dyn Fn(&Path) -> bool| -> Vec<PathBuf> {
+            let paths = v.get(key).and_then(|d| d.as_array()).into_iter().flatten();
+            paths.filter_map(|p| p.as_str().map(PathBuf::from)).filter(|p| ok(p)).collect()
+        };
+        let providers = files("providerSchemas", &|p| read_cached(p, crate::schema::load).is_ok());
+        let packages = files("packageSchemas", &|p| read_cached(p, crate::schema::pulumi::load_package).is_ok());
+        s.schemas = Schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
         s
     }
 

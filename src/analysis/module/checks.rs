@@ -139,7 +139,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
                 inf.bind("range", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
                 bound = 1;
             }
-            body(inf, &b.body, dialect, false);
+            pcl_resource(inf, b, dialect);
             inf.unbind(bound);
         }
         _ => body(inf, &b.body, dialect, false),
@@ -177,22 +177,22 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
                     }
                 }
                 // PCL resource options: some name property paths, not values.
-                "options" if dialect == Dialect::Pcl => {
-                    for a in b.body.attributes() {
-                        let key = a.key.value().as_str();
-                        if !matches!(
-                            key,
-                            "ignoreChanges" | "replaceOnChanges" | "additionalSecretOutputs" | "hideDiffs"
-                        ) {
-                            inf.expr(&a.value);
-                        }
-                    }
-                }
+                "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
                 _ => self::body(inf, &b.body, dialect, false),
             },
         }
     }
     inf.unbind(bound);
+}
+
+/// PCL resource options: some name property paths, not values.
+pub(super) fn pcl_options(inf: &mut Infer, b: &Block) {
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if !matches!(key, "ignoreChanges" | "replaceOnChanges" | "additionalSecretOutputs" | "hideDiffs") {
+            inf.expr(&a.value);
+        }
+    }
 }
 
 /// A body's `count` and `for_each`, checked, and the `count` / `each`

@@ -50,6 +50,20 @@ pub(super) struct NameDecl {
     pub(super) ty: Type,
     pub(super) name_range: Range<usize>,
     pub(super) what: &'static str,
+    /// A PCL resource's type token, whose package schema types it (one
+    /// without `options { range = … }`: that makes a list or map of them).
+    pub(super) token: Option<String>,
+}
+
+impl NameDecl {
+    /// The name's type, given the schemas.
+    pub(super) fn value(&self, context: &Context) -> Type {
+        let schemas = context.schemas.as_ref();
+        match self.token.as_deref().and_then(|t| schemas?.pulumi_resource(t)) {
+            Some((r, _)) => r.value.clone(),
+            None => self.ty.clone(),
+        }
+    }
 }
 
 /// How many instances a module call makes: what `module.NAME` is made of.
@@ -277,7 +291,8 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
                 "component" => (Type::output(Type::any()), "component"),
                 _ => (Type::output(Type::any()), "read"),
             };
-            d.names.push(NameDecl { name: label.text.clone(), ty, name_range: label.range.clone(), what });
+            let token = o.labels.get(1).filter(|_| what == "resource").map(|t| t.text.clone());
+            d.names.push(NameDecl { name: label.text.clone(), ty, name_range: label.range.clone(), what, token });
         }
         _ => {}
     }
@@ -392,7 +407,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 ty: ty.clone(),
                 doc: 0,
             });
-            d.names.push(NameDecl { name, ty, name_range, what: "config" });
+            d.names.push(NameDecl { name, ty, name_range, what: "config", token: None });
         }
         ("hook", FileKind::Pcl) => {
             // `hook KIND "NAME"`: resources name hooks in `options { hooks = … }`.
@@ -402,6 +417,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 ty: Type::any(),
                 name_range: src.range(label),
                 what: "hook",
+                token: None,
             });
         }
         ("resource" | "component" | "read", FileKind::Pcl | FileKind::Hcl) => {
@@ -411,12 +427,15 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 "component" => "component",
                 _ => "read",
             };
-            // No schemas: every attribute of a resource is an output of unknown type.
+            // Without a schema, every attribute of a resource is an output of unknown type.
+            let ranged = b.body.get_blocks("options").any(|o| o.body.has_attribute("range"));
+            let token = b.labels.get(1).filter(|_| what == "resource" && !ranged).map(|t| label_text(t).to_string());
             d.names.push(NameDecl {
                 name: label_text(label).to_string(),
                 ty: Type::output(Type::any()),
                 name_range: src.range(label),
                 what,
+                token,
             });
         }
         _ => {}

@@ -258,7 +258,8 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
             for n in &d.names {
                 declare_name(&mut env, Space::Pcl, &n.name);
-                env.insert(Space::Pcl, &n.name, n.ty.clone(), di, shift(&n.name_range, at), n.what);
+                let ty = n.value(&env.context);
+                env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
             }
             for (index, v) in d.vars.iter().enumerate() {
                 if !var_index.contains_key(&v.name) {
@@ -521,7 +522,8 @@ fn typed_resources(symbols: &mut [Symbol], env: &ModuleEnv) {
         return;
     }
     for s in symbols.iter_mut() {
-        if let Some(t) = env.type_of(&(Space::Resource, s.address.clone())) {
+        let key = (Space::Resource, s.address.clone());
+        if let Some(t) = env.type_of(&key).or_else(|| env.type_of(&(Space::Pcl, key.1))) {
             s.ty = t.clone();
         }
     }

@@ -173,7 +173,7 @@ impl Memo {
                     space: Space::Pcl,
                     old: a.name.clone(),
                     new: b.name.clone(),
-                    ty: b.ty.clone(),
+                    ty: b.value(&self.context),
                     at,
                 });
             }

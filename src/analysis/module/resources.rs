@@ -211,3 +211,50 @@ fn dynamic_block(inf: &mut Infer, b: &Block, schema: &BlockSchema, site: &Site, 
     }
     inf.unbind(1);
 }
+
+/// A PCL resource's inputs against its package schema, as Pulumi's binder
+/// checks them: each attribute at its input property's type (an output of
+/// it is fine: checks look through eventuals), an unknown one
+/// `unsupported-argument`, a required one absent `missing-argument`.
+pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let token = b.labels.get(1).map(label_text).unwrap_or("");
+    let schemas = inf.env().schemas();
+    let Some((resource, file)) = schemas.as_ref().and_then(|s| s.pulumi_resource(token)) else {
+        return body(inf, &b.body, dialect, false);
+    };
+    let site = Site { what: format!("resource `{token}`"), origin: &file.label, trusted: file.trusted };
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        let t = inf.expr(&a.value);
+        if key.starts_with("__") {
+            continue;
+        }
+        match resource.inputs.iter().find(|p| p.name == key) {
+            Some(p) => {
+                if !matches!(a.value, Expression::Null(_)) {
+                    inf.check(&a.value, &t, &p.ty, None);
+                }
+            }
+            None => {
+                let mut msg = format!("{} has no input `{key}`", site.what);
+                if let Some(s) = crate::suggest::closest(key, resource.inputs.iter().map(|p| p.name.as_str())) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                let r = inf.range(&a.key);
+                site.unsupported(inf, r, msg);
+            }
+        }
+    }
+    for nested in b.body.blocks() {
+        match nested.ident.value().as_str() {
+            "options" => pcl_options(inf, nested),
+            _ => body(inf, &nested.body, dialect, false),
+        }
+    }
+    let header = header_range(inf, b);
+    for p in resource.inputs.iter().filter(|p| p.required) {
+        if !b.body.has_attribute(&p.name) {
+            site.missing(inf, header.clone(), format!("{} needs the input `{}`", site.what, p.name));
+        }
+    }
+}
