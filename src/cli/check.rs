@@ -304,7 +304,21 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         }
     }
     let context_only = retarget(&mut modules, &targets);
-    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &args.package_schemas) {
+    // PCL programs also get the schemas Pulumi cached for their packages.
+    let mut packages = args.package_schemas.clone();
+    let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
+    if !pcl.is_empty() {
+        let mut names: Vec<String> = Vec::new();
+        for text in pcl.iter().filter_map(|p| std::fs::read_to_string(p).ok()) {
+            names.extend(crate::schema::pulumi::packages_named(&text));
+        }
+        names.sort();
+        names.dedup();
+        // A cached file that does not read is left out, not a failure.
+        let cached = crate::schema::pulumi::plugin_cache(&names).into_iter();
+        packages.extend(cached.filter(|p| crate::schema::read_cached(p, crate::schema::pulumi::load_package).is_ok()));
+    }
+    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &packages) {
         Ok(s) if s.is_empty() => None,
         Ok(s) => Some(std::sync::Arc::new(s)),
         Err(message) => {
