@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::types::Type;
 
+pub mod own;
 pub mod pulumi;
 mod set;
 pub use set::{read_cached, Found, PackageFile, SchemaFile, Schemas};

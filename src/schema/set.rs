@@ -13,7 +13,7 @@ use super::{load, BlockSchema, FunctionSchema, Provider, ProviderSchemas};
 use crate::types::Type;
 
 /// One schema file and how far it is trusted.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SchemaFile {
     /// What diagnostics call it: the file name (`google-4.27.0.json`).
     pub label: String,
@@ -153,6 +153,20 @@ impl Schemas {
         Ok(Schemas { files, packages: pkgs, version: h.finish(), open: OnceLock::new() })
     }
 
+    /// `base` (the files the user named) with the module's own provider
+    /// schema first: printed by its `terraform providers schema -json`
+    /// (lock key `key`), so known to match.
+    pub fn with_own(base: Option<&Schemas>, own: Arc<ProviderSchemas>, key: u64) -> Schemas {
+        let path = super::own::cache_path(key).unwrap_or_default();
+        let mut h = rustc_hash::FxHasher::default();
+        (base.map(|b| b.version), key).hash(&mut h);
+        let label = "the module's `terraform providers schema`".to_string();
+        let mut files = vec![SchemaFile { label, path, schemas: own, trusted: true }];
+        files.extend(base.iter().flat_map(|b| b.files.iter().cloned()));
+        let packages = base.map(|b| b.packages.clone()).unwrap_or_default();
+        Schemas { files, packages, version: h.finish(), open: OnceLock::new() }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.files.is_empty() && self.packages.is_empty()
     }
@@ -174,7 +188,7 @@ fn label(path: &Path) -> String {
 }
 
 /// A Pulumi package schema file.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PackageFile {
     pub label: String,
     pub package: Arc<Package>,

@@ -14,7 +14,7 @@ use super::text::{self, Encoding};
 
 use crate::analysis::{Context, Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Severity};
-use crate::schema::{read_cached, Schemas};
+use crate::schema::{own, read_cached, Schemas};
 use crate::syntax::Dialect;
 
 /// `hclTypes` settings (lsp.md).
@@ -26,11 +26,20 @@ pub struct Settings {
     /// `providerSchemas`: files of `terraform providers schema -json`
     /// output, read when the settings are (once per file and change).
     pub schemas: Option<Arc<Schemas>>,
+    /// `terraform.path`: the executable that prints a module's own provider
+    /// schemas (else `terraform` or `tofu` on the PATH).
+    pub terraform_path: Option<PathBuf>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { dialects: Vec::new(), severity: BTreeMap::new(), inlay_hints: true, schemas: None }
+        Settings {
+            dialects: Vec::new(),
+            severity: BTreeMap::new(),
+            inlay_hints: true,
+            schemas: None,
+            terraform_path: None,
+        }
     }
 }
 
@@ -73,7 +82,22 @@ impl Settings {
         let providers = files("providerSchemas", &|p| read_cached(p, crate::schema::load).is_ok());
         let packages = files("packageSchemas", &|p| read_cached(p, crate::schema::pulumi::load_package).is_ok());
         s.schemas = Schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
+        s.terraform_path = v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from);
         s
+    }
+
+    /// The schemas of the module in `dir`: the named files, and its own
+    /// providers' once `terraform providers schema -json` has printed them
+    /// (started in the background on first use).
+    fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
+        if family != Family::Terraform || !own::initialised(dir) {
+            return self.schemas.clone();
+        }
+        let Some(exe) = own::find_executable(self.terraform_path.as_deref()) else { return self.schemas.clone() };
+        match own::in_background(&exe, dir) {
+            Some((key, own::State::Ready(s))) => Some(Arc::new(Schemas::with_own(self.schemas.as_deref(), s, key))),
+            _ => self.schemas.clone(),
+        }
     }
 
     pub fn dialect_for(&self, path: &Path) -> Dialect {
@@ -385,8 +409,9 @@ impl Workspace {
         // The schemas go into the module's context; while an analysis holds
         // the memo, the next request brings them (the message loop never waits).
         if let Ok(mut m) = memo.try_lock() {
-            if m.context().schemas != settings.schemas {
-                let context = Context { schemas: settings.schemas.clone(), ..m.context().clone() };
+            let schemas = settings.schemas_for(&dir, family);
+            if m.context().schemas != schemas {
+                let context = Context { schemas, ..m.context().clone() };
                 m.set_context(context);
             }
         }
