@@ -14,7 +14,8 @@
 //! ```sh
 //! cargo build --release && cargo bench --bench lsp_latency
 //! LSP_BENCH_SIZES=100KB,10MB LSP_BENCH_EDITS=200 cargo bench --bench lsp_latency
-//! LSP_BENCH_PARTS=modules,stall,save,header,siblings cargo bench --bench lsp_latency
+//! LSP_BENCH_PARTS=modules,stall,save,header,siblings,calls cargo bench --bench lsp_latency
+//! (calls: HCL_TYPES_BASE_BIN=a build without module calls gives the corpus ratio)
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench lsp_latency   # another build
 //! ```
 //!
@@ -531,12 +532,81 @@ fn siblings(edits: usize) {
     report("hover beside 10,000 files and an 8 MB one", "", &mut hovers);
 }
 
+/// The largest corpus repository's module calls: `check` of the whole
+/// corpus against a build that does not follow calls (HCL_TYPES_BASE_BIN,
+/// when given), opening a file deep in the repository, and keystrokes in a
+/// called module's variable type until its caller is published again.
+fn calls(edits: usize) {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let bin = std::env::var_os("HCL_TYPES_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/hcl-types"));
+    let run = |bin: &Path| {
+        let t = Instant::now();
+        let ok = Command::new(bin).arg("check").arg(&corpus).stdout(Stdio::null()).stderr(Stdio::null()).status();
+        assert!(ok.is_ok(), "could not run {}", bin.display());
+        t.elapsed()
+    };
+    if let Some(base) = std::env::var_os("HCL_TYPES_BASE_BIN").map(PathBuf::from) {
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for _ in 0..5 {
+            ours.push(run(&bin));
+            theirs.push(run(&base));
+        }
+        let (o, b) = (percentile(&mut ours, 0.5), percentile(&mut theirs, 0.5));
+        println!(
+            "{:<48} {:>9.3} ms vs {:>9.3} ms without calls: {:.2}×",
+            "check the whole corpus (p50 of 5)",
+            ms(o),
+            ms(b),
+            o.as_secs_f64() / b.as_secs_f64()
+        );
+    }
+    let repo = corpus.join("terraform/GoogleCloudPlatform__cloud-foundation-fabric");
+    let deep = repo.join("fast/stages/2-networking/factory-addresses.tf");
+    let text = std::fs::read_to_string(&deep).expect("corpus file");
+    let mut server = Server::editor();
+    let t = Instant::now();
+    server.open(&deep, &text);
+    server.diagnostics_of(&format!("file://{}", deep.display()), 1);
+    println!("{:<48} {:>9.3} ms", "open a file deep in fabric → first diagnostics", ms(t.elapsed()));
+    let (rss, peak) = server.memory().unwrap_or_default();
+    println!("{:<48} {:>6.1} MB resident, {:>6.1} MB peak", "server memory after it", mb(rss), mb(peak));
+
+    let caller = repo.join("fast/stages/3-secops-dev/main.tf");
+    let caller_uri = format!("file://{}", caller.display());
+    server.open(&caller, &std::fs::read_to_string(&caller).unwrap());
+    server.diagnostics_of(&caller_uri, 1);
+    let child = repo.join("modules/project/variables.tf");
+    let child_text = std::fs::read_to_string(&child).unwrap();
+    let line = child_text.lines().position(|l| l.starts_with("variable \"prefix\"")).unwrap() + 2;
+    assert!(child_text.lines().nth(line).unwrap().contains("type        = string"));
+    let child_uri = format!("file://{}", child.display());
+    server.open(&child, &child_text);
+    server.diagnostics_of(&child_uri, 1);
+    let mut times = Vec::new();
+    let mut ty = "string";
+    for version in 2..edits as i32 + 2 {
+        let next = if ty == "string" { "any" } else { "string" };
+        let (start, end) = (json!({"line": line, "character": 16}), json!({"line": line, "character": 16 + ty.len()}));
+        let t = Instant::now();
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": child_uri, "version": version}, "contentChanges": [{"range": {"start": start, "end": end}, "text": next}]}),
+        );
+        server.diagnostics_of(&caller_uri, 1);
+        times.push(t.elapsed());
+        ty = next;
+    }
+    report("a called module's variable type → its caller", "", &mut times);
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is read from the command line.
     let sizes = std::env::var("LSP_BENCH_SIZES").unwrap_or_else(|_| "100KB,1MB,10MB".into());
     let edits: usize = std::env::var("LSP_BENCH_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
     let parts =
-        std::env::var("LSP_BENCH_PARTS").unwrap_or_else(|_| "latency,modules,stall,save,header,siblings".into());
+        std::env::var("LSP_BENCH_PARTS").unwrap_or_else(|_| "latency,modules,stall,save,header,siblings,calls".into());
     let parts: Vec<&str> = parts.split(',').map(str::trim).collect();
     if parts.contains(&"latency") {
         for size in sizes.split(',') {
@@ -557,5 +627,8 @@ fn main() {
     }
     if parts.contains(&"siblings") {
         siblings(edits);
+    }
+    if parts.contains(&"calls") {
+        calls(edits);
     }
 }

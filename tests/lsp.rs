@@ -167,6 +167,23 @@ impl Session {
             .unwrap_or_default()
     }
 
+    /// The newest diagnostics published for a URI once `done` holds of
+    /// them (publications arrive asynchronously), or the last ones seen.
+    async fn newest_until(&self, u: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let mut last = Vec::new();
+        for _ in 0..500 {
+            let found = self.published.lock().unwrap().iter().rev().find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                last = p["diagnostics"].as_array().cloned().unwrap_or_default();
+                if done(&last) {
+                    break;
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        last
+    }
+
     /// The newest diagnostics published for a URI, waiting for them.
     async fn diagnostics(&self, u: &str, version: i64) -> Vec<Value> {
         for _ in 0..500 {
@@ -746,6 +763,86 @@ async fn a_name_declared_twice_is_offered_once() {
         )
         .await;
     assert_eq!(labels(&c), vec!["region"]);
+}
+
+/// A child module on disk for the module-call tests: `net/main.tf`.
+fn child_module(s: &Session) {
+    std::fs::create_dir_all(s.dir.join("net")).unwrap();
+    s.disk(
+        "net/main.tf",
+        "variable \"name\" {\n  type        = string\n  description = \"Name prefix.\"\n}\n\nvariable \"mtu\" {\n  type    = number\n  default = 1460\n}\n\noutput \"id\" {\n  description = \"The network id.\"\n  value       = \"net-${var.name}\"\n}\n",
+    );
+}
+
+#[tokio::test]
+async fn hover_definition_and_completion_cross_a_module_call() {
+    let mut s = Session::start(Enc::Utf16).await;
+    child_module(&s);
+    let child = uri(&s.dir.join("net/main.tf"));
+    let root = |body: &str| format!("module \"net\" {{\n  source = \"./net\"\n{body}}}\n");
+
+    // An argument: the child variable's type, description and place.
+    let h = s.at("textDocument/hover", "main.tf", &root("  na$0me = \"x\"\n")).await;
+    assert_eq!(first_block(&h), "string", "{h}");
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("Variable `name` of module `net` (main.tf:1)"), "{md}");
+    assert!(md.contains("Name prefix.") && md.contains("Required"), "{md}");
+    let d = s.at("textDocument/definition", "main.tf", &root("  na$0me = \"x\"\n")).await;
+    assert_eq!(d["uri"], child, "{d}");
+    assert_eq!(d["range"]["start"]["line"], 0, "{d}");
+
+    // An output: its type, description and place.
+    let out = format!("{}\noutput \"o\" {{\n  value = module.net.i$0d\n}}\n", root("  name = \"x\"\n"));
+    let h = s.at("textDocument/hover", "main.tf", &out).await;
+    assert_eq!(first_block(&h), "string", "{h}");
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("Output `id` of module `net`") && md.contains("The network id."), "{md}");
+    let d = s.at("textDocument/definition", "main.tf", &out).await;
+    assert_eq!(d["uri"], child, "{d}");
+    assert_eq!(d["range"]["start"]["line"], 10, "{d}");
+
+    // Completion: the variables not set yet, required first; then outputs.
+    let c = s.at("textDocument/completion", "main.tf", &root("  $0\n")).await;
+    assert_eq!(labels(&c), ["name", "mtu"], "{c}");
+    let c = s.at("textDocument/completion", "main.tf", &root("  name = \"x\"\n  $0\n")).await;
+    assert_eq!(labels(&c), ["mtu"], "{c}");
+    let c = s
+        .at("textDocument/completion", "main.tf", &format!("{}\nlocals {{\n  x = module.net.$0\n}}\n", root("")))
+        .await;
+    assert_eq!(labels(&c), ["id"], "{c}");
+}
+
+#[tokio::test]
+async fn editing_a_called_module_rechecks_its_callers() {
+    let mut s = Session::start(Enc::Utf16).await;
+    child_module(&s);
+    let root =
+        s.open("main.tf", "module \"net\" {\n  source = \"./net\"\n  name   = \"x\"\n  mtu    = \"big\"\n}\n").await;
+    let diags = s.diagnostics(&root, 1).await;
+    assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
+    // The child opened and its variable's type changed: the caller is
+    // checked again without being touched.
+    let text = std::fs::read_to_string(s.dir.join("net/main.tf")).unwrap();
+    let child = s.open("net/main.tf", &text).await;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": child, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 6, "character": 12}, "end": {"line": 6, "character": 18}}, "text": "string"}
+        ]}),
+    )
+    .await;
+    let diags = s.newest_until(&root, |d| d.is_empty()).await;
+    assert!(diags.is_empty(), "{diags:?}");
+    // A new required variable in the child: the call misses it.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": child, "version": 3}, "contentChanges": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "variable \"zone\" {}\n"}
+        ]}),
+    )
+    .await;
+    let diags = s.newest_until(&root, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["missing-argument"], "{diags:?}");
 }
 
 /// Issue 15: `hclTypes.providerSchemas` types resources in the editor, and

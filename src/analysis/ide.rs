@@ -6,6 +6,7 @@ use std::ops::Range;
 
 mod schema;
 
+use super::calls::{Callee, Input};
 use super::infer::Note;
 use super::infer::Typed;
 use super::module::{Memo, ModuleAnalysis, Symbol, SymbolKind};
@@ -136,6 +137,7 @@ pub fn hover_in<'a>(
                 };
                 prose.push(format!("Expected `{expected}` here: this value {how}."));
             }
+            Note::Doc(text) => prose.push(text.clone()),
             Note::Plain | Note::Reference(None) => {}
         }
     }
@@ -206,6 +208,13 @@ fn item_prefix(doc: &Document, offset: usize) -> &str {
     // Items end at their last line; text typed after the last item still
     // belongs to it when it is inside its brackets, else starts a new one.
     text.get(start..offset).unwrap_or("")
+}
+
+/// The whole text of the top-level item at `offset`.
+fn item_text(doc: &Document, offset: usize) -> &str {
+    let text = &doc.file.text;
+    let item = doc.items.iter().filter(|i| i.range.start <= offset).max_by_key(|i| i.range.start);
+    item.and_then(|i| text.get(i.range.start..i.range.end.max(offset).min(text.len()))).unwrap_or("")
 }
 
 /// Open brackets of `s` (quotes and comments are not tracked: this reads
@@ -349,6 +358,19 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     if let Some(missing) = missing_default_attributes(d, prefix, offset) {
         return missing.into();
     }
+    if parts.len() >= 2 && parts[0] == "module" {
+        if parts.len() == 2 {
+            let calls = analysis.resources.iter().filter(|s| s.address.starts_with("module."));
+            return names(parts[1], calls);
+        }
+        let Some(i) = analysis.context.callee(parts[1]).and_then(Callee::interface) else {
+            return Vec::new().into();
+        };
+        return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
+    }
+    if let Some(args) = module_arguments(prefix, item_text(d, offset), analysis) {
+        return args.into();
+    }
     if let Some(list) = schema::completion(d, offset, &parts, analysis) {
         return list;
     }
@@ -446,6 +468,45 @@ fn attributes_after(t: &Type, steps: &[&str]) -> Vec<Completion> {
         }
     }
     out
+}
+
+/// At the start of a line directly in a `module` block's body: the called
+/// module's variables not set yet, those without a default first.
+fn module_arguments(prefix: &str, item: &str, analysis: &ModuleAnalysis) -> Option<Vec<Completion>> {
+    let head = prefix.trim_start().strip_prefix("module")?;
+    let name = head.trim_start().strip_prefix('"')?.split('"').next()?;
+    let open = open_brackets(prefix);
+    if open.len() != 1 || open[0].1 != '{' {
+        return None;
+    }
+    let line = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+    if !line.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    let i = analysis.context.callee(name)?.interface()?;
+    let given: Vec<&str> = item
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k.trim()))
+        .filter(|k| k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
+        .collect();
+    let mut inputs: Vec<&Input> = i.inputs.iter().filter(|v| !given.contains(&v.name.as_str())).collect();
+    inputs.sort_by_key(|v| !v.required);
+    Some(
+        inputs
+            .into_iter()
+            .map(|v| {
+                let ty = v.declared.clone().unwrap_or_else(|| v.value.clone());
+                let detail = if v.required { format!("{ty} (required)") } else { ty.to_string() };
+                Completion {
+                    label: v.name.clone(),
+                    kind: CompletionKind::Attribute,
+                    detail: Some(detail),
+                    snippet: Some(format!("{} = ${{1}}", v.name)),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Inside `default = { … }` of an object-typed variable: the attributes

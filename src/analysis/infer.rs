@@ -52,8 +52,9 @@ pub trait Env {
     fn schemas(&self) -> Option<std::sync::Arc<Schemas>> {
         None
     }
-    /// Where output `output` of the module called `call` is declared.
-    fn output_related(&self, _call: &str, _output: &str) -> Option<Related> {
+    /// Where output `output` of the module called `call` is declared, and
+    /// its description.
+    fn module_output(&self, _call: &str, _output: &str) -> Option<(Related, Option<String>)> {
         None
     }
 }
@@ -72,6 +73,8 @@ pub enum Note {
     Plain,
     /// A reference to a declaration.
     Reference(Option<Related>),
+    /// What the declaration says of itself (a description, a default).
+    Doc(String),
     /// A conditional: the two branch types.
     Conditional(Type, Type),
     /// A conversion site: the expected type and how the conversion goes.
@@ -147,7 +150,7 @@ impl<'e, 's> Infer<'e, 's> {
         self.diagnostics.push(d);
     }
 
-    fn note(&mut self, range: Range<usize>, ty: &Type, note: Note) {
+    pub fn note(&mut self, range: Range<usize>, ty: &Type, note: Note) {
         if let Some(rec) = &mut self.record {
             rec.push(Typed { range, ty: ty.clone(), note });
         }
@@ -490,13 +493,16 @@ impl<'e, 's> Infer<'e, 's> {
         };
         self.note(full, &t, Note::Reference(related.clone()));
         let output = rest.first().and_then(|op| match op.value() {
-            TraversalOperator::GetAttr(o) => self.env.output_related(call, o.value().as_str()).map(|r| (op, r)),
+            TraversalOperator::GetAttr(o) => self.env.module_output(call, o.value().as_str()).map(|r| (op, r)),
             _ => None,
         });
         match output {
-            Some((op, output_related)) => {
+            Some((op, (output_related, description))) => {
                 let t = self.apply(t, &rest[..1]);
                 let out_range = range.start..self.range(op).end;
+                if let Some(d) = description {
+                    self.note(out_range.clone(), &t, Note::Doc(d));
+                }
                 self.note(out_range, &t, Note::Reference(Some(output_related.clone())));
                 (self.apply(t, &rest[1..]), Note::Reference(Some(output_related)))
             }

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use super::calls::{Callee, Context, Interface};
-use super::{Call, Document, Memo, ModuleAnalysis};
+use super::{Call, Document, Family, Memo, ModuleAnalysis};
 
 /// How deep a chain of calls is followed.
 pub const MAX_DEPTH: usize = 32;
@@ -23,10 +23,11 @@ pub const MAX_DEPTH: usize = 32;
 /// Where module files come from: the editor's open documents over the
 /// disk (server), or the disk (CLI).
 pub trait Files {
-    /// The parsed Terraform files (`.tf`, `.tfvars`, …) of the module in
-    /// `dir`; empty when there are none. The same documents while the files
-    /// do not change, so their analysis is remembered.
-    fn module(&self, dir: &Path) -> Vec<Document>;
+    /// The parsed files of `family` (Terraform: `.tf`, `.tfvars`, …; PCL:
+    /// `.pp`) of the module in `dir`; empty when there are none. The same
+    /// documents while the files do not change, so their analysis is
+    /// remembered.
+    fn module(&self, dir: &Path, family: Family) -> Vec<Document>;
     /// A small file's text (a module manifest).
     fn read(&self, path: &Path) -> Option<String>;
 }
@@ -42,7 +43,7 @@ struct Callee1 {
 /// The modules called from the ones analysed: their memos and interfaces.
 #[derive(Default)]
 pub struct Workspace {
-    modules: HashMap<PathBuf, Callee1>,
+    modules: HashMap<(PathBuf, Family), Callee1>,
     /// The provider schemas every module is analysed with (callees too, so
     /// their outputs of resource attributes are typed).
     pub schemas: Option<Arc<crate::schema::Schemas>>,
@@ -66,14 +67,15 @@ impl Workspace {
     /// resolved and its interface brought up to its files.
     pub fn context(&mut self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Resolved {
         let mut reads = HashSet::new();
-        let mut stack = vec![normalize(dir)];
+        let family = calls.first().map_or(Family::Terraform, |c| c.family);
+        let mut stack = vec![(normalize(dir), family)];
         let context = self.context_at(files, &mut stack, calls, &mut reads);
         Resolved { context, reads }
     }
 
-    /// Forgets the called modules that `keep` does not hold.
+    /// Forgets the called modules whose directories `keep` does not hold.
     pub fn retain(&mut self, keep: &HashSet<PathBuf>) {
-        self.modules.retain(|dir, _| keep.contains(dir));
+        self.modules.retain(|(dir, _), _| keep.contains(dir));
     }
 
     /// How many called modules are remembered.
@@ -85,10 +87,23 @@ impl Workspace {
         self.modules.is_empty()
     }
 
+    /// The directories the calls lead to (without analysing them).
+    pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<PathBuf> {
+        let dir = normalize(dir);
+        calls.iter().filter_map(|c| resolve(files, &dir, c)).collect()
+    }
+
+    /// Takes a module analysed elsewhere (with the documents `files` gives
+    /// for `dir`, and its context from [`Self::context`]), so callers
+    /// reuse it instead of analysing it again.
+    pub fn insert(&mut self, dir: &Path, family: Family, memo: Memo, analysis: Arc<ModuleAnalysis>) {
+        self.modules.insert((normalize(dir), family), Callee1 { memo, analysis: Some(analysis), interface: None });
+    }
+
     fn context_at(
         &mut self,
         files: &dyn Files,
-        stack: &mut Vec<PathBuf>,
+        stack: &mut Vec<(PathBuf, Family)>,
         calls: &[Call],
         reads: &mut HashSet<PathBuf>,
     ) -> Context {
@@ -103,24 +118,27 @@ impl Workspace {
     fn callee(
         &mut self,
         files: &dyn Files,
-        stack: &mut Vec<PathBuf>,
+        stack: &mut Vec<(PathBuf, Family)>,
         call: &Call,
         reads: &mut HashSet<PathBuf>,
     ) -> Callee {
-        let Some(source) = &call.source else { return Callee::Opaque };
-        let Some(dir) = stack.last() else { return Callee::Opaque };
-        let Some(target) = resolve(files, dir, &call.name, source) else { return Callee::NotInstalled };
-        if stack.contains(&target) || stack.len() > MAX_DEPTH {
+        if call.source.is_none() {
+            return Callee::Opaque;
+        }
+        let Some((dir, _)) = stack.last() else { return Callee::Opaque };
+        let Some(target) = resolve(files, dir, call) else { return Callee::NotInstalled };
+        let key = (target.clone(), call.family);
+        if stack.contains(&key) || stack.len() > MAX_DEPTH {
             return Callee::Opaque;
         }
         reads.insert(target.clone());
-        let docs = files.module(&target);
+        let docs = files.module(&target, call.family);
         if docs.is_empty() {
             return Callee::Missing(target);
         }
-        let mut entry = self.modules.remove(&target).unwrap_or_default();
+        let mut entry = self.modules.remove(&key).unwrap_or_default();
         let calls = entry.memo.calls(&docs);
-        stack.push(target.clone());
+        stack.push(key.clone());
         let context = self.context_at(files, stack, &calls, reads);
         stack.pop();
         entry.memo.set_context(context);
@@ -137,7 +155,7 @@ impl Workspace {
         };
         entry.analysis = Some(analysis);
         entry.interface = Some(interface.clone());
-        self.modules.insert(target, entry);
+        self.modules.insert(key, entry);
         Callee::Module(interface)
     }
 }
@@ -148,9 +166,13 @@ pub fn is_local(source: &str) -> bool {
 }
 
 /// The directory a call leads to, or `None` when it is not installed.
-fn resolve(files: &dyn Files, dir: &Path, name: &str, source: &str) -> Option<PathBuf> {
+fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
+    let (name, source) = (&call.name, call.source.as_deref()?);
     if is_local(source) {
         return Some(normalize(&dir.join(source.replace('\\', "/"))));
+    }
+    if call.family != Family::Terraform {
+        return None;
     }
     // The root module is the nearest directory above with an install manifest.
     for root in dir.ancestors() {
@@ -208,7 +230,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 #[derive(Default)]
 pub struct DiskFiles {
     dialect: Option<crate::syntax::Dialect>,
-    modules: std::sync::Mutex<HashMap<PathBuf, Vec<Document>>>,
+    modules: std::sync::Mutex<HashMap<(PathBuf, Family), Vec<Document>>>,
 }
 
 impl DiskFiles {
@@ -216,26 +238,32 @@ impl DiskFiles {
         DiskFiles { dialect, modules: Default::default() }
     }
 
+    /// The regular files of `family` in `dir`, sorted.
+    pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> =
+            std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
+        paths.retain(|p| {
+            super::FileKind::for_path(p).is_some_and(|k| k.family() == family)
+                && std::fs::metadata(p).is_ok_and(|m| m.is_file())
+        });
+        paths.sort();
+        paths
+    }
+
     /// Takes a module the caller already read (the one being checked).
-    pub fn insert(&self, dir: &Path, docs: Vec<Document>) {
-        self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert(normalize(dir), docs);
+    pub fn insert(&self, dir: &Path, family: Family, docs: Vec<Document>) {
+        self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert((normalize(dir), family), docs);
     }
 }
 
 impl Files for DiskFiles {
-    fn module(&self, dir: &Path) -> Vec<Document> {
-        if let Some(docs) = self.modules.lock().unwrap_or_else(|e| e.into_inner()).get(dir) {
+    fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
+        let key = (dir.to_path_buf(), family);
+        if let Some(docs) = self.modules.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return docs.clone();
         }
-        let mut paths: Vec<PathBuf> =
-            std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
-        paths.sort();
-        let docs: Vec<Document> = paths
+        let docs: Vec<Document> = DiskFiles::listing(dir, family)
             .iter()
-            .filter(|p| {
-                super::FileKind::for_path(p).is_some_and(|k| k.family() == super::Family::Terraform)
-                    && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-            })
             .filter_map(|p| {
                 let text = std::fs::read_to_string(p).ok()?;
                 let mut file = super::SourceFile::new(p.clone(), text)?;
@@ -245,7 +273,7 @@ impl Files for DiskFiles {
                 Some(Document::parse(file))
             })
             .collect();
-        self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert(dir.to_path_buf(), docs.clone());
+        self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert(key, docs.clone());
         docs
     }
 

@@ -4,12 +4,10 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use clap::Args;
 
-use crate::analysis::workspace::{DiskFiles, Workspace};
-use crate::analysis::{analyze_with, Document, Family, FileKind, Memo, SourceFile};
+use crate::analysis::{Family, FileKind, SourceFile};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::syntax::Dialect;
 
@@ -336,23 +334,8 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         );
         bar
     });
-    // Modules are independent: analyse them in parallel. Each module's
-    // trees are dropped on another thread, off the path of the next one.
-    use rayon::prelude::*;
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let mut workspace = Workspace::default();
-    workspace.schemas = schemas.clone();
-    let called = Called { files: DiskFiles::new(args.dialect), workspace: Mutex::new(workspace), schemas };
-    let results: Vec<(Vec<FileReport>, Vec<IoFailure>)> = modules
-        .par_iter()
-        .map(|files| {
-            let (reports, failures) = check_module(files, args.dialect, &called);
-            if let Some(bar) = &bar {
-                bar.inc(files.len() as u64);
-            }
-            (reports, failures)
-        })
-        .collect();
+    let results = super::modules::check_modules(&modules, args.dialect, bar.as_ref(), schemas);
     let mut reports = Vec::new();
     for (r, f) in results {
         reports.extend(r);
@@ -363,60 +346,6 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     }
     reports.retain(|r| !context_only.contains(&r.path));
     reports.sort_by(|a, b| a.path.cmp(&b.path));
-    (reports, failures)
-}
-
-/// The modules that the checked ones call, read and analysed once each.
-struct Called {
-    files: DiskFiles,
-    workspace: Mutex<Workspace>,
-    schemas: Option<std::sync::Arc<crate::schema::Schemas>>,
-}
-
-/// Loads, parses and analyses one module's files.
-fn check_module(files: &[PathBuf], dialect: Option<Dialect>, called: &Called) -> (Vec<FileReport>, Vec<IoFailure>) {
-    let mut failures = Vec::new();
-    let mut docs = Vec::new();
-    let mut problems = Vec::new();
-    for path in files {
-        match load(path, dialect) {
-            Ok((file, problem)) => {
-                problems.push(problem);
-                docs.push(Document::parse(file));
-            }
-            Err(message) => failures.push(IoFailure { path: path.clone(), message }),
-        }
-    }
-    let mut memo = Memo::default();
-    let dir = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf);
-    let calls = match &dir {
-        Some(_) if docs.iter().any(|d| d.file.kind == FileKind::Terraform) => memo.calls(&docs),
-        _ => Vec::new(),
-    };
-    if let (Some(dir), false) = (&dir, calls.is_empty()) {
-        let mut ws = called.workspace.lock().unwrap_or_else(|e| e.into_inner());
-        memo.set_context(ws.context(&called.files, dir, &calls).context);
-    } else if called.schemas.is_some() {
-        memo.set_context(crate::analysis::Context { schemas: called.schemas.clone(), ..Default::default() });
-    }
-    let analysis = analyze_with(&docs, None, &mut memo);
-    let mut symbols: Vec<Vec<crate::analysis::Symbol>> = docs.iter().map(|_| Vec::new()).collect();
-    for s in analysis.symbols {
-        let d = s.doc;
-        symbols[d].push(s);
-    }
-    let mut reports = Vec::new();
-    for (((doc, mut diags), problem), syms) in docs.iter().zip(analysis.diagnostics).zip(problems).zip(symbols) {
-        diags.extend(problem);
-        reports.push(FileReport {
-            path: doc.file.path.clone(),
-            text: doc.file.text.clone(),
-            diagnostics: diags,
-            symbols: syms,
-        });
-    }
-    // Freeing large trees takes a while; nobody waits for it.
-    std::thread::spawn(move || drop((docs, memo)));
     (reports, failures)
 }
 

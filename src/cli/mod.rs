@@ -2,6 +2,7 @@
 
 pub mod calc;
 pub mod check;
+pub mod modules;
 pub mod outline;
 pub mod sarif;
 

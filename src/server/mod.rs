@@ -8,6 +8,7 @@
 //! (`outbox.rs`), disk reads through `disk.rs`, both off the state lock.
 
 mod disk;
+mod graph;
 mod outbox;
 mod publish;
 pub mod text;
@@ -68,6 +69,8 @@ pub struct Backend {
     /// publications to `client` (the server in process).
     direct: bool,
     delivering: Arc<tokio::sync::Mutex<()>>,
+    /// The modules open modules call, and who reads whom.
+    graph: Arc<graph::Graph>,
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -202,6 +205,7 @@ impl Backend {
             outbox: Arc::default(),
             direct: false,
             delivering: Arc::default(),
+            graph: Arc::default(),
         }
     }
 
@@ -220,8 +224,19 @@ impl Backend {
     }
 
     /// Analyses the module of `path` and publishes diagnostics for its open
-    /// documents, unless newer results were published meanwhile.
+    /// documents, then the same for the open modules that call it.
     async fn refresh(&self, path: PathBuf) {
+        let dir = path.parent().map(PathBuf::from);
+        self.refresh_one(path).await;
+        if let Some(dir) = dir {
+            let callers = self.graph.callers(&std::iter::once(dir).collect());
+            self.refresh_modules(|_, p| p.parent().is_some_and(|d| callers.contains(d))).await;
+        }
+    }
+
+    /// Analyses the module of `path` and publishes diagnostics for its open
+    /// documents, unless newer results were published meanwhile.
+    async fn refresh_one(&self, path: PathBuf) {
         let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let (partial, encoding, recheck) = {
             let mut st = lock(&self.state);
@@ -232,12 +247,28 @@ impl Backend {
         };
         let published = self.published.clone();
         let disk = self.disk.clone();
+        let (state, graph) = (self.state.clone(), self.graph.clone());
         let result = blocking(move || {
             let settings = partial.settings.clone();
             let (snapshot, _) = partial.complete(&disk, recheck)?;
-            let analysis = memo_lock(&snapshot.memo).analysis(&snapshot.docs);
+            let analysis = {
+                let mut memo = memo_lock(&snapshot.memo);
+                graph.prepare(&state, &disk, &settings, recheck, &snapshot.docs, &mut memo);
+                memo.analysis(&snapshot.docs)
+            };
             let mut out = Vec::new();
-            let ropes = publish::Ropes::new(&snapshot.docs);
+            // Related locations may point into called modules.
+            let outside: std::collections::BTreeSet<PathBuf> = snapshot
+                .open
+                .iter()
+                .flat_map(|(i, ..)| analysis.diagnostics[*i].iter().flat_map(|d| &d.related))
+                .filter_map(|r| r.path.clone())
+                .filter(|p| !snapshot.docs.iter().any(|d| d.file.path == *p))
+                .collect();
+            let mut ropes = publish::Ropes::new(&snapshot.docs);
+            if !outside.is_empty() {
+                ropes = ropes.with(graph.texts(&state, &disk, &settings, outside));
+            }
             for (i, uri, version, rope, opened) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
                 let path = &doc.file.path;
@@ -322,7 +353,7 @@ impl Backend {
             paths
         };
         for p in paths {
-            self.refresh(p).await;
+            self.refresh_one(p).await;
         }
     }
 
@@ -378,7 +409,7 @@ impl Backend {
             }
         };
         let rope = rope.unwrap_or_else(|| Rope::from_str(&snap.docs[index].file.text));
-        Some(Snap { docs: snap.docs, index, rope, enc, settings, memo: snap.memo })
+        Some(Snap { docs: snap.docs, index, rope, enc, settings, memo: snap.memo, backend: self.clone() })
     }
 }
 
@@ -390,12 +421,30 @@ struct Snap {
     enc: Encoding,
     settings: Settings,
     memo: Arc<Mutex<Memo>>,
+    backend: Backend,
 }
 
 impl Snap {
     /// Analyses the module, reusing what earlier analyses found.
     fn analysis(&self) -> Arc<crate::analysis::ModuleAnalysis> {
-        memo_lock(&self.memo).analysis(&self.docs)
+        self.memo().analysis(&self.docs)
+    }
+
+    /// The module's memo, brought up to what its calls lead to.
+    fn memo(&self) -> MutexGuard<'_, Memo> {
+        let mut memo = memo_lock(&self.memo);
+        let b = &self.backend;
+        b.graph.prepare(&b.state, &b.disk, &self.settings, false, &self.docs, &mut memo);
+        memo
+    }
+
+    /// The text of a file of the module, or of a module it calls.
+    fn text_of(&self, path: &std::path::Path) -> Option<Arc<str>> {
+        if let Some(d) = self.docs.iter().find(|d| d.file.path == path) {
+            return Some(d.file.text.clone());
+        }
+        let b = &self.backend;
+        b.graph.text(&b.state, &b.disk, &self.settings, path)
     }
 }
 
@@ -573,6 +622,9 @@ impl LanguageServer for Backend {
         self.deliver().await;
         let (path, closed) = closed;
         let key = module_key(&path);
+        if let (Some(_), Some((dir, _))) = (&closed.memo, &key) {
+            self.graph.forget(dir);
+        }
         // What the module held goes once its last document is closed.
         let forgotten = closed.dir.as_deref().map(|d| self.disk.forget(d)).unwrap_or_default();
         let seq = self.seq.load(Ordering::SeqCst);
@@ -605,7 +657,12 @@ impl LanguageServer for Backend {
                 dirs.extend(path.parent().map(PathBuf::from));
             }
         }
-        self.refresh_modules(|ws, p| ws.reads(p).is_some_and(|d| dirs.contains(d))).await;
+        // And the modules that call those directories' modules.
+        let callers = self.graph.callers(&dirs);
+        self.refresh_modules(|ws, p| {
+            ws.reads(p).is_some_and(|d| dirs.contains(d)) || p.parent().is_some_and(|d| callers.contains(d))
+        })
+        .await;
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -613,8 +670,7 @@ impl LanguageServer for Backend {
         let Some(snap) = self.snapshot(&pp.text_document.uri).await else { return Ok(None) };
         let (rope, enc) = (snap.rope.clone(), snap.enc);
         let offset = text::offset(&rope, pp.position, enc);
-        let info =
-            blocking(move || ide::hover_with(&snap.docs, snap.index, offset, &mut memo_lock(&snap.memo))).await?;
+        let info = blocking(move || ide::hover_with(&snap.docs, snap.index, offset, &mut snap.memo())).await?;
         Ok(info.map(|h| Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown() }),
             range: Some(text::range(&rope, &h.range, enc)),
@@ -750,14 +806,11 @@ impl LanguageServer for Backend {
         let enc = snap.enc;
         let offset = text::offset(&snap.rope, pp.position, enc);
         let found = blocking(move || {
-            let docs = &snap.docs;
-            ide::definition_with(docs, snap.index, offset, &mut memo_lock(&snap.memo)).and_then(|(path, range)| {
-                let text = docs.iter().find(|d| d.file.path == path).map(|d| d.file.text.clone())?;
-                Some((path, range, text))
-            })
+            let found = ide::definition_with(&snap.docs, snap.index, offset, &mut snap.memo());
+            found.and_then(|(path, range)| Some((snap.text_of(&path)?, path, range)))
         })
         .await?;
-        Ok(found.and_then(|(path, range, text)| {
+        Ok(found.and_then(|(text, path, range)| {
             let uri = lock(&self.state).workspace.uri_of(&path)?;
             let r = text::range(&Rope::from_str(&text), &range, enc);
             Some(GotoDefinitionResponse::Scalar(Location { uri, range: r }))

@@ -60,28 +60,33 @@ pub struct Target<'a> {
     pub enc: Encoding,
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
-    pub module: &'a Ropes<'a>,
+    pub module: &'a Ropes,
 }
 
-/// The ropes of a module's documents, made when first needed (for
-/// related locations in other files).
-pub struct Ropes<'a> {
-    docs: &'a [Document],
-    made: Vec<OnceLock<Rope>>,
+/// The ropes of a module's documents (and of files of the modules it
+/// calls), made when first needed (for related locations in other files).
+pub struct Ropes {
+    files: Vec<(std::path::PathBuf, Arc<str>, OnceLock<Rope>)>,
 }
 
-impl<'a> Ropes<'a> {
-    pub fn new(docs: &'a [Document]) -> Self {
-        Ropes { docs, made: docs.iter().map(|_| OnceLock::new()).collect() }
+impl Ropes {
+    pub fn new(docs: &[Document]) -> Self {
+        Ropes { files: docs.iter().map(|d| (d.file.path.clone(), d.file.text.clone(), OnceLock::new())).collect() }
+    }
+
+    /// Adds files outside the module.
+    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Arc<str>)>) -> Self {
+        self.files.extend(others.into_iter().map(|(p, t)| (p, t, OnceLock::new())));
+        self
     }
 
     fn text(&self, path: &Path) -> Option<&Arc<str>> {
-        self.docs.iter().find(|d| d.file.path == path).map(|d| &d.file.text)
+        self.files.iter().find(|f| f.0 == path).map(|f| &f.1)
     }
 
     fn rope(&self, path: &Path) -> Option<&Rope> {
-        let i = self.docs.iter().position(|d| d.file.path == path)?;
-        Some(self.made[i].get_or_init(|| Rope::from_str(&self.docs[i].file.text)))
+        let f = self.files.iter().find(|f| f.0 == path)?;
+        Some(f.2.get_or_init(|| Rope::from_str(&f.1)))
     }
 }
 

@@ -12,7 +12,7 @@ use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 use super::disk::{is_virtual, Disk, Wanted};
 use super::text::{self, Encoding};
 
-use crate::analysis::{Context, Document, Family, FileKind, Memo, SourceFile};
+use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Severity};
 use crate::schema::{own, read_cached, Schemas};
 use crate::syntax::Dialect;
@@ -89,7 +89,7 @@ impl Settings {
     /// The schemas of the module in `dir`: the named files, and its own
     /// providers' once `terraform providers schema -json` has printed them
     /// (started in the background on first use).
-    fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
+    pub fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
         if family != Family::Terraform || !own::initialised(dir) {
             return self.schemas.clone();
         }
@@ -393,6 +393,16 @@ impl Workspace {
         replaced
     }
 
+    /// The open documents of the module in `dir` of `family`, parsed.
+    pub fn open_docs(&mut self, dir: &Path, family: Family) -> Vec<Document> {
+        let settings = &self.settings;
+        self.open
+            .iter_mut()
+            .filter(|(p, _)| p.parent() == Some(dir) && module_key(p).is_some_and(|k| k.1 == family))
+            .map(|(p, o)| o.parsed(p, settings))
+            .collect()
+    }
+
     /// The open part of the module of `path` (its directory and family).
     pub fn module(&mut self, path: &Path) -> Option<Partial> {
         let (dir, family) = module_key(path)?;
@@ -406,15 +416,6 @@ impl Workspace {
             }
         }
         let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
-        // The schemas go into the module's context; while an analysis holds
-        // the memo, the next request brings them (the message loop never waits).
-        if let Ok(mut m) = memo.try_lock() {
-            let schemas = settings.schemas_for(&dir, family);
-            if m.context().schemas != schemas {
-                let context = Context { schemas, ..m.context().clone() };
-                m.set_context(context);
-            }
-        }
         let home = self.homes.get(&dir).cloned();
         Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings: settings.clone() })
     }

@@ -61,7 +61,7 @@ pub(super) fn hover_argument(
     offset: usize,
     analysis: &ModuleAnalysis,
 ) -> Option<HoverInfo> {
-    let schemas = analysis.schemas.as_ref()?;
+    let schemas = analysis.context.schemas.as_ref()?;
     let d = docs.get(doc)?;
     let text = &d.file.text;
     let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
@@ -118,7 +118,7 @@ pub(super) fn hover_argument(
 /// The schema's description of the attribute a reference like
 /// `TYPE.NAME.attr` or `data.TYPE.NAME[0].block.attr` names.
 pub(super) fn reference_description(analysis: &ModuleAnalysis, text: &str) -> Option<String> {
-    let schemas = analysis.schemas.as_ref()?;
+    let schemas = analysis.context.schemas.as_ref()?;
     let mut parts: Vec<&str> = Vec::new();
     for p in text.split('.') {
         // Index steps (`[0]`, `["k"]`) do not name attributes.
@@ -148,7 +148,7 @@ pub(super) fn completion(
     parts: &[&str],
     analysis: &ModuleAnalysis,
 ) -> Option<CompletionList> {
-    let schemas = analysis.schemas.as_ref()?;
+    let schemas = analysis.context.schemas.as_ref()?;
     let prefix = item_prefix(d, offset);
     // `resource "goo…`: the resource (or data source) types.
     let head = prefix.trim_start();

@@ -1,13 +1,23 @@
-//! A Terraform module call as a check site: each argument against the
-//! called module's variable, as Terraform checks it when it evaluates the
-//! call (its `Invalid value for input variable`, `Missing required
-//! argument` and `Unsupported argument`).
+//! A Terraform module call (or a PCL component) as a check site: each
+//! argument against the called module's variable (config), as Terraform
+//! checks it when it evaluates the call (its `Invalid value for input
+//! variable`, `Missing required argument` and `Unsupported argument`).
 
 use super::*;
-use crate::analysis::calls::Input;
+use crate::analysis::calls::{Input, Interface};
+use crate::analysis::infer::Note;
 
 /// Arguments of a module block that are not the module's variables.
 const META: [&str; 6] = ["source", "version", "count", "for_each", "providers", "depends_on"];
+
+/// How a kind of call names itself and its inputs in messages.
+struct Words {
+    what: &'static str,
+    input: &'static str,
+}
+
+const MODULE: Words = Words { what: "module", input: "variable" };
+const COMPONENT: Words = Words { what: "component", input: "config" };
 
 /// The checks of `module "NAME" { … }`.
 pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
@@ -20,52 +30,22 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         _ => String::new(),
     };
     for a in b.body.attributes() {
-        let key = a.key.value().as_str();
         // `count` and `for_each` are checked above; the others are
         // constants, provider addresses and references to whole objects.
-        if META.contains(&key) {
+        if META.contains(&a.key.value().as_str()) {
             continue;
         }
         let t = inf.expr(&a.value);
-        let Some(i) = interface else { continue };
-        match i.input(key) {
-            Some(input) => argument(inf, a, &t, input, name),
-            None => {
-                let r = inf.range(&a.key);
-                let mut msg = format!("module `{name}` ({source}) has no variable `{key}`");
-                let names = i.inputs.iter().map(|i| i.name.as_str()).filter(|n| !META.contains(n));
-                if let Some(s) = crate::suggest::closest(key, names) {
-                    msg.push_str(&format!("; did you mean `{s}`?"));
-                }
-                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
-            }
+        if let Some(i) = interface {
+            against_input(inf, a, &t, i, name, &source, &MODULE);
         }
     }
     for nested in b.body.blocks() {
         body(inf, &nested.body, dialect, false);
     }
     inf.unbind(bound);
-    let header =
-        inf.range(&b.ident).start..b.labels.last().map_or_else(|| inf.range(&b.ident).end, |l| inf.range(l).end);
     match (&callee, interface) {
-        (_, Some(i)) => {
-            let given: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
-            let missing: Vec<&Input> =
-                i.inputs.iter().filter(|v| v.required && !given.contains(v.name.as_str())).collect();
-            for v in missing {
-                let mut d = Diagnostic::new(
-                    Code::MissingArgument,
-                    header.clone(),
-                    format!("module `{name}` needs the argument `{}`: its variable has no default", v.name),
-                );
-                d = d.with_related(Related {
-                    path: Some(v.path.clone()),
-                    range: v.name_range.clone(),
-                    message: format!("variable `{}` is declared here", v.name),
-                });
-                inf.report(d);
-            }
-        }
+        (_, Some(i)) => missing(inf, b, i, name, &MODULE),
         (Some(Callee::NotInstalled), _) => {
             if let Some(s) = b.body.get_attribute("source") {
                 let r = inf.range(&s.value);
@@ -91,22 +71,105 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
     }
 }
 
-/// One argument against the variable it sets.
-fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str) {
-    let is_null = matches!(a.value, Expression::Null(_));
-    if is_null {
+/// The checks of `component "NAME" "./DIR" { … }`: its arguments against
+/// the component's `config`s (checked as every PCL site is, outputs looked
+/// through).
+pub(super) fn component_call(inf: &mut Infer, b: &Block) {
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let source = b.labels.get(1).map(label_text).unwrap_or("");
+    let callee = inf.env().callee(name);
+    let interface = callee.as_ref().and_then(Callee::interface);
+    for a in b.body.attributes() {
+        let t = inf.expr(&a.value);
+        if let Some(i) = interface {
+            against_input(inf, a, &t, i, name, source, &COMPONENT);
+        }
+    }
+    for nested in b.body.blocks() {
+        body(inf, &nested.body, Dialect::Pcl, false);
+    }
+    if let Some(i) = interface {
+        missing(inf, b, i, name, &COMPONENT);
+    }
+}
+
+/// An argument against the input of the same name (or `unsupported-argument`).
+fn against_input(inf: &mut Infer, a: &Attribute, t: &Type, i: &Interface, call: &str, source: &str, w: &Words) {
+    let key = a.key.value().as_str();
+    match i.input(key) {
+        Some(input) => {
+            describe_input(inf, a, input, call, w);
+            argument(inf, a, t, input, call, w)
+        }
+        None => {
+            let r = inf.range(&a.key);
+            let mut msg = format!("{} `{call}` ({source}) has no {} `{key}`", w.what, w.input);
+            let names = i.inputs.iter().map(|i| i.name.as_str()).filter(|n| !META.contains(n));
+            if let Some(s) = crate::suggest::closest(key, names) {
+                msg.push_str(&format!("; did you mean `{s}`?"));
+            }
+            inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+        }
+    }
+}
+
+/// `missing-argument` (on the block's header) for each input without a
+/// default that the call does not set.
+fn missing(inf: &mut Infer, b: &Block, i: &Interface, call: &str, w: &Words) {
+    let ident = inf.range(&b.ident);
+    let header = ident.start..b.labels.last().map_or(ident.end, |l| inf.range(l).end);
+    let given: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
+    for v in i.inputs.iter().filter(|v| v.required && !given.contains(v.name.as_str())) {
+        let d = Diagnostic::new(
+            Code::MissingArgument,
+            header.clone(),
+            format!("{} `{call}` needs the argument `{}`: its {} has no default", w.what, v.name, w.input),
+        );
+        inf.report(d.with_related(Related {
+            path: Some(v.path.clone()),
+            range: v.name_range.clone(),
+            message: format!("{} `{}` is declared here", w.input, v.name),
+        }));
+    }
+}
+
+/// What hover and definition show on an argument's name: the variable it
+/// sets in the called module.
+fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: &Words) {
+    if inf.record.is_none() {
+        return;
+    }
+    let range = inf.range(&a.key);
+    let ty = input.declared.clone().unwrap_or_else(|| input.value.clone());
+    let related = Related {
+        path: Some(input.path.clone()),
+        range: input.name_range.clone(),
+        message: format!("{} `{}` of {} `{call}`", w.input, input.name, w.what),
+    };
+    inf.note(range.clone(), &ty, Note::Reference(Some(related)));
+    if let Some(d) = &input.description {
+        inf.note(range.clone(), &ty, Note::Doc(d.clone()));
+    }
+    let default = match (&input.default, input.required) {
+        (Some(d), _) => format!("Default: `{d}`"),
+        (None, true) => format!("Required: the {} has no default.", w.input),
+        (None, false) => return,
+    };
+    inf.note(range, &ty, Note::Doc(default));
+}
+
+/// One argument against the input it sets.
+fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str, w: &Words) {
+    if matches!(a.value, Expression::Null(_)) {
         // null is "not set": a nullable variable takes it, a non-nullable
         // one takes its default instead, and without a default it is an error.
         if !input.nullable && input.required {
             let r = inf.range(&a.value);
-            inf.report(Diagnostic::new(
-                Code::InvalidValue,
-                r,
-                format!(
-                    "`{}` of module `{call}` may not be null: its variable has `nullable = false` and no default",
-                    input.name
-                ),
-            ));
+            let msg = format!(
+                "`{}` of {} `{call}` may not be null: its {} has `nullable = false` and no default",
+                input.name, w.what, w.input
+            );
+            inf.report(Diagnostic::new(Code::InvalidValue, r, msg));
         }
         return;
     }
@@ -114,7 +177,7 @@ fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str)
     let related = Related {
         path: Some(input.path.clone()),
         range: input.type_range.clone().unwrap_or_else(|| input.name_range.clone()),
-        message: format!("the type of `var.{}` in module `{call}`", input.name),
+        message: format!("the type of {} `{}` in {} `{call}`", w.input, input.name, w.what),
     };
     inf.check(&a.value, t, declared, Some(related));
 }

@@ -81,6 +81,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
         ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
         ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => resource(inf, b, dialect),
+        ("component", FileKind::Pcl) => component_call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
         ("import", FileKind::Terraform) => {

@@ -86,12 +86,21 @@ pub(super) struct CallDecl {
     /// The `source`, when a constant string.
     pub(super) source: Option<String>,
     pub(super) repeat: Repeat,
+    /// A PCL `component` (named like any PCL name, not `module.NAME`).
+    pub(super) component: bool,
 }
 
 impl CallDecl {
-    /// What `module.NAME` is, given what the call leads to.
+    /// What `module.NAME` (a component's `NAME`) is, given what the call
+    /// leads to.
     pub(super) fn value(&self, callee: Option<&Callee>) -> Type {
-        let Some(i) = callee.and_then(Callee::interface) else { return Type::any() };
+        let Some(i) = callee.and_then(Callee::interface) else {
+            return if self.component { Type::output(Type::any()) } else { Type::any() };
+        };
+        if self.component {
+            // A component's outputs are eventual, as a resource's are.
+            return Type::output(i.value());
+        }
         match self.repeat {
             Repeat::One => i.value(),
             Repeat::Count => Type::list(i.value()),
@@ -269,6 +278,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             name_range: label.range.clone(),
             source: None,
             repeat: Repeat::Unknown,
+            component: false,
         }),
         // Like a parsed block, so that typing in a resource keeps patching.
         ("resource" | "data", FileKind::Terraform, Some(ty)) if doc.file.dialect == Dialect::Terraform => {
@@ -354,6 +364,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 name_range: src.range(label),
                 source,
                 repeat,
+                component: false,
             });
         }
         ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => {
@@ -427,6 +438,15 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 "component" => "component",
                 _ => "read",
             };
+            if ident == "component" && kind == FileKind::Pcl {
+                d.calls.push(CallDecl {
+                    name: label_text(label).to_string(),
+                    name_range: src.range(label),
+                    source: b.labels.get(1).map(|l| label_text(l).to_string()),
+                    repeat: Repeat::One,
+                    component: true,
+                });
+            }
             // Without a schema, every attribute of a resource is an output of unknown type.
             let ranged = b.body.get_blocks("options").any(|o| o.body.has_attribute("range"));
             let token = b.labels.get(1).filter(|_| what == "resource" && !ranged).map(|t| label_text(t).to_string());

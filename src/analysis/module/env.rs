@@ -181,14 +181,15 @@ impl Env for View<'_> {
         self.schemas_asked.set(true);
         self.env.context.schemas.clone()
     }
-    fn output_related(&self, call: &str, output: &str) -> Option<Related> {
+    fn module_output(&self, call: &str, output: &str) -> Option<(Related, Option<String>)> {
         let i = self.env.context.callee(call)?.interface()?;
         let o = i.output(output)?;
-        Some(Related {
+        let related = Related {
             path: Some(o.path.clone()),
             range: o.name_range.clone(),
-            message: format!("output `{output}` of module `{call}` ({})", i.dir.display()),
-        })
+            message: format!("output `{output}` of module `{call}`"),
+        };
+        Some((related, o.description.clone()))
     }
 }
 

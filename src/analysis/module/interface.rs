@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::analysis::calls::{Input, Interface, OutputInfo};
+use crate::analysis::Family;
 
 /// A module call as the workspace resolves it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,18 +12,22 @@ pub struct Call {
     pub name: String,
     /// The `source`, when a constant string.
     pub source: Option<String>,
+    /// The family of the called module: a Terraform module call, a PCL component.
+    pub family: Family,
 }
 
 impl Memo {
-    /// The module calls of `docs` (the first block of each name).
+    /// The module calls (and PCL components) of `docs` (the first block of
+    /// each name).
     pub fn calls(&mut self, docs: &[Document]) -> Vec<Call> {
         let mut out: Vec<Call> = Vec::new();
-        for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
+        for doc in docs.iter().filter(|d| matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl)) {
             for item in doc.items.iter() {
                 let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
                 for c in &d.calls {
                     if !out.iter().any(|o| o.name == c.name) {
-                        out.push(Call { name: c.name.clone(), source: c.source.clone() });
+                        let family = if c.component { Family::Pcl } else { Family::Terraform };
+                        out.push(Call { name: c.name.clone(), source: c.source.clone(), family });
                     }
                 }
             }
@@ -57,6 +62,30 @@ impl Memo {
                         path: doc.file.path.clone(),
                         name_range: shift(&v.name_range, at),
                         type_range: v.type_range.as_ref().map(|r| shift(r, at)),
+                    });
+                }
+            }
+        }
+        // A PCL component's inputs are its `config`s.
+        for doc in docs.iter().filter(|d| d.file.kind == FileKind::Pcl) {
+            for item in doc.items.iter() {
+                let Some(d) = self.decls.get(&item.id) else { continue };
+                for n in d.names.iter().filter(|n| n.what == "config") {
+                    if inputs.iter().any(|i| i.name == n.name) {
+                        continue;
+                    }
+                    let (description, default) = described(doc, item, "config", &n.name);
+                    inputs.push(Input {
+                        name: n.name.clone(),
+                        declared: Some(n.ty.clone()),
+                        value: n.ty.clone(),
+                        required: default.is_none(),
+                        nullable: true,
+                        description,
+                        default,
+                        path: doc.file.path.clone(),
+                        name_range: shift(&n.name_range, item.range.start),
+                        type_range: None,
                     });
                 }
             }

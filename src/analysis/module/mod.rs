@@ -110,8 +110,9 @@ pub struct ModuleAnalysis {
     /// Resources, data sources, module calls and components (document
     /// symbols), resources and data sources at their schema's type.
     pub resources: Vec<Symbol>,
-    /// The provider schemas the analysis used (hover and completion).
-    pub schemas: Option<Arc<Schemas>>,
+    /// What the module's calls lead to (completion of their arguments and
+    /// outputs), and its provider schemas (hover and completion).
+    pub context: Context,
 }
 
 /// A position to record expression types at: (document index, byte offset).
@@ -211,7 +212,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         type_nodes: docs.iter().map(|_| Vec::new()).collect(),
         probe: Vec::new(),
         resources: Vec::new(),
-        schemas: memo.context.schemas.clone(),
+        context: memo.context.clone(),
     };
     let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;
@@ -258,7 +259,8 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
             for n in &d.names {
                 declare_name(&mut env, Space::Pcl, &n.name);
-                let ty = n.value(&env.context);
+                let component = d.calls.iter().find(|c| c.component && c.name == n.name);
+                let ty = component.map_or_else(|| n.value(&env.context), |c| c.value(env.context.callee(&c.name)));
                 env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
             }
             for (index, v) in d.vars.iter().enumerate() {
@@ -271,7 +273,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 declare_name(&mut env, c.space, &c.name);
                 computed.push(ComputedRef { doc: di, item, index, decl: c });
             }
-            for c in &d.calls {
+            for c in d.calls.iter().filter(|c| !c.component) {
                 declare_name(&mut env, Space::Module, &c.name);
                 let ty = c.value(env.context.callee(&c.name));
                 env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");

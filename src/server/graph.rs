@@ -1,0 +1,144 @@
+//! The module graph as the server keeps it: the modules that open modules
+//! call (analysed once per change and shared by every caller, see
+//! `analysis::workspace`), read from open documents over the disk, and
+//! which open module reads which directory, so that an edit of a called
+//! module re-checks its callers.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::disk::{Disk, Wanted};
+use super::workspace::Settings;
+use super::{lock, State};
+use crate::analysis::workspace::{normalize, Files, Workspace};
+use crate::analysis::{Document, Family, FileKind, Memo};
+
+#[derive(Default)]
+pub struct Graph {
+    workspace: Mutex<Workspace>,
+    /// Per module directory analysed with calls: every directory its
+    /// analysis read (callees, theirs, …).
+    reads: Mutex<HashMap<PathBuf, HashSet<PathBuf>>>,
+}
+
+fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Module files as the editor has them: open documents over the disk.
+struct ServerFiles<'a> {
+    state: &'a Mutex<State>,
+    disk: &'a Disk,
+    settings: &'a Settings,
+    recheck: bool,
+}
+
+impl Files for ServerFiles<'_> {
+    fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
+        let mut docs = lock(self.state).workspace.open_docs(dir, family);
+        let skip: HashSet<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
+        let wanted = Wanted { dir, family, skip: &skip, also: None, settings: self.settings };
+        docs.extend(self.disk.module(&wanted, self.recheck));
+        docs.sort_by(|a, b| a.file.path.cmp(&b.file.path));
+        docs
+    }
+
+    fn read(&self, path: &Path) -> Option<String> {
+        let meta = std::fs::metadata(path).ok()?;
+        // A manifest, never a FIFO or something huge.
+        if !meta.is_file() || meta.len() > 16 << 20 {
+            return None;
+        }
+        std::fs::read_to_string(path).ok()
+    }
+}
+
+impl Graph {
+    /// Brings the module's memo up to what its calls now lead to. Runs off
+    /// the message loop (it may read and analyse called modules).
+    pub fn prepare(
+        &self,
+        state: &Mutex<State>,
+        disk: &Disk,
+        settings: &Settings,
+        recheck: bool,
+        docs: &[Document],
+        memo: &mut Memo,
+    ) {
+        let Some(dir) = docs.first().and_then(|d| d.file.path.parent()).map(normalize) else { return };
+        // Provider and package schemas: the settings' files, and a
+        // Terraform module's own once they are printed (issue 15).
+        let schemas = docs.first().and_then(|d| settings.schemas_for(&dir, d.file.kind.family()));
+        let calls = memo.calls(docs);
+        if calls.is_empty() {
+            memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
+            if guard(&self.reads).remove(&dir).is_some() {
+                self.prune();
+            }
+            return;
+        }
+        let files = ServerFiles { state, disk, settings, recheck };
+        let resolved = {
+            let mut ws = guard(&self.workspace);
+            ws.schemas = settings.schemas.clone();
+            ws.context(&files, &dir, &calls)
+        };
+        memo.set_context(crate::analysis::Context { schemas, ..resolved.context });
+        guard(&self.reads).insert(dir, resolved.reads);
+    }
+
+    /// The module directories whose analysis read one of `dirs`.
+    pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<PathBuf> {
+        let dirs: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
+        guard(&self.reads)
+            .iter()
+            .filter(|(_, read)| read.iter().any(|r| dirs.contains(r)))
+            .map(|(caller, _)| caller.clone())
+            .collect()
+    }
+
+    /// A module none of whose documents is open any more: what was kept
+    /// for its calls goes, unless another open module still needs it.
+    pub fn forget(&self, dir: &Path) {
+        if guard(&self.reads).remove(&normalize(dir)).is_some() {
+            self.prune();
+        }
+    }
+
+    /// The text of a file of a called module (for a definition there).
+    pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Arc<str>> {
+        self.texts(state, disk, settings, [path.to_path_buf()]).pop().map(|(_, t)| t)
+    }
+
+    /// The texts of files of called modules (for related locations there).
+    pub fn texts(
+        &self,
+        state: &Mutex<State>,
+        disk: &Disk,
+        settings: &Settings,
+        paths: impl IntoIterator<Item = PathBuf>,
+    ) -> Vec<(PathBuf, Arc<str>)> {
+        let files = ServerFiles { state, disk, settings, recheck: false };
+        let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
+        for p in paths {
+            if let (Some(dir), Some(kind)) = (p.parent(), FileKind::for_path(&p)) {
+                by_dir.entry((dir.to_path_buf(), kind.family())).or_default().push(p);
+            }
+        }
+        let mut out = Vec::new();
+        for ((dir, family), wanted) in by_dir {
+            for d in files.module(&dir, family) {
+                if wanted.contains(&d.file.path) {
+                    out.push((d.file.path.clone(), d.file.text.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    fn prune(&self) {
+        let keep: HashSet<PathBuf> = guard(&self.reads).values().flatten().cloned().collect();
+        guard(&self.workspace).retain(&keep);
+    }
+}
