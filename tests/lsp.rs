@@ -852,7 +852,7 @@ async fn provider_schemas_from_settings_type_resources() {
     let google = paths::data("schemas/terraform/google-4.27.0.json");
     let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
     let mut s = Session::start_with(Enc::Utf16, options).await;
-    let text = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtux = 1\n}\n\noutput \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n";
+    let text = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtux = 1\n}\n\nresource \"google_compute_firewall\" \"fw\" {\n  name           = \"fw\"\n  network        = \"n\"\n  enable_logging = true\n  allow {\n    protocol = \"tcp\"\n  }\n}\n\noutput \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n";
     let h = s.at("textDocument/hover", "main.tf", text).await;
     assert_eq!(first_block(&h), "number", "{h}");
     let u = uri(&s.dir.join("main.tf"));
@@ -865,6 +865,9 @@ async fn provider_schemas_from_settings_type_resources() {
         "{messages:?}"
     );
     assert!(diags.iter().all(|d| d["severity"] != 1), "{diags:?}");
+    let deprecated = diags.iter().find(|d| d["code"] == "deprecated").expect("enable_logging is deprecated");
+    assert_eq!(deprecated["tags"], json!([2]), "{deprecated}");
+    assert!(diags.iter().filter(|d| d["code"] != "deprecated").all(|d| d.get("tags").is_none()), "{diags:?}");
 }
 
 /// Issue 15's editor part: hover on a resource argument shows its type and
