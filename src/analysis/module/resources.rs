@@ -114,7 +114,7 @@ fn check_body(
             inf.report(Diagnostic::new(Code::Deprecated, range, format!("`{key}` of {} is deprecated", site.what)));
         }
         if !matches!(a.value, Expression::Null(_)) {
-            inf.check(&a.value, &t, &attr.ty, None);
+            inf.check(&a.value, &t, &attr.input, None);
         }
     }
     let mut counts: HashMap<&str, (u64, bool)> = HashMap::default();
