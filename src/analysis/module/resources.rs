@@ -137,6 +137,8 @@ fn check_body(
                 counts.entry(label).or_default().1 = true;
                 match schema.block(label) {
                     Some(nb) => dynamic_block(inf, nested, &nb.block, site, dialect),
+                    // Attributes as blocks, generated.
+                    None if schema.attribute(label).is_some() => dynamic(inf, nested, dialect),
                     None => {
                         let r = nested.labels.first().map_or_else(|| inf.range(&nested.ident), |l| inf.range(l));
                         site.unsupported(inf, r, format!("{} has no block `{label}`", site.what));
