@@ -447,3 +447,24 @@ fn pcl_programs_use_pulumis_cached_package_schemas() {
     let out = types(&[("PULUMI_HOME", &empty)], &["--package-schema", named.to_str().unwrap()]);
     assert!(out.contains("output.secret: output(string)"), "{out}");
 }
+
+/// A schema file that cannot be read or is no schema is an I/O failure
+/// named by its own path (exit 2); the files are still checked.
+#[test]
+fn a_bad_provider_schema_is_an_io_failure_of_that_file() {
+    let dir = tempdir("bad-schema");
+    write(&dir, "main.tf", "variable \"n\" {\n  type    = number\n  default = \"x\"\n}\n");
+    write(&dir, "not-a-schema.json", "{\"format_version\": \"1.0\"}");
+    let good = paths::data("schemas/terraform/local-2.5.2.json");
+    let out = run(
+        &dir,
+        &["check", "--provider-schema", good.to_str().unwrap(), "--provider-schema", "not-a-schema.json", "."],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not-a-schema.json: error: not a provider schema: no `provider_schemas` object"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("error[invalid-value]"), "{}", stdout(&out));
+}

@@ -319,8 +319,7 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &packages) {
         Ok(s) if s.is_empty() => None,
         Ok(s) => Some(std::sync::Arc::new(s)),
-        Err(message) => {
-            let path = args.provider_schemas.first().cloned().unwrap_or_default();
+        Err((path, message)) => {
             failures.push(IoFailure { path, message });
             None
         }

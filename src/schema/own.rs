@@ -71,7 +71,7 @@ pub fn run(exe: &Path, dir: &Path, key: u64) -> Result<Arc<ProviderSchemas>, Str
         std::fs::write(&tmp, &out.stdout).map_err(|e| format!("{}: {e}", tmp.display()))?;
         std::fs::rename(&tmp, &cached).map_err(|e| format!("{}: {e}", cached.display()))?;
     }
-    read_cached(&cached, load).map(|(s, _)| s)
+    read_cached(&cached, load).map(|(s, _)| s).map_err(|e| format!("{}: {e}", cached.display()))
 }
 
 /// Where a lock key's schema is.

@@ -136,17 +136,18 @@ impl Schemas {
     /// The schemas of the files the user named (not known to match the
     /// module's providers), each read once per process: provider schemas
     /// and Pulumi package schemas.
-    pub fn from_files(providers: &[PathBuf], packages: &[PathBuf]) -> Result<Schemas, String> {
+    /// A file that cannot be read, or is no schema, fails with its path.
+    pub fn from_files(providers: &[PathBuf], packages: &[PathBuf]) -> Result<Schemas, (PathBuf, String)> {
         let mut files = Vec::new();
         let mut h = rustc_hash::FxHasher::default();
         for path in providers {
-            let (schemas, mtime) = read_cached(path, load)?;
+            let (schemas, mtime) = read_cached(path, load).map_err(|e| (path.clone(), e))?;
             (path, mtime).hash(&mut h);
             files.push(SchemaFile { label: label(path), path: path.clone(), schemas, trusted: false });
         }
         let mut pkgs = Vec::new();
         for path in packages {
-            let (package, mtime) = read_cached(path, load_package)?;
+            let (package, mtime) = read_cached(path, load_package).map_err(|e| (path.clone(), e))?;
             (path, mtime).hash(&mut h);
             pkgs.push(PackageFile { label: label(path), package, trusted: false });
         }
@@ -215,7 +216,8 @@ pub fn read_cached<T: Send + Sync + 'static>(
 ) -> Result<(Arc<T>, SystemTime), String> {
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    // The caller knows the path: messages do not repeat it.
+    let fail = |e: &dyn std::fmt::Display| e.to_string();
     let mtime = std::fs::metadata(path).and_then(|m| m.modified()).map_err(|e| fail(&e))?;
     let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     if let Some((t, s)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
