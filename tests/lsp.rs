@@ -843,6 +843,10 @@ async fn editing_a_called_module_rechecks_its_callers() {
     .await;
     let diags = s.newest_until(&root, |d| !d.is_empty()).await;
     assert_eq!(codes(&diags), ["missing-argument"], "{diags:?}");
+    // Closed unsaved: the caller sees the disk copy again.
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": child}})).await;
+    let diags = s.newest_until(&root, |d| codes(d) == ["invalid-value"]).await;
+    assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
 }
 
 /// Issue 15: `hclTypes.providerSchemas` types resources in the editor, and

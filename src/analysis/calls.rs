@@ -15,6 +15,11 @@ use std::sync::Arc;
 use crate::schema::Schemas;
 use crate::types::Type;
 
+/// Whether a module source is a local path (Terraform: `./` or `../`).
+pub fn is_local(source: &str) -> bool {
+    source.starts_with("./") || source.starts_with("../") || source.starts_with(".\\") || source.starts_with("..\\")
+}
+
 /// A variable of a called module: what an argument is checked against.
 #[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Input {

@@ -96,7 +96,8 @@ pub struct Infer<'e, 's> {
 }
 
 fn options(dialect: Dialect) -> ConvertOptions {
-    ConvertOptions { any_is_safe: true, none_is_universal: dialect == Dialect::Terraform }
+    let terraform = dialect == Dialect::Terraform;
+    ConvertOptions { any_is_safe: true, none_is_universal: terraform, go_cty: terraform }
 }
 
 impl<'e, 's> Infer<'e, 's> {
@@ -791,7 +792,16 @@ impl<'e, 's> Infer<'e, 's> {
     pub fn check(&mut self, e: &Expression, actual: &Type, expected: &Type, related: Option<Related>) -> Safety {
         let dialect = self.env.dialect();
         let s = actual.strip(Strip::Eventuals);
-        let safety = convert_with(&s, expected, options(dialect));
+        let mut safety = convert_with(&s, expected, options(dialect));
+        // What go-cty alone makes impossible (a bool as a number, a lacking
+        // required attribute, a list as a tuple) is judged by value on a
+        // constant, at the offending element, as an unsafe conversion is.
+        if safety == Safety::None && options(dialect).go_cty && eval(e, self.src).is_ok() {
+            let lenient = ConvertOptions { go_cty: false, ..options(dialect) };
+            if convert_with(&s, expected, lenient) != Safety::None {
+                safety = Safety::Unsafe;
+            }
+        }
         let range = self.range(e);
         self.note(range.clone(), actual, Note::Checked(expected.clone(), safety));
         let with_related = |d: Diagnostic| match &related {

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use super::calls::{Callee, Context, Interface};
+use super::calls::{is_local, Callee, Context, Interface};
 use super::{Call, Document, Family, Memo, ModuleAnalysis};
 
 /// How deep a chain of calls is followed.
@@ -158,11 +158,6 @@ impl Workspace {
         self.modules.insert(key, entry);
         Callee::Module(interface)
     }
-}
-
-/// Whether a module source is a local path (Terraform: `./` or `../`).
-pub fn is_local(source: &str) -> bool {
-    source.starts_with("./") || source.starts_with("../") || source.starts_with(".\\") || source.starts_with("..\\")
 }
 
 /// The directory a call leads to, or `None` when it is not installed.

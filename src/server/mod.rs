@@ -632,8 +632,12 @@ impl LanguageServer for Backend {
             drop((closed.open, closed.memo, forgotten));
             give_back_memory();
         });
-        // Siblings see the disk copy now.
-        self.refresh_modules(|_, p| module_key(p) == key).await;
+        // Siblings, and the modules that call this one, see the disk copy now.
+        let callers = match &key {
+            Some((dir, _)) => self.graph.callers(&std::iter::once(dir.clone()).collect()),
+            None => Default::default(),
+        };
+        self.refresh_modules(|_, p| module_key(p) == key || p.parent().is_some_and(|d| callers.contains(d))).await;
         self.trim_when_idle(seq);
     }
 

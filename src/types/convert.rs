@@ -32,6 +32,10 @@ pub struct ConvertOptions {
     pub any_is_safe: bool,
     /// Terraform's typed nulls: `none` converts safely to every type.
     pub none_is_universal: bool,
+    /// go-cty's conversions (Terraform): bool and number never convert
+    /// into each other, an object lacking a required attribute and a
+    /// list or set as a tuple never convert (types.md §3, Terraform).
+    pub go_cty: bool,
 }
 
 /// `convert(from, to)` of types.md §3.
@@ -148,6 +152,9 @@ impl Converter {
             }
             (Kind::List(t), Kind::List(u) | Kind::Set(u)) => self.run(u, t),
             (Kind::List(t), Kind::Tuple(us)) => self.min_all(us.iter().map(|u| (u, t))),
+            (Kind::Tuple(_), Kind::List(_) | Kind::Set(_)) if self.opts.go_cty => {
+                return self.note(No, || format!("{sb} to {db} is impossible in Terraform: a tuple is required"));
+            }
             (Kind::Set(t), Kind::Set(u)) => self.run(u, t),
             (Kind::Set(t), Kind::List(u)) => {
                 let r = self.run(u, t);
@@ -184,7 +191,10 @@ impl Converter {
                 for (name, t) in tattrs {
                     let sk = s.attribute(name).unwrap_or(&none);
                     let one = if s.attribute(name).is_none() {
-                        let one = self.run(sk, t);
+                        // go-cty: only an optional attribute may be absent.
+                        // (`optional(any)` is `any`: an absent `any` attribute is let be.)
+                        let required = self.opts.go_cty && !t.is_any() && !t.members().iter().any(Type::is_none);
+                        let one = if required { No } else { self.run(sk, t) };
                         self.note(one, || format!("{sb} lacks the required attribute `{name}` of {db}"))
                     } else {
                         self.run(sk, t)
@@ -200,7 +210,7 @@ impl Converter {
                 let mut r = Safe;
                 for (_, t) in tattrs {
                     let one = self.run(u, t);
-                    let optional = self.opts.none_is_universal && t.members().iter().any(Type::is_none);
+                    let optional = self.opts.go_cty && t.members().iter().any(Type::is_none);
                     r = r.min(if one == No && optional { Unsafe } else { one });
                 }
                 let r = r.min(Unsafe);
@@ -234,6 +244,8 @@ impl Converter {
             (String, String | Number | Int | Bool) => (Safe, ""),
             (Number, Number | Int) => (Safe, ""),
             (Number, String) => (Unsafe, "fails for non-numeric text"),
+            (Number | Int, Bool) if self.opts.go_cty => (No, "is impossible in Terraform: a bool is never a number"),
+            (Bool, Number | Int) if self.opts.go_cty => (No, "is impossible in Terraform: a number is never a bool"),
             (Number, Bool) => (Unsafe, "fails: a bool is never a number"),
             (Int, Int) => (Safe, ""),
             (Int, String) => (Unsafe, "fails for text that is not a whole number"),

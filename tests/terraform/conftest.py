@@ -19,6 +19,13 @@ def terraform():
 
 
 @pytest.fixture(scope="session")
+def validator():
+    v = oracle.Validator()
+    yield v
+    v.close()
+
+
+@pytest.fixture(scope="session")
 def binary():
     path = os.environ.get("HCL_TYPES_BIN", os.path.join(ROOT, "target", "release", "hcl-types"))
     if not os.access(path, os.X_OK):

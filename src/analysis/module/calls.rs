@@ -4,7 +4,7 @@
 //! variable`, `Missing required argument` and `Unsupported argument`).
 
 use super::*;
-use crate::analysis::calls::{Input, Interface};
+use crate::analysis::calls::{is_local, Input, Interface};
 use crate::analysis::infer::Note;
 
 /// Arguments of a module block that are not the module's variables.
@@ -32,7 +32,17 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
     for a in b.body.attributes() {
         // `count` and `for_each` are checked above; the others are
         // constants, provider addresses and references to whole objects.
-        if META.contains(&a.key.value().as_str()) {
+        let key = a.key.value().as_str();
+        if META.contains(&key) {
+            if key == "version" && is_local(&source) {
+                // Terraform then reads the source as a registry address
+                // and fails to load the call.
+                let r = inf.range(&a.key);
+                let msg = format!(
+                    "`version` applies only to registry modules: with it Terraform reads `{source}` as a registry address and fails; remove `version`"
+                );
+                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+            }
             continue;
         }
         let t = inf.expr(&a.value);
@@ -160,7 +170,8 @@ fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: 
 
 /// One argument against the input it sets.
 fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str, w: &Words) {
-    if matches!(a.value, Expression::Null(_)) {
+    // A value of type none (`null`, or a local holding it) is always null.
+    if matches!(a.value, Expression::Null(_)) || t.is_none() {
         // null is "not set": a nullable variable takes it, a non-nullable
         // one takes its default instead, and without a default it is an error.
         if !input.nullable && input.required {
