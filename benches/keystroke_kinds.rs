@@ -15,6 +15,7 @@
 //! KEYS_BENCH_SIZES=100KB,10MB KEYS_BENCH_EDITS=40 KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
 //! KEYS_BENCH_SIZES=10MB KEYS_BENCH_KINDS=resource KEYS_BENCH_WRAP="perf record -g -o /tmp/perf.data --" \
 //!     KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
+//! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench keystroke_kinds   # another build
 //! ```
 //!
 //! Inputs: `tools/gen-hcl.py` (seed 1) for Terraform; the tfvars
@@ -298,7 +299,8 @@ struct Server {
 }
 
 fn binary() -> PathBuf {
-    let bin = root().join("target/release/hcl-types");
+    // HCL_TYPES_BIN compares another build (as in benches/lsp_latency.rs).
+    let bin = std::env::var_os("HCL_TYPES_BIN").map_or_else(|| root().join("target/release/hcl-types"), PathBuf::from);
     assert!(bin.exists(), "{} is missing: run cargo build --release first", bin.display());
     bin
 }

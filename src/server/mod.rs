@@ -9,8 +9,11 @@
 
 mod disk;
 mod graph;
+mod memory;
 mod outbox;
 mod publish;
+mod stash;
+mod stdio;
 pub mod text;
 mod transport;
 mod workspace;
@@ -24,13 +27,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use ropey::Rope;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
-use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+use tower_lsp_server::{Client, LanguageServer};
 
 use crate::analysis::{ide, Document, Memo};
 use crate::diagnostic::Severity as Sev;
 use disk::Disk;
 use outbox::Outbox;
 use publish::Published;
+pub use stdio::run;
 pub use text::Encoding;
 use workspace::{module_key, Open, Settings, Workspace};
 
@@ -64,6 +68,10 @@ pub struct Backend {
     disk: Arc<Disk>,
     /// Every publication goes here, under the state lock, in order.
     outbox: Arc<Outbox>,
+    /// Large texts the transport took out of messages (`stash.rs`).
+    stash: Arc<stash::Stash>,
+    /// What to free once the user pauses.
+    later: Arc<memory::Later>,
     /// Whether the transport's writer drains `outbox` straight to the
     /// client's stream (stdio); else [`Backend::deliver`] passes
     /// publications to `client` (the server in process).
@@ -79,79 +87,6 @@ enum RawPublish {}
 impl notification::Notification for RawPublish {
     type Params = serde_json::Value;
     const METHOD: &'static str = "textDocument/publishDiagnostics";
-}
-
-/// Runs the server on stdin/stdout until the client disconnects.
-pub fn run() -> u8 {
-    few_arenas();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("hcl-types lsp: cannot start the runtime: {e}");
-            return 2;
-        }
-    };
-    let ending = Arc::new(transport::Ending::default());
-    runtime.block_on(async {
-        widen_stdout_pipe();
-        let (out, written) = transport::writer(std::io::stdout());
-        let outbox = out.clone();
-        let (service, socket) = LspService::new(move |client| Backend { outbox, direct: true, ..Backend::new(client) });
-        let (to_server, server_in) = tokio::io::duplex(1 << 16);
-        let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        let reader =
-            tokio::spawn(transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone()));
-        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
-        // Returns once the input ended (or `exit` came) and every handler
-        // finished; no handler waits for the client, so a client that
-        // vanished with requests of ours unanswered does not keep it here.
-        Server::new(server_in, server_out, socket).serve(service).await;
-        reader.abort();
-        // Everything the server wrote is passed on, then the stream ends.
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), forward).await;
-        out.close();
-        let _ = written.recv_timeout(std::time::Duration::from_secs(2));
-    });
-    // Blocked reads of stdin, and tasks still waiting for answers from the
-    // client (they are abandoned), must not keep the process alive.
-    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    ending.status()
-}
-
-/// Lets a pipe to the editor hold a whole large publication at once
-/// instead of 64 KB at a time (a megabyte is what Linux allows anyone).
-fn widen_stdout_pipe() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: F_SETPIPE_SZ only resizes the kernel buffer of descriptor 1
-    // (it fails harmlessly when that is not a pipe).
-    unsafe {
-        libc::fcntl(1, libc::F_SETPIPE_SZ, 1 << 20);
-    }
-}
-
-/// Lets glibc keep two malloc arenas instead of eight per core: the
-/// blocking pool's threads each took one, and what a closed module freed
-/// stayed as unreturnable fragments in every one of them (40 modules of
-/// 1 MB opened and closed left 24 MB; with two arenas 17 MB).
-fn few_arenas() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets an allocator parameter; called before any
-    // thread of the server starts.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 2);
-    }
-}
-
-/// Returns freed memory to the system: glibc keeps what large trees
-/// freed in its arenas, so without this the process would stay as large
-/// as the trees it dropped.
-fn give_back_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free heap pages; it has no
-    // preconditions and is thread-safe.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -203,6 +138,8 @@ impl Backend {
             published: Arc::default(),
             disk: Arc::default(),
             outbox: Arc::default(),
+            stash: Arc::default(),
+            later: Arc::default(),
             direct: false,
             delivering: Arc::default(),
             graph: Arc::default(),
@@ -269,7 +206,7 @@ impl Backend {
             if !outside.is_empty() {
                 ropes = ropes.with(graph.texts(&state, &disk, &settings, outside));
             }
-            for (i, uri, version, rope, opened) in &snapshot.open {
+            for (i, uri, version, rope, opened, edit) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
                 let path = &doc.file.path;
                 let target = publish::Target {
@@ -280,6 +217,7 @@ impl Backend {
                     enc: encoding,
                     severity: &settings.severity,
                     module: &ropes,
+                    edit: edit.as_ref(),
                 };
                 let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
                 let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
@@ -300,11 +238,9 @@ impl Backend {
         let Ok(Some((results, compact))) = result else { return };
         if !compact.is_empty() {
             let replaced = lock(&self.state).workspace.drop_trees(compact, &self.disk);
-            // Freeing large trees takes a while; nobody waits for it.
-            std::thread::spawn(move || {
-                drop(replaced);
-                give_back_memory();
-            });
+            // Freed once the user pauses (`trim_when_idle`), not beside
+            // the next keystroke (see `memory::Later`).
+            self.later.add(replaced);
         }
         {
             // Checked and queued under the lock, so a publication is never
@@ -321,21 +257,22 @@ impl Backend {
                     continue;
                 }
                 st.published.insert(path, seq);
-                self.outbox.publish(uri.as_str(), params.into_bytes());
+                self.outbox.publish(uri.as_str(), params);
             }
         }
         self.deliver().await;
         self.trim_when_idle(seq);
     }
 
-    /// Once the user pauses, hands freed memory back to the system. Not
-    /// after every keystroke: trimming holds the allocator's locks.
+    /// Once the user pauses, frees what waits for it and hands freed
+    /// memory back to the system. Not after every keystroke: trimming
+    /// holds the allocator's locks.
     fn trim_when_idle(&self, seq: u64) {
-        let latest = self.seq.clone();
+        let (latest, later) = (self.seq.clone(), self.later.clone());
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_millis(750)).await;
             if latest.load(Ordering::SeqCst) == seq {
-                let _ = tokio::task::spawn_blocking(give_back_memory).await;
+                let _ = tokio::task::spawn_blocking(move || later.free_all()).await;
             }
         });
     }
@@ -560,16 +497,20 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let opened = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let doc = params.text_document;
+        let text = self.stash.take(doc.text);
         let path = {
             let mut st = lock(&self.state);
             let path = st.workspace.open_path(&doc.uri, &doc.language_id);
-            st.workspace.open.insert(path.clone(), Open::new(doc.uri, &doc.text, doc.version, opened));
+            st.workspace.open.insert(path.clone(), Open::new(doc.uri, &text, doc.version, opened));
             path
         };
         self.refresh(path).await;
     }
 
-    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+    async fn did_change(&self, mut params: DidChangeTextDocumentParams) {
+        for change in &mut params.content_changes {
+            change.text = self.stash.take(std::mem::take(&mut change.text));
+        }
         let path = {
             let mut st = lock(&self.state);
             let Some(path) = st.workspace.doc_path(&params.text_document.uri) else { return };
@@ -614,7 +555,7 @@ impl LanguageServer for Backend {
                 r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
                 publish::json_string(uri.as_str())
             );
-            self.outbox.publish(uri.as_str(), empty.into_bytes());
+            self.outbox.publish(uri.as_str(), Arc::new(empty.into_bytes()));
             self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
             self.disk.changed(&path);
             (path, closed)
@@ -627,10 +568,11 @@ impl LanguageServer for Backend {
         }
         // What the module held goes once its last document is closed.
         let forgotten = closed.dir.as_deref().map(|d| self.disk.forget(d)).unwrap_or_default();
-        let seq = self.seq.load(Ordering::SeqCst);
+        let (seq, later) = (self.seq.load(Ordering::SeqCst), self.later.clone());
+        // Nobody types into a closed document: what waited goes too.
         std::thread::spawn(move || {
             drop((closed.open, closed.memo, forgotten));
-            give_back_memory();
+            later.free_all();
         });
         // Siblings, and the modules that call this one, see the disk copy now.
         let callers = match &key {

@@ -7,13 +7,17 @@
 //! were made (a close's empty list and the reopen's diagnostics included).
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+/// A message body. Shared: the publisher keeps its last publication to
+/// make the next one from it, once the writer is done with it.
+pub type Body = Arc<Vec<u8>>;
 
 #[derive(Default)]
 struct Queue {
-    frames: VecDeque<Vec<u8>>,
+    frames: VecDeque<Body>,
     /// The newest waiting publication per document (by URI).
-    docs: HashMap<String, Vec<u8>>,
+    docs: HashMap<String, Body>,
     /// Documents with a waiting publication, in the order they first waited.
     order: VecDeque<String>,
     /// No more messages are taken (the stream ended or the writer stopped).
@@ -35,13 +39,13 @@ impl Outbox {
     pub fn send(&self, body: Vec<u8>) {
         let mut q = self.lock();
         if !q.closed {
-            q.frames.push_back(body);
+            q.frames.push_back(Arc::new(body));
             self.ready.notify_one();
         }
     }
 
     /// Queues a document's publication, replacing one still waiting.
-    pub fn publish(&self, uri: &str, body: Vec<u8>) {
+    pub fn publish(&self, uri: &str, body: Body) {
         let mut q = self.lock();
         if q.closed {
             return;
@@ -67,7 +71,7 @@ impl Outbox {
         q.order.clear();
     }
 
-    fn pop(q: &mut Queue) -> Option<Vec<u8>> {
+    fn pop(q: &mut Queue) -> Option<Body> {
         if let Some(f) = q.frames.pop_front() {
             return Some(f);
         }
@@ -76,7 +80,7 @@ impl Outbox {
     }
 
     /// The next message, waiting for one; `None` once closed and empty.
-    pub fn next(&self) -> Option<Vec<u8>> {
+    pub fn next(&self) -> Option<Body> {
         let mut q = self.lock();
         loop {
             if let Some(body) = Self::pop(&mut q) {
@@ -90,7 +94,7 @@ impl Outbox {
     }
 
     /// The next waiting publication, without waiting.
-    pub fn next_publication(&self) -> Option<Vec<u8>> {
+    pub fn next_publication(&self) -> Option<Body> {
         let mut q = self.lock();
         let uri = q.order.pop_front()?;
         q.docs.remove(&uri)
@@ -124,13 +128,13 @@ mod tests {
     #[test]
     fn a_newer_publication_replaces_the_waiting_one_and_frames_go_first() {
         let out = Outbox::default();
-        out.publish("a", b"a1".to_vec());
-        out.publish("b", b"b1".to_vec());
-        out.publish("a", b"a2".to_vec());
+        out.publish("a", Arc::new(b"a1".to_vec()));
+        out.publish("b", Arc::new(b"b1".to_vec()));
+        out.publish("a", Arc::new(b"a2".to_vec()));
         out.send(b"response".to_vec());
         assert_eq!(out.waiting(), 2);
         out.close();
-        let all: Vec<Vec<u8>> = std::iter::from_fn(|| out.next()).collect();
+        let all: Vec<Vec<u8>> = std::iter::from_fn(|| out.next()).map(|b| b.to_vec()).collect();
         assert_eq!(all, [b"response".to_vec(), b"a2".to_vec(), b"b1".to_vec()]);
     }
 
@@ -148,7 +152,7 @@ mod tests {
         let out = Outbox::default();
         out.send(b"x".to_vec());
         out.write_all(&mut Broken);
-        out.publish("a", b"a1".to_vec());
+        out.publish("a", Arc::new(b"a1".to_vec()));
         out.send(b"y".to_vec());
         assert_eq!(out.waiting(), 0);
         assert_eq!(out.next(), None);

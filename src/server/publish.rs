@@ -20,7 +20,9 @@ use std::sync::OnceLock;
 use ropey::Rope;
 use tower_lsp_server::ls_types::Uri;
 
+use super::outbox::Body;
 use super::text::{self, Encoding};
+use super::workspace::Edit;
 use crate::analysis::document::common_ends;
 use crate::analysis::Document;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
@@ -48,6 +50,53 @@ pub struct Published {
     /// The texts of other files that related locations point into.
     others: Vec<(PathBuf, Arc<str>)>,
     entries: Vec<Entry>,
+    /// The last message (see [`Message`]).
+    message: Message,
+}
+
+/// A publication as sent: `head` bytes up to the list's `[`, then each
+/// shown entry's JSON and a comma up to `end` (the last comma written as
+/// `]`, or a `]` at `head` when none is shown), then the version. The next
+/// publication is made from it in place once the writer is done with it:
+/// the bytes of unchanged entries stay, or move as one block.
+struct Message {
+    body: Body,
+    uri_json: Arc<str>,
+    head: usize,
+    end: usize,
+}
+
+impl Message {
+    fn empty() -> Message {
+        Message { body: Arc::default(), uri_json: Arc::from(""), head: 0, end: 0 }
+    }
+
+    /// Closes the list at the end of `buf` and adds the version.
+    fn finish(mut buf: Vec<u8>, uri_json: Arc<str>, head: usize, version: i32) -> Message {
+        let end = buf.len();
+        match buf.last_mut() {
+            Some(last) if end > head => *last = b']',
+            _ => buf.push(b']'),
+        }
+        buf.extend_from_slice(format!(r#","version":{version}}}}}"#).as_bytes());
+        Message { body: Arc::new(buf), uri_json, head, end }
+    }
+}
+
+/// The bytes an entry takes in a message.
+fn shown(e: &Entry) -> usize {
+    if e.json.is_empty() {
+        0
+    } else {
+        e.json.len() + 1
+    }
+}
+
+fn push_entries(buf: &mut Vec<u8>, entries: &[Entry]) {
+    for e in entries.iter().filter(|e| !e.json.is_empty()) {
+        buf.extend_from_slice(e.json.as_bytes());
+        buf.push(b',');
+    }
 }
 
 /// What a publication needs besides the diagnostics.
@@ -61,6 +110,8 @@ pub struct Target<'a> {
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
     pub module: &'a Ropes,
+    /// The change that made `text`, when one did.
+    pub edit: Option<&'a Edit>,
 }
 
 /// The ropes of a module's documents (and of files of the modules it
@@ -177,8 +228,15 @@ struct Change {
 }
 
 impl Change {
-    fn new(old: &str, old_rope: &Rope, new_rope: &Rope, new: &str) -> Change {
-        let (prefix, suffix) = common_ends(old.as_bytes(), new.as_bytes());
+    fn new(old: &Arc<str>, old_rope: &Rope, new_rope: &Rope, new: &str, edit: Option<&Edit>) -> Change {
+        // The edit that made the new text from this one says where they
+        // differ; else both are compared (10 MB twice costs a millisecond).
+        let (prefix, suffix) = match edit {
+            Some(e) if Arc::ptr_eq(&e.before, old) && old.len() - e.replaced.len() + e.inserted == new.len() => {
+                (e.replaced.start, old.len() - e.replaced.end)
+            }
+            _ => common_ends(old.as_bytes(), new.as_bytes()),
+        };
         let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
         let delta = new_end as isize - old_end as isize;
         // The first line break that ends after an unchanged byte: what
@@ -244,7 +302,7 @@ fn shift((s, e): (Pos, Pos), lines: i64) -> (Pos, Pos) {
 impl Published {
     /// Brings the publication up to `diags` and returns the notification
     /// as JSON.
-    pub fn update(last: Option<Published>, target: &Target, version: i32, diags: &[Diagnostic]) -> (Published, String) {
+    pub fn update(last: Option<Published>, target: &Target, version: i32, diags: &[Diagnostic]) -> (Published, Body) {
         let mut next = Published {
             text: target.text.clone(),
             rope: target.rope.clone(),
@@ -252,6 +310,7 @@ impl Published {
             severity: target.severity.clone(),
             others: Vec::new(),
             entries: Vec::new(),
+            message: Message::empty(),
         };
         let mut old = match last {
             Some(last) if last.enc == target.enc && last.severity == *target.severity => last,
@@ -262,13 +321,14 @@ impl Published {
                 severity: BTreeMap::new(),
                 others: Vec::new(),
                 entries: Vec::new(),
+                message: Message::empty(),
             },
         };
         // Related locations in other files keep their positions while
         // those files are the same.
         let others_same =
             old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(text, t)));
-        let change = Change::new(&old.text, &old.rope, target.rope, target.text);
+        let change = Change::new(&old.text, &old.rope, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
             change.before(&e.diag.range)
@@ -295,6 +355,12 @@ impl Published {
             .take(most)
             .take_while(|(e, d)| change.same(&e.diag, d, path) && reusable_after(e))
             .count();
+        // Where the old message's entries from `front` on, and those kept
+        // as they are (the back ones when no line moved), start.
+        let kept_from = if change.lines == 0 { old.entries.len() - back } else { old.entries.len() };
+        let front_at = old.message.head + old.entries[..front].iter().map(shown).sum::<usize>();
+        let kept_at = front_at + old.entries[front..kept_from].iter().map(shown).sum::<usize>();
+        let kept = old.entries.len() - kept_from;
         // The entries are changed in place: only the middle is replaced.
         let mut entries = std::mem::take(&mut old.entries);
         let middle = front..entries.len() - back;
@@ -361,22 +427,98 @@ impl Published {
             }
         }
 
-        let size: usize = next.entries.iter().map(|e| e.json.len() + 1).sum();
-        let mut params = String::with_capacity(size + target.uri_json.len() + 128);
-        let _ = write!(
-            params,
-            r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":["#,
-            target.uri_json
-        );
-        let mut first = true;
-        for e in next.entries.iter().filter(|e| !e.json.is_empty()) {
-            if !first {
-                params.push(',');
+        let written = next.entries.len() - kept;
+        next.message = match Arc::get_mut(&mut old.message.body) {
+            // The last message, no longer being written: its bytes before
+            // `front` stay, the kept ones move as one block.
+            Some(buf) if old.message.uri_json == target.uri_json && old.message.head > 0 => {
+                let mut buf = std::mem::take(buf);
+                buf.truncate(old.message.end);
+                if old.message.end > old.message.head {
+                    buf[old.message.end - 1] = b',';
+                }
+                let mut middle = Vec::new();
+                push_entries(&mut middle, &next.entries[front..written]);
+                buf.splice(front_at..kept_at, middle);
+                Message::finish(buf, target.uri_json.clone(), old.message.head, version)
             }
-            first = false;
-            params.push_str(&e.json);
+            _ => {
+                let size: usize = next.entries.iter().map(shown).sum();
+                let mut buf = Vec::with_capacity(size + target.uri_json.len() + 128);
+                let _ = std::io::Write::write_fmt(
+                    &mut buf,
+                    format_args!(
+                        r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":["#,
+                        target.uri_json
+                    ),
+                );
+                let head = buf.len();
+                push_entries(&mut buf, &next.entries);
+                Message::finish(buf, target.uri_json.clone(), head, version)
+            }
+        };
+        let body = next.message.body.clone();
+        (next, body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One diagnostic per `bad` in the text.
+    fn diags(text: &str) -> Vec<Diagnostic> {
+        let code = Code::ALL[0];
+        text.match_indices("bad").map(|(i, m)| Diagnostic::new(code, i..i + m.len(), "a bad word")).collect()
+    }
+
+    /// Publishes each text after the last; every message must be what a
+    /// first publication of the same text is. `hold` keeps a message as
+    /// the writer would while it writes (the next one is then built anew).
+    fn publish_all(texts: &[&str], hold: &[usize]) {
+        let (path, uri_json): (PathBuf, Arc<str>) = (PathBuf::from("/m/main.tf"), Arc::from("\"file:///m/main.tf\""));
+        let (severity, module) = (BTreeMap::new(), Ropes::new(&[]));
+        let mut last = None;
+        let mut held = Vec::new();
+        for (k, text) in texts.iter().enumerate() {
+            let (text, rope): (Arc<str>, Rope) = (Arc::from(*text), Rope::from_str(text));
+            let target = Target {
+                path: &path,
+                uri_json: uri_json.clone(),
+                text: &text,
+                rope: &rope,
+                enc: Encoding::Utf16,
+                severity: &severity,
+                module: &module,
+                edit: None,
+            };
+            let found = diags(&text);
+            let (next, body) = Published::update(last.take(), &target, k as i32, &found);
+            let (_, fresh) = Published::update(None, &target, k as i32, &found);
+            assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&fresh), "text {k}");
+            if hold.contains(&k) {
+                held.push(body);
+            }
+            last = Some(next);
         }
-        let _ = write!(params, r#"],"version":{version}}}}}"#);
-        (next, params)
+    }
+
+    #[test]
+    fn a_message_made_from_the_last_one_is_the_message_made_anew() {
+        let lines: Vec<String> =
+            (0..40).map(|i| if i % 3 == 0 { format!("bad {i}\n") } else { format!("ok {i}\n") }).collect();
+        let base = lines.concat();
+        let typed = base.replacen("ok 4", "ok 4x", 1);
+        let same_line = typed.replacen("bad 6", "xbad 6", 1);
+        let new_line = same_line.replacen("ok 10\n", "ok 10\n\n", 1);
+        let removed = new_line.replacen("bad 21", "bed 21", 1);
+        let added = removed.replacen("ok 22", "bad 22", 1);
+        let appended = format!("{added}bad at the end\n");
+        let none = added.replace("bad", "b_d");
+        let again = base.clone();
+        let texts = [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed];
+        let texts: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
+        publish_all(&texts, &[]);
+        publish_all(&texts, &[1, 4]);
     }
 }

@@ -12,9 +12,13 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::outbox::Outbox;
+use super::stash::Stash;
 
 /// Frames larger than this are read and discarded, never held in memory.
 const MAX_FRAME: usize = 256 << 20;
+
+/// A body is read this many bytes at a time (the readers' buffer size).
+const READ_PIECE: usize = 1 << 16;
 
 /// Header lines longer than this are read and discarded as they arrive
 /// (real headers are a few dozen bytes).
@@ -125,30 +129,36 @@ async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::io::Resu
         return Ok(Some(Err(error(-32600, "a message larger than 256 MiB"))));
     }
     let mut body = vec![0; len];
-    if input.read_exact(&mut body).await.is_err() {
-        return Ok(None);
+    // In pieces: a read larger than the reader's buffer goes straight to
+    // the input, and tokio's stdin keeps a buffer as large as the largest
+    // read it was asked for (up to 2 MB) for the rest of the session.
+    for piece in body.chunks_mut(READ_PIECE) {
+        if input.read_exact(piece).await.is_err() {
+            return Ok(None);
+        }
     }
     Ok(Some(Ok(body)))
 }
 
 /// Copies frames from `input` to `server`, answering undecodable ones on
-/// `replies` (message bodies).
+/// `replies` (message bodies); large document texts go to `stash`.
 pub async fn client_to_server(
     input: impl AsyncRead + Unpin,
     mut server: impl AsyncWrite + Unpin,
     replies: Out,
     ending: Arc<Ending>,
+    stash: Arc<Stash>,
 ) {
-    let mut input = BufReader::with_capacity(1 << 16, input);
+    let mut input = BufReader::with_capacity(READ_PIECE, input);
     while let Ok(Some(next)) = read_frame(&mut input).await {
-        let body = match next {
+        let mut body = match next {
             Ok(body) => body,
             Err(reply) => {
                 replies.send(reply);
                 continue;
             }
         };
-        let message = match std::str::from_utf8(&body).ok().map(serde_json::from_str::<Value>) {
+        let mut message = match std::str::from_utf8(&body).ok().map(serde_json::from_str::<Value>) {
             Some(Ok(v)) => v,
             _ => {
                 replies.send(error(-32700, "parse error: the message is not valid JSON in UTF-8"));
@@ -165,6 +175,9 @@ pub async fn client_to_server(
         }
         if let Some(method) = message.get("method").and_then(Value::as_str) {
             ending.saw(method);
+        }
+        if stash.take_out(&mut message) {
+            body = message.to_string().into_bytes();
         }
         if write_frame(&mut server, &body).await.is_err() {
             break;
@@ -193,7 +206,7 @@ pub fn writer(mut output: impl std::io::Write + Send + 'static) -> (Out, std::sy
 
 /// Passes tower-lsp-server's frames on to the writer.
 pub async fn server_to_client(server: impl AsyncRead + Unpin, out: Out) {
-    let mut server = BufReader::with_capacity(1 << 16, server);
+    let mut server = BufReader::with_capacity(READ_PIECE, server);
     loop {
         match read_frame(&mut server).await {
             Ok(Some(Ok(body))) => out.send(body),

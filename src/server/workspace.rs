@@ -127,11 +127,23 @@ pub struct Open {
     /// The server's sequence number when it was opened: results of an
     /// analysis of an earlier opening of the same path are never published.
     pub opened: u64,
+    /// How the parsed text came from the one parsed before, when one change
+    /// made it (so a publication need not compare the two texts).
+    edit: Option<Edit>,
+}
+
+/// One change between two parsed texts: `replaced` bytes of `before` gave
+/// way to `inserted` bytes.
+#[derive(Clone, Debug)]
+pub struct Edit {
+    pub before: Arc<str>,
+    pub replaced: Range<usize>,
+    pub inserted: usize,
 }
 
 impl Open {
     pub fn new(uri: Uri, text: &str, version: i32, opened: u64) -> Open {
-        Open { uri, rope: Rope::from_str(text), version, doc: None, changes: None, opened }
+        Open { uri, rope: Rope::from_str(text), version, doc: None, changes: None, opened, edit: None }
     }
 
     /// Applies one content change to the text.
@@ -150,11 +162,16 @@ impl Open {
                 return d.clone();
             }
         }
+        self.edit = None;
         let text: Arc<str> = match (&self.doc, self.changes.as_deref()) {
             (Some((_, d)), Some([(range, new)])) => {
                 let old = &d.file.text;
                 match (old.get(..range.start), old.get(range.end..)) {
-                    (Some(before), Some(after)) => concat(&[before, new, after]),
+                    (Some(before), Some(after)) => {
+                        let (replaced, inserted) = (range.clone(), new.len());
+                        self.edit = Some(Edit { before: old.clone(), replaced, inserted });
+                        concat(&[before, new, after])
+                    }
                     _ => Arc::from(self.rope.to_string()),
                 }
             }
@@ -218,8 +235,8 @@ pub struct Workspace {
 pub struct Snapshot {
     pub docs: Vec<Document>,
     /// For each open document of the module: its index, URI, version,
-    /// text and when it was opened (see [`Open::opened`]).
-    pub open: Vec<(usize, Uri, i32, Rope, u64)>,
+    /// text, when it was opened (see [`Open::opened`]) and its last edit.
+    pub open: Vec<(usize, Uri, i32, Rope, u64, Option<Edit>)>,
     /// What earlier analyses of the module found, to reuse.
     pub memo: Arc<Mutex<Memo>>,
 }
@@ -233,7 +250,7 @@ pub struct Partial {
     home: Option<PathBuf>,
     family: Family,
     docs: Vec<Document>,
-    open: Vec<(PathBuf, Uri, i32, Rope, u64)>,
+    open: Vec<(PathBuf, Uri, i32, Rope, u64, Option<Edit>)>,
     memo: Arc<Mutex<Memo>>,
     pub settings: Settings,
 }
@@ -277,8 +294,8 @@ impl Partial {
         let open = self
             .open
             .into_iter()
-            .filter_map(|(p, uri, version, rope, opened)| {
-                Some((docs.iter().position(|d| d.file.path == p)?, uri, version, rope, opened))
+            .filter_map(|(p, uri, version, rope, opened, edit)| {
+                Some((docs.iter().position(|d| d.file.path == p)?, uri, version, rope, opened, edit))
             })
             .collect();
         Some((Snapshot { docs, open, memo: self.memo }, index))
@@ -411,8 +428,8 @@ impl Workspace {
         let mut open = Vec::new();
         for (p, o) in &mut self.open {
             if p.parent() == Some(dir.as_path()) && module_key(p).is_some_and(|k| k.1 == family) {
-                open.push((p.clone(), o.uri.clone(), o.version, o.rope.clone(), o.opened));
                 docs.push(o.parsed(p, settings));
+                open.push((p.clone(), o.uri.clone(), o.version, o.rope.clone(), o.opened, o.edit.clone()));
             }
         }
         let memo = self.memos.entry((dir.clone(), family)).or_default().clone();

@@ -345,3 +345,17 @@ def test_a_huge_header_line_is_answered_with_an_error_and_skipped(raw, tmp_path)
     # The frame was skipped whole (it was not a shutdown); the server serves on.
     hover = s.request("textDocument/hover", {"textDocument": {"uri": u}, "position": {"line": 1, "character": 14}})
     assert hover["result"]["contents"]["value"].startswith("```hcl\nnumber\n```"), hover
+
+
+def test_large_texts_over_stdio_are_analysed_whole(raw, tmp_path):
+    """Texts of 64 KiB and more bypass tower-lsp-server's input buffer (the
+    transport stashes them, server/stash.rs): an open and a whole-text change
+    of such a file are analysed as sent, to their last line."""
+    s = raw(workspace=EDITOR)
+    u = uri(tmp_path / "main.tf")
+    filler = "".join(f'locals {{\n  l{i} = "{"x" * 40}"\n}}\n' for i in range(2000))
+    assert len(filler) > 64 << 10
+    assert messages(open_doc(s, u, filler + BROKEN)) == ['invalid value for `number`: "x" is not a number']
+    fixed = filler + BROKEN.replace('"x"', "1") + 'output "o" {\n  value = var.missing\n}\n'
+    s.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": fixed}]})
+    assert [d["range"]["start"]["line"] for d in published(s, u, 2)] == [fixed.count("\n") - 2]

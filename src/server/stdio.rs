@@ -1,0 +1,65 @@
+//! `hcl-types lsp` as a process: the server on stdin and stdout, through
+//! the checked transport and the one writer of the client's stream.
+
+use std::sync::Arc;
+
+use tower_lsp_server::{LspService, Server};
+
+use super::stash::Stash;
+use super::{memory, transport, Backend};
+
+/// Runs the server on stdin/stdout until the client disconnects.
+pub fn run() -> u8 {
+    memory::small_thread_caches();
+    memory::few_arenas();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("hcl-types lsp: cannot start the runtime: {e}");
+            return 2;
+        }
+    };
+    let ending = Arc::new(transport::Ending::default());
+    runtime.block_on(async {
+        widen_stdout_pipe();
+        let (out, written) = transport::writer(std::io::stdout());
+        let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
+        let texts = stash.clone();
+        let (service, socket) =
+            LspService::new(move |client| Backend { outbox, stash: texts, direct: true, ..Backend::new(client) });
+        let (to_server, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, from_server) = tokio::io::duplex(1 << 16);
+        let reader = tokio::spawn(transport::client_to_server(
+            tokio::io::stdin(),
+            to_server,
+            out.clone(),
+            ending.clone(),
+            stash,
+        ));
+        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
+        // Returns once the input ended (or `exit` came) and every handler
+        // finished; no handler waits for the client, so a client that
+        // vanished with requests of ours unanswered does not keep it here.
+        Server::new(server_in, server_out, socket).serve(service).await;
+        reader.abort();
+        // Everything the server wrote is passed on, then the stream ends.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), forward).await;
+        out.close();
+        let _ = written.recv_timeout(std::time::Duration::from_secs(2));
+    });
+    // Blocked reads of stdin, and tasks still waiting for answers from the
+    // client (they are abandoned), must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    ending.status()
+}
+
+/// Lets a pipe to the editor hold a whole large publication at once
+/// instead of 64 KB at a time (a megabyte is what Linux allows anyone).
+fn widen_stdout_pipe() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: F_SETPIPE_SZ only resizes the kernel buffer of descriptor 1
+    // (it fails harmlessly when that is not a pipe).
+    unsafe {
+        libc::fcntl(1, libc::F_SETPIPE_SZ, 1 << 20);
+    }
+}
