@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+mod paths;
+
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -413,4 +415,56 @@ fn type_arguments_with_surrounding_whitespace() {
     let o = run(&dir, &["type", "normalize", "  list(strin) "]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("did you mean `string`? (at `strin`)"), "{}", stderr(&o));
+}
+
+/// Issue 15: a PCL program gets the schema Pulumi cached beside its plugins
+/// (`$PULUMI_HOME/plugins/schema-NAME-VERSION-.json`, the newest version)
+/// without naming it, and `--package-schema` names one directly.
+#[test]
+fn pcl_programs_use_pulumis_cached_package_schemas() {
+    let dir = tempdir("pulumi-cache");
+    let home = dir.join("pulumi-home");
+    std::fs::create_dir_all(home.join("plugins/resource-random-v4.11.2")).unwrap();
+    let schema = std::fs::read(paths::data("schemas/pulumi/random-4.11.2.json")).unwrap();
+    std::fs::write(home.join("plugins/schema-random-4.11.2-.json"), &schema).unwrap();
+    // An older one, and a broken one of another package: neither is used.
+    std::fs::write(home.join("plugins/schema-random-4.2.0-.json"), "{\"name\": \"random\"}").unwrap();
+    std::fs::write(home.join("plugins/schema-tls-4.10.0-.json"), "not json").unwrap();
+    let program = "resource pw \"random:index/randomPassword:RandomPassword\" {\n  length = 16\n}\n\nresource k \"tls:index/privateKey:PrivateKey\" {\n  algorithm = \"RSA\"\n}\n\noutput secret {\n  value = pw.result\n}\n";
+    write(&dir, "prog/main.pp", program);
+    let types = |envs: &[(&str, &Path)], extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_hcl-types"));
+        c.current_dir(&dir).args(["types", "prog"]).args(extra);
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        stdout(&c.output().expect("run hcl-types"))
+    };
+    assert!(types(&[("PULUMI_HOME", &home)], &[]).contains("output.secret: output(string)"));
+    let empty = dir.join("empty-home");
+    assert!(types(&[("PULUMI_HOME", &empty)], &[]).contains("output.secret: output(any)"));
+    let named = paths::data("schemas/pulumi/random-4.11.2.json");
+    let out = types(&[("PULUMI_HOME", &empty)], &["--package-schema", named.to_str().unwrap()]);
+    assert!(out.contains("output.secret: output(string)"), "{out}");
+}
+
+/// A schema file that cannot be read or is no schema is an I/O failure
+/// named by its own path (exit 2); the files are still checked.
+#[test]
+fn a_bad_provider_schema_is_an_io_failure_of_that_file() {
+    let dir = tempdir("bad-schema");
+    write(&dir, "main.tf", "variable \"n\" {\n  type    = number\n  default = \"x\"\n}\n");
+    write(&dir, "not-a-schema.json", "{\"format_version\": \"1.0\"}");
+    let good = paths::data("schemas/terraform/local-2.5.2.json");
+    let out = run(
+        &dir,
+        &["check", "--provider-schema", good.to_str().unwrap(), "--provider-schema", "not-a-schema.json", "."],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not-a-schema.json: error: not a provider schema: no `provider_schemas` object"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("error[invalid-value]"), "{}", stdout(&out));
 }

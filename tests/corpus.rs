@@ -110,6 +110,8 @@ fn corpus_has_only_known_errors() {
         dialect: None,
         var_files: Vec::new(),
         var_file_table: Some(root.join("tfvars-targets.tsv")),
+        provider_schemas: Vec::new(),
+        package_schemas: Vec::new(),
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());
@@ -202,4 +204,70 @@ fn corpus_has_only_known_errors() {
         gone.join("\n")
     );
     assert_eq!(reports.len(), files, "files checked (refresh {EXPECTED} if the corpus changed)");
+}
+
+/// Outputs of files ending in `ext` whose type is `any` (or `output(any)`,
+/// `promise(any)`), and all of them.
+fn any_outputs(reports: &[hcl_types::cli::check::FileReport], ext: &str) -> (usize, usize) {
+    let files = reports.iter().filter(|r| r.path.to_string_lossy().ends_with(ext));
+    let outputs = files.flat_map(|r| &r.symbols).filter(|s| s.kind == hcl_types::analysis::SymbolKind::Output);
+    let outputs: Vec<_> = outputs.filter(|s| s.address.starts_with("output.")).collect();
+    let unknown = outputs.iter().filter(|s| s.ty.strip(hcl_types::types::Strip::Eventuals).is_any());
+    (unknown.count(), outputs.len())
+}
+
+/// Issue 15: with the real (older) provider schemas of tests/data/schemas
+/// given as `--provider-schema`, no error beyond the known and triaged ones
+/// (what the schemas lack is a warning naming them), and fewer outputs are
+/// `any`.
+#[test]
+fn corpus_with_provider_schemas_has_only_known_errors() {
+    let root = corpus();
+    let expected = rows(&root.join("expected-errors.tsv"));
+    let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
+    let schemas = paths::data("schemas/terraform");
+    let mut args = CommonArgs {
+        paths: vec![root.clone()],
+        format: Format::Text,
+        dialect: None,
+        var_files: Vec::new(),
+        var_file_table: Some(root.join("tfvars-targets.tsv")),
+        provider_schemas: Vec::new(),
+        package_schemas: Vec::new(),
+    };
+    let (plain, _) = run_analysis(&args, false);
+    args.provider_schemas = ["google-4.27.0.json", "aws-2.54.0.json", "docker-3.0.2.json", "local-2.5.2.json"]
+        .iter()
+        .map(|f| schemas.join(f))
+        .collect();
+    let packages = paths::data("schemas/pulumi");
+    args.package_schemas =
+        ["random-4.11.2.json", "tls-4.10.0.json", "kubernetes20-test.json"].iter().map(|f| packages.join(f)).collect();
+    let (reports, failures) = run_analysis(&args, false);
+    assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.message).collect::<Vec<_>>());
+    let mut unknown = Vec::new();
+    for r in &reports {
+        let rel = r.path.strip_prefix(&root).unwrap_or(&r.path).to_string_lossy().replace('\\', "/");
+        let index = LineIndex::new(&r.text);
+        for d in r.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+            let (line, _) = index.position(&r.text, d.range.start);
+            let key = (rel.clone(), line, d.code.as_str().to_string());
+            if !expected.contains_key(&key) && !triaged.contains_key(&key) {
+                unknown.push(format!("{rel}:{line}: {}: {}", d.code.as_str(), d.message));
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "errors with provider schemas (false positives, or triage them):\n{}",
+        unknown.join("\n")
+    );
+    for ext in [".tf", ".pp"] {
+        let (before, total) = any_outputs(&plain, ext);
+        let (after, total_after) = any_outputs(&reports, ext);
+        assert_eq!(total, total_after);
+        eprintln!("{ext} outputs typed `any`: {before} of {total} without schemas, {after} with them");
+    }
+    let (before, after) = (any_outputs(&plain, ".tf").0, any_outputs(&reports, ".tf").0);
+    assert!(after < before, "the schemas type no Terraform output: {after} stay `any`");
 }

@@ -20,14 +20,25 @@ fn cases() -> Vec<PathBuf> {
     dirs
 }
 
-/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`.
+/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`
+/// (with `--provider-schema` for each file the directory's
+/// `.hcl-types-schemas` lists, relative to the repository, and
+/// `--package-schema` for each line `package: FILE`).
 fn render(dir: &Path) -> String {
+    let listed = std::fs::read_to_string(dir.join(".hcl-types-schemas")).unwrap_or_default();
+    let lines = listed.lines().map(str::trim).filter(|l| !l.is_empty());
+    let (packages, providers): (Vec<&str>, Vec<&str>) = lines.partition(|l| l.starts_with("package:"));
+    let provider_schemas = providers.into_iter().map(PathBuf::from).collect();
+    let package_schemas =
+        packages.into_iter().map(|l| PathBuf::from(l.trim_start_matches("package:").trim())).collect();
     let args = CommonArgs {
         paths: vec![dir.to_path_buf()],
         format: Format::Text,
         dialect: None,
         var_files: Vec::new(),
         var_file_table: None,
+        provider_schemas,
+        package_schemas,
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "{}: I/O failures", dir.display());
@@ -103,6 +114,8 @@ fn a_var_file_is_checked_against_its_target_module() {
             dialect: None,
             var_files,
             var_file_table: None,
+            provider_schemas: Vec::new(),
+            package_schemas: Vec::new(),
         };
         let (reports, failures) = run_analysis(&args, false);
         assert!(failures.is_empty());

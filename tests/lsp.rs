@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+mod paths;
+
 use futures::StreamExt;
 use hcl_types::server::Backend;
 use serde_json::{json, Value};
@@ -845,4 +847,74 @@ async fn editing_a_called_module_rechecks_its_callers() {
     s.notify("textDocument/didClose", json!({"textDocument": {"uri": child}})).await;
     let diags = s.newest_until(&root, |d| codes(d) == ["invalid-value"]).await;
     assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
+}
+
+/// Issue 15: `hclTypes.providerSchemas` types resources in the editor, and
+/// what the (user-named, so not known to match) schema lacks is a warning.
+#[tokio::test]
+async fn provider_schemas_from_settings_type_resources() {
+    let google = paths::data("schemas/terraform/google-4.27.0.json");
+    let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let text = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtux = 1\n}\n\nresource \"google_compute_firewall\" \"fw\" {\n  name           = \"fw\"\n  network        = \"n\"\n  enable_logging = true\n  allow {\n    protocol = \"tcp\"\n  }\n}\n\noutput \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n";
+    let h = s.at("textDocument/hover", "main.tf", text).await;
+    assert_eq!(first_block(&h), "number", "{h}");
+    let u = uri(&s.dir.join("main.tf"));
+    let diags = s.diagnostics(&u, 1).await;
+    let messages: Vec<&str> = diags.iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("has no argument `mtux`; did you mean `mtu`?") && m.contains("google-4.27.0.json")),
+        "{messages:?}"
+    );
+    assert!(diags.iter().all(|d| d["severity"] != 1), "{diags:?}");
+    let deprecated = diags.iter().find(|d| d["code"] == "deprecated").expect("enable_logging is deprecated");
+    assert_eq!(deprecated["tags"], json!([2]), "{deprecated}");
+    assert!(diags.iter().filter(|d| d["code"] != "deprecated").all(|d| d.get("tags").is_none()), "{diags:?}");
+}
+
+/// Issue 15's editor part: hover on a resource argument shows its type and
+/// the schema's description; completion of resource types, of arguments
+/// (required first) and blocks, and of attributes after `TYPE.NAME.`.
+#[tokio::test]
+async fn provider_schemas_give_hover_and_completion() {
+    let google = paths::data("schemas/terraform/google-4.27.0.json");
+    let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
+    let mut s = Session::start_with(Enc::Utf8, options).await;
+    let vpc = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtu  = 1460\n}\n";
+    s.disk("network.tf", vpc);
+
+    let h =
+        s.at("textDocument/hover", "main.tf", "resource \"google_compute_network\" \"x\" {\n  mt$0u = 1460\n}\n").await;
+    assert_eq!(first_block(&h), "number", "{h}");
+    let prose = h["contents"]["value"].as_str().unwrap();
+    assert!(prose.contains("optional") && prose.contains("Maximum Transmission Unit"), "{prose}");
+    assert!(prose.contains("google-4.27.0.json"), "{prose}");
+
+    let h =
+        s.at("textDocument/hover", "main.tf", "output \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n").await;
+    assert_eq!(first_block(&h), "number", "{h}");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("Maximum Transmission Unit"), "{h}");
+
+    let c = s.at("textDocument/completion", "main.tf", "resource \"google_compute_netw$0\n").await;
+    let l = labels(&c);
+    assert!(l.contains(&"google_compute_network".to_string()), "{l:?}");
+    assert!(l.iter().all(|n| n.starts_with("google_compute_netw")), "{l:?}");
+
+    let c =
+        s.at("textDocument/completion", "main.tf", "resource \"google_compute_subnetwork\" \"s\" {\n  $0\n}\n").await;
+    let l = labels(&c);
+    let mut first: Vec<&str> = l[..3].iter().map(String::as_str).collect();
+    first.sort();
+    assert_eq!(first, ["ip_cidr_range", "name", "network"], "required first: {l:?}");
+    assert!(l.contains(&"log_config".to_string()) && !l.contains(&"self_link".to_string()), "{l:?}");
+
+    let c = s
+        .at("textDocument/completion", "main.tf", "output \"o\" {\n  value = google_compute_network.vpc.$0\n}\n")
+        .await;
+    let l = labels(&c);
+    for want in ["mtu", "self_link", "gateway_ipv4"] {
+        assert!(l.contains(&want.to_string()), "{want} missing from {l:?}");
+    }
 }

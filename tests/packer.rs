@@ -82,6 +82,8 @@ fn check(name: &str, files: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
         dialect: None,
         var_files: Vec::new(),
         var_file_table: None,
+        provider_schemas: Vec::new(),
+        package_schemas: Vec::new(),
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty());

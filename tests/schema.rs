@@ -4,6 +4,8 @@
 
 mod paths;
 
+use std::path::Path;
+
 use hcl_types::schema::{self, Nesting, ProviderSchemas};
 
 fn load(file: &str) -> ProviderSchemas {
@@ -86,4 +88,88 @@ fn broken_schemas_are_errors_not_panics() {
     ] {
         assert!(schema::load(bad).is_err(), "{}", String::from_utf8_lossy(bad));
     }
+}
+
+/// Pulumi package schemas (`tests/data/schemas/pulumi`): resources as
+/// Pulumi's binder types them, tokens found however PCL writes them,
+/// `$ref`s to object types, invokes' results.
+#[test]
+fn pulumi_package_schemas_load() {
+    use hcl_types::schema::pulumi::load_package;
+    let load = |file: &str| {
+        let path = paths::data("schemas/pulumi").join(file);
+        load_package(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"))
+    };
+    let random = load("random-4.11.2.json");
+    assert_eq!((random.name.as_str(), random.version.as_str()), ("random", "4.11.2"));
+    let password = random.resource("random:index:RandomPassword").expect("short token");
+    assert!(std::ptr::eq(password, random.resource("random:index/randomPassword:RandomPassword").unwrap()));
+    assert_eq!(password.value.attribute("result").unwrap().to_string(), "output(string)");
+    assert_eq!(password.value.attribute("urn").unwrap().to_string(), "output(string)");
+    let length = password.inputs.iter().find(|p| p.name == "length").unwrap();
+    assert!(length.required && length.ty.to_string() == "int");
+    assert!(random.resource("random:index:NoSuchThing").is_none());
+
+    let tls = load("tls-4.10.0.json");
+    let f = tls.function("tls:index/getCertificate:getCertificate").unwrap();
+    let certs = f.outputs.attribute("certificates").unwrap().to_string();
+    assert!(certs.starts_with("list(object({certPem = string,"), "{certs}");
+
+    let k8s = load("kubernetes20-test.json");
+    let cm = k8s.resource("kubernetes:core/v1:ConfigMap").unwrap();
+    let meta = cm.value.attribute("metadata").unwrap().to_string();
+    assert!(meta.starts_with("output(object({annotations = union(map(string), none)"), "{meta}");
+    assert!(load_package(b"{}").is_err());
+}
+
+/// A module's own schemas (issue 15, first source): `EXE providers schema
+/// -json` run in an initialised root, kept on disk by the lock file's hash
+/// (a second run reads the cache, not the executable), and in the
+/// background: `Running` until it is done.
+#[test]
+fn own_schemas_run_once_per_lock_and_are_cached_on_disk() {
+    use hcl_types::schema::own;
+    let dir = std::env::temp_dir().join(format!("hcl-types-own-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let module = dir.join("module");
+    std::fs::create_dir_all(&module).unwrap();
+    assert!(!own::initialised(&module));
+    std::fs::write(module.join(".terraform.lock.hcl"), "# lock\n").unwrap();
+    assert!(own::initialised(&module));
+    // A stand-in `terraform` that prints the local provider's schema once.
+    let schema = paths::data("schemas/terraform/local-2.5.2.json");
+    let exe = dir.join("terraform");
+    let counter = dir.join("runs");
+    let script = format!(
+        "#!/bin/sh\n[ \"$*\" = \"providers schema -json\" ] || exit 3\necho run >> '{}'\ncat '{}'\n",
+        counter.display(),
+        schema.display()
+    );
+    std::fs::write(&exe, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::env::set_var("XDG_CACHE_HOME", dir.join("cache"));
+
+    let key = own::lock_key(&exe, &module);
+    let s = own::run(&exe, &module, key).expect("schema");
+    assert!(s.providers[0].resources.contains_key("local_file"));
+    assert!(own::cache_path(key).unwrap().is_file());
+    own::run(&exe, &module, key).expect("cached");
+    assert_eq!(std::fs::read_to_string(&counter).unwrap().lines().count(), 1, "the second run reads the cache");
+    // Another lock file is another key.
+    std::fs::write(module.join(".terraform.lock.hcl"), "# lock 2\n").unwrap();
+    let mut state = own::in_background(&exe, &module).unwrap().1;
+    for _ in 0..500 {
+        if !matches!(state, own::State::Running) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        state = own::in_background(&exe, &module).unwrap().1;
+    }
+    assert!(matches!(state, own::State::Ready(_)), "{state:?}");
+    assert_eq!(std::fs::read_to_string(&counter).unwrap().lines().count(), 2);
+    // An executable that fails is a failure with its message, not a schema.
+    std::fs::write(module.join(".terraform.lock.hcl"), "# lock 3\n").unwrap();
+    let bad = own::run(Path::new("/bin/false"), &module, own::lock_key(Path::new("/bin/false"), &module));
+    assert!(bad.is_err());
 }

@@ -12,6 +12,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::schema::Schemas;
 use crate::types::Type;
 
 /// Whether a module source is a local path (Terraform: `./` or `../`).
@@ -132,6 +133,8 @@ impl Callee {
 pub struct Context {
     /// The module's calls by name (the first block of a name).
     pub calls: Arc<BTreeMap<String, Callee>>,
+    /// Provider schemas: what resources and data sources are (none: `any`).
+    pub schemas: Option<Arc<Schemas>>,
 }
 
 impl PartialEq for Callee {
@@ -143,5 +146,10 @@ impl PartialEq for Callee {
 impl Context {
     pub fn callee(&self, call: &str) -> Option<&Callee> {
         self.calls.get(call)
+    }
+
+    /// The schemas' version, what an item that consulted them depends on.
+    pub fn schemas_version(&self) -> Option<u64> {
+        self.schemas.as_ref().map(|s| s.version)
     }
 }

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+mod schema;
+
 use super::calls::{Callee, Input};
 use super::infer::Note;
 use super::infer::Typed;
@@ -107,7 +109,9 @@ pub fn hover_in<'a>(
         });
     }
     // An expression: the innermost one, with every note recorded for it.
-    let best = probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len())?;
+    let Some(best) = probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len()) else {
+        return schema::hover_argument(docs, doc, offset, analysis);
+    };
     let same: Vec<_> = probe.iter().filter(|t| t.range == best.range).collect();
     let main = same.iter().find(|t| !matches!(t.note, Note::Checked(..))).unwrap_or(&same[0]);
     let mut prose = Vec::new();
@@ -140,6 +144,9 @@ pub fn hover_in<'a>(
     // A reference is recorded both as itself and as the root of its traversal.
     let mut seen = std::collections::HashSet::new();
     prose.retain(|p| seen.insert(p.clone()));
+    if let Some(text) = docs[doc].file.text.get(main.range.clone()) {
+        prose.extend(schema::reference_description(analysis, text));
+    }
     Some(HoverInfo { range: main.range.clone(), ty: main.ty.clone(), prose })
 }
 
@@ -363,6 +370,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     }
     if let Some(args) = module_arguments(prefix, item_text(d, offset), analysis) {
         return args.into();
+    }
+    if let Some(list) = schema::completion(d, offset, &parts, analysis) {
+        return list;
     }
     if parts.len() == 1 && !path.is_empty() {
         let mut out: Vec<Completion> = ["var", "local", "each", "count", "path", "terraform"]

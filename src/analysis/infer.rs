@@ -10,6 +10,7 @@ use hcl_edit::{Decorated, Ident, Span};
 use super::calls::Callee;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 use crate::functions;
+use crate::schema::Schemas;
 use crate::suggest;
 use crate::syntax::constant::{eval, number_literal, range_at, NotConstant, Source};
 use crate::syntax::Dialect;
@@ -27,6 +28,8 @@ pub enum Space {
     Pcl,
     /// `module.NAME`: a Terraform module call.
     Module,
+    /// A Terraform resource `TYPE.NAME` or data source `data.TYPE.NAME`.
+    Resource,
 }
 
 /// What a module offers the inference of one expression.
@@ -43,6 +46,10 @@ pub trait Env {
     fn suggest(&self, space: Space, word: &str) -> Option<String>;
     /// What the module call `NAME` leads to (the checks of its arguments).
     fn callee(&self, _call: &str) -> Option<Callee> {
+        None
+    }
+    /// The provider schemas (resource bodies, provider functions).
+    fn schemas(&self) -> Option<std::sync::Arc<Schemas>> {
         None
     }
     /// Where output `output` of the module called `call` is declared, and
@@ -416,8 +423,13 @@ impl<'e, 's> Infer<'e, 's> {
             self.report(Diagnostic::new(Code::UndefinedReference, range, msg));
             return (Type::any(), Note::Plain);
         }
-        // Terraform's other roots: path.*, terraform.workspace, resources,
-        // data sources, modules, self. Without provider schemas they are any.
+        if dialect == Dialect::Terraform {
+            if let Some(found) = self.resource_reference(name, range.clone(), ops) {
+                return found;
+            }
+        }
+        // Terraform's other roots: path.*, terraform.workspace, resources
+        // and data sources no schema describes. They are any.
         let t = match (name, ops.first().map(|o| o.value())) {
             ("path", Some(TraversalOperator::GetAttr(_))) | ("terraform", Some(TraversalOperator::GetAttr(_))) => {
                 return (Type::string(), Note::Plain);
@@ -425,6 +437,34 @@ impl<'e, 's> Infer<'e, 's> {
             _ => Type::any(),
         };
         (self.apply(t, ops), Note::Plain)
+    }
+
+    /// `TYPE.NAME…` or `data.TYPE.NAME…` of a declared resource or data
+    /// source (its schema's attributes; `any` without one). `None` when
+    /// the reference names none: it stays `any`, unreported, as before
+    /// resources were declared.
+    fn resource_reference(
+        &mut self,
+        name: &str,
+        range: Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<(Type, Note)> {
+        if matches!(name, "path" | "terraform" | "self" | "count" | "each") {
+            return None;
+        }
+        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+            _ => None,
+        };
+        let (key, used) = if name == "data" {
+            (format!("data.{}.{}", attr(0)?, attr(1)?), 2)
+        } else {
+            (format!("{name}.{}", attr(0)?), 1)
+        };
+        let (t, related) = self.env.lookup(Space::Resource, &key)?;
+        let full = range.start..self.range(&ops[used - 1]).end;
+        self.note(full, &t, Note::Reference(related.clone()));
+        Some((self.apply(t, &ops[used..]), Note::Reference(related)))
     }
 
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a
@@ -519,6 +559,17 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
             let r = types::traverse(&t, &step);
+            // An object of a schema that may be older than the module's
+            // provider (wherever it flowed): what it lacks is a warning.
+            if let (Step::Attr(_), false) = (&step, r.diags.is_empty()) {
+                if let Some(origin) = self.open_schema(&t) {
+                    let msg = format!("{} (schema {origin}; the module's provider may differ)", r.diags[0].message);
+                    self.report(Diagnostic::new(Code::Traversal, range, msg).with_severity(Severity::Warning));
+                    t = Type::any();
+                    i += 1;
+                    continue;
+                }
+            }
             // A step that leaves only null because every other member failed
             // fails at run time, which is what try() and can() catch.
             if self.suppress > 0 && r.ty.is_none() && !t.is_none() && !r.diags.is_empty() {
@@ -543,11 +594,10 @@ impl<'e, 's> Infer<'e, 's> {
         let name_range = self.range(&call.name.name);
         let args: Vec<&Expression> = call.args.iter().collect();
         if call.name.is_namespaced() {
-            // Provider-defined functions (provider::NS::NAME) are never unknown.
-            for a in &args {
-                self.expr(a);
-            }
-            return Type::any();
+            // Provider-defined functions (provider::NS::NAME) are never
+            // unknown; a schema that has one types its arguments and result.
+            let types: Vec<Type> = args.iter().map(|a| self.expr(a)).collect();
+            return self.provider_function(call, &args, &types).unwrap_or_else(Type::any);
         }
         let catches = matches!(name, "try" | "can");
         if catches {
@@ -620,6 +670,11 @@ impl<'e, 's> Infer<'e, 's> {
                 self.check(a, t, &p.ty.clone(), None);
             }
         }
+        if name == "invoke" && dialect == Dialect::Pcl {
+            if let Some(t) = self.pulumi_invoke(&args, &types) {
+                return t;
+            }
+        }
         let stripped: Vec<Type> = types.iter().map(|t| t.strip(Strip::Eventuals)).collect();
         let ret = match name {
             "try" => unify_safe_fold(&kept),
@@ -630,6 +685,63 @@ impl<'e, 's> Infer<'e, 's> {
             _ => functions::return_type(f, &stripped),
         };
         Type::lift(ret, &types.iter().collect::<Vec<_>>())
+    }
+
+    /// `invoke("TOKEN", {…})` of a function a package schema has: its
+    /// result, `promise(T)`, or `output(T)` when an argument is an output
+    /// (as Pulumi's binder types it).
+    fn pulumi_invoke(&mut self, args: &[&Expression], types: &[Type]) -> Option<Type> {
+        let Ok(Value::String(token)) = eval(args.first()?, self.src) else { return None };
+        let schemas = self.env.schemas()?;
+        let f = schemas.pulumi_function(&token)?;
+        let t = f.outputs.clone();
+        Some(if types.iter().any(Type::contains_output) { Type::output(t) } else { Type::promise(t) })
+    }
+
+    /// The schema file an object type comes from when that file is not
+    /// known to match the module's providers.
+    fn open_schema(&self, t: &Type) -> Option<String> {
+        let inner = t.strip(Strip::Eventuals);
+        let objects: Vec<&Type> = match inner.kind() {
+            Kind::Object(_) => vec![&inner],
+            Kind::Union(ms) => ms.iter().filter(|m| matches!(m.kind(), Kind::Object(_))).collect(),
+            _ => return None,
+        };
+        let schemas = self.env.schemas()?;
+        objects.into_iter().find_map(|o| schemas.open_origin(o).map(String::from))
+    }
+
+    /// `provider::NAME::FUNCTION(…)` from a provider schema's `functions`:
+    /// each argument checked against its parameter, the declared result.
+    fn provider_function(&mut self, call: &FuncCall, args: &[&Expression], types: &[Type]) -> Option<Type> {
+        let [ns, provider] = &call.name.namespace[..] else { return None };
+        if ns.value().as_str() != "provider" {
+            return None;
+        }
+        let schemas = self.env.schemas()?;
+        let f = schemas.function(provider.value().as_str(), call.name.name.value().as_str())?;
+        let fixed = f.parameters.len();
+        if args.len() < fixed || (f.variadic.is_none() && args.len() > fixed) {
+            let want = if f.variadic.is_some() { format!("at least {fixed}") } else { fixed.to_string() };
+            let r = self.range(call);
+            self.report(Diagnostic::new(
+                Code::ArgumentCount,
+                r,
+                format!(
+                    "`provider::{}::{}` takes {want} argument(s), but {} given",
+                    provider.value().as_str(),
+                    call.name.name.value().as_str(),
+                    args.len()
+                ),
+            ));
+        }
+        for (i, (a, t)) in args.iter().zip(types).enumerate() {
+            let p = f.parameters.get(i).or(f.variadic.as_ref());
+            if let Some((_, ty)) = p {
+                self.check(a, t, ty, None);
+            }
+        }
+        Some(Type::lift(f.returns.clone(), &types.iter().collect::<Vec<_>>()))
     }
 
     /// `lookup(object, "name", default)` with a literal name: that

@@ -44,6 +44,9 @@ struct Callee1 {
 #[derive(Default)]
 pub struct Workspace {
     modules: HashMap<(PathBuf, Family), Callee1>,
+    /// The provider schemas every module is analysed with (callees too, so
+    /// their outputs of resource attributes are typed).
+    pub schemas: Option<Arc<crate::schema::Schemas>>,
 }
 
 /// What [`Workspace::context`] found: the context to analyse a module
@@ -109,7 +112,7 @@ impl Workspace {
             let callee = self.callee(files, stack, call, reads);
             map.insert(call.name.clone(), callee);
         }
-        Context { calls: Arc::new(map) }
+        Context { calls: Arc::new(map), schemas: self.schemas.clone() }
     }
 
     fn callee(

@@ -30,6 +30,17 @@ pub struct CommonArgs {
     /// trailing path components, so one table serves any checkout location.
     #[arg(long = "var-file-table")]
     pub var_file_table: Option<PathBuf>,
+    /// A provider schema, as `terraform providers schema -json` prints it
+    /// (repeatable): resources and data sources get their types and their
+    /// arguments are checked. Not known to match the module's providers,
+    /// so what it lacks is a warning naming the file.
+    #[arg(long = "provider-schema")]
+    pub provider_schemas: Vec<PathBuf>,
+    /// A Pulumi package schema (`pulumi package get-schema` output,
+    /// repeatable): PCL resources and invokes get their types and their
+    /// inputs are checked.
+    #[arg(long = "package-schema")]
+    pub package_schemas: Vec<PathBuf>,
 }
 
 /// Where a `.tfvars` file's variables are declared, when not beside it
@@ -291,6 +302,28 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         }
     }
     let context_only = retarget(&mut modules, &targets);
+    // PCL programs also get the schemas Pulumi cached for their packages.
+    let mut packages = args.package_schemas.clone();
+    let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
+    if !pcl.is_empty() {
+        let mut names: Vec<String> = Vec::new();
+        for text in pcl.iter().filter_map(|p| std::fs::read_to_string(p).ok()) {
+            names.extend(crate::schema::pulumi::packages_named(&text));
+        }
+        names.sort();
+        names.dedup();
+        // A cached file that does not read is left out, not a failure.
+        let cached = crate::schema::pulumi::plugin_cache(&names).into_iter();
+        packages.extend(cached.filter(|p| crate::schema::read_cached(p, crate::schema::pulumi::load_package).is_ok()));
+    }
+    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &packages) {
+        Ok(s) if s.is_empty() => None,
+        Ok(s) => Some(std::sync::Arc::new(s)),
+        Err((path, message)) => {
+            failures.push(IoFailure { path, message });
+            None
+        }
+    };
     let total: usize = modules.values().map(Vec::len).sum();
     let bar = (progress && total > 50 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(total as u64);
@@ -301,7 +334,7 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         bar
     });
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let results = super::modules::check_modules(&modules, args.dialect, bar.as_ref());
+    let results = super::modules::check_modules(&modules, args.dialect, bar.as_ref(), schemas);
     let mut reports = Vec::new();
     for (r, f) in results {
         reports.extend(r);

@@ -6,14 +6,16 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use super::check::{load, FileReport, IoFailure};
 use crate::analysis::workspace::{normalize, DiskFiles, Workspace};
+use crate::analysis::Context;
 use crate::analysis::{Call, Document, Family, FileKind, Memo, SourceFile, Symbol};
 use crate::diagnostic::Diagnostic;
+use crate::schema::Schemas;
 use crate::syntax::Dialect;
 
 /// The longest chain of calls followed when ordering modules.
@@ -84,11 +86,14 @@ pub fn check_modules(
     modules: &[&Vec<PathBuf>],
     dialect: Option<Dialect>,
     progress: Option<&indicatif::ProgressBar>,
+    schemas: Option<Arc<Schemas>>,
 ) -> Vec<Checked> {
     let loaded: Vec<Mutex<Option<Loaded>>> =
         modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect)))).collect();
     let files = DiskFiles::new(dialect);
-    let workspace = Mutex::new(Workspace::default());
+    let mut workspace = Workspace::default();
+    workspace.schemas = schemas;
+    let workspace = Mutex::new(workspace);
 
     // Modules whose files are all of their directory's Terraform files
     // stand for that directory when others call it.
@@ -169,13 +174,15 @@ fn analyse(
 ) -> (Vec<FileReport>, Vec<IoFailure>) {
     let docs: Vec<Document> = m.files.into_iter().map(Document::parse).collect();
     let mut memo = Memo::default();
-    if let Some((dir, _)) = &m.dir {
-        let calls = memo.calls(&docs);
-        if !calls.is_empty() {
-            let resolved = workspace.lock().unwrap_or_else(|e| e.into_inner()).context(files, dir, &calls);
-            memo.set_context(resolved.context);
-        }
+    let calls = if m.dir.is_some() { memo.calls(&docs) } else { Vec::new() };
+    let mut ws = workspace.lock().unwrap_or_else(|e| e.into_inner());
+    match &m.dir {
+        Some((dir, _)) if !calls.is_empty() => memo.set_context(ws.context(files, dir, &calls).context),
+        // Provider and package schemas type modules that call nothing too.
+        _ if ws.schemas.is_some() => memo.set_context(Context { schemas: ws.schemas.clone(), ..Context::default() }),
+        _ => {}
     }
+    drop(ws);
     let analysis = memo.analysis(&docs);
     let mut symbols: Vec<Vec<Symbol>> = docs.iter().map(|_| Vec::new()).collect();
     for s in &analysis.symbols {

@@ -8,11 +8,16 @@
 //! need: equal types are one shared value, and descriptions are not held.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use crate::types::Type;
+
+pub mod own;
+pub mod pulumi;
+mod set;
+pub use set::{read_cached, Found, PackageFile, SchemaFile, Schemas};
 
 /// Every provider of one schema file.
 #[derive(Debug, Default)]
@@ -45,12 +50,18 @@ pub struct BlockSchema {
     pub attributes: Vec<AttributeSchema>,
     pub blocks: Vec<NestedBlock>,
     pub deprecated: bool,
+    /// [`BlockSchema::value_type`], built on first use.
+    value: OnceLock<Type>,
 }
 
 #[derive(Debug)]
 pub struct AttributeSchema {
     pub name: String,
+    /// What a reference gives.
     pub ty: Type,
+    /// What an argument must convert to: `ty`, except that a protocol-6
+    /// nested attribute that is not required may be left out of its object.
+    pub input: Type,
     pub required: bool,
     pub optional: bool,
     pub computed: bool,
@@ -93,6 +104,10 @@ impl BlockSchema {
     /// The object a reference to such a block gives: every attribute, and
     /// each nested block by its nesting.
     pub fn value_type(&self) -> Type {
+        self.value.get_or_init(|| self.build_value_type()).clone()
+    }
+
+    fn build_value_type(&self) -> Type {
         let attrs = self.attributes.iter().map(|a| (a.name.clone(), a.ty.clone()));
         let blocks = self.blocks.iter().map(|b| (b.name.clone(), nested(b.nesting, b.block.value_type())));
         Type::object(attrs.chain(blocks).collect::<Vec<_>>())
@@ -107,7 +122,8 @@ impl BlockSchema {
     }
 }
 
-fn nested(nesting: Nesting, t: Type) -> Type {
+/// The value of blocks of one object type `t` repeated by `nesting`.
+pub fn nested(nesting: Nesting, t: Type) -> Type {
     match nesting {
         Nesting::Single | Nesting::Group => t,
         Nesting::List => Type::list(t),
@@ -219,18 +235,27 @@ fn flag(v: &Value, key: &str) -> bool {
 fn block_schema(block: &Value, types: &mut Interner) -> Result<BlockSchema, String> {
     let mut attributes = Vec::new();
     for (name, a) in block.get("attributes").and_then(Value::as_object).into_iter().flatten() {
-        let ty = match (a.get("type"), a.get("nested_type")) {
-            (Some(t), _) => types.cty(t)?,
+        let (ty, input) = match (a.get("type"), a.get("nested_type")) {
+            (Some(t), _) => {
+                let t = types.cty(t)?;
+                (t.clone(), t)
+            }
             // Protocol 6: an attribute with nested attributes of its own.
             (None, Some(n)) => {
-                let inner = block_schema(n, types)?.value_type();
-                nested(nesting(n.get("nesting_mode"))?, inner)
+                let inner = block_schema(n, types)?;
+                let mode = nesting(n.get("nesting_mode"))?;
+                let input = inner.attributes.iter().map(|a| {
+                    let t = a.input.clone();
+                    (a.name.clone(), if a.required { t } else { Type::optional(t) })
+                });
+                (nested(mode, inner.value_type()), nested(mode, Type::object(input.collect::<Vec<_>>())))
             }
             (None, None) => return Err(format!("attribute {name} has no type")),
         };
         attributes.push(AttributeSchema {
             name: name.clone(),
             ty,
+            input,
             required: flag(a, "required"),
             optional: flag(a, "optional"),
             computed: flag(a, "computed"),
@@ -249,7 +274,7 @@ fn block_schema(block: &Value, types: &mut Interner) -> Result<BlockSchema, Stri
             max_items: b.get("max_items").and_then(Value::as_u64).unwrap_or(0),
         });
     }
-    Ok(BlockSchema { attributes, blocks, deprecated: flag(block, "deprecated") })
+    Ok(BlockSchema { attributes, blocks, deprecated: flag(block, "deprecated"), value: OnceLock::new() })
 }
 
 fn nesting(v: Option<&Value>) -> Result<Nesting, String> {
@@ -302,7 +327,7 @@ mod tests {
           "resource_schemas":{"y_thing":{"version":0,"block":{
             "attributes":{"name":{"type":"string","required":true},
                           "id":{"type":"string","computed":true},
-                          "rules":{"nested_type":{"attributes":{"port":{"type":"number","required":true}},"nesting_mode":"list"},"optional":true}},
+                          "rules":{"nested_type":{"attributes":{"port":{"type":"number","required":true},"proto":{"type":"string","optional":true}},"nesting_mode":"list"},"optional":true}},
             "block_types":{"one":{"nesting_mode":"single","block":{"attributes":{"a":{"type":"bool","optional":true}}}},
                            "many":{"nesting_mode":"set","block":{},"min_items":1,"max_items":3},
                            "by_key":{"nesting_mode":"map","block":{"attributes":{"v":{"type":"string","optional":true}}}}}}}}}}}"#;
@@ -312,9 +337,14 @@ mod tests {
         let r = &p.resources["y_thing"];
         assert_eq!(
             r.value_type().to_string(),
-            "object({by_key = map(object({v = string})), id = string, many = set(object({})), name = string, one = object({a = bool}), rules = list(object({port = number}))})"
+            "object({by_key = map(object({v = string})), id = string, many = set(object({})), name = string, one = object({a = bool}), rules = list(object({port = number, proto = string}))})"
         );
         assert!(r.attribute("name").unwrap().required && r.attribute("id").unwrap().computed);
+        // An argument may leave a nested attribute out unless it is required.
+        assert_eq!(
+            r.attribute("rules").unwrap().input.to_string(),
+            "list(object({port = number, proto = union(none, string)}))"
+        );
         assert_eq!((r.block("many").unwrap().min_items, r.block("many").unwrap().max_items), (1, 3));
         assert!(load(b"{}").is_err());
         assert!(load(b"not json").is_err());

@@ -67,17 +67,24 @@ impl Graph {
         memo: &mut Memo,
     ) {
         let Some(dir) = docs.first().and_then(|d| d.file.path.parent()).map(normalize) else { return };
+        // Provider and package schemas: the settings' files, and a
+        // Terraform module's own once they are printed (issue 15).
+        let schemas = docs.first().and_then(|d| settings.schemas_for(&dir, d.file.kind.family()));
         let calls = memo.calls(docs);
         if calls.is_empty() {
-            memo.set_context(Default::default());
+            memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
             if guard(&self.reads).remove(&dir).is_some() {
                 self.prune();
             }
             return;
         }
         let files = ServerFiles { state, disk, settings, recheck };
-        let resolved = guard(&self.workspace).context(&files, &dir, &calls);
-        memo.set_context(resolved.context);
+        let resolved = {
+            let mut ws = guard(&self.workspace);
+            ws.schemas = settings.schemas.clone();
+            ws.context(&files, &dir, &calls)
+        };
+        memo.set_context(crate::analysis::Context { schemas, ..resolved.context });
         guard(&self.reads).insert(dir, resolved.reads);
     }
 

@@ -176,6 +176,10 @@ impl Entry {
             self.diag.code.as_str(),
             json_string(&self.diag.message)
         );
+        // Editors strike deprecated provider attributes through (DiagnosticTag.Deprecated).
+        if self.diag.code == crate::diagnostic::Code::Deprecated {
+            out.push_str(r#","tags":[2]"#);
+        }
         if !self.related.is_empty() {
             out.push_str(r#","relatedInformation":["#);
             for (k, ((uri, range), r)) in self.related.iter().zip(&self.diag.related).enumerate() {

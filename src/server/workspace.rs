@@ -14,6 +14,7 @@ use super::text::{self, Encoding};
 
 use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
 use crate::diagnostic::{Code, Severity};
+use crate::schema::{own, read_cached, Schemas};
 use crate::syntax::Dialect;
 
 /// `hclTypes` settings (lsp.md).
@@ -22,11 +23,23 @@ pub struct Settings {
     pub dialects: Vec<(globset::GlobMatcher, Dialect)>,
     pub severity: BTreeMap<Code, Option<Severity>>,
     pub inlay_hints: bool,
+    /// `providerSchemas`: files of `terraform providers schema -json`
+    /// output, read when the settings are (once per file and change).
+    pub schemas: Option<Arc<Schemas>>,
+    /// `terraform.path`: the executable that prints a module's own provider
+    /// schemas (else `terraform` or `tofu` on the PATH).
+    pub terraform_path: Option<PathBuf>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { dialects: Vec::new(), severity: BTreeMap::new(), inlay_hints: true }
+        Settings {
+            dialects: Vec::new(),
+            severity: BTreeMap::new(),
+            inlay_hints: true,
+            schemas: None,
+            terraform_path: None,
+        }
     }
 }
 
@@ -61,7 +74,30 @@ impl Settings {
         if let Some(enable) = v.pointer("/inlayHints/enable").and_then(|e| e.as_bool()) {
             s.inlay_hints = enable;
         }
+        // A file that cannot be read is left out, like other malformed entries.
+        let files = |key: &str, ok: &dyn Fn(&Path) -> bool| -> Vec<PathBuf> {
+            let paths = v.get(key).and_then(|d| d.as_array()).into_iter().flatten();
+            paths.filter_map(|p| p.as_str().map(PathBuf::from)).filter(|p| ok(p)).collect()
+        };
+        let providers = files("providerSchemas", &|p| read_cached(p, crate::schema::load).is_ok());
+        let packages = files("packageSchemas", &|p| read_cached(p, crate::schema::pulumi::load_package).is_ok());
+        s.schemas = Schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
+        s.terraform_path = v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from);
         s
+    }
+
+    /// The schemas of the module in `dir`: the named files, and its own
+    /// providers' once `terraform providers schema -json` has printed them
+    /// (started in the background on first use).
+    pub fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
+        if family != Family::Terraform || !own::initialised(dir) {
+            return self.schemas.clone();
+        }
+        let Some(exe) = own::find_executable(self.terraform_path.as_deref()) else { return self.schemas.clone() };
+        match own::in_background(&exe, dir) {
+            Some((key, own::State::Ready(s))) => Some(Arc::new(Schemas::with_own(self.schemas.as_deref(), s, key))),
+            _ => self.schemas.clone(),
+        }
     }
 
     pub fn dialect_for(&self, path: &Path) -> Dialect {

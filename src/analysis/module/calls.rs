@@ -23,19 +23,7 @@ const COMPONENT: Words = Words { what: "component", input: "config" };
 pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let name = b.labels.first().map(label_text).unwrap_or("");
     let callee = inf.env().callee(name);
-    let mut bound = 0;
-    if let Some(c) = b.body.get_attribute("count") {
-        let t = inf.expr(&c.value);
-        inf.check(&c.value, &t, &Type::number(), None);
-        count_value(inf, c);
-        inf.bind("count", Type::object([("index".to_string(), Type::int())]));
-        bound += 1;
-    }
-    if let Some(f) = b.body.get_attribute("for_each") {
-        let (k, v) = for_each(inf, &f.value);
-        inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
-        bound += 1;
-    }
+    let bound = repetition(inf, &b.body);
     let interface = callee.as_ref().and_then(Callee::interface);
     let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
     let source: String = match b.body.get_attribute("source").map(|s| eval(&s.value, inf.source())) {

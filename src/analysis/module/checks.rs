@@ -59,6 +59,7 @@ pub(super) fn check_item(
             deps.lookups.extend(more.lookups);
             deps.suggested.extend(more.suggested);
             deps.calls.extend(more.calls);
+            deps.schemas = deps.schemas.or(more.schemas);
             let recorded = inf.record.take().unwrap_or_default();
             let diagnostics = std::mem::take(&mut inf.diagnostics);
             return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);
@@ -79,6 +80,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
         ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
+        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
@@ -138,7 +140,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
                 inf.bind("range", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
                 bound = 1;
             }
-            body(inf, &b.body, dialect, false);
+            pcl_resource(inf, b, dialect);
             inf.unbind(bound);
         }
         _ => body(inf, &b.body, dialect, false),
@@ -149,21 +151,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
 /// meta-arguments (`count`, `for_each`, `dynamic`, conditions) checked.
 /// `skip_own_attributes`: the caller already inferred this body's attributes.
 pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool) {
-    let mut bound = 0;
-    if !skip_own_attributes {
-        if let Some(c) = body.get_attribute("count") {
-            let t = inf.expr(&c.value);
-            inf.check(&c.value, &t, &Type::number(), None);
-            count_value(inf, c);
-            inf.bind("count", Type::object([("index".to_string(), Type::int())]));
-            bound += 1;
-        }
-        if let Some(f) = body.get_attribute("for_each") {
-            let (k, v) = for_each(inf, &f.value);
-            inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
-            bound += 1;
-        }
-    }
+    let bound = if skip_own_attributes { 0 } else { repetition(inf, body) };
     for s in body.iter() {
         match s {
             Structure::Attribute(a) => {
@@ -190,22 +178,41 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
                     }
                 }
                 // PCL resource options: some name property paths, not values.
-                "options" if dialect == Dialect::Pcl => {
-                    for a in b.body.attributes() {
-                        let key = a.key.value().as_str();
-                        if !matches!(
-                            key,
-                            "ignoreChanges" | "replaceOnChanges" | "additionalSecretOutputs" | "hideDiffs"
-                        ) {
-                            inf.expr(&a.value);
-                        }
-                    }
-                }
+                "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
                 _ => self::body(inf, &b.body, dialect, false),
             },
         }
     }
     inf.unbind(bound);
+}
+
+/// PCL resource options: some name property paths, not values.
+pub(super) fn pcl_options(inf: &mut Infer, b: &Block) {
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if !matches!(key, "ignoreChanges" | "replaceOnChanges" | "additionalSecretOutputs" | "hideDiffs") {
+            inf.expr(&a.value);
+        }
+    }
+}
+
+/// A body's `count` and `for_each`, checked, and the `count` / `each`
+/// they bind; returns how many names to unbind after the body.
+pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
+    let mut bound = 0;
+    if let Some(c) = body.get_attribute("count") {
+        let t = inf.expr(&c.value);
+        inf.check(&c.value, &t, &Type::number(), None);
+        count_value(inf, c);
+        inf.bind("count", Type::object([("index".to_string(), Type::int())]));
+        bound += 1;
+    }
+    if let Some(f) = body.get_attribute("for_each") {
+        let (k, v) = for_each(inf, &f.value);
+        inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+        bound += 1;
+    }
+    bound
 }
 
 /// `count`: a constant must be a whole number ≥ 0.
@@ -256,6 +263,20 @@ pub(super) fn for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
 
 /// `dynamic "NAME" { for_each = …, iterator = IT, content { … } }`.
 pub(super) fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    dynamic_iterator(inf, b);
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "for_each" | "iterator") {
+            inf.expr(&a.value);
+        }
+    }
+    for nested in b.body.blocks() {
+        body(inf, &nested.body, dialect, false);
+    }
+    inf.unbind(1);
+}
+
+/// Binds a `dynamic` block's iterator (one name, to unbind after its body).
+pub(super) fn dynamic_iterator(inf: &mut Infer, b: &Block) {
     let name = b
         .body
         .get_attribute("iterator")
@@ -278,15 +299,6 @@ pub(super) fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
         None => (Type::any(), Type::any()),
     };
     inf.bind(name, Type::object([("key".to_string(), k), ("value".to_string(), v)]));
-    for a in b.body.attributes() {
-        if !matches!(a.key.value().as_str(), "for_each" | "iterator") {
-            inf.expr(&a.value);
-        }
-    }
-    for nested in b.body.blocks() {
-        body(inf, &nested.body, dialect, false);
-    }
-    inf.unbind(1);
 }
 
 /// A Terraform variable's default, nullable and validation checks. `own`:

@@ -50,6 +50,20 @@ pub(super) struct NameDecl {
     pub(super) ty: Type,
     pub(super) name_range: Range<usize>,
     pub(super) what: &'static str,
+    /// A PCL resource's type token, whose package schema types it (one
+    /// without `options { range = … }`: that makes a list or map of them).
+    pub(super) token: Option<String>,
+}
+
+impl NameDecl {
+    /// The name's type, given the schemas.
+    pub(super) fn value(&self, context: &Context) -> Type {
+        let schemas = context.schemas.as_ref();
+        match self.token.as_deref().and_then(|t| schemas?.pulumi_resource(t)) {
+            Some((r, _)) => r.value.clone(),
+            None => self.ty.clone(),
+        }
+    }
 }
 
 /// How many instances a module call makes: what `module.NAME` is made of.
@@ -96,11 +110,66 @@ impl CallDecl {
     }
 }
 
+/// A Terraform resource or data source block, relative to its item: the
+/// name `TYPE.NAME` (`data.TYPE.NAME`) whose type its schema gives.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ResourceDecl {
+    pub(super) data: bool,
+    pub(super) ty: String,
+    pub(super) name: String,
+    pub(super) name_range: Range<usize>,
+    pub(super) repeat: Repeat,
+}
+
+impl ResourceDecl {
+    /// The key of its name in [`Space::Resource`].
+    pub(super) fn key(&self) -> String {
+        resource_key(self.data, &self.ty, &self.name)
+    }
+
+    /// What a reference to it is, given the schemas.
+    pub(super) fn value(&self, context: &Context) -> Type {
+        let Some(found) = context.schemas.as_ref().and_then(|s| s.find(self.data, &self.ty)) else {
+            return Type::any();
+        };
+        let one = found.block.value_type();
+        match self.repeat {
+            Repeat::One => one,
+            Repeat::Count => Type::list(one),
+            Repeat::ForEach => Type::map(one),
+            Repeat::Unknown => Type::any(),
+        }
+    }
+}
+
+/// `TYPE.NAME`, or `data.TYPE.NAME` for a data source.
+pub(super) fn resource_key(data: bool, ty: &str, name: &str) -> String {
+    if data {
+        format!("data.{ty}.{name}")
+    } else {
+        format!("{ty}.{name}")
+    }
+}
+
+/// How many instances `count` / `for_each` make, from the body's argument names.
+pub(super) fn repeat_of<'a>(mut names: impl Iterator<Item = &'a str>) -> Repeat {
+    let mut r = Repeat::One;
+    for n in names.by_ref() {
+        match n {
+            "count" => r = Repeat::Count,
+            "for_each" => r = Repeat::ForEach,
+            _ => {}
+        }
+    }
+    r
+}
+
 /// Everything one item declares, relative to its start.
 #[derive(Debug, Default)]
 pub(super) struct Decls {
     pub(super) vars: Vec<VarDecl>,
     pub(super) calls: Vec<CallDecl>,
+    pub(super) resource_decls: Vec<ResourceDecl>,
     pub(super) computed: Vec<ComputedDecl>,
     pub(super) names: Vec<NameDecl>,
     pub(super) diagnostics: Vec<Diagnostic>,
@@ -211,6 +280,18 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             repeat: Repeat::Unknown,
             component: false,
         }),
+        // Like a parsed block, so that typing in a resource keeps patching.
+        ("resource" | "data", FileKind::Terraform, Some(ty)) if doc.file.dialect == Dialect::Terraform => {
+            if let Some(label) = o.labels.get(1) {
+                d.resource_decls.push(ResourceDecl {
+                    data: block.text == "data",
+                    ty: ty.text.clone(),
+                    name: label.text.clone(),
+                    name_range: label.range.clone(),
+                    repeat: repeat_of(o.attributes.iter().map(|a| a.text.as_str())),
+                });
+            }
+        }
         ("config" | "resource" | "component" | "read" | "hook", FileKind::Pcl | FileKind::Hcl, Some(label)) => {
             let label = if block.text == "hook" { o.labels.last().unwrap_or(label) } else { label };
             let (ty, what) = match block.text.as_str() {
@@ -220,7 +301,8 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
                 "component" => (Type::output(Type::any()), "component"),
                 _ => (Type::output(Type::any()), "read"),
             };
-            d.names.push(NameDecl { name: label.text.clone(), ty, name_range: label.range.clone(), what });
+            let token = o.labels.get(1).filter(|_| what == "resource").map(|t| t.text.clone());
+            d.names.push(NameDecl { name: label.text.clone(), ty, name_range: label.range.clone(), what, token });
         }
         _ => {}
     }
@@ -285,6 +367,16 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 component: false,
             });
         }
+        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => {
+            let (Some(ty), Some(label)) = (b.labels.first(), b.labels.get(1)) else { return };
+            d.resource_decls.push(ResourceDecl {
+                data: ident == "data",
+                ty: label_text(ty).to_string(),
+                name: label_text(label).to_string(),
+                name_range: src.range(label),
+                repeat: repeat_of(b.body.attributes().map(|a| a.key.value().as_str())),
+            });
+        }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
                 d.computed.push(ComputedDecl {
@@ -326,7 +418,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 ty: ty.clone(),
                 doc: 0,
             });
-            d.names.push(NameDecl { name, ty, name_range, what: "config" });
+            d.names.push(NameDecl { name, ty, name_range, what: "config", token: None });
         }
         ("hook", FileKind::Pcl) => {
             // `hook KIND "NAME"`: resources name hooks in `options { hooks = … }`.
@@ -336,6 +428,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 ty: Type::any(),
                 name_range: src.range(label),
                 what: "hook",
+                token: None,
             });
         }
         ("resource" | "component" | "read", FileKind::Pcl | FileKind::Hcl) => {
@@ -354,12 +447,15 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     component: true,
                 });
             }
-            // No schemas: every attribute of a resource is an output of unknown type.
+            // Without a schema, every attribute of a resource is an output of unknown type.
+            let ranged = b.body.get_blocks("options").any(|o| o.body.has_attribute("range"));
+            let token = b.labels.get(1).filter(|_| what == "resource" && !ranged).map(|t| label_text(t).to_string());
             d.names.push(NameDecl {
                 name: label_text(label).to_string(),
                 ty: Type::output(Type::any()),
                 name_range: src.range(label),
                 what,
+                token,
             });
         }
         _ => {}

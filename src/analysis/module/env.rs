@@ -28,7 +28,7 @@ pub(super) struct ModuleEnv {
 }
 
 /// How many name spaces there are.
-pub(super) const SPACES: usize = 4;
+pub(super) const SPACES: usize = 5;
 
 pub(super) fn space_index(s: Space) -> usize {
     match s {
@@ -36,6 +36,7 @@ pub(super) fn space_index(s: Space) -> usize {
         Space::Local => 1,
         Space::Pcl => 2,
         Space::Module => 3,
+        Space::Resource => 4,
     }
 }
 
@@ -104,6 +105,7 @@ pub(super) struct View<'a> {
     pub(super) lookups: RefCell<Vec<(Space, String)>>,
     pub(super) suggested: RefCell<Vec<(Space, String)>>,
     pub(super) callees: RefCell<Vec<String>>,
+    pub(super) schemas_asked: std::cell::Cell<bool>,
 }
 
 impl<'a> View<'a> {
@@ -115,6 +117,7 @@ impl<'a> View<'a> {
             lookups: RefCell::new(Vec::new()),
             suggested: RefCell::new(Vec::new()),
             callees: RefCell::new(Vec::new()),
+            schemas_asked: std::cell::Cell::new(false),
         }
     }
 
@@ -150,7 +153,8 @@ impl<'a> View<'a> {
                 (c, v)
             })
             .collect();
-        Deps { dialect: self.dialect, lookups, suggested, calls }
+        let schemas = self.schemas_asked.take().then(|| self.env.context.schemas_version());
+        Deps { dialect: self.dialect, lookups, suggested, calls, schemas }
     }
 }
 
@@ -172,6 +176,10 @@ impl Env for View<'_> {
     fn callee(&self, call: &str) -> Option<Callee> {
         self.callees.borrow_mut().push(call.to_string());
         self.env.context.callee(call).cloned()
+    }
+    fn schemas(&self) -> Option<Arc<Schemas>> {
+        self.schemas_asked.set(true);
+        self.env.context.schemas.clone()
     }
     fn module_output(&self, call: &str, output: &str) -> Option<(Related, Option<String>)> {
         let i = self.env.context.callee(call)?.interface()?;

@@ -12,6 +12,8 @@ pub(super) struct Deps {
     pub(super) suggested: Vec<(Space, String, Option<String>)>,
     /// The module calls whose callee was consulted, with its version.
     pub(super) calls: Vec<(String, Option<u64>)>,
+    /// Whether the provider schemas were consulted, and their version then.
+    pub(super) schemas: Option<Option<u64>>,
 }
 
 impl Deps {
@@ -20,6 +22,7 @@ impl Deps {
             && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
             && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
             && self.calls.iter().all(|(call, v)| env.context.callee(call).map(Callee::version) == *v)
+            && self.schemas.is_none_or(|v| env.context.schemas_version() == v)
     }
 }
 

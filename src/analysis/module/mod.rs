@@ -29,6 +29,7 @@ use super::document::{Document, Item, ItemId};
 use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
+use crate::schema::Schemas;
 use crate::syntax::constant::{eval, Source};
 use crate::syntax::recover::{outline, Name};
 use crate::syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr, TypeNode};
@@ -45,6 +46,7 @@ mod memo;
 mod order;
 mod patch;
 mod readers;
+mod resources;
 mod symbols;
 
 use calls::*;
@@ -56,6 +58,7 @@ pub use memo::Memo;
 use memo::*;
 use order::*;
 use readers::*;
+use resources::*;
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,9 +107,11 @@ pub struct ModuleAnalysis {
     pub type_nodes: Vec<Vec<TypeNode>>,
     /// With a probe: the type of every expression of the probed item.
     pub probe: Vec<Typed>,
-    /// Resources, data sources, module calls and components (document symbols).
+    /// Resources, data sources, module calls and components (document
+    /// symbols), resources and data sources at their schema's type.
     pub resources: Vec<Symbol>,
-    /// What the module's calls lead to (completion of their arguments and outputs).
+    /// What the module's calls lead to (completion of their arguments and
+    /// outputs), and its provider schemas (hover and completion).
     pub context: Context,
 }
 
@@ -255,7 +260,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             for n in &d.names {
                 declare_name(&mut env, Space::Pcl, &n.name);
                 let component = d.calls.iter().find(|c| c.component && c.name == n.name);
-                let ty = component.map_or_else(|| n.ty.clone(), |c| c.value(env.context.callee(&c.name)));
+                let ty = component.map_or_else(|| n.value(&env.context), |c| c.value(env.context.callee(&c.name)));
                 env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
             }
             for (index, v) in d.vars.iter().enumerate() {
@@ -273,8 +278,16 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 let ty = c.value(env.context.callee(&c.name));
                 env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");
             }
+            for r in &d.resource_decls {
+                let key = r.key();
+                declare_name(&mut env, Space::Resource, &key);
+                let ty = r.value(&env.context);
+                let what = if r.data { "data source" } else { "resource" };
+                env.insert(Space::Resource, &key, ty, di, shift(&r.name_range, at), what);
+            }
         }
     }
+    typed_resources(&mut out.resources, &env);
     for v in &vars {
         declare_name(&mut env, Space::Var, &v.decl.name);
         env.insert(
@@ -503,6 +516,19 @@ fn var_types<'a>(vars: &'a [VarRef], docs: &[Document]) -> HashMap<&'a str, (&'a
             (v.decl.name.as_str(), (v, related))
         })
         .collect()
+}
+
+/// Resource and data source symbols at the type their names have.
+fn typed_resources(symbols: &mut [Symbol], env: &ModuleEnv) {
+    if env.context.schemas.is_none() {
+        return;
+    }
+    for s in symbols.iter_mut() {
+        let key = (Space::Resource, s.address.clone());
+        if let Some(t) = env.type_of(&key).or_else(|| env.type_of(&(Space::Pcl, key.1))) {
+            s.ty = t.clone();
+        }
+    }
 }
 
 fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {

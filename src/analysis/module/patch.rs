@@ -48,7 +48,7 @@ impl Window {
 
 /// An item that declares no variable or PCL name (it may hold locals).
 pub(super) fn inert(d: &Decls) -> bool {
-    d.vars.is_empty() && d.names.is_empty() && d.calls.is_empty()
+    d.vars.is_empty() && d.names.is_empty() && d.calls.is_empty() && d.resource_decls.is_empty()
 }
 
 impl Memo {
@@ -138,6 +138,7 @@ impl Memo {
                 || was.vars.len() != d.vars.len()
                 || was.names.len() != d.names.len()
                 || was.calls != d.calls
+                || was.resource_decls != d.resource_decls
             {
                 return None;
             }
@@ -172,7 +173,7 @@ impl Memo {
                     space: Space::Pcl,
                     old: a.name.clone(),
                     new: b.name.clone(),
-                    ty: b.ty.clone(),
+                    ty: b.value(&self.context),
                     at,
                 });
             }
@@ -312,6 +313,7 @@ impl Memo {
             symbols.extend(d.symbols.iter().map(|s| s.moved(k, at)));
             resources.extend(d.resources.iter().map(|s| s.moved(k, at)));
         }
+        typed_resources(&mut resources, &env);
         // As run() lists them: declared symbols, variables, computed names, outputs.
         for (item, d, winners) in &fresh {
             for (v, _) in d.vars.iter().zip(winners).filter(|(_, w)| **w) {
@@ -662,7 +664,7 @@ impl Change {
         let what = match self.space {
             Space::Var => "variable",
             Space::Local => "local",
-            Space::Pcl | Space::Module => {
+            Space::Pcl | Space::Module | Space::Resource => {
                 env.names.get(&(self.space, self.old.clone())).map_or("attribute", |e| e.what)
             }
         };

@@ -1,0 +1,83 @@
+"""Issue 15 through a real LSP client: with `hclTypes.providerSchemas` a
+google resource attribute hovers with its type and the schema's
+description, and with `hclTypes.packageSchemas` Pulumi's own random
+program (`programs/random-pp.pp` of the package's tests) types
+`randomPassword.result` as `output(string)`."""
+
+import pytest
+from lsprotocol import types
+
+from support import DATA, first_block, initialize, offset_to_position, uri, wait_published
+
+TERRAFORM = """\
+resource "google_compute_network" "vpc" {
+  name = "vpc"
+  mtu  = 1460
+}
+
+output "mtu" {
+  value = google_compute_network.vpc.mtu
+}
+"""
+
+# Pulumi's random-pp test program (tests/data/schemas/README.md).
+PROGRAM = """\
+resource randomPassword "random:index/randomPassword:RandomPassword" {
+\t__logicalName = "randomPassword"
+\tlength = 16
+\tspecial = true
+\toverrideSpecial = "_%@"
+}
+
+output password {
+\t__logicalName = "password"
+\tvalue = randomPassword.result
+}
+"""
+
+
+def open_doc(client, path, text, language):
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri(path), language_id=language, version=1, text=text)
+        )
+    )
+    return uri(path)
+
+
+async def hover(client, doc, text, offset, enc):
+    return await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            position=types.Position(**offset_to_position(text, offset, enc)),
+        )
+    )
+
+
+@pytest.mark.parametrize("enc", ["utf-8", "utf-16"])
+async def test_schemas_from_settings_type_resources(client, tmp_path, enc):
+    options = {
+        "hclTypes": {
+            "providerSchemas": [str(DATA / "schemas" / "terraform" / "google-4.27.0.json")],
+            "packageSchemas": [str(DATA / "schemas" / "pulumi" / "random-4.11.2.json")],
+        }
+    }
+    await initialize(client, tmp_path, enc, options)
+
+    tf = open_doc(client, tmp_path / "main.tf", TERRAFORM, "terraform")
+    published = await wait_published(client, tf, 1)
+    assert list(published.diagnostics) == [], published.diagnostics
+    h = await hover(client, tf, TERRAFORM, TERRAFORM.index("vpc.mtu") + len("vpc.m"), enc)
+    assert first_block(h) == "number", h.contents.value
+    assert "Maximum Transmission Unit" in h.contents.value, h.contents.value
+    # On the argument in the resource body: its type, how it is set, and where from.
+    h = await hover(client, tf, TERRAFORM, TERRAFORM.index("mtu  ="), enc)
+    assert first_block(h) == "number", h.contents.value
+    assert "optional" in h.contents.value and "google-4.27.0.json" in h.contents.value, h.contents.value
+
+    pp = open_doc(client, tmp_path / "main.pp", PROGRAM, "pcl")
+    published = await wait_published(client, pp, 1)
+    assert list(published.diagnostics) == [], published.diagnostics
+    h = await hover(client, pp, PROGRAM, PROGRAM.index("randomPassword.result") + len("randomPassword.re"), enc)
+    assert first_block(h) == "output(string)", h.contents.value
