@@ -34,7 +34,8 @@ pub struct ConvertOptions {
     pub none_is_universal: bool,
     /// go-cty's conversions (Terraform): bool and number never convert
     /// into each other, an object lacking a required attribute and a
-    /// list or set as a tuple never convert (types.md §3, Terraform).
+    /// list or set as a tuple never convert, and a list as a set merges
+    /// duplicates instead of failing (types.md §3, Terraform).
     pub go_cty: bool,
 }
 
@@ -156,6 +157,9 @@ impl Converter {
                 return self.note(No, || format!("{sb} to {db} is impossible in Terraform: a tuple is required"));
             }
             (Kind::Set(t), Kind::Set(u)) => self.run(u, t),
+            // go-cty merges duplicates: a list or tuple as a set never fails for them.
+            (Kind::Set(t), Kind::List(u)) if self.opts.go_cty => self.run(u, t),
+            (Kind::Set(t), Kind::Tuple(_)) if self.opts.go_cty => self.run(s, &Type::list(t.clone())),
             (Kind::Set(t), Kind::List(u)) => {
                 let r = self.run(u, t);
                 let r = if r == No { No } else { Unsafe };
