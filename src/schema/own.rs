@@ -82,12 +82,23 @@ pub enum State {
     Failed(String),
 }
 
+fn states() -> &'static Mutex<HashMap<u64, State>> {
+    static STATES: OnceLock<Mutex<HashMap<u64, State>>> = OnceLock::new();
+    STATES.get_or_init(Mutex::default)
+}
+
+/// Whether the schema of `dir` is still being printed (started by
+/// [`in_background`]), so a server knows to analyse again once it is done.
+pub fn running(exe: &Path, dir: &Path) -> bool {
+    let key = lock_key(exe, dir);
+    matches!(states().lock().unwrap_or_else(|e| e.into_inner()).get(&key), Some(State::Running))
+}
+
 /// The module's own schema when it is ready; else starts `providers schema
 /// -json` on another thread (once per lock key and process) and answers
 /// `None` until it is done.
 pub fn in_background(exe: &Path, dir: &Path) -> Option<(u64, State)> {
-    static STATES: OnceLock<Mutex<HashMap<u64, State>>> = OnceLock::new();
-    let states = STATES.get_or_init(Mutex::default);
+    let states = states();
     let key = lock_key(exe, dir);
     let mut map = states.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = map.get(&key) {

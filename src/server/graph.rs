@@ -20,6 +20,9 @@ pub struct Graph {
     /// Per module directory analysed with calls: every directory its
     /// analysis read (callees, theirs, …).
     reads: Mutex<HashMap<PathBuf, HashSet<PathBuf>>>,
+    /// Directories whose own provider schema is being printed, with a task
+    /// waiting to analyse them again once it is.
+    waiting: Mutex<HashSet<PathBuf>>,
 }
 
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -135,6 +138,24 @@ impl Graph {
             }
         }
         out
+    }
+
+    /// Whether a task should start waiting for the own schema of `dir`
+    /// (it is being printed and nobody waits for it yet).
+    pub fn wait_for_schema(&self, settings: &Settings, dir: &Path) -> bool {
+        settings.own_schema_running(dir) && guard(&self.waiting).insert(dir.to_path_buf())
+    }
+
+    /// Waits (polling, at most ten minutes) until the own schema of `dir`
+    /// is no longer being printed.
+    pub async fn schema_done(&self, settings: &Settings, dir: &Path) {
+        for _ in 0..2400 {
+            if !settings.own_schema_running(dir) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+        guard(&self.waiting).remove(dir);
     }
 
     fn prune(&self) {

@@ -165,10 +165,26 @@ impl Backend {
     async fn refresh(&self, path: PathBuf) {
         let dir = path.parent().map(PathBuf::from);
         self.refresh_one(path).await;
+        self.when_schema_ready(dir.as_deref());
         if let Some(dir) = dir {
             let callers = self.graph.callers(&std::iter::once(dir).collect());
             self.refresh_modules(|_, p| p.parent().is_some_and(|d| callers.contains(d))).await;
         }
+    }
+
+    /// While the module's own provider schema is being printed, a task
+    /// waits for it and then analyses the module's open documents again.
+    fn when_schema_ready(&self, dir: Option<&std::path::Path>) {
+        let Some(dir) = dir.map(std::path::Path::to_path_buf) else { return };
+        let settings = lock(&self.state).workspace.settings.clone();
+        if !self.graph.wait_for_schema(&settings, &dir) {
+            return;
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            me.graph.schema_done(&settings, &dir).await;
+            me.refresh_modules(|_, p| p.parent() == Some(dir.as_path())).await;
+        });
     }
 
     /// Analyses the module of `path` and publishes diagnostics for its open

@@ -100,6 +100,12 @@ impl Settings {
         }
     }
 
+    /// Whether the module in `dir` waits for its own providers' schema.
+    pub fn own_schema_running(&self, dir: &Path) -> bool {
+        own::initialised(dir)
+            && own::find_executable(self.terraform_path.as_deref()).is_some_and(|exe| own::running(&exe, dir))
+    }
+
     pub fn dialect_for(&self, path: &Path) -> Dialect {
         let name = path.file_name().map(Path::new).unwrap_or(path);
         self.dialects
