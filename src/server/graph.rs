@@ -23,6 +23,9 @@ pub struct Graph {
     /// Directories whose own provider schema is being printed, with a task
     /// waiting to analyse them again once it is.
     waiting: Mutex<HashSet<PathBuf>>,
+    /// Per PCL program: its texts (by identity), and the schemas Pulumi
+    /// cached for the packages they name.
+    plugins: Mutex<HashMap<PathBuf, (Vec<(usize, usize)>, Vec<PathBuf>)>>,
 }
 
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -72,7 +75,11 @@ impl Graph {
         let Some(dir) = docs.first().and_then(|d| d.file.path.parent()).map(normalize) else { return };
         // Provider and package schemas: the settings' files, and a
         // Terraform module's own once they are printed (issue 15).
-        let schemas = docs.first().and_then(|d| settings.schemas_for(&dir, d.file.kind.family()));
+        let schemas = match docs.first().map(|d| d.file.kind.family()) {
+            Some(Family::Pcl) => self.pcl_schemas(settings, &dir, docs),
+            Some(family) => settings.schemas_for(&dir, family),
+            None => None,
+        };
         let calls = memo.calls(docs);
         if calls.is_empty() {
             memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
@@ -104,6 +111,7 @@ impl Graph {
     /// A module none of whose documents is open any more: what was kept
     /// for its calls goes, unless another open module still needs it.
     pub fn forget(&self, dir: &Path) {
+        guard(&self.plugins).remove(dir);
         if guard(&self.reads).remove(&normalize(dir)).is_some() {
             self.prune();
         }
@@ -138,6 +146,38 @@ impl Graph {
             }
         }
         out
+    }
+
+    /// A PCL program's schemas: the settings' files and the package
+    /// schemas Pulumi cached for the packages it names (looked for again
+    /// only when its texts change).
+    fn pcl_schemas(&self, settings: &Settings, dir: &Path, docs: &[Document]) -> Option<Arc<crate::schema::Schemas>> {
+        let texts: Vec<(usize, usize)> =
+            docs.iter().map(|d| (Arc::as_ptr(&d.file.text) as *const u8 as usize, d.file.text.len())).collect();
+        let cached = {
+            let mut plugins = guard(&self.plugins);
+            match plugins.get(dir) {
+                Some((known, paths)) if *known == texts => paths.clone(),
+                _ => {
+                    let mut names: Vec<String> =
+                        docs.iter().flat_map(|d| crate::schema::pulumi::packages_named(&d.file.text)).collect();
+                    names.sort();
+                    names.dedup();
+                    let paths: Vec<PathBuf> = crate::schema::pulumi::plugin_cache(&names)
+                        .into_iter()
+                        .filter(|p| crate::schema::read_cached(p, crate::schema::pulumi::load_package).is_ok())
+                        .collect();
+                    plugins.insert(dir.to_path_buf(), (texts, paths.clone()));
+                    paths
+                }
+            }
+        };
+        if cached.is_empty() {
+            return settings.schemas.clone();
+        }
+        let packages: Vec<PathBuf> = settings.package_files.iter().cloned().chain(cached).collect();
+        let all = crate::schema::Schemas::from_files(&settings.provider_files, &packages).ok()?;
+        Some(Arc::new(all))
     }
 
     /// Whether a task should start waiting for the own schema of `dir`

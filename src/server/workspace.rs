@@ -29,6 +29,10 @@ pub struct Settings {
     /// `terraform.path`: the executable that prints a module's own provider
     /// schemas (else `terraform` or `tofu` on the PATH).
     pub terraform_path: Option<PathBuf>,
+    /// The files `schemas` was made of (a PCL program adds the package
+    /// schemas Pulumi cached for it).
+    pub provider_files: Vec<PathBuf>,
+    pub package_files: Vec<PathBuf>,
 }
 
 impl Default for Settings {
@@ -39,6 +43,8 @@ impl Default for Settings {
             inlay_hints: true,
             schemas: None,
             terraform_path: None,
+            provider_files: Vec::new(),
+            package_files: Vec::new(),
         }
     }
 }
@@ -82,6 +88,7 @@ impl Settings {
         let providers = files("providerSchemas", &|p| read_cached(p, crate::schema::load).is_ok());
         let packages = files("packageSchemas", &|p| read_cached(p, crate::schema::pulumi::load_package).is_ok());
         s.schemas = Schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
+        (s.provider_files, s.package_files) = (providers, packages);
         s.terraform_path = v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from);
         s
     }

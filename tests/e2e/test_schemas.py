@@ -81,3 +81,35 @@ async def test_schemas_from_settings_type_resources(client, tmp_path, enc):
     assert list(published.diagnostics) == [], published.diagnostics
     h = await hover(client, pp, PROGRAM, PROGRAM.index("randomPassword.result") + len("randomPassword.re"), enc)
     assert first_block(h) == "output(string)", h.contents.value
+
+
+def test_pulumi_s_plugin_cache_types_a_program_in_the_server(tmp_path, monkeypatch):
+    """With no setting at all, the package schema Pulumi cached beside its
+    plugins ($PULUMI_HOME/plugins/schema-NAME-VERSION-.json) types the
+    program's resources, as `check` does."""
+    import shutil
+
+    from rawlsp import RawServer
+    from support import BIN
+
+    plugins = tmp_path / "pulumi" / "plugins"
+    plugins.mkdir(parents=True)
+    shutil.copy(DATA / "schemas" / "pulumi" / "random-4.11.2.json", plugins / "schema-random-4.11.2-.json")
+    monkeypatch.setenv("PULUMI_HOME", str(tmp_path / "pulumi"))
+    project = tmp_path / "project"
+    project.mkdir()
+    server = RawServer([str(BIN), "lsp"])
+    try:
+        server.initialize(str(project))
+        path = project / "main.pp"
+        path.write_text(PROGRAM, encoding="utf-8")
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri(path), "languageId": "pcl", "version": 1, "text": PROGRAM}},
+        )
+        server.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri(path))
+        at = offset_to_position(PROGRAM, PROGRAM.index("randomPassword.result") + len("randomPassword.re"), "utf-16")
+        h = server.request("textDocument/hover", {"textDocument": {"uri": uri(path)}, "position": at})
+        assert h["result"]["contents"]["value"].split("\n")[1] == "output(string)", h
+    finally:
+        server.close()
