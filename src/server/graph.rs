@@ -25,8 +25,12 @@ pub struct Graph {
     waiting: Mutex<HashSet<PathBuf>>,
     /// Per PCL program: its texts (by identity), and the schemas Pulumi
     /// cached for the packages they name.
-    plugins: Mutex<HashMap<PathBuf, (Vec<(usize, usize)>, Vec<PathBuf>)>>,
+    plugins: Mutex<HashMap<PathBuf, Plugins>>,
 }
+
+/// A PCL program's texts (address and length of each) and the package
+/// schemas found for them.
+type Plugins = (Vec<(usize, usize)>, Vec<PathBuf>);
 
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
