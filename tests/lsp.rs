@@ -909,6 +909,11 @@ async fn provider_schemas_give_hover_and_completion() {
     first.sort();
     assert_eq!(first, ["ip_cidr_range", "name", "network"], "required first: {l:?}");
     assert!(l.contains(&"log_config".to_string()) && !l.contains(&"self_link".to_string()), "{l:?}");
+    // Arguments already set, before or after the cursor, are not offered again.
+    let set = "resource \"google_compute_subnetwork\" \"s\" {\n  name = \"a\"\n  $0\n  network = \"n\"\n}\n";
+    let l = labels(&s.at("textDocument/completion", "main.tf", set).await);
+    assert_eq!(l[0], "ip_cidr_range", "{l:?}");
+    assert!(!l.contains(&"name".to_string()) && !l.contains(&"network".to_string()), "{l:?}");
 
     let c = s
         .at("textDocument/completion", "main.tf", "output \"o\" {\n  value = google_compute_network.vpc.$0\n}\n")

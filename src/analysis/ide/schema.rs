@@ -191,7 +191,10 @@ pub(super) fn completion(
     let place = place(prefix)?;
     let found = schemas.find(place.data, &place.ty)?;
     let block = block_at(&found, &place.nested)?;
-    let settable = block.attributes.iter().filter(|a| a.required || a.optional);
+    // Not what the block already sets (before or after the cursor).
+    let set = set_in_block(prefix, item_text(d, offset));
+    let settable =
+        block.attributes.iter().filter(|a| (a.required || a.optional) && !set.iter().any(|n| *n == a.name.as_str()));
     let (required, optional): (Vec<_>, Vec<_>) = settable.partition(|a| a.required);
     let mut items: Vec<Completion> = required
         .into_iter()
@@ -210,4 +213,32 @@ pub(super) fn completion(
         snippet: Some(format!("{} {{\n  ${{1}}\n}}", b.name)),
     }));
     Some(items.into())
+}
+
+/// The attribute names set directly in the innermost block open at the end
+/// of `prefix`, read from the whole item text (`item` starts where `prefix`
+/// does).
+fn set_in_block<'a>(prefix: &str, item: &'a str) -> Vec<&'a str> {
+    let Some(&(open, '{')) = open_brackets(prefix).last() else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    for line in item.get(open + 1..).unwrap_or("").lines() {
+        if depth == 0 {
+            if let Some((key, _)) = line.split_once('=') {
+                let key = key.trim();
+                if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    out.push(key);
+                }
+            }
+        }
+        for c in line.chars() {
+            match c {
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' if depth == 0 => return out,
+                '}' | ']' | ')' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    out
 }
