@@ -193,8 +193,7 @@ pub(super) fn completion(
     let block = block_at(&found, &place.nested)?;
     // Not what the block already sets (before or after the cursor).
     let set = set_in_block(prefix, item_text(d, offset));
-    let settable =
-        block.attributes.iter().filter(|a| (a.required || a.optional) && !set.iter().any(|n| *n == a.name.as_str()));
+    let settable = block.attributes.iter().filter(|a| (a.required || a.optional) && !set.contains(&a.name.as_str()));
     let (required, optional): (Vec<_>, Vec<_>) = settable.partition(|a| a.required);
     let mut items: Vec<Completion> = required
         .into_iter()
