@@ -99,20 +99,25 @@ fn minus<'a>(a: &'a [Row], b: &[Row]) -> Vec<&'a Row> {
         .collect()
 }
 
-#[test]
-fn corpus_has_only_known_errors() {
-    let root = corpus();
-    let expected = rows(&root.join("expected-errors.tsv"));
-    let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
-    let args = CommonArgs {
-        paths: vec![root.clone()],
+/// `check` of the whole corpus, its tfvars files checked against their modules.
+fn corpus_args(root: &Path) -> CommonArgs {
+    CommonArgs {
+        paths: vec![root.to_path_buf()],
         format: Format::Text,
         dialect: None,
         var_files: Vec::new(),
         var_file_table: Some(root.join("tfvars-targets.tsv")),
         provider_schemas: Vec::new(),
         package_schemas: Vec::new(),
-    };
+    }
+}
+
+#[test]
+fn corpus_has_only_known_errors() {
+    let root = corpus();
+    let expected = rows(&root.join("expected-errors.tsv"));
+    let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
+    let args = corpus_args(&root);
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());
     assert!(reports.len() > 2500, "expected the whole corpus, found {} files", reports.len());
@@ -226,15 +231,7 @@ fn corpus_with_provider_schemas_has_only_known_errors() {
     let expected = rows(&root.join("expected-errors.tsv"));
     let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
     let schemas = paths::data("schemas/terraform");
-    let mut args = CommonArgs {
-        paths: vec![root.clone()],
-        format: Format::Text,
-        dialect: None,
-        var_files: Vec::new(),
-        var_file_table: Some(root.join("tfvars-targets.tsv")),
-        provider_schemas: Vec::new(),
-        package_schemas: Vec::new(),
-    };
+    let mut args = corpus_args(&root);
     let (plain, _) = run_analysis(&args, false);
     args.provider_schemas = ["google-4.27.0.json", "aws-2.54.0.json", "docker-3.0.2.json", "local-2.5.2.json"]
         .iter()

@@ -15,6 +15,8 @@ its evaluation (see test_module_calls.py).
 import random
 import re
 
+from hcltext import split_top
+
 PRIMITIVES = ["string", "number", "bool"]
 VAR_NAMES = [
     "name", "region", "instance_count", "tags", "subnets", "enabled", "vpc_id", "cidr_blocks",
@@ -369,21 +371,7 @@ def generate(seed, count, per_root):
 
 def split_object(value):
     """The top-level `name = value` parts of an object constant."""
-    inner = value.strip()[1:-1]
-    out, depth, cur = [], 0, ""
-    for c in inner:
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        if c == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += c
-    if cur.strip():
-        out.append(cur.strip())
-    return out
+    return split_top(value.strip()[1:-1])
 
 
 class Root:

@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 
 from conftest import SUMMARY
+from hcltext import split_top
 
 SEED = 4
 PAIRS = int(os.environ.get("ORACLE_ANY_PAIRS", "2400"))
@@ -88,24 +89,6 @@ def value_for(r, t, depth=0):
             return "{" + ", ".join(f"{k} = {r.choice(CONSTANTS)}" for k in keys) + "}"
         return r.choice(CONSTANTS)
     return r.choice(CONSTANTS)
-
-
-def split_top(s):
-    """Splits `a, b(c, d), e` at top-level commas."""
-    out, depth, cur = [], 0, ""
-    for c in s:
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        if c == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += c
-    if cur.strip():
-        out.append(cur.strip())
-    return out
 
 
 def pairs(seed, count):
