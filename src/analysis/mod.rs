@@ -6,6 +6,7 @@
 //! across the module's files and name types computed in dependency order
 //! ([`module`]); then every expression is inferred and checked ([`infer`]).
 
+pub mod callers;
 pub mod calls;
 pub mod document;
 pub mod ide;

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::check::{load, FileReport, IoFailure};
+use crate::analysis::callers::prescan;
 use crate::analysis::workspace::{normalize, DiskFiles, Workspace};
 use crate::analysis::Context;
 use crate::analysis::{Call, Document, Family, FileKind, Memo, SourceFile, Symbol};
@@ -56,31 +57,6 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
     loaded
 }
 
-/// The module calls of formatted Terraform (`module "NAME" {` at the start
-/// of a line, its `source = "…"` before the block's closing line), read
-/// from the text alone: only the order of analysis depends on it, so a
-/// call it misses is analysed when its caller asks for it.
-fn prescan(files: &[SourceFile]) -> Vec<Call> {
-    let mut out = Vec::new();
-    for f in files.iter().filter(|f| f.kind == FileKind::Terraform) {
-        let mut name: Option<&str> = None;
-        for line in f.text.lines() {
-            if let Some(rest) = line.strip_prefix("module \"") {
-                name = rest.split('"').next();
-            } else if line.starts_with('}') {
-                name = None;
-            } else if let (Some(n), Some(v)) = (name, line.trim_start().strip_prefix("source")) {
-                if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
-                    let source = src.split('"').next().map(str::to_string);
-                    out.push(Call { name: n.to_string(), source, family: Family::Terraform });
-                    name = None;
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Checks the modules (each a list of files) and reports on each file.
 pub fn check_modules(
     modules: &[&Vec<PathBuf>],
@@ -103,7 +79,7 @@ pub fn check_modules(
         let guard = m.lock().unwrap_or_else(|e| e.into_inner());
         let Some(m) = guard.as_ref() else { continue };
         let Some((dir, family)) = &m.dir else { continue };
-        hints[k] = prescan(&m.files);
+        hints[k] = prescan(m.files.iter().filter(|f| f.kind == FileKind::Terraform).map(|f| f.text.as_ref()));
         let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
         paths.sort();
         if paths == DiskFiles::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::disk::{Disk, Wanted};
+use super::publish::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
 use crate::analysis::workspace::{normalize, Files, Workspace};
@@ -119,6 +120,42 @@ impl Graph {
         if guard(&self.reads).remove(&normalize(dir)).is_some() {
             self.prune();
         }
+    }
+
+    /// The files of a module that is not open (its callers' view of it).
+    pub fn module_docs(
+        &self,
+        state: &Mutex<State>,
+        disk: &Disk,
+        settings: &Settings,
+        dir: &Path,
+        family: Family,
+        recheck: bool,
+    ) -> Vec<Document> {
+        ServerFiles { state, disk, settings, recheck }.module(dir, family)
+    }
+
+    /// The module's files and the files of other modules that `diags`
+    /// point into, for related locations.
+    pub fn related_ropes<'a>(
+        &self,
+        state: &Mutex<State>,
+        disk: &Disk,
+        settings: &Settings,
+        docs: &[Document],
+        diags: impl IntoIterator<Item = &'a crate::diagnostic::Diagnostic>,
+    ) -> Ropes {
+        let outside: std::collections::BTreeSet<PathBuf> = diags
+            .into_iter()
+            .flat_map(|d| &d.related)
+            .filter_map(|r| r.path.clone())
+            .filter(|p| !docs.iter().any(|d| d.file.path == *p))
+            .collect();
+        let ropes = Ropes::new(docs);
+        if outside.is_empty() {
+            return ropes;
+        }
+        ropes.with(self.texts(state, disk, settings, outside))
     }
 
     /// The text of a file of a called module (for a definition there).

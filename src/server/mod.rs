@@ -6,12 +6,16 @@
 //! of its own), so the session ends at `exit` or end of input whatever the
 //! client left unanswered; publications go through one outbox
 //! (`outbox.rs`), disk reads through `disk.rs`, both off the state lock.
+//! A change's analysis and its results are `refresh.rs`; clients that pull
+//! diagnostics get them from `pull.rs` instead of publications.
 
 mod disk;
 mod graph;
 mod memory;
 mod outbox;
 mod publish;
+mod pull;
+mod refresh;
 mod stash;
 mod stdio;
 pub mod text;
@@ -53,6 +57,9 @@ struct State {
     hint_refresh: bool,
     /// Whether the client answers `workspace/configuration`.
     pull_config: bool,
+    /// Whether the client pulls diagnostics and can be asked to pull
+    /// again: then nothing is published (`pull.rs`).
+    pull: bool,
 }
 
 /// The server. Every field is shared, so a task the server starts (one
@@ -79,6 +86,11 @@ pub struct Backend {
     delivering: Arc<tokio::sync::Mutex<()>>,
     /// The modules open modules call, and who reads whom.
     graph: Arc<graph::Graph>,
+    /// What pull diagnostics wait on and report (`pull.rs`).
+    pulls: Arc<pull::Pulls>,
+    /// Becomes true when the session ends (`shutdown`, `exit` or the end
+    /// of input): held requests then answer at once.
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -133,6 +145,7 @@ impl Backend {
                 watching: false,
                 hint_refresh: false,
                 pull_config: false,
+                pull: false,
             })),
             seq: Arc::new(AtomicU64::new(0)),
             published: Arc::default(),
@@ -143,175 +156,9 @@ impl Backend {
             direct: false,
             delivering: Arc::default(),
             graph: Arc::default(),
+            pulls: Arc::default(),
+            closing: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
-    }
-
-    /// In process, passes the waiting publications to the client, in
-    /// order (over stdio the transport's writer takes them itself).
-    async fn deliver(&self) {
-        if self.direct {
-            return;
-        }
-        let _in_order = self.delivering.lock().await;
-        while let Some(body) = self.outbox.next_publication() {
-            if let Ok(mut message) = serde_json::from_slice::<serde_json::Value>(&body) {
-                self.client.send_notification::<RawPublish>(message["params"].take()).await;
-            }
-        }
-    }
-
-    /// Analyses the module of `path` and publishes diagnostics for its open
-    /// documents, then the same for the open modules that call it.
-    async fn refresh(&self, path: PathBuf) {
-        let dir = path.parent().map(PathBuf::from);
-        self.refresh_one(path).await;
-        self.when_schema_ready(dir.as_deref());
-        if let Some(dir) = dir {
-            let callers = self.graph.callers(&std::iter::once(dir).collect());
-            self.refresh_modules(|_, p| p.parent().is_some_and(|d| callers.contains(d))).await;
-        }
-    }
-
-    /// While the module's own provider schema is being printed, a task
-    /// waits for it and then analyses the module's open documents again.
-    fn when_schema_ready(&self, dir: Option<&std::path::Path>) {
-        let Some(dir) = dir.map(std::path::Path::to_path_buf) else { return };
-        let settings = lock(&self.state).workspace.settings.clone();
-        if !self.graph.wait_for_schema(&settings, &dir) {
-            return;
-        }
-        let me = self.clone();
-        tokio::spawn(async move {
-            me.graph.schema_done(&settings, &dir).await;
-            me.refresh_modules(|_, p| p.parent() == Some(dir.as_path())).await;
-        });
-    }
-
-    /// Analyses the module of `path` and publishes diagnostics for its open
-    /// documents, unless newer results were published meanwhile.
-    async fn refresh_one(&self, path: PathBuf) {
-        let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
-        let (partial, encoding, recheck) = {
-            let mut st = lock(&self.state);
-            match st.workspace.module(&path) {
-                Some(partial) => (partial, st.encoding, !st.watching),
-                None => return,
-            }
-        };
-        let published = self.published.clone();
-        let disk = self.disk.clone();
-        let (state, graph) = (self.state.clone(), self.graph.clone());
-        let result = blocking(move || {
-            let settings = partial.settings.clone();
-            let (snapshot, _) = partial.complete(&disk, recheck)?;
-            let analysis = {
-                let mut memo = memo_lock(&snapshot.memo);
-                graph.prepare(&state, &disk, &settings, recheck, &snapshot.docs, &mut memo);
-                memo.analysis(&snapshot.docs)
-            };
-            let mut out = Vec::new();
-            // Related locations may point into called modules.
-            let outside: std::collections::BTreeSet<PathBuf> = snapshot
-                .open
-                .iter()
-                .flat_map(|(i, ..)| analysis.diagnostics[*i].iter().flat_map(|d| &d.related))
-                .filter_map(|r| r.path.clone())
-                .filter(|p| !snapshot.docs.iter().any(|d| d.file.path == *p))
-                .collect();
-            let mut ropes = publish::Ropes::new(&snapshot.docs);
-            if !outside.is_empty() {
-                ropes = ropes.with(graph.texts(&state, &disk, &settings, outside));
-            }
-            for (i, uri, version, rope, opened, edit) in &snapshot.open {
-                let doc = &snapshot.docs[*i];
-                let path = &doc.file.path;
-                let target = publish::Target {
-                    path,
-                    uri_json: Arc::from(publish::json_string(uri.as_str())),
-                    text: &doc.file.text,
-                    rope,
-                    enc: encoding,
-                    severity: &settings.severity,
-                    module: &ropes,
-                    edit: edit.as_ref(),
-                };
-                let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
-                let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
-                published.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone(), next);
-                out.push((path.clone(), uri.clone(), (*opened, *version), params));
-            }
-            // The memo now holds what analysis needs of every item: the
-            // trees can go (they are parsed again if ever needed).
-            let compact: Vec<(Document, Document)> = snapshot
-                .docs
-                .iter()
-                .filter(|d| d.kept_trees() > TREES_KEPT)
-                .map(|d| (d.clone(), d.without_trees()))
-                .collect();
-            Some((out, compact))
-        })
-        .await;
-        let Ok(Some((results, compact))) = result else { return };
-        if !compact.is_empty() {
-            let replaced = lock(&self.state).workspace.drop_trees(compact, &self.disk);
-            // Freed once the user pauses (`trim_when_idle`), not beside
-            // the next keystroke (see `memory::Later`).
-            self.later.add(replaced);
-        }
-        {
-            // Checked and queued under the lock, so a publication is never
-            // overtaken by an older one (nor by a close's empty one).
-            let mut st = lock(&self.state);
-            for (path, uri, analysed, params) in results {
-                let current = st.workspace.open.get(&path).map(|o| (o.opened, o.version));
-                let last = st.published.get(&path).copied().unwrap_or(0);
-                if current.is_none() {
-                    // Closed meanwhile: what was kept for it goes too.
-                    self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
-                }
-                if current != Some(analysed) || last > seq {
-                    continue;
-                }
-                st.published.insert(path, seq);
-                self.outbox.publish(uri.as_str(), params);
-            }
-        }
-        self.deliver().await;
-        self.trim_when_idle(seq);
-    }
-
-    /// Once the user pauses, frees what waits for it and hands freed
-    /// memory back to the system. Not after every keystroke: trimming
-    /// holds the allocator's locks.
-    fn trim_when_idle(&self, seq: u64) {
-        let (latest, later) = (self.seq.clone(), self.later.clone());
-        tokio::spawn(async move {
-            tokio::time::sleep(std::time::Duration::from_millis(750)).await;
-            if latest.load(Ordering::SeqCst) == seq {
-                let _ = tokio::task::spawn_blocking(move || later.free_all()).await;
-            }
-        });
-    }
-
-    /// Refreshes every module with an open document, each once (it
-    /// publishes for all its open documents), or those `only` accepts.
-    async fn refresh_modules(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool) {
-        let paths: Vec<PathBuf> = {
-            let st = lock(&self.state);
-            let mut seen = std::collections::HashSet::new();
-            let ws = &st.workspace;
-            let mut paths: Vec<PathBuf> = ws.open.keys().filter(|p| only(ws, p)).cloned().collect();
-            paths.sort();
-            paths.retain(|p| seen.insert(module_key(p)));
-            paths
-        };
-        for p in paths {
-            self.refresh_one(p).await;
-        }
-    }
-
-    async fn refresh_all(&self) {
-        self.refresh_modules(|_, _| true).await;
     }
 
     /// Takes new settings and publishes again with them.
@@ -410,6 +257,7 @@ impl LanguageServer for Backend {
         let offered =
             params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
         let encoding = if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 };
+        let pull;
         let watch_dynamic = params
             .capabilities
             .workspace
@@ -429,10 +277,23 @@ impl LanguageServer for Backend {
                 .and_then(|h| h.refresh_support)
                 .unwrap_or(false);
             st.pull_config = params.capabilities.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false);
+            // Pulled only by a client that can be told to pull again when
+            // a document's diagnostics change without an edit of its own
+            // (VS Code; Neovim 0.11 pulls but cannot, so it is pushed to).
+            st.pull = params.capabilities.text_document.as_ref().is_some_and(|t| t.diagnostic.is_some())
+                && params
+                    .capabilities
+                    .workspace
+                    .as_ref()
+                    .and_then(|w| w.diagnostics.as_ref())
+                    .and_then(|d| d.refresh_support)
+                    .unwrap_or(false);
+            pull = st.pull;
             if let Some(opts) = &params.initialization_options {
                 st.workspace.settings = Settings::from_json(opts);
             }
         }
+        *self.pulls.roots.lock().unwrap_or_else(|e| e.into_inner()) = pull::roots(&params);
         let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
         Ok(InitializeResult {
             offset_encoding: None,
@@ -469,6 +330,14 @@ impl LanguageServer for Backend {
                 definition_provider: Some(OneOf::Left(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                diagnostic_provider: pull.then(|| {
+                    DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                        identifier: Some("hcl-types".into()),
+                        inter_file_dependencies: true,
+                        workspace_diagnostics: true,
+                        work_done_progress_options: Default::default(),
+                    })
+                }),
                 ..Default::default()
             },
         })
@@ -507,7 +376,16 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.closing.send_replace(true);
         Ok(())
+    }
+
+    async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        self.pull_document(params).await
+    }
+
+    async fn workspace_diagnostic(&self, params: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
+        self.pull_workspace(params).await
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
@@ -552,6 +430,7 @@ impl LanguageServer for Backend {
         let Some(path) = lock(&self.state).workspace.doc_path(&params.text_document.uri) else { return };
         // Only this file changed on disk (its disk copy counts once closed).
         self.disk.changed(&path);
+        self.pulls.files_changed();
         self.refresh(path).await;
     }
 
@@ -565,13 +444,17 @@ impl LanguageServer for Backend {
                 return;
             }
             st.published.remove(&path);
-            // Queued like every publication, so the diagnostics of a quick
-            // reopen always come after it.
-            let empty = format!(
-                r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
-                publish::json_string(uri.as_str())
-            );
-            self.outbox.publish(uri.as_str(), Arc::new(empty.into_bytes()));
+            if st.pull {
+                self.pulls.closed(&path);
+            } else {
+                // Queued like every publication, so the diagnostics of a
+                // quick reopen always come after it.
+                let empty = format!(
+                    r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
+                    publish::json_string(uri.as_str())
+                );
+                self.outbox.publish(uri.as_str(), Arc::new(empty.into_bytes()));
+            }
             self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
             self.disk.changed(&path);
             (path, closed)
@@ -613,6 +496,7 @@ impl LanguageServer for Backend {
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let mut dirs = std::collections::HashSet::new();
+        self.pulls.files_changed();
         for change in &params.changes {
             if let Some(path) = lock(&self.state).workspace.doc_path(&change.uri) {
                 self.disk.changed(&path);

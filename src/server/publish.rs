@@ -52,7 +52,14 @@ pub struct Published {
     entries: Vec<Entry>,
     /// The last message (see [`Message`]).
     message: Message,
+    /// Names the list's contents for pull diagnostics (`resultId`): kept
+    /// while the list's bytes stay the same, else a number not used before
+    /// in this process; 0 is the empty list.
+    result: u64,
 }
+
+/// The next [`Published::result`].
+static RESULTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// A publication as sent: `head` bytes up to the list's `[`, then each
 /// shown entry's JSON and a comma up to `end` (the last comma written as
@@ -311,6 +318,7 @@ impl Published {
             others: Vec::new(),
             entries: Vec::new(),
             message: Message::empty(),
+            result: 0,
         };
         let mut old = match last {
             Some(last) if last.enc == target.enc && last.severity == *target.severity => last,
@@ -322,6 +330,7 @@ impl Published {
                 others: Vec::new(),
                 entries: Vec::new(),
                 message: Message::empty(),
+                result: 0,
             },
         };
         // Related locations in other files keep their positions while
@@ -362,6 +371,7 @@ impl Published {
         let kept_at = front_at + old.entries[front..kept_from].iter().map(shown).sum::<usize>();
         let kept = old.entries.len() - kept_from;
         // The entries are changed in place: only the middle is replaced.
+        let old_len = old.entries.len();
         let mut entries = std::mem::take(&mut old.entries);
         let middle = front..entries.len() - back;
         let mut fresh = Vec::with_capacity(diags.len() - front - back);
@@ -416,6 +426,12 @@ impl Published {
                 }
             }
         }
+        // The list is the same when no entry moved and the new middle
+        // renders as the old one did.
+        let same = old_len == diags.len()
+            && (change.lines == 0 || back == 0)
+            && entries[middle.clone()].iter().zip(&fresh).all(|(a, b)| a.json == b.json);
+        next.result = if same { old.result } else { RESULTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) };
         entries.splice(middle, fresh);
         next.entries = entries;
         next.others = others.into_iter().filter_map(|(p, found)| Some((p, found?.1))).collect();
@@ -460,6 +476,23 @@ impl Published {
         let body = next.message.body.clone();
         (next, body)
     }
+
+    /// The id of the published list (see [`Published::result`]).
+    pub fn result(&self) -> u64 {
+        self.result
+    }
+
+    /// The last message and where in it the list of diagnostics (as a
+    /// JSON array) is.
+    pub fn list(&self) -> (Body, std::ops::Range<usize>) {
+        let m = &self.message;
+        (m.body.clone(), m.head.saturating_sub(1)..m.end.max(m.head + 1))
+    }
+
+    /// The rope of `text`, when it is the text last published.
+    pub fn rope_of(&self, text: &Arc<str>) -> Option<Rope> {
+        Arc::ptr_eq(&self.text, text).then(|| self.rope.clone())
+    }
 }
 
 #[cfg(test)]
@@ -470,6 +503,11 @@ mod tests {
     fn diags(text: &str) -> Vec<Diagnostic> {
         let code = Code::ALL[0];
         text.match_indices("bad").map(|(i, m)| Diagnostic::new(code, i..i + m.len(), "a bad word")).collect()
+    }
+
+    fn list_of(p: &Published) -> Vec<u8> {
+        let (body, range) = p.list();
+        body[range].to_vec()
     }
 
     /// Publishes each text after the last; every message must be what a
@@ -493,9 +531,18 @@ mod tests {
                 edit: None,
             };
             let found = diags(&text);
+            let previous = last.as_ref().map(|l: &Published| (l.result(), list_of(l)));
             let (next, body) = Published::update(last.take(), &target, k as i32, &found);
             let (_, fresh) = Published::update(None, &target, k as i32, &found);
             assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&fresh), "text {k}");
+            // The list is the message's diagnostics, and its id changes
+            // exactly when they do.
+            let message: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            let list: serde_json::Value = serde_json::from_slice(&list_of(&next)).unwrap();
+            assert_eq!(list, message["params"]["diagnostics"], "text {k}");
+            if let Some((result, bytes)) = previous {
+                assert_eq!(result == next.result(), bytes == list_of(&next), "text {k}");
+            }
             if hold.contains(&k) {
                 held.push(body);
             }
@@ -516,7 +563,9 @@ mod tests {
         let appended = format!("{added}bad at the end\n");
         let none = added.replace("bad", "b_d");
         let again = base.clone();
-        let texts = [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed];
+        let typed_again = typed.replacen("ok 5", "ok 5y", 1);
+        let texts =
+            [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed, &typed_again];
         let texts: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
         publish_all(&texts, &[]);
         publish_all(&texts, &[1, 4]);

@@ -24,9 +24,14 @@ pub fn run() -> u8 {
         widen_stdout_pipe();
         let (out, written) = transport::writer(std::io::stdout());
         let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
-        let texts = stash.clone();
-        let (service, socket) =
-            LspService::new(move |client| Backend { outbox, stash: texts, direct: true, ..Backend::new(client) });
+        let (texts, closing) = (stash.clone(), ending.1.clone());
+        let (service, socket) = LspService::new(move |client| Backend {
+            outbox,
+            stash: texts,
+            direct: true,
+            closing,
+            ..Backend::new(client)
+        });
         let (to_server, server_in) = tokio::io::duplex(1 << 16);
         let (server_out, from_server) = tokio::io::duplex(1 << 16);
         let reader = tokio::spawn(transport::client_to_server(

@@ -24,9 +24,11 @@ const READ_PIECE: usize = 1 << 16;
 /// (real headers are a few dozen bytes).
 const MAX_HEADER_LINE: usize = 8 << 10;
 
-/// What the session's end means for the exit status.
+/// What the session's end means for the exit status; `closing` becomes
+/// true at `exit` or the end of input, so requests the server holds
+/// (`workspace/diagnostic`) answer and the session can end.
 #[derive(Default)]
-pub struct Ending(AtomicU8);
+pub struct Ending(AtomicU8, pub Arc<tokio::sync::watch::Sender<bool>>);
 
 impl Ending {
     const SHUTDOWN: u8 = 1;
@@ -42,8 +44,11 @@ impl Ending {
             "shutdown" => {
                 self.0.fetch_or(Self::SHUTDOWN, Ordering::SeqCst);
             }
-            "exit" if self.0.load(Ordering::SeqCst) & Self::SHUTDOWN == 0 => {
-                self.0.fetch_or(Self::EXIT_WITHOUT_SHUTDOWN, Ordering::SeqCst);
+            "exit" => {
+                if self.0.load(Ordering::SeqCst) & Self::SHUTDOWN == 0 {
+                    self.0.fetch_or(Self::EXIT_WITHOUT_SHUTDOWN, Ordering::SeqCst);
+                }
+                self.1.send_replace(true);
             }
             _ => {}
         }
@@ -183,6 +188,7 @@ pub async fn client_to_server(
             break;
         }
     }
+    ending.1.send_replace(true);
     let _ = server.shutdown().await;
 }
 

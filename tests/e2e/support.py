@@ -253,6 +253,13 @@ def make_client() -> LanguageClient:
     def unregister(client: LanguageClient, params: types.UnregistrationParams):
         return None
 
+    # How often the server asked it to pull diagnostics again.
+    client.refreshes = 0  # type: ignore[attr-defined]
+
+    def refresh(client: LanguageClient, params: None):
+        client.refreshes += 1  # type: ignore[attr-defined]
+
+    features[types.WORKSPACE_DIAGNOSTIC_REFRESH] = refresh
     features[types.CLIENT_REGISTER_CAPABILITY] = register
     features[types.CLIENT_UNREGISTER_CAPABILITY] = unregister
     register_lsp_features(client, features)

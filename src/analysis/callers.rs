@@ -1,0 +1,152 @@
+//! Which modules under a directory call which others, read from the text
+//! alone: the command line orders modules by it, and the language server
+//! finds the closed modules an edit affects (those that call, directly or
+//! not, a module being edited) without analysing every module it sees.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use super::calls::is_local;
+use super::workspace::normalize;
+use super::{Call, Family, FileKind};
+
+/// The module calls of formatted Terraform (`module "NAME" {` at the start
+/// of a line, its `source = "…"` before the block's closing line). A call
+/// it misses is only a module the caller does not find affected or
+/// ordered first; the analysis itself reads the real calls.
+pub fn prescan<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<Call> {
+    let mut out = Vec::new();
+    for text in texts {
+        let mut name: Option<&str> = None;
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("module \"") {
+                name = rest.split('"').next();
+            } else if line.starts_with('}') {
+                name = None;
+            } else if let (Some(n), Some(v)) = (name, line.trim_start().strip_prefix("source")) {
+                if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
+                    let source = src.split('"').next().map(str::to_string);
+                    out.push(Call { name: n.to_string(), source, family: Family::Terraform });
+                    name = None;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Limits of a scan, so a huge tree (a home directory opened as the
+/// workspace) costs a bounded amount.
+const MAX_DIRS: usize = 20_000;
+const MAX_DEPTH: usize = 32;
+const MAX_FILE: u64 = 4 << 20;
+
+/// The Terraform modules under some roots and the directories their local
+/// calls lead to.
+#[derive(Debug, Default, Clone)]
+pub struct Scan {
+    calls: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+impl Scan {
+    /// Walks `roots` (hidden directories and `node_modules` left out: what
+    /// `terraform init` installed is nobody's edit).
+    pub fn new(roots: &[PathBuf]) -> Scan {
+        let mut scan = Scan::default();
+        let mut seen = 0;
+        let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|r| (normalize(r), 0)).collect();
+        while let Some((dir, depth)) = stack.pop() {
+            seen += 1;
+            if seen > MAX_DIRS {
+                break;
+            }
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let mut texts = Vec::new();
+            for e in entries.filter_map(Result::ok) {
+                let Ok(kind) = e.file_type() else { continue };
+                let path = e.path();
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if kind.is_dir() && depth < MAX_DEPTH && !name.starts_with('.') && name != "node_modules" {
+                    stack.push((path, depth + 1));
+                } else if kind.is_file()
+                    && FileKind::for_path(&path) == Some(FileKind::Terraform)
+                    && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
+                {
+                    texts.extend(std::fs::read_to_string(&path).ok());
+                }
+            }
+            let targets: Vec<PathBuf> = prescan(texts.iter().map(String::as_str))
+                .into_iter()
+                .filter_map(|c| c.source.filter(|s| is_local(s)))
+                .map(|s| normalize(&dir.join(s.replace('\\', "/"))))
+                .collect();
+            if !targets.is_empty() {
+                scan.calls.insert(dir, targets);
+            }
+        }
+        scan
+    }
+
+    /// The modules that call one of `dirs`, directly or through others
+    /// (`dirs` themselves left out).
+    pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<PathBuf> {
+        let mut found: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
+        let start = found.clone();
+        loop {
+            let more: Vec<&PathBuf> = self
+                .calls
+                .iter()
+                .filter(|(dir, targets)| !found.contains(*dir) && targets.iter().any(|t| found.contains(t)))
+                .map(|(dir, _)| dir)
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            found.extend(more.into_iter().cloned());
+        }
+        found.retain(|d| !start.contains(d));
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_are_read_from_formatted_text() {
+        let text = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  count = 1\n  source  = \"../b\" # x\n}\n\
+                    module \"c\" {\n}\n  source = \"./not-a-call\"\n";
+        let calls = prescan([text]);
+        let got: Vec<(&str, Option<&str>)> = calls.iter().map(|c| (c.name.as_str(), c.source.as_deref())).collect();
+        assert_eq!(got, [("a", Some("./a")), ("b", Some("../b"))]);
+    }
+
+    #[test]
+    fn callers_are_found_through_chains_and_cycles() {
+        let root = std::env::temp_dir().join(format!("hcl-types-scan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        let call = |src: &str| format!("module \"m\" {{\n  source = \"{src}\"\n}}\n");
+        write("live/main.tf", &call("../modules/app"));
+        write("modules/app/main.tf", &call("../net"));
+        write("modules/net/main.tf", "variable \"x\" {}\n");
+        write("loop/a/main.tf", &call("../b"));
+        write("loop/b/main.tf", &call("../a"));
+        write(".terraform/modules/x/main.tf", &call("../../../modules/net"));
+        write("node_modules/y/main.tf", &call("../../modules/net"));
+        let scan = Scan::new(std::slice::from_ref(&root));
+        let net: HashSet<PathBuf> = [root.join("modules/net")].into();
+        let mut got: Vec<PathBuf> = scan.callers(&net).into_iter().collect();
+        got.sort();
+        assert_eq!(got, [root.join("live"), root.join("modules/app")]);
+        let a: HashSet<PathBuf> = [root.join("loop/a")].into();
+        assert_eq!(scan.callers(&a), [root.join("loop/b")].into());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

@@ -1,0 +1,186 @@
+//! Analysing a module after a change and handing its results to the
+//! client: published, or kept for its pulls (`pull.rs`); then the open
+//! modules that call it. Analysis runs off the message loop, and an older,
+//! slower analysis never overwrites a newer one's results.
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::publish::{self, Published};
+use super::workspace::{module_key, Workspace};
+use super::{blocking, lock, memo_lock, Backend, RawPublish, TREES_KEPT};
+use crate::analysis::Document;
+
+impl Backend {
+    /// In process, passes the waiting publications to the client, in
+    /// order (over stdio the transport's writer takes them itself).
+    pub(super) async fn deliver(&self) {
+        if self.direct {
+            return;
+        }
+        let _in_order = self.delivering.lock().await;
+        while let Some(body) = self.outbox.next_publication() {
+            if let Ok(mut message) = serde_json::from_slice::<serde_json::Value>(&body) {
+                self.client.send_notification::<RawPublish>(message["params"].take()).await;
+            }
+        }
+    }
+
+    /// Analyses the module of `path` and publishes diagnostics for its open
+    /// documents, then the same for the open modules that call it.
+    pub(super) async fn refresh(&self, path: PathBuf) {
+        let dir = path.parent().map(PathBuf::from);
+        self.refresh_one(path).await;
+        self.when_schema_ready(dir.as_deref());
+        if let Some(dir) = dir {
+            let callers = self.graph.callers(&std::iter::once(dir).collect());
+            self.refresh_modules(|_, p| p.parent().is_some_and(|d| callers.contains(d))).await;
+        }
+    }
+
+    /// While the module's own provider schema is being printed, a task
+    /// waits for it and then analyses the module's open documents again.
+    pub(super) fn when_schema_ready(&self, dir: Option<&std::path::Path>) {
+        let Some(dir) = dir.map(std::path::Path::to_path_buf) else { return };
+        let settings = lock(&self.state).workspace.settings.clone();
+        if !self.graph.wait_for_schema(&settings, &dir) {
+            return;
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            me.graph.schema_done(&settings, &dir).await;
+            me.refresh_modules(|_, p| p.parent() == Some(dir.as_path())).await;
+        });
+    }
+
+    /// Analyses the module of `path` and publishes diagnostics for its open
+    /// documents, unless newer results were published meanwhile.
+    pub(super) async fn refresh_one(&self, path: PathBuf) {
+        let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let (partial, encoding, recheck) = {
+            let mut st = lock(&self.state);
+            match st.workspace.module(&path) {
+                Some(partial) => (partial, st.encoding, !st.watching),
+                None => return,
+            }
+        };
+        let published = self.published.clone();
+        let disk = self.disk.clone();
+        let (state, graph) = (self.state.clone(), self.graph.clone());
+        let result = blocking(move || {
+            let settings = partial.settings.clone();
+            let (snapshot, _) = partial.complete(&disk, recheck)?;
+            let analysis = {
+                let mut memo = memo_lock(&snapshot.memo);
+                graph.prepare(&state, &disk, &settings, recheck, &snapshot.docs, &mut memo);
+                memo.analysis(&snapshot.docs)
+            };
+            let mut out = Vec::new();
+            // Related locations may point into called modules.
+            let diags = snapshot.open.iter().flat_map(|(i, ..)| &analysis.diagnostics[*i]);
+            let ropes = graph.related_ropes(&state, &disk, &settings, &snapshot.docs, diags);
+            for (i, uri, version, rope, opened, edit) in &snapshot.open {
+                let doc = &snapshot.docs[*i];
+                let path = &doc.file.path;
+                let target = publish::Target {
+                    path,
+                    uri_json: Arc::from(publish::json_string(uri.as_str())),
+                    text: &doc.file.text,
+                    rope,
+                    enc: encoding,
+                    severity: &settings.severity,
+                    module: &ropes,
+                    edit: edit.as_ref(),
+                };
+                let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
+                let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
+                let result = next.result();
+                published.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone(), next);
+                out.push((path.clone(), uri.clone(), (*opened, *version), params, result));
+            }
+            // The memo now holds what analysis needs of every item: the
+            // trees can go (they are parsed again if ever needed).
+            let compact: Vec<(Document, Document)> = snapshot
+                .docs
+                .iter()
+                .filter(|d| d.kept_trees() > TREES_KEPT)
+                .map(|d| (d.clone(), d.without_trees()))
+                .collect();
+            Some((out, compact))
+        })
+        .await;
+        let Ok(Some((results, compact))) = result else { return };
+        if !compact.is_empty() {
+            let replaced = lock(&self.state).workspace.drop_trees(compact, &self.disk);
+            // Freed once the user pauses (`trim_when_idle`), not beside
+            // the next keystroke (see `memory::Later`).
+            self.later.add(replaced);
+        }
+        let mut pull_again = false;
+        {
+            // Checked and queued under the lock, so a publication is never
+            // overtaken by an older one (nor by a close's empty one).
+            let mut st = lock(&self.state);
+            let pull = st.pull;
+            for (path, uri, analysed, params, result) in results {
+                let current = st.workspace.open.get(&path).map(|o| (o.opened, o.version));
+                let last = st.published.get(&path).copied().unwrap_or(0);
+                if current.is_none() {
+                    // Closed meanwhile: what was kept for it goes too.
+                    self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
+                }
+                if current != Some(analysed) || last > seq {
+                    continue;
+                }
+                st.published.insert(path.clone(), seq);
+                if pull {
+                    pull_again |= self.pulls.ready(&path, analysed, result);
+                } else {
+                    self.outbox.publish(uri.as_str(), params);
+                }
+            }
+        }
+        if pull_again {
+            // Not awaited: the client answers when it likes (or never).
+            let client = self.client.clone();
+            tokio::spawn(async move { client.workspace_diagnostic_refresh().await });
+        }
+        self.deliver().await;
+        self.trim_when_idle(seq);
+    }
+
+    /// Once the user pauses, frees what waits for it and hands freed
+    /// memory back to the system. Not after every keystroke: trimming
+    /// holds the allocator's locks.
+    pub(super) fn trim_when_idle(&self, seq: u64) {
+        let (latest, later) = (self.seq.clone(), self.later.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(750)).await;
+            if latest.load(Ordering::SeqCst) == seq {
+                let _ = tokio::task::spawn_blocking(move || later.free_all()).await;
+            }
+        });
+    }
+
+    /// Refreshes every module with an open document, each once (it
+    /// publishes for all its open documents), or those `only` accepts.
+    pub(super) async fn refresh_modules(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool) {
+        let paths: Vec<PathBuf> = {
+            let st = lock(&self.state);
+            let mut seen = std::collections::HashSet::new();
+            let ws = &st.workspace;
+            let mut paths: Vec<PathBuf> = ws.open.keys().filter(|p| only(ws, p)).cloned().collect();
+            paths.sort();
+            paths.retain(|p| seen.insert(module_key(p)));
+            paths
+        };
+        for p in paths {
+            self.refresh_one(p).await;
+        }
+    }
+
+    pub(super) async fn refresh_all(&self) {
+        self.refresh_modules(|_, _| true).await;
+    }
+}
