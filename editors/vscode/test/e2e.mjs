@@ -307,6 +307,30 @@ async function main() {
       await shot("pcl-type-mismatch");
     });
 
+    await step("a closed caller's problem shows in Problems and goes when the called module is fixed", async () => {
+      // Pull diagnostics: only calls/net/main.tf is open; its caller
+      // calls/main.tf, never opened, is reported by workspace/diagnostic.
+      await openFile("calls/net/main.tf");
+      await page.keyboard.press("Control+Shift+M");
+      const problem = '"big" is not a number';
+      const rows = () => visibleText(".markers-panel .monaco-list-row");
+      await until(
+        async () => (await rows()).some((r) => r.includes(problem)),
+        async () => `the Problems panel does not show the closed caller's ${JSON.stringify(problem)}: ${JSON.stringify(await rows())}`,
+      );
+      await shot("problems-closed-caller");
+      await openFile("calls/net/main.tf");
+      await gotoLine(2, 13); // `number` of `type    = number`
+      await page.keyboard.press("Shift+End");
+      await page.keyboard.type("string");
+      await until(
+        async () => !(await rows()).some((r) => r.includes(problem)),
+        async () => `after mtu became a string the Problems panel still shows ${JSON.stringify(problem)}: ${JSON.stringify(await rows())}`,
+      );
+      await page.keyboard.press("Control+Z");
+      await page.keyboard.press("Control+Shift+M");
+    });
+
     await step("a settings change reaches the server (invalid-value: warning)", async () => {
       // As a person would: edit the user settings.json in the editor and save it.
       await runCommand("Preferences: Open User Settings (JSON)");
