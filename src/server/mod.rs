@@ -16,6 +16,7 @@ mod outbox;
 mod publish;
 mod pull;
 mod refresh;
+mod splice;
 mod stash;
 mod stdio;
 pub mod text;
@@ -88,6 +89,8 @@ pub struct Backend {
     graph: Arc<graph::Graph>,
     /// What pull diagnostics wait on and report (`pull.rs`).
     pulls: Arc<pull::Pulls>,
+    /// Large pulled lists the transport puts into their answers.
+    splices: Arc<splice::Splices>,
     /// Becomes true when the session ends (`shutdown`, `exit` or the end
     /// of input): held requests then answer at once.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
@@ -157,6 +160,7 @@ impl Backend {
             delivering: Arc::default(),
             graph: Arc::default(),
             pulls: Arc::default(),
+            splices: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
     }

@@ -15,6 +15,7 @@
 //! an analysis changes something (or the session ends).
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -25,7 +26,9 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
 use super::disk::is_virtual;
+use super::outbox::Body;
 use super::publish::{self, Published};
+use super::splice::MIN_SPLICED;
 use super::workspace::module_key;
 use super::{blocking, lock, memo_lock, Backend};
 use crate::analysis::callers::Scan;
@@ -184,7 +187,8 @@ impl Backend {
                 let reports = blocking(move || me.closed_reports(Some(&wanted))).await?;
                 let (result, list) =
                     reports.into_iter().find(|r| r.0 == path).map(|r| (r.1, r.2)).unwrap_or((0, b"[]".to_vec()));
-                return Ok(self.answer(previous.as_deref(), result, || list));
+                let range = 0..list.len();
+                return Ok(self.answer(previous.as_deref(), result, Arc::new(list), range));
             };
             let ready = guard(&pulls.ready).get(&path).copied();
             if ready.is_some_and(|(analysed, _)| analysed == current) {
@@ -194,7 +198,7 @@ impl Backend {
                     p.get(&path).map(|p| (p.result(), p.list()))
                 };
                 if let Some((result, (body, range))) = found {
-                    return Ok(self.answer(previous.as_deref(), result, || body[range].to_vec()));
+                    return Ok(self.answer(previous.as_deref(), result, body, range));
                 }
             }
             let waited = started.elapsed();
@@ -215,12 +219,14 @@ impl Backend {
         }
     }
 
-    /// A document report: `unchanged` when the client has this list.
+    /// A document report: `unchanged` when the client has this list
+    /// (`body[range]`); a large one is put in by the transport.
     fn answer(
         &self,
         previous: Option<&str>,
         result: u64,
-        list: impl FnOnce() -> Vec<u8>,
+        body: Body,
+        range: Range<usize>,
     ) -> DocumentDiagnosticReportResult {
         let id = self.pulls.id(result);
         if previous == Some(id.as_str()) {
@@ -231,7 +237,12 @@ impl Backend {
         }
         document_report(DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
             related_documents: None,
-            full_document_diagnostic_report: full(id, decode(&list())),
+            full_document_diagnostic_report: if self.direct && range.len() >= MIN_SPLICED {
+                self.splices.put(id.clone(), body, range);
+                full(id, Vec::new())
+            } else {
+                full(id, decode(&body[range]))
+            },
         }))
     }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tower_lsp_server::{LspService, Server};
 
+use super::splice::Splices;
 use super::stash::Stash;
 use super::{memory, transport, Backend};
 
@@ -25,11 +26,14 @@ pub fn run() -> u8 {
         let (out, written) = transport::writer(std::io::stdout());
         let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
         let (texts, closing) = (stash.clone(), ending.1.clone());
+        let splices = Arc::new(Splices::default());
+        let lists = splices.clone();
         let (service, socket) = LspService::new(move |client| Backend {
             outbox,
             stash: texts,
             direct: true,
             closing,
+            splices: lists,
             ..Backend::new(client)
         });
         let (to_server, server_in) = tokio::io::duplex(1 << 16);
@@ -41,7 +45,7 @@ pub fn run() -> u8 {
             ending.clone(),
             stash,
         ));
-        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone()));
+        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone(), splices));
         // Returns once the input ended (or `exit` came) and every handler
         // finished; no handler waits for the client, so a client that
         // vanished with requests of ours unanswered does not keep it here.

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::outbox::Outbox;
+use super::splice::Splices;
 use super::stash::Stash;
 
 /// Frames larger than this are read and discarded, never held in memory.
@@ -210,12 +211,13 @@ pub fn writer(mut output: impl std::io::Write + Send + 'static) -> (Out, std::sy
     (out, done)
 }
 
-/// Passes tower-lsp-server's frames on to the writer.
-pub async fn server_to_client(server: impl AsyncRead + Unpin, out: Out) {
+/// Passes tower-lsp-server's frames on to the writer, with the large
+/// pulled lists put in (`splice.rs`).
+pub async fn server_to_client(server: impl AsyncRead + Unpin, out: Out, splices: Arc<Splices>) {
     let mut server = BufReader::with_capacity(READ_PIECE, server);
     loop {
         match read_frame(&mut server).await {
-            Ok(Some(Ok(body))) => out.send(body),
+            Ok(Some(Ok(body))) => out.send(splices.fill(body)),
             Ok(Some(Err(_))) => {}
             _ => return,
         }

@@ -180,3 +180,20 @@ async def test_a_held_workspace_pull_ends_with_the_session(client, tmp_path):
     client.did_shutdown = True
     assert not (await asyncio.wait_for(held, 5)).items
     assert time.monotonic() - started < 5
+
+
+async def test_a_large_list_is_pulled_whole(client, tmp_path):
+    # Over 64 KB of diagnostics: the transport puts the list's JSON into
+    # the answer instead of tower-lsp-server encoding it (splice.rs).
+    n = 1500
+    text = "".join(f'variable "v{i}" {{\n  type    = number\n  default = "x{i}"\n}}\n' for i in range(n))
+    (tmp_path / "main.tf").write_text(text)
+    await start(client, tmp_path)
+    root_uri = uri(tmp_path / "main.tf")
+    open_doc(client, tmp_path / "main.tf", text)
+    report = await pull(client, root_uri)
+    assert len(report.items) == n, len(report.items)
+    assert [(d.code, d.range.start.line) for d in report.items] == [("invalid-value", 4 * i + 2) for i in range(n)]
+    assert report.items[7].message == 'invalid value for `number`: "x7" is not a number', report.items[7].message
+    again = await pull(client, root_uri, report.result_id)
+    assert again.kind == "unchanged"
