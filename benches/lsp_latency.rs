@@ -14,7 +14,7 @@
 //! ```sh
 //! cargo build --release && cargo bench --bench lsp_latency
 //! LSP_BENCH_SIZES=100KB,10MB LSP_BENCH_EDITS=200 cargo bench --bench lsp_latency
-//! LSP_BENCH_PARTS=modules,stall,save,header,siblings,calls cargo bench --bench lsp_latency
+//! LSP_BENCH_PARTS=modules,stall,save,header,siblings,calls,pull cargo bench --bench lsp_latency
 //! (calls: HCL_TYPES_BASE_BIN=a build without module calls gives the corpus ratio)
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench lsp_latency   # another build
 //! ```
@@ -601,12 +601,91 @@ fn calls(edits: usize) {
     report("a called module's variable type → its caller", "", &mut times);
 }
 
+/// Pull diagnostics against publications, in one run on the 10 MB file: a
+/// client that pulls (as VS Code does) after each change, against one that
+/// waits for the publication, both timed to the whole message read. Half
+/// the edits keep every diagnostic where it was (a character typed and
+/// deleted in a string: the pull is answered `unchanged`), half move all
+/// that follow (a line break added and removed: the whole list again).
+fn pull(edits: usize) {
+    let (path, text) = input("10MB");
+    let uri = format!("file://{}", path.display());
+    let spots: Vec<usize> = text.match_indices("Name = \"").map(|(i, m)| i + m.len()).collect();
+    let mut times: Vec<[Vec<Duration>; 2]> = Vec::new();
+    for pulls in [false, true] {
+        let mut server = Server::start();
+        let mut caps = json!({"general": {"positionEncodings": ["utf-16"]}});
+        if pulls {
+            caps["textDocument"] = json!({"diagnostic": {"dynamicRegistration": true}});
+            caps["workspace"] = json!({"diagnostics": {"refreshSupport": true}});
+        }
+        let id = server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": caps}));
+        server.response(id);
+        server.notify("initialized", json!({}));
+        server.open(&path, &text);
+        let mut result = Value::Null;
+        let mut pulled = |server: &mut Server| {
+            let id = server
+                .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}, "previousResultId": result}));
+            // Read as the publication is (not decoded: that is the client's
+            // time, the same for both).
+            let body = server.response(id);
+            let at = body.find("\"resultId\":\"").expect("a result id") + 12;
+            result = Value::String(body[at..at + body[at..].find('"').unwrap()].to_string());
+        };
+        if pulls {
+            pulled(&mut server);
+        } else {
+            server.diagnostics(1);
+        }
+        let mut kinds = [Vec::new(), Vec::new()];
+        let mut version = 1;
+        for k in 0..edits {
+            let at = spots[(k * 7919) % spots.len()];
+            let kind = k % 2;
+            let new = ["x", "\n"][kind];
+            let p = position(&text, at);
+            let after = if kind == 0 {
+                json!({"line": p["line"], "character": p["character"].as_u64().unwrap() + 1})
+            } else {
+                json!({"line": p["line"].as_u64().unwrap() + 1, "character": 0})
+            };
+            for (range, typed) in [(json!({"start": p, "end": p}), new), (json!({"start": p, "end": after}), "")] {
+                version += 1;
+                let t = Instant::now();
+                server.notify(
+                    "textDocument/didChange",
+                    json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": range, "text": typed}]}),
+                );
+                if pulls {
+                    pulled(&mut server);
+                } else {
+                    server.diagnostics(version);
+                }
+                kinds[kind].push(t.elapsed());
+            }
+        }
+        times.push(kinds);
+    }
+    for (kind, what) in ["a character in a string", "a line break"].iter().enumerate() {
+        let push = report(&format!("{what} → publication"), "10MB", &mut times[0][kind]);
+        let pull = report(&format!("{what} → pulled"), "10MB", &mut times[1][kind]);
+        println!(
+            "{:>6}  {:<34} p50 {:.2}×, p99 {:.2}×",
+            "10MB",
+            format!("{what}: pull / push"),
+            ms(pull.0) / ms(push.0),
+            ms(pull.1) / ms(push.1)
+        );
+    }
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is read from the command line.
     let sizes = std::env::var("LSP_BENCH_SIZES").unwrap_or_else(|_| "100KB,1MB,10MB".into());
     let edits: usize = std::env::var("LSP_BENCH_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
-    let parts =
-        std::env::var("LSP_BENCH_PARTS").unwrap_or_else(|_| "latency,modules,stall,save,header,siblings,calls".into());
+    let parts = std::env::var("LSP_BENCH_PARTS")
+        .unwrap_or_else(|_| "latency,modules,stall,save,header,siblings,calls,pull".into());
     let parts: Vec<&str> = parts.split(',').map(str::trim).collect();
     if parts.contains(&"latency") {
         for size in sizes.split(',') {
@@ -627,6 +706,9 @@ fn main() {
     }
     if parts.contains(&"siblings") {
         siblings(edits);
+    }
+    if parts.contains(&"pull") {
+        pull(edits);
     }
     if parts.contains(&"calls") {
         calls(edits);
