@@ -4,7 +4,7 @@
 //! not, a module being edited) without analysing every module it sees.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::calls::is_local;
 use super::workspace::normalize;
@@ -60,32 +60,50 @@ impl Scan {
             if seen > MAX_DIRS {
                 break;
             }
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            let mut texts = Vec::new();
-            for e in entries.filter_map(Result::ok) {
-                let Ok(kind) = e.file_type() else { continue };
-                let path = e.path();
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                if kind.is_dir() && depth < MAX_DEPTH && !name.starts_with('.') && name != "node_modules" {
-                    stack.push((path, depth + 1));
-                } else if kind.is_file()
-                    && FileKind::for_path(&path) == Some(FileKind::Terraform)
-                    && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
-                {
-                    texts.extend(std::fs::read_to_string(&path).ok());
-                }
-            }
-            let targets: Vec<PathBuf> = prescan(texts.iter().map(String::as_str))
-                .into_iter()
-                .filter_map(|c| c.source.filter(|s| is_local(s)))
-                .map(|s| normalize(&dir.join(s.replace('\\', "/"))))
-                .collect();
-            if !targets.is_empty() {
-                scan.calls.insert(dir, targets);
+            let subdirs = scan.read(&dir);
+            if depth < MAX_DEPTH {
+                stack.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
             }
         }
         scan
+    }
+
+    /// Reads one directory's calls again (its files changed).
+    pub fn update(&mut self, dir: &Path) {
+        let dir = normalize(dir);
+        self.calls.remove(&dir);
+        self.read(&dir);
+    }
+
+    /// Notes the calls of the module in `dir`; returns its subdirectories
+    /// worth walking into.
+    fn read(&mut self, dir: &Path) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        let mut texts = Vec::new();
+        let mut subdirs = Vec::new();
+        for e in entries.filter_map(Result::ok) {
+            let Ok(kind) = e.file_type() else { continue };
+            let path = e.path();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if kind.is_dir() && !name.starts_with('.') && name != "node_modules" {
+                subdirs.push(path);
+            } else if kind.is_file()
+                && FileKind::for_path(&path) == Some(FileKind::Terraform)
+                && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
+            {
+                texts.extend(std::fs::read_to_string(&path).ok());
+            }
+        }
+        let targets: Vec<PathBuf> = prescan(texts.iter().map(String::as_str))
+            .into_iter()
+            .filter_map(|c| c.source.filter(|s| is_local(s)))
+            .map(|s| normalize(&dir.join(s.replace('\\', "/"))))
+            .collect();
+        if !targets.is_empty() {
+            self.calls.insert(dir.to_path_buf(), targets);
+        }
+        subdirs
     }
 
     /// The modules that call one of `dirs`, directly or through others
@@ -147,6 +165,15 @@ mod tests {
         assert_eq!(got, [root.join("live"), root.join("modules/app")]);
         let a: HashSet<PathBuf> = [root.join("loop/a")].into();
         assert_eq!(scan.callers(&a), [root.join("loop/b")].into());
+        // A module that stops calling, and a new caller.
+        let mut scan = scan;
+        write("live/main.tf", "locals {}\n");
+        write("new/main.tf", &call("../modules/net"));
+        scan.update(&root.join("live"));
+        scan.update(&root.join("new"));
+        let mut got: Vec<PathBuf> = scan.callers(&net).into_iter().collect();
+        got.sort();
+        assert_eq!(got, [root.join("modules/app"), root.join("new")]);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -434,7 +434,7 @@ impl LanguageServer for Backend {
         let Some(path) = lock(&self.state).workspace.doc_path(&params.text_document.uri) else { return };
         // Only this file changed on disk (its disk copy counts once closed).
         self.disk.changed(&path);
-        self.pulls.files_changed();
+        self.pulls.files_changed(path.parent());
         self.refresh(path).await;
     }
 
@@ -500,13 +500,13 @@ impl LanguageServer for Backend {
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let mut dirs = std::collections::HashSet::new();
-        self.pulls.files_changed();
         for change in &params.changes {
             if let Some(path) = lock(&self.state).workspace.doc_path(&change.uri) {
                 self.disk.changed(&path);
                 dirs.extend(path.parent().map(PathBuf::from));
             }
         }
+        self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
         // And the modules that call those directories' modules.
         let callers = self.graph.callers(&dirs);
         self.refresh_modules(|ws, p| {

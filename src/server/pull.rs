@@ -114,9 +114,15 @@ impl Pulls {
         self.changed();
     }
 
-    /// Files changed on disk: modules may call others now.
-    pub fn files_changed(&self) {
-        *guard(&self.scan) = None;
+    /// Files changed on disk in these directories: their modules may call
+    /// others now.
+    pub fn files_changed<'a>(&self, dirs: impl IntoIterator<Item = &'a Path>) {
+        if let Some(scan) = guard(&self.scan).as_mut() {
+            let scan = Arc::make_mut(scan);
+            for dir in dirs {
+                scan.update(dir);
+            }
+        }
         self.changed();
     }
 
