@@ -362,7 +362,13 @@ impl Backend {
                 }
                 None => {
                     let docs = self.graph.module_docs(&self.state, &self.disk, &settings, &dir, family, recheck);
-                    let memo = guard(&self.pulls.memos).entry((dir.clone(), family)).or_default().clone();
+                    // One file's pull keeps nothing a workspace pull would
+                    // not (it forgets what is no longer affected).
+                    let mut memos = guard(&self.pulls.memos);
+                    let memo = match only {
+                        Some(_) => memos.get(&(dir.clone(), family)).cloned().unwrap_or_default(),
+                        None => memos.entry((dir.clone(), family)).or_default().clone(),
+                    };
                     (docs, memo)
                 }
             };
@@ -388,6 +394,7 @@ impl Backend {
                 let path = &doc.file.path;
                 let Some(uri) = Uri::from_file_path(path) else { continue };
                 let last = guard(&self.pulls.closed).remove(path);
+                let had = last.is_some();
                 let rope = last.as_ref().and_then(|l| l.rope_of(&doc.file.text));
                 let rope = rope.unwrap_or_else(|| Rope::from_str(&doc.file.text));
                 let target = publish::Target {
@@ -403,7 +410,13 @@ impl Backend {
                 let (next, _) = Published::update(last, &target, 0, &analysis.diagnostics[i]);
                 let (body, range) = next.list();
                 out.push((path.clone(), next.result(), body[range].to_vec()));
-                guard(&self.pulls.closed).insert(path.clone(), next);
+                if only.is_none() || had {
+                    guard(&self.pulls.closed).insert(path.clone(), next);
+                }
+            }
+            let kept = guard(&self.pulls.memos).contains_key(&(dir.clone(), family));
+            if !kept && !open.iter().any(|p| p.parent() == Some(dir.as_path())) {
+                self.graph.forget(&dir);
             }
         }
         if only.is_none() {
