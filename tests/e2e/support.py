@@ -283,6 +283,23 @@ async def wait_published(client, doc_uri: str, version: int | None = None, timeo
         await asyncio.sleep(0.02)
 
 
+def change(client, doc_uri: str, version: int, text: str, old: str, new: str, enc: str = "utf-16") -> str:
+    """Sends the change that replaces the first `old` in `text` by `new`;
+    returns the new text."""
+    start = text.index(old)
+    s = offset_to_position(text, start, enc)
+    e = offset_to_position(text, start + len(old), enc)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=doc_uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(range=types.Range(start=types.Position(**s), end=types.Position(**e)), text=new)
+            ],
+        )
+    )
+    return text[:start] + new + text[start + len(old) :]
+
+
 def first_block(hover) -> str:
     value = hover.contents.value
     assert value.startswith("```hcl\n"), f"hover must open with a fenced block: {value!r}"

@@ -6,7 +6,7 @@ import asyncio
 
 from lsprotocol import types
 
-from support import first_block, initialize, offset_to_position, uri, wait_published
+from support import change, first_block, initialize, offset_to_position, uri, wait_published
 
 ROOT = 'module "net" {\n  source = "./net"\n  name   = "main"\n  mtu    = 1500\n}\n\noutput "id" {\n  value = module.net.id\n}\n'
 CHILD = 'variable "name" {\n  type = string\n}\n\nvariable "mtu" {\n  type    = number\n  default = 1460\n}\n\noutput "id" {\n  value = "net-${var.name}"\n}\n'
@@ -32,20 +32,8 @@ async def newest(client, doc_uri, done, timeout=15.0):
 
 
 def change_type(client, child_uri, version, old, new):
-    start = CHILD.index("type    = number") + len("type    = ")
-    text = CHILD.replace("number", old, 1)
-    s = offset_to_position(text, start, "utf-16")
-    e = offset_to_position(text, start + len(old), "utf-16")
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=child_uri, version=version),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=types.Position(**s), end=types.Position(**e)), text=new
-                )
-            ],
-        )
-    )
+    """The type of `mtu` from `old` to `new`."""
+    change(client, child_uri, version, CHILD.replace("number", old, 1), f"type    = {old}", f"type    = {new}")
 
 
 async def test_a_child_variable_type_change_reaches_the_caller(client, tmp_path):

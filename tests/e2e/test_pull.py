@@ -10,7 +10,7 @@ import time
 
 from lsprotocol import types
 
-from support import capabilities, offset_to_position, uri
+from support import capabilities, change, uri
 
 ROOT = 'module "net" {\n  source = "./net"\n  name   = "main"\n  mtu    = "big"\n}\n'
 VARS = 'variable "size" {\n  type    = number\n  default = "large"\n}\n'
@@ -49,21 +49,6 @@ def open_doc(client, path, text, version=1):
             text_document=types.TextDocumentItem(uri=uri(path), language_id="terraform", version=version, text=text)
         )
     )
-
-
-def change(client, doc_uri, version, text, old, new):
-    start = text.index(old)
-    s = offset_to_position(text, start, "utf-16")
-    e = offset_to_position(text, start + len(old), "utf-16")
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=doc_uri, version=version),
-            content_changes=[
-                types.TextDocumentContentChangePartial(range=types.Range(start=types.Position(**s), end=types.Position(**e)), text=new)
-            ],
-        )
-    )
-    return text[:start] + new + text[start + len(old) :]
 
 
 async def pull(client, doc_uri, previous=None):
