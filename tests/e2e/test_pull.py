@@ -182,3 +182,23 @@ async def test_a_large_list_is_pulled_whole(client, tmp_path):
     assert report.items[7].message == 'invalid value for `number`: "x7" is not a number', report.items[7].message
     again = await pull(client, root_uri, report.result_id)
     assert again.kind == "unchanged"
+
+
+async def test_files_no_longer_affected_are_cleared_once(client, tmp_path):
+    write(tmp_path)
+    await start(client, tmp_path)
+    child_uri, root_uri, vars_uri = uri(tmp_path / "net" / "main.tf"), uri(tmp_path / "main.tf"), uri(tmp_path / "variables.tf")
+    open_doc(client, tmp_path / "net" / "main.tf", CHILD)
+    report = await asyncio.wait_for(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), 15)
+    assert set(by_uri(report)) == {root_uri, vars_uri}, list(by_uri(report))
+    # The child closes: nothing open, so nothing is affected; the client's
+    # lists for the caller's files are emptied, once.
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=child_uri)))
+    previous = [types.PreviousResultId(uri=i.uri, value=i.result_id) for i in report.items]
+    report = await asyncio.wait_for(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous)), 15)
+    items = by_uri(report)
+    assert set(items) == {root_uri, vars_uri} and all(not i.items for i in items.values()), report
+    previous = [types.PreviousResultId(uri=i.uri, value=i.result_id) for i in report.items]
+    held = asyncio.ensure_future(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous)))
+    await asyncio.sleep(0.5)
+    assert not held.done(), "a cleared file was reported again"
