@@ -24,6 +24,7 @@ fn closest_within<'a>(
     rows: &mut Rows,
 ) -> Option<&'a str> {
     let mut best: Option<(usize, &'a str)> = None;
+    let counts = word.is_ascii().then(|| letters(word));
     for &c in candidates {
         // Only a distance up to the best so far can win (a module has
         // thousands of names of the same shape: most stop after a few rows).
@@ -33,6 +34,17 @@ fn closest_within<'a>(
         if c == word || c.len().abs_diff(word.len()) > bound * 4 || c.chars().count().abs_diff(len) > bound {
             continue;
         }
+        // An edit changes at most two letters' counts by one each: names
+        // with other letters than the word's are told apart in one pass.
+        if let Some(counts) = counts.filter(|_| c.is_ascii()) {
+            let mut diff = counts;
+            c.bytes().for_each(|x| diff[usize::from(x)] -= 1);
+            if diff.iter().map(|x| x.unsigned_abs()).sum::<u32>().div_ceil(2) as usize > bound
+                && !c.eq_ignore_ascii_case(word)
+            {
+                continue;
+            }
+        }
         let d = if c.eq_ignore_ascii_case(word) { Some(0) } else { rows.distance(word, c, bound) };
         if let Some(d) = d {
             if best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
@@ -41,6 +53,13 @@ fn closest_within<'a>(
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// How many times each ASCII character occurs in `word`.
+fn letters(word: &str) -> [i32; 128] {
+    let mut counts = [0; 128];
+    word.bytes().for_each(|x| counts[usize::from(x)] += 1);
+    counts
 }
 
 /// The rows of [`Rows::distance`], kept between candidates.

@@ -697,21 +697,33 @@ fn computed_symbol(c: &ComputedDecl, at: usize, ty: Type, doc: usize) -> Symbol 
     }
 }
 
-/// Replaces, in one pass, the elements of `v` (sorted by `key`) whose key
-/// lies in each of `parts`' ranges (sorted, apart) by that part's elements.
+/// Replaces the elements of `v` (sorted by `key`) whose key lies in each
+/// of `parts`' ranges (sorted, apart) by that part's elements: in place
+/// while a part is as long as what it replaces (a re-checked item often
+/// keeps as many symbols and type nodes), then in one pass.
 fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key: impl Fn(&T) -> K) {
-    if parts.is_empty() {
-        return;
+    let spans: Vec<Range<usize>> = parts
+        .iter()
+        .map(|(r, _)| {
+            let from = v.partition_point(|x| key(x) < r.start);
+            from..from + v[from..].partition_point(|x| key(x) < r.end)
+        })
+        .collect();
+    let same = parts.iter().zip(&spans).take_while(|((_, fresh), s)| fresh.len() == s.len()).count();
+    let mut parts = parts.into_iter();
+    for ((_, fresh), s) in parts.by_ref().take(same).zip(&spans) {
+        for (slot, x) in v[s.clone()].iter_mut().zip(fresh) {
+            *slot = x;
+        }
     }
-    let mut old = std::mem::take(v).into_iter().peekable();
-    let mut out = Vec::with_capacity(old.len());
+    let Some(first) = spans.get(same) else { return };
+    let mut old = v.drain(first.start..).collect::<Vec<T>>().into_iter().peekable();
     for (range, fresh) in parts {
         while let Some(x) = old.next_if(|x| key(x) < range.start) {
-            out.push(x);
+            v.push(x);
         }
         while old.next_if(|x| key(x) < range.end).is_some() {}
-        out.extend(fresh);
+        v.extend(fresh);
     }
-    out.extend(old);
-    *v = out;
+    v.extend(old);
 }
