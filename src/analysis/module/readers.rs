@@ -2,7 +2,6 @@
 //! edit that changes a name (a rename, a new type) re-checks only the items
 //! that looked it up instead of the whole module.
 
-use super::patch::Change;
 use super::*;
 
 /// A module's names and their readers, as of the last analysis. Built on
