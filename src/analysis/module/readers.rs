@@ -47,6 +47,17 @@ fn toggle<T: Hash + Eq>(set: &mut HashSet<T>, x: T, add: bool) {
     }
 }
 
+/// [`toggle`] in the set of `key`, the key copied only when new.
+fn toggle_in<T: Hash + Eq>(map: &mut HashMap<(Space, String), HashSet<T>>, key: &(Space, String), x: T, add: bool) {
+    match map.get_mut(key) {
+        Some(set) => toggle(set, x, add),
+        None if add => {
+            map.insert(key.clone(), std::iter::once(x).collect());
+        }
+        None => {}
+    }
+}
+
 impl Readers {
     /// The index of the items of `signature` as `memo` remembers them.
     pub(super) fn build(signature: &Signature, memo: &Memo) -> Readers {
@@ -101,7 +112,7 @@ impl Readers {
             let deps = memo.computed.get(&(id, index)).map(|r| &r.deps);
             let looked = deps.iter().flat_map(|d| d.lookups.iter().map(|(k, _)| k));
             for key in c.refs.iter().chain(looked) {
-                toggle(self.computed.entry(key.clone()).or_default(), (id, index), add);
+                toggle_in(&mut self.computed, key, (id, index), add);
             }
             for (space, word, answer) in deps.iter().flat_map(|d| &d.suggested) {
                 self.ask((*space, word), answer, add, |a| toggle(&mut a.computed, (id, index), add));
@@ -112,7 +123,7 @@ impl Readers {
     /// Adds (or removes) what the checks of item `id` read.
     pub(super) fn checks(&mut self, id: ItemId, deps: &Deps, add: bool) {
         for (key, _) in &deps.lookups {
-            toggle(self.checks.entry(key.clone()).or_default(), id, add);
+            toggle_in(&mut self.checks, key, id, add);
         }
         for (space, word, answer) in &deps.suggested {
             self.ask((*space, word), answer, add, |a| toggle(&mut a.checks, id, add));
