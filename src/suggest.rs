@@ -7,47 +7,133 @@
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let len = word.chars().count();
     let limit = (len / 3).max(1);
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    // Most answers are one edit away (a typo, a name just renamed): a first
+    // pass that looks that far only is cheap, and finds them.
+    let mut rows = Rows::default();
+    closest_within(len, word, &candidates, 1, &mut rows)
+        .or_else(|| (limit > 1).then(|| closest_within(len, word, &candidates, limit, &mut rows)).flatten())
+}
+
+/// [`closest`] among the candidates at most `limit` away.
+fn closest_within<'a>(
+    len: usize,
+    word: &str,
+    candidates: &[&'a str],
+    limit: usize,
+    rows: &mut Rows,
+) -> Option<&'a str> {
     let mut best: Option<(usize, &'a str)> = None;
-    for c in candidates {
-        if c == word {
+    let counts = word.is_ascii().then(|| letters(word));
+    for &c in candidates {
+        // Only a distance up to the best so far can win (a module has
+        // thousands of names of the same shape: most stop after a few rows).
+        let bound = best.map_or(limit, |(d, _)| d);
+        // Names whose lengths differ by more than the bound cannot be
+        // close: skip them before the quadratic distance.
+        if c == word || c.len().abs_diff(word.len()) > bound * 4 || c.chars().count().abs_diff(len) > bound {
             continue;
         }
-        // Names whose lengths differ by more than the limit cannot be close:
-        // skip them before the quadratic distance.
-        if c.len().abs_diff(word.len()) > limit * 4 || c.chars().count().abs_diff(len) > limit {
-            continue;
+        // An edit changes at most two letters' counts by one each: names
+        // with other letters than the word's are told apart in one pass.
+        if let Some(counts) = counts.filter(|_| c.is_ascii()) {
+            let mut diff = counts;
+            c.bytes().for_each(|x| diff[usize::from(x)] -= 1);
+            if diff.iter().map(|x| x.unsigned_abs()).sum::<u32>().div_ceil(2) as usize > bound
+                && !c.eq_ignore_ascii_case(word)
+            {
+                continue;
+            }
         }
-        let d = if c.eq_ignore_ascii_case(word) { 0 } else { distance(word, c) };
-        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
-            best = Some((d, c));
+        let d = if c.eq_ignore_ascii_case(word) { Some(0) } else { rows.distance(word, c, bound) };
+        if let Some(d) = d {
+            if best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+                best = Some((d, c));
+            }
         }
     }
     best.map(|(_, c)| c)
 }
 
-/// Levenshtein distance over chars, with adjacent transpositions counted as
-/// one edit. Inputs are names, so quadratic is fine; very long inputs are
-/// not compared at all.
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len() > 64 || b.len() > 64 {
-        return usize::MAX;
-    }
-    let mut prev2: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                cur[j] = cur[j].min(prev2[j - 2] + 1);
-            }
+/// How many times each ASCII character occurs in `word`.
+fn letters(word: &str) -> [i32; 128] {
+    let mut counts = [0; 128];
+    word.bytes().for_each(|x| counts[usize::from(x)] += 1);
+    counts
+}
+
+/// The rows of [`Rows::distance`], kept between candidates.
+#[derive(Default)]
+struct Rows {
+    a: Vec<char>,
+    b: Vec<char>,
+    prev2: Vec<usize>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+impl Rows {
+    /// Levenshtein distance over chars, with adjacent transpositions
+    /// counted as one edit, when it is at most `bound` (`None` when more).
+    /// Very long inputs are not compared.
+    fn distance(&mut self, a: &str, b: &str, bound: usize) -> Option<usize> {
+        if a.is_ascii() && b.is_ascii() {
+            return banded(a.as_bytes(), b.as_bytes(), bound, [&mut self.prev2, &mut self.prev, &mut self.cur]);
         }
-        prev2 = std::mem::replace(&mut prev, cur);
+        self.a.clear();
+        self.a.extend(a.chars());
+        self.b.clear();
+        self.b.extend(b.chars());
+        banded(&self.a, &self.b, bound, [&mut self.prev2, &mut self.prev, &mut self.cur])
     }
-    prev[b.len()]
+}
+
+/// [`Rows::distance`] of two strings of `T`: only the cells within `bound`
+/// of the diagonal can be that small, and only those are computed.
+fn banded<T: PartialEq>(a: &[T], b: &[T], bound: usize, rows: [&mut Vec<usize>; 3]) -> Option<usize> {
+    const FAR: usize = usize::MAX / 4;
+    let (n, m) = (a.len(), b.len());
+    if n > 64 || m > 64 || n.abs_diff(m) > bound {
+        return None;
+    }
+    let [prev2, prev, cur] = rows;
+    for row in [&mut *prev2, &mut *prev, &mut *cur] {
+        if row.len() <= m {
+            row.resize(m + 1, FAR);
+        }
+    }
+    // Row 0 as far as row 1 reads it (cells past the band are never read:
+    // each row marks the cells just outside its band).
+    for (j, x) in prev.iter_mut().enumerate().take((bound + 2).min(m + 1)) {
+        *x = j;
+    }
+    let mut prev_least = 0;
+    for i in 1..=n {
+        let (lo, hi) = (i.saturating_sub(bound).max(1), (i + bound).min(m));
+        cur[0] = if i <= bound { i } else { FAR };
+        cur[lo - 1] = if lo == 1 { cur[0] } else { FAR };
+        let mut least = cur[0];
+        for j in lo..=hi {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut x = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                x = x.min(prev2[j - 2] + 1);
+            }
+            cur[j] = x;
+            least = least.min(x);
+        }
+        if hi < m {
+            cur[hi + 1] = FAR;
+        }
+        // Every later cell comes from the last two rows, never smaller.
+        if least > bound && prev_least > bound {
+            return None;
+        }
+        prev_least = least;
+        std::mem::swap(prev2, prev);
+        std::mem::swap(prev, cur);
+    }
+    Some(prev[m]).filter(|d| *d <= bound)
 }
 
 #[cfg(test)]
@@ -61,5 +147,64 @@ mod tests {
         assert_eq!(closest("lst", ["list", "set", "map"]), Some("list"));
         assert_eq!(closest("xyzzy", ["string", "number"]), None);
         assert_eq!(closest("nmae", ["name", "id"]), Some("name"));
+    }
+
+    /// The unbounded distance, as it was computed for every candidate.
+    fn reference(word: &str, candidates: &[&str]) -> Option<String> {
+        fn distance(a: &str, b: &str) -> usize {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+            for (i, row) in d.iter_mut().enumerate() {
+                row[0] = i;
+            }
+            for (j, x) in d[0].iter_mut().enumerate() {
+                *x = j;
+            }
+            for i in 1..=a.len() {
+                for j in 1..=b.len() {
+                    let cost = usize::from(a[i - 1] != b[j - 1]);
+                    d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+                    if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                        d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                    }
+                }
+            }
+            d[a.len()][b.len()]
+        }
+        let limit = (word.chars().count() / 3).max(1);
+        let close = candidates.iter().filter(|c| **c != word).map(|c| {
+            let d = if c.eq_ignore_ascii_case(word) { 0 } else { distance(word, c) };
+            (d, *c)
+        });
+        close.filter(|(d, _)| *d <= limit).min().map(|(_, c)| c.to_string())
+    }
+
+    #[test]
+    fn the_closest_of_many_as_without_bounds() {
+        let mut x: u64 = 7;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n) as usize
+        };
+        let letters = ['a', 'b', 'c', '_', 'é'];
+        for _ in 0..1000 {
+            let mut word = || (0..1 + next(14)).map(|_| letters[next(5)]).collect::<String>();
+            let w = word();
+            let names: Vec<String> = (0..20).map(|_| word()).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            assert_eq!(closest(&w, names.iter().copied()).map(String::from), reference(&w, &names), "{w} {names:?}");
+        }
+    }
+
+    #[test]
+    fn the_closest_of_many_and_ties_to_the_smaller() {
+        // The best so far bounds the distances computed after it.
+        let names = ["var_queue_45331", "var_queue_45332x", "var_queue_4533", "var_vpc_2"];
+        assert_eq!(closest("var_queue_45332", names), Some("var_queue_4533"));
+        assert_eq!(closest("var_queue_45332", names.into_iter().rev()), Some("var_queue_4533"));
+        assert_eq!(closest("var_q", ["var_queue_45332", "var_x", "var_qq"]), Some("var_qq"));
+        assert_eq!(closest("abcdef", ["badcfe", "abcxyz"]), None);
     }
 }

@@ -235,15 +235,42 @@ pub fn plugin_cache(names: &[String]) -> Vec<std::path::PathBuf> {
 /// The packages a PCL program's text names in resource tokens and invokes
 /// (`resource x "random:…"`, `invoke("tls:…"`).
 pub fn packages_named(text: &str) -> Vec<String> {
+    // Once per keystroke on the whole program: one pass, each name once.
     let mut out: Vec<String> = Vec::new();
-    for line in text.lines() {
-        let line = line.trim_start();
-        let quoted =
-            if line.starts_with("resource ") { line.split('"').nth(1) } else { line.split("invoke(\"").nth(1) };
-        let Some(pkg) = quoted.and_then(|q| q.split(':').next()).filter(|p| !p.is_empty()) else { continue };
-        if pkg.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && !out.iter().any(|o| o == pkg) {
+    let mut seen = std::collections::HashSet::new();
+    let mut take = |token: &str| {
+        let pkg = token.split(':').next().unwrap_or("");
+        if !pkg.is_empty() && pkg.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && seen.insert(pkg.to_string())
+        {
             out.push(pkg.to_string());
         }
+    };
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("resource ") {
+            // The token is the first quoted string with a `:` (the
+            // resource's name may be quoted too).
+            if let Some(token) = line.split('"').skip(1).step_by(2).find(|q| q.contains(':')) {
+                take(token);
+            }
+        }
+    }
+    for (at, _) in text.match_indices("invoke(\"") {
+        take(text[at + "invoke(\"".len()..].split('"').next().unwrap_or(""));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::packages_named;
+
+    #[test]
+    fn packages_are_named_by_resource_tokens_and_invokes_not_resource_names() {
+        let text = "resource pw \"random:index/randomPassword:RandomPassword\" {}\n\
+                    resource \"bucket0\" \"aws:s3:Bucket\" {}\n\
+                    resource \"bucket1\" \"aws:s3:Bucket\" {}\n\
+                    key = invoke(\"tls:index/getPublicKey:getPublicKey\", {})\n";
+        assert_eq!(packages_named(text), ["random", "aws", "tls"]);
+    }
 }

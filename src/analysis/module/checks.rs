@@ -42,7 +42,7 @@ pub(super) fn check_item(
                 Structure::Attribute(a) if kind == FileKind::Tfvars => {
                     // Packer's variable files say the same of undeclared names.
                     let packer = doc.file.path.to_string_lossy().ends_with(".pkrvars.hcl");
-                    tfvars_value(&mut inf, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
+                    tfvars_value(&mut inf, &view, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
                 }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
@@ -338,9 +338,13 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
 }
 
 /// A `.tfvars` value against its variable (when the directory declares any);
-/// `tool` is who reads the file (Terraform or Packer).
+/// `tool` is who reads the file (Terraform or Packer). `vars` holds at
+/// least the variables the item assigns. The variable's name is recorded
+/// as looked up (and a suggestion for an unknown one as asked), so that a
+/// patch finds the values to check again when a variable changes.
 pub(super) fn tfvars_value(
     inf: &mut Infer,
+    view: &View,
     a: &Attribute,
     vars: &HashMap<&str, (&VarRef, Option<Related>)>,
     has_vars: bool,
@@ -351,6 +355,7 @@ pub(super) fn tfvars_value(
         return;
     }
     let name = a.key.value().as_str();
+    view.lookups.borrow_mut().push((Space::Var, name.to_string()));
     match vars.get(name) {
         Some((v, related)) => {
             if let Some(declared) = &v.decl.declared {
@@ -358,12 +363,9 @@ pub(super) fn tfvars_value(
             }
         }
         None => {
-            // In declaration order, as ties go to the first.
-            let mut names: Vec<(&str, (usize, usize))> =
-                vars.iter().map(|(n, (v, _))| (*n, (v.doc, v.start))).collect();
-            names.sort_by_key(|&(_, at)| at);
             let mut msg = format!("`{name}` is not a variable of this module; {tool} ignores it with a warning");
-            if let Some(s) = crate::suggest::closest(name, names.into_iter().map(|(n, _)| n)) {
+            // The module's variable names (the answer does not depend on their order).
+            if let Some(s) = view.suggest(Space::Var, name) {
                 msg.push_str(&format!(" (did you mean `{s}`?)"));
             }
             let r = inf.range(&a.key);

@@ -10,8 +10,9 @@
 //! Here: the results and [`run`], which combines the steps. Beside it:
 //! `decls` (what items declare), `env` (the module's names), `order`
 //! (locals in dependency order), `checks` (every item's checks), `symbols`
-//! (resources and outputs), `memo` (remembered results) and `patch` (an
-//! edit brought into the last analysis in place).
+//! (resources and outputs), `memo` (remembered results), `patch` (an
+//! edit brought into the last analysis in place), `changes` (a rename or
+//! new type taken in place) and `readers` (who read which name).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
@@ -38,6 +39,7 @@ use crate::types::value::Value;
 use crate::types::{Kind, Strip, Type};
 
 mod calls;
+mod changes;
 mod checks;
 mod decls;
 mod env;
@@ -50,6 +52,7 @@ mod resources;
 mod symbols;
 
 use calls::*;
+use changes::*;
 use checks::*;
 use decls::*;
 use env::*;

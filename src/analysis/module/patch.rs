@@ -46,6 +46,10 @@ impl Window {
     }
 }
 
+/// An edited item, its declarations and whether each variable it
+/// declares is the one its name means.
+pub(super) type Fresh<'a> = (&'a Item, Arc<Decls>, Vec<bool>);
+
 /// An item that declares no variable or PCL name (it may hold locals).
 pub(super) fn inert(d: &Decls) -> bool {
     d.vars.is_empty() && d.names.is_empty() && d.calls.is_empty() && d.resource_decls.is_empty()
@@ -57,11 +61,11 @@ impl Memo {
     /// items in place: resources, outputs and broken items declare nothing;
     /// variables and PCL names are as many at the same starts, locals keep
     /// their references. Only the re-parsed items are checked. A name that
-    /// others now see differently (renamed, or a new type) is a change:
-    /// taken when the name is declared once, before and after, and no
-    /// tfvars file is checked against a changed variable; then the locals
-    /// that read it are inferred again and the items that looked it up are
-    /// checked again, found through [`Readers`]. The rest of the last
+    /// others now see differently (renamed, a new type or type place) is
+    /// a change: taken when the name is declared once, before and after;
+    /// then the locals that read it are inferred again and the items that
+    /// looked it up (tfvars values that assign it too) or whose "did you
+    /// mean" answer changes are checked again, found through [`Readers`]. The rest of the last
     /// analysis is moved in place, not rebuilt. `None` when that does not
     /// apply (a full [`run`] then gives the same answer).
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
@@ -125,7 +129,6 @@ impl Memo {
         // at the same starts, each with as many declarations. A declaration
         // that others see differently (a new name, type or place) is a
         // change of the module's names, taken below if its readers allow.
-        let has_tfvars = docs.iter().any(|d| d.file.kind == FileKind::Tfvars);
         let mut changes: Vec<Change> = Vec::new();
         let old_declaring = old_window.iter().filter_map(|(id, r)| {
             let d = self.decls.get(id)?;
@@ -146,12 +149,12 @@ impl Memo {
                 *winners = self.checks.get(id)?.winners.clone();
             }
             for ((a, b), won) in was.vars.iter().zip(&d.vars).zip(winners.iter()) {
-                if a.same_for_others(b) && (a.type_range == b.type_range || !has_tfvars) {
+                // (tfvars values are checked against the variables' types
+                // and places: a new place of the type is a change too.)
+                if a.same_for_others(b) && a.type_range == b.type_range {
                     continue;
                 }
-                // tfvars values are checked against the variables' types
-                // and places, which only a full analysis has at hand.
-                if has_tfvars || !*won {
+                if !*won {
                     return None;
                 }
                 let at = shift(&b.name_range, start);
@@ -254,46 +257,54 @@ impl Memo {
             if !exact {
                 return None;
             }
-            let readers = readers.get_or_insert_with(|| {
-                Readers::build(signature.iter().flat_map(|(_, _, _, items)| items.iter().map(|(id, _)| id)), self)
-            });
+            // (Built with the last full analysis; again if a probe took it.)
+            let readers = readers.get_or_insert_with(|| Readers::build(&signature, self));
             let window_ids: HashSet<ItemId> =
                 old_window.iter().map(|(id, _)| *id).chain(new_window.iter().map(|i| i.id)).collect();
             self.names_stay_unique(&changes, readers, &old_window, &fresh)?;
             let window = Window { lo, hi, delta };
-            let edited = (&window_ids, k, &window);
+            let asked = readers.answers_changed(&changes, &env);
+            let asked_checks: Vec<ItemId> = asked.iter().flat_map(|a| a.checks.iter().copied()).collect();
+            let asked_computed: Vec<(ItemId, usize)> = asked.iter().flat_map(|a| a.computed.iter().copied()).collect();
+            let computed = new_computed.iter().map(|(_, _, c)| *c).collect();
+            let edited = Edited { window_ids: &window_ids, k, window: &window, asked: asked_computed, computed };
             let recomputed = self.cascade(&mut changes, readers, &mut env, docs, dialect, edited)?;
-            let mut ids = self.readers_of(&changes, readers, &env, &window_ids)?;
+            let mut ids = readers_of(&changes, readers, &window_ids);
+            ids.extend(asked_checks.into_iter().filter(|id| !window_ids.contains(id)));
             ids.extend(recomputed);
-            for (di, d) in docs.iter().enumerate() {
-                for (j, item) in d.items.iter().enumerate().filter(|(_, i)| ids.contains(&i.id)) {
-                    // Its results are told from its neighbours' by position.
-                    let apart = (j == 0 || d.items[j - 1].range.end < item.range.start)
-                        && d.items.get(j + 1).is_none_or(|n| item.range.end < n.range.start);
-                    let (Some(decls), Some(checked), true) =
-                        (self.decls.get(&item.id), self.checks.get(&item.id), apart)
-                    else {
-                        return None;
-                    };
-                    again.push((di, item, decls.clone(), checked.clone()));
-                }
+            let mut places: Vec<(usize, usize)> = ids.iter().filter_map(|id| readers.place(docs, *id)).collect();
+            places.sort_unstable();
+            for (di, j) in places {
+                let (d, item) = (&docs[di], &docs[di].items[j]);
+                // Its results are told from its neighbours' by position.
+                let apart = (j == 0 || d.items[j - 1].range.end < item.range.start)
+                    && d.items.get(j + 1).is_none_or(|n| item.range.end < n.range.start);
+                let (Some(decls), Some(checked), true) = (self.decls.get(&item.id), self.checks.get(&item.id), apart)
+                else {
+                    return None;
+                };
+                again.push((di, item, decls.clone(), checked.clone()));
             }
         }
+        // tfvars values are checked against the variables they assign.
+        let window = Window { lo, hi, delta };
+        let mut assigned = Vec::new();
+        let tfvars = |di: usize| docs[di].file.kind == FileKind::Tfvars;
+        let checked =
+            fresh.iter().map(|(item, _, _)| (k, *item)).chain(again.iter().map(|(di, item, _, _)| (*di, *item)));
+        for (di, item) in checked.filter(|(di, _)| tfvars(*di)) {
+            let body = item.body(&docs[di].file.text);
+            assigned.extend(body.iter().flat_map(|b| b.attributes()).map(|a| a.key.value().to_string()));
+        }
+        let var_refs = self.var_refs(docs, &env, &assigned, (k, &fresh), &window)?;
+        let var_types = var_types(&var_refs, docs);
+        let has_vars = !env.declared[space_index(Space::Var)].is_empty();
         let rechecked: Vec<Arc<CheckResult>> = again
             .par_iter()
             .with_min_len(8)
             .map(|(di, item, d, was)| {
-                let (r, _) = check_item(
-                    &docs[*di],
-                    item,
-                    d,
-                    &env,
-                    dialect,
-                    was.winners.clone(),
-                    &HashMap::default(),
-                    false,
-                    false,
-                );
+                let (r, _) =
+                    check_item(&docs[*di], item, d, &env, dialect, was.winners.clone(), &var_types, has_vars, false);
                 Arc::new(r)
             })
             .collect();
@@ -302,7 +313,6 @@ impl Memo {
             parts.push((*di, item.range.clone(), self.item_results(*di, item, d, &was.winners, r)?));
         }
 
-        let window = Window { lo, hi, delta };
         let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let (mut symbols, mut resources, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
         let (mut checks, mut renamed) = (Vec::new(), Vec::new());
@@ -326,14 +336,7 @@ impl Memo {
             symbols.push(computed_symbol(c, at, r.ty.clone(), k));
             renamed.push(((c.space, c.name.clone()), shift(&c.name_range, at)));
         }
-        // tfvars values are checked against the variables wherever those are.
-        let var_refs = match doc.file.kind {
-            FileKind::Tfvars => self.var_refs(docs, &env)?,
-            _ => Vec::new(),
-        };
-        let var_types = var_types(&var_refs, docs);
         for (item, d, winners) in &fresh {
-            let has_vars = !var_refs.is_empty();
             let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &var_types, has_vars, false);
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
@@ -397,6 +400,7 @@ impl Memo {
         }
         // What was read before the edit goes from the index, what is read now comes in.
         if let Some(readers) = &mut readers {
+            readers.replaced(k, p, &old_window, new_window);
             for (id, _) in &old_window {
                 readers.item(*id, self, false);
                 if let Some(c) = self.checks.get(id) {
@@ -431,180 +435,44 @@ impl Memo {
         Some(analysis)
     }
 
-    /// The module's variables (the declaration each name means), found
-    /// from the names through the remembered declarations of their items.
-    fn var_refs(&self, docs: &[Document], env: &ModuleEnv) -> Option<Vec<VarRef>> {
-        let mut out = Vec::new();
-        for name in &env.declared[space_index(Space::Var)] {
-            let e = env.names.get(&(Space::Var, name.clone()))?;
+    /// The variables named `names` (the declaration each name means; the
+    /// names not declared left out): in the edited items (`fresh`, in
+    /// document `k`), or found through `env`, whose places are as before
+    /// the edit's `window` moved what follows it, and the remembered
+    /// declarations.
+    fn var_refs(
+        &self,
+        docs: &[Document],
+        env: &ModuleEnv,
+        names: &[String],
+        (k, fresh): (usize, &[Fresh]),
+        window: &Window,
+    ) -> Option<Vec<VarRef>> {
+        let mut out: Vec<VarRef> = Vec::new();
+        for name in names {
+            if out.iter().any(|v| v.decl.name == *name) {
+                continue;
+            }
+            let edited = fresh.iter().find_map(|(item, d, winners)| {
+                let (index, (v, _)) =
+                    d.vars.iter().zip(winners).enumerate().find(|(_, (v, w))| **w && v.name == *name)?;
+                Some(VarRef { item: item.id, index, doc: k, start: item.range.start, decl: v.clone() })
+            });
+            if let Some(v) = edited {
+                out.push(v);
+                continue;
+            }
+            let Some(e) = env.names.get(&(Space::Var, name.clone())) else { continue };
+            let range =
+                if e.doc == k && window.after(e.range.start) { window.moved(&e.range) } else { e.range.clone() };
             let items = &docs.get(e.doc)?.items;
-            let item = &items[items.partition_point(|i| i.range.start <= e.range.start).checked_sub(1)?];
+            let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
             let d = self.decls.get(&item.id)?;
             let at = item.range.start;
-            let (index, v) = d.vars.iter().enumerate().find(|(_, v)| shift(&v.name_range, at) == e.range)?;
+            let (index, v) = d.vars.iter().enumerate().find(|(_, v)| shift(&v.name_range, at) == range)?;
             out.push(VarRef { item: item.id, index, doc: e.doc, start: at, decl: v.clone() });
         }
         Some(out)
-    }
-
-    /// `None` unless each changed name is declared once, in the window,
-    /// before and after the edit (which declaration wins a name declared
-    /// twice is the full analysis's business), and no names are swapped.
-    fn names_stay_unique(
-        &self,
-        changes: &[Change],
-        readers: &Readers,
-        old_window: &[(ItemId, Range<usize>)],
-        fresh: &[(&Item, Arc<Decls>, Vec<bool>)],
-    ) -> Option<()> {
-        let mut before: HashMap<(Space, &str), u32> = HashMap::default();
-        for d in old_window.iter().filter_map(|(id, _)| self.decls.get(id)) {
-            declared_keys(d).for_each(|key| *before.entry(key).or_default() += 1);
-        }
-        let mut after: HashMap<(Space, &str), u32> = HashMap::default();
-        for (_, d, _) in fresh {
-            declared_keys(d).for_each(|key| *after.entry(key).or_default() += 1);
-        }
-        for c in changes {
-            for name in [&c.old, &c.new] {
-                let (o, n) = (before.get(&(c.space, name.as_str())), after.get(&(c.space, name.as_str())));
-                let (o, n) = (o.copied().unwrap_or(0), n.copied().unwrap_or(0));
-                if readers.count(c.space, name) != o || o > 1 || n > 1 {
-                    return None;
-                }
-            }
-            if c.old != c.new && changes.iter().any(|x| x.space == c.space && x.old != x.new && x.new == c.old) {
-                return None;
-            }
-        }
-        Some(())
-    }
-
-    /// Computed names outside the window that read a changed name (or
-    /// would get another suggestion), inferred again; a new type is a
-    /// change in turn. A name is inferred again whenever one it reads
-    /// changes, so its last inference sees the final types. Returns their
-    /// items (whose results the memo now holds). `None` when a computed
-    /// name in the window reads a change (it was inferred before), one
-    /// reads a renamed computed name's new name (a new edge of the
-    /// dependency order, which may close a cycle), or one has no
-    /// remembered result (in a cycle, or broken).
-    fn cascade(
-        &mut self,
-        changes: &mut Vec<Change>,
-        readers: &mut Readers,
-        env: &mut ModuleEnv,
-        docs: &[Document],
-        dialect: Dialect,
-        (window_ids, k, window): (&HashSet<ItemId>, usize, &Window),
-    ) -> Option<HashSet<ItemId>> {
-        let mut places: Option<HashMap<ItemId, (usize, usize)>> = None;
-        let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
-        let (mut done, mut budget) = (0, 4096);
-        while let Some(c) = changes.get(done) {
-            done += 1;
-            let (space, renamed) = (c.space, c.old != c.new);
-            // (Variables and PCL configs or resources refer to nothing.)
-            let computed =
-                env.names.get(&(space, c.new.clone())).is_some_and(|e| matches!(e.what, "local" | "attribute"));
-            if renamed && computed && readers.computed.get(&(space, c.new.clone())).is_some_and(|s| !s.is_empty()) {
-                return None;
-            }
-            let mut todo: HashSet<(ItemId, usize)> = HashSet::default();
-            for name in [&c.old, &c.new] {
-                todo.extend(readers.computed.get(&(space, name.clone())).into_iter().flatten().copied());
-            }
-            if renamed {
-                for key in &readers.computed_askers[space_index(space)] {
-                    let deps = match results.get(key) {
-                        Some(r) => &r.deps,
-                        None => &self.computed.get(key)?.deps,
-                    };
-                    if !answers_hold(deps, space, env) {
-                        todo.insert(*key);
-                    }
-                }
-            }
-            for key in todo {
-                budget -= 1;
-                if window_ids.contains(&key.0) || budget == 0 || !self.computed.contains_key(&key) {
-                    return None;
-                }
-                let places = places.get_or_insert_with(|| {
-                    let mut m = HashMap::default();
-                    for (di, d) in docs.iter().enumerate() {
-                        m.extend(d.items.iter().enumerate().map(|(j, i)| (i.id, (di, j))));
-                    }
-                    m
-                });
-                let &(di, j) = places.get(&key.0)?;
-                let (doc, item) = (&docs[di], &docs[di].items[j]);
-                let decl = self.decls.get(&key.0)?.computed.get(key.1)?.clone();
-                let tree = item.body(&doc.file.text)?;
-                let expr = computed_of(&tree, doc.file.kind).get(key.1).copied()?;
-                let view = View::new(env, dialect, false);
-                let mut inf = Infer::new(&view, item_source(doc, item));
-                let ty = inf.expr(expr);
-                let diagnostics = std::mem::take(&mut inf.diagnostics);
-                drop(inf);
-                let deps = view.deps();
-                let at = shift(&decl.name_range, item.range.start);
-                let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
-                // (The module's names are moved past the window at the end.)
-                let was = if entry.doc == k && window.after(entry.range.start) {
-                    window.moved(&entry.range)
-                } else {
-                    entry.range.clone()
-                };
-                if entry.doc != di || was != at {
-                    return None;
-                }
-                if ty != entry.ty {
-                    entry.ty = ty.clone();
-                    let (old, new) = (decl.name.clone(), decl.name);
-                    changes.push(Change { space: decl.space, old, new, ty: ty.clone(), at });
-                }
-                results.insert(key, ComputedResult { deps, ty, diagnostics });
-            }
-        }
-        let items: HashSet<ItemId> = results.keys().map(|k| k.0).collect();
-        for id in &items {
-            readers.item(*id, self, false);
-        }
-        self.computed.extend(results);
-        for id in &items {
-            readers.item(*id, self, true);
-        }
-        Some(items)
-    }
-
-    /// The items outside the window whose checks read a changed name or
-    /// would get another suggestion now.
-    fn readers_of(
-        &self,
-        changes: &[Change],
-        readers: &Readers,
-        env: &ModuleEnv,
-        window_ids: &HashSet<ItemId>,
-    ) -> Option<HashSet<ItemId>> {
-        let mut ids = HashSet::default();
-        for c in changes {
-            for name in [&c.old, &c.new] {
-                let key = (c.space, name.clone());
-                ids.extend(readers.checks.get(&key).into_iter().flatten().filter(|id| !window_ids.contains(id)));
-            }
-        }
-        for space in [Space::Var, Space::Local, Space::Pcl] {
-            if !changes.iter().any(|c| c.space == space && c.old != c.new) {
-                continue;
-            }
-            for id in readers.askers[space_index(space)].iter().filter(|id| !window_ids.contains(id)) {
-                if !answers_hold(&self.checks.get(id)?.deps, space, env) {
-                    ids.insert(*id);
-                }
-            }
-        }
-        Some(ids)
     }
 
     /// An unchanged item's diagnostics, symbols and type nodes with new
@@ -641,45 +509,6 @@ impl Memo {
     }
 }
 
-/// Whether the suggestions `deps` got in `space` are still the answers.
-fn answers_hold(deps: &Deps, space: Space, env: &ModuleEnv) -> bool {
-    deps.suggested.iter().filter(|(s, _, _)| *s == space).all(|(s, word, answer)| env.suggest(*s, word) == *answer)
-}
-
-/// A name of the module that others now see differently: renamed from
-/// `old` to `new` (or the same name with a new type or place), declared
-/// once, at `at` in the edited document.
-pub(super) struct Change {
-    space: Space,
-    old: String,
-    new: String,
-    ty: Type,
-    at: Range<usize>,
-}
-
-impl Change {
-    /// The module's names after the change: a renamed name keeps its
-    /// place among the declared ones (suggestions weigh them in order).
-    fn apply(&self, env: &mut ModuleEnv, doc: usize) {
-        let what = match self.space {
-            Space::Var => "variable",
-            Space::Local => "local",
-            Space::Pcl | Space::Module | Space::Resource => {
-                env.names.get(&(self.space, self.old.clone())).map_or("attribute", |e| e.what)
-            }
-        };
-        if self.old != self.new {
-            env.names.remove(&(self.space, self.old.clone()));
-            if let Some(slot) = env.declared[space_index(self.space)].iter_mut().find(|n| **n == self.old) {
-                *slot = self.new.clone();
-            }
-            env.renamed(self.space, &self.old, &self.new);
-        }
-        let entry = Entry { ty: self.ty.clone(), doc, range: self.at.clone(), what };
-        env.names.insert((self.space, self.new.clone()), entry);
-    }
-}
-
 fn var_symbol(v: &VarDecl, at: usize, doc: usize) -> Symbol {
     Symbol {
         address: format!("var.{}", v.name),
@@ -708,21 +537,33 @@ fn computed_symbol(c: &ComputedDecl, at: usize, ty: Type, doc: usize) -> Symbol 
     }
 }
 
-/// Replaces, in one pass, the elements of `v` (sorted by `key`) whose key
-/// lies in each of `parts`' ranges (sorted, apart) by that part's elements.
+/// Replaces the elements of `v` (sorted by `key`) whose key lies in each
+/// of `parts`' ranges (sorted, apart) by that part's elements: in place
+/// while a part is as long as what it replaces (a re-checked item often
+/// keeps as many symbols and type nodes), then in one pass.
 fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key: impl Fn(&T) -> K) {
-    if parts.is_empty() {
-        return;
+    let spans: Vec<Range<usize>> = parts
+        .iter()
+        .map(|(r, _)| {
+            let from = v.partition_point(|x| key(x) < r.start);
+            from..from + v[from..].partition_point(|x| key(x) < r.end)
+        })
+        .collect();
+    let same = parts.iter().zip(&spans).take_while(|((_, fresh), s)| fresh.len() == s.len()).count();
+    let mut parts = parts.into_iter();
+    for ((_, fresh), s) in parts.by_ref().take(same).zip(&spans) {
+        for (slot, x) in v[s.clone()].iter_mut().zip(fresh) {
+            *slot = x;
+        }
     }
-    let mut old = std::mem::take(v).into_iter().peekable();
-    let mut out = Vec::with_capacity(old.len());
+    let Some(first) = spans.get(same) else { return };
+    let mut old = v.drain(first.start..).collect::<Vec<T>>().into_iter().peekable();
     for (range, fresh) in parts {
         while let Some(x) = old.next_if(|x| key(x) < range.start) {
-            out.push(x);
+            v.push(x);
         }
         while old.next_if(|x| key(x) < range.end).is_some() {}
-        out.extend(fresh);
+        v.extend(fresh);
     }
-    out.extend(old);
-    *v = out;
+    v.extend(old);
 }

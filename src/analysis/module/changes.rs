@@ -1,0 +1,239 @@
+//! A change of the module's names in place (a rename, a new type): which
+//! names may change so, which computed names infer again, and which items
+//! read them, for [`Memo::patch`].
+
+use super::patch::{Fresh, Window};
+use super::*;
+
+/// What [`Memo::cascade`] knows of the edit.
+pub(super) struct Edited<'a> {
+    /// The items the edit replaced, and those that replace them.
+    pub(super) window_ids: &'a HashSet<ItemId>,
+    /// The edited document, and where its items changed.
+    pub(super) k: usize,
+    pub(super) window: &'a Window,
+    /// Computed names whose suggestions change.
+    pub(super) asked: Vec<(ItemId, usize)>,
+    /// The edited items' computed names (with what they refer to).
+    pub(super) computed: Vec<&'a ComputedDecl>,
+}
+
+impl Memo {
+    /// `None` unless each changed name is declared once, in the window,
+    /// before and after the edit (which declaration wins a name declared
+    /// twice is the full analysis's business), and no names are swapped.
+    pub(super) fn names_stay_unique(
+        &self,
+        changes: &[Change],
+        readers: &Readers,
+        old_window: &[(ItemId, Range<usize>)],
+        fresh: &[Fresh],
+    ) -> Option<()> {
+        let mut before: HashMap<(Space, &str), u32> = HashMap::default();
+        for d in old_window.iter().filter_map(|(id, _)| self.decls.get(id)) {
+            declared_keys(d).for_each(|key| *before.entry(key).or_default() += 1);
+        }
+        let mut after: HashMap<(Space, &str), u32> = HashMap::default();
+        for (_, d, _) in fresh {
+            declared_keys(d).for_each(|key| *after.entry(key).or_default() += 1);
+        }
+        for c in changes {
+            for name in [&c.old, &c.new] {
+                let (o, n) = (before.get(&(c.space, name.as_str())), after.get(&(c.space, name.as_str())));
+                let (o, n) = (o.copied().unwrap_or(0), n.copied().unwrap_or(0));
+                if readers.count(c.space, name) != o || o > 1 || n > 1 {
+                    return None;
+                }
+            }
+            if c.old != c.new && changes.iter().any(|x| x.space == c.space && x.old != x.new && x.new == c.old) {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// Computed names outside the window that read a changed name (or
+    /// would get another suggestion), inferred again; a new type is a
+    /// change in turn. A name is inferred again whenever one it reads
+    /// changes, so its last inference sees the final types. Returns their
+    /// items (whose results the memo now holds). `None` when a computed
+    /// name in the window reads a change (it was inferred before), one
+    /// reads a renamed computed name's new name that depends on it (the
+    /// new edge of the dependency order closes a cycle), or one has no
+    /// remembered result (in a cycle, or broken).
+    pub(super) fn cascade(
+        &mut self,
+        changes: &mut Vec<Change>,
+        readers: &mut Readers,
+        env: &mut ModuleEnv,
+        docs: &[Document],
+        dialect: Dialect,
+        mut edited: Edited,
+    ) -> Option<HashSet<ItemId>> {
+        let (window_ids, k, window) = (edited.window_ids, edited.k, edited.window);
+        let mut asked = std::mem::take(&mut edited.asked);
+        let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
+        let (mut done, mut budget) = (0, 4096);
+        while let Some(c) = changes.get(done) {
+            done += 1;
+            let (space, renamed) = (c.space, c.old != c.new);
+            // (Variables and PCL configs or resources refer to nothing.)
+            let computed =
+                env.names.get(&(space, c.new.clone())).is_some_and(|e| matches!(e.what, "local" | "attribute"));
+            if let Some(readers) =
+                readers.computed.get(&(space, c.new.clone())).filter(|s| renamed && computed && !s.is_empty())
+            {
+                // A new edge of the dependency order: taken unless the
+                // renamed name depends on one of its readers (a new cycle).
+                let targets = readers
+                    .iter()
+                    .map(|(id, index)| self.decls.get(id)?.computed.get(*index).map(|c| (c.space, c.name.clone())))
+                    .collect::<Option<HashSet<_>>>()?;
+                if self.reaches(env, docs, &edited, (space, c.new.clone()), &targets)? {
+                    return None;
+                }
+            }
+            let mut todo: HashSet<(ItemId, usize)> = HashSet::default();
+            for name in [&c.old, &c.new] {
+                todo.extend(readers.computed.get(&(space, name.clone())).into_iter().flatten().copied());
+            }
+            if renamed {
+                todo.extend(asked.drain(..));
+            }
+            for key in todo {
+                budget -= 1;
+                if window_ids.contains(&key.0) || budget == 0 || !self.computed.contains_key(&key) {
+                    return None;
+                }
+                let (di, j) = readers.place(docs, key.0)?;
+                let (doc, item) = (&docs[di], &docs[di].items[j]);
+                let decl = self.decls.get(&key.0)?.computed.get(key.1)?.clone();
+                let tree = item.body(&doc.file.text)?;
+                let expr = computed_of(&tree, doc.file.kind).get(key.1).copied()?;
+                let view = View::new(env, dialect, false);
+                let mut inf = Infer::new(&view, item_source(doc, item));
+                let ty = inf.expr(expr);
+                let diagnostics = std::mem::take(&mut inf.diagnostics);
+                drop(inf);
+                let deps = view.deps();
+                let at = shift(&decl.name_range, item.range.start);
+                let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
+                // (The module's names are moved past the window at the end.)
+                let was = if entry.doc == k && window.after(entry.range.start) {
+                    window.moved(&entry.range)
+                } else {
+                    entry.range.clone()
+                };
+                if entry.doc != di || was != at {
+                    return None;
+                }
+                if ty != entry.ty {
+                    entry.ty = ty.clone();
+                    let (old, new) = (decl.name.clone(), decl.name);
+                    changes.push(Change { space: decl.space, old, new, ty: ty.clone(), at });
+                }
+                results.insert(key, ComputedResult { deps, ty, diagnostics });
+            }
+        }
+        let items: HashSet<ItemId> = results.keys().map(|k| k.0).collect();
+        for id in &items {
+            readers.item(*id, self, false);
+        }
+        self.computed.extend(results);
+        for id in &items {
+            readers.item(*id, self, true);
+        }
+        Some(items)
+    }
+
+    /// Whether computed name `from` depends, through what it refers to,
+    /// on one of `targets`; `None` when that takes too long to tell.
+    fn reaches(
+        &self,
+        env: &ModuleEnv,
+        docs: &[Document],
+        edited: &Edited,
+        from: (Space, String),
+        targets: &HashSet<(Space, String)>,
+    ) -> Option<bool> {
+        let mut seen: HashSet<(Space, String)> = HashSet::default();
+        let mut todo = vec![from];
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            if seen.len() > 512 {
+                return None;
+            }
+            let refs = match edited.computed.iter().find(|c| c.space == name.0 && c.name == name.1) {
+                Some(c) => &c.refs,
+                None => {
+                    let Some(e) = env.names.get(&name).filter(|e| matches!(e.what, "local" | "attribute")) else {
+                        continue;
+                    };
+                    let (k, window) = (edited.k, edited.window);
+                    let range = if e.doc == k && window.after(e.range.start) {
+                        window.moved(&e.range)
+                    } else {
+                        e.range.clone()
+                    };
+                    let items = &docs.get(e.doc)?.items;
+                    let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
+                    let d = self.decls.get(&item.id)?;
+                    &d.computed.iter().find(|c| shift(&c.name_range, item.range.start) == range)?.refs
+                }
+            };
+            if refs.iter().any(|r| targets.contains(r)) {
+                return Some(true);
+            }
+            todo.extend(refs.iter().cloned());
+        }
+        Some(false)
+    }
+}
+
+/// The items outside the window whose checks read a changed name.
+pub(super) fn readers_of(changes: &[Change], readers: &Readers, window_ids: &HashSet<ItemId>) -> HashSet<ItemId> {
+    let mut ids = HashSet::default();
+    for c in changes {
+        for name in [&c.old, &c.new] {
+            let key = (c.space, name.clone());
+            ids.extend(readers.checks.get(&key).into_iter().flatten().filter(|id| !window_ids.contains(id)));
+        }
+    }
+    ids
+}
+
+/// A name of the module that others now see differently: renamed from
+/// `old` to `new` (or the same name with a new type or place), declared
+/// once, at `at` in the edited document.
+pub(super) struct Change {
+    pub(super) space: Space,
+    pub(super) old: String,
+    pub(super) new: String,
+    pub(super) ty: Type,
+    pub(super) at: Range<usize>,
+}
+
+impl Change {
+    /// The module's names after the change: a renamed name keeps its
+    /// place among the declared ones (suggestions weigh them in order).
+    pub(super) fn apply(&self, env: &mut ModuleEnv, doc: usize) {
+        let what = match self.space {
+            Space::Var => "variable",
+            Space::Local => "local",
+            Space::Pcl | Space::Module | Space::Resource => {
+                env.names.get(&(self.space, self.old.clone())).map_or("attribute", |e| e.what)
+            }
+        };
+        if self.old != self.new {
+            env.names.remove(&(self.space, self.old.clone()));
+            if let Some(slot) = env.declared[space_index(self.space)].iter_mut().find(|n| **n == self.old) {
+                *slot = self.new.clone();
+            }
+            env.renamed(self.space, &self.old, &self.new);
+        }
+        let entry = Entry { ty: self.ty.clone(), doc, range: self.at.clone(), what };
+        env.names.insert((self.space, self.new.clone()), entry);
+    }
+}
