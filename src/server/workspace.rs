@@ -190,6 +190,7 @@ impl Open {
             }
             _ => Arc::from(self.rope.to_string()),
         };
+        let known = self.edit.as_ref().map(|e| (e.replaced.clone(), e.inserted));
         self.changes = Some(Vec::new());
         let file = SourceFile {
             path: path.to_path_buf(),
@@ -198,9 +199,10 @@ impl Open {
             dialect,
         };
         // Taken out, so the edit can move the items in place.
-        let doc = match self.doc.take() {
-            Some((_, d)) => d.edited(file),
-            None => Document::parse(file),
+        let doc = match (self.doc.take(), known) {
+            (Some((_, d)), Some((replaced, inserted))) => d.edited_at(file, replaced, inserted),
+            (Some((_, d)), None) => d.edited(file),
+            (None, _) => Document::parse(file),
         };
         self.doc = Some((self.version, doc.clone()));
         doc
