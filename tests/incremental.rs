@@ -110,6 +110,30 @@ fn name_spots(text: &str) -> Vec<usize> {
     spots
 }
 
+/// A patched analysis kept of `prev`'s diagnostics what it says it kept
+/// (`ModuleAnalysis::kept`, which publications trust instead of comparing):
+/// the first ones as they were, the last ones moved by the edit (`delta`,
+/// the change of each document's length).
+fn kept_as_said(prev: &ModuleAnalysis, next: &ModuleAnalysis, delta: &[isize], what: &str) {
+    for (j, kept) in next.kept.iter().enumerate() {
+        let Some(k) = kept.filter(|k| k.from == prev.id) else { continue };
+        let (old, new) = (&prev.diagnostics[j], &next.diagnostics[j]);
+        let most = old.len().min(new.len());
+        assert!(k.front <= most && k.back <= most - k.front, "kept {k:?} of {} / {} ({what})", old.len(), new.len());
+        assert_eq!(old[..k.front], new[..k.front], "diagnostics kept in front ({what})");
+        let moved =
+            |r: &std::ops::Range<usize>| r.start.wrapping_add_signed(delta[j])..r.end.wrapping_add_signed(delta[j]);
+        for (a, b) in old[old.len() - k.back..].iter().zip(&new[new.len() - k.back..]) {
+            let mut a = a.clone();
+            a.range = moved(&a.range);
+            for r in a.related.iter_mut().filter(|r| r.path.is_none()) {
+                r.range = moved(&r.range);
+            }
+            assert_eq!(a, *b, "diagnostics kept behind ({what})");
+        }
+    }
+}
+
 /// What the edits of one run did.
 #[derive(Default)]
 struct Ran {
@@ -142,6 +166,7 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
         files.iter().map(|(p, t)| Document::parse(SourceFile::new(p.clone(), t.as_str()).unwrap())).collect();
     let mut memo = Memo::default();
     analyze_with(&docs, None, &mut memo);
+    let mut last_shared: Option<(std::sync::Arc<ModuleAnalysis>, Vec<usize>)> = None;
     for step in 0..edits {
         let d = rng.below(docs.len());
         let old = docs[d].file.text.to_string();
@@ -206,6 +231,12 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
             // that re-infers only the item under the cursor.
             let shared = memo.analysis(&docs);
             assert_eq!(summary(&shared), summary(&scratch), "shared analysis {what}");
+            if let Some((prev, lens)) = &last_shared {
+                let delta: Vec<isize> =
+                    docs.iter().zip(lens).map(|(d, l)| d.file.text.len() as isize - *l as isize).collect();
+                kept_as_said(prev, &shared, &delta, &what);
+            }
+            last_shared = Some((shared.clone(), docs.iter().map(|d| d.file.text.len()).collect()));
             if let Some((doc, offset)) = probe {
                 let (again, typed) = memo.probe(&docs, doc, offset);
                 assert!(std::sync::Arc::ptr_eq(&shared, &again), "an unchanged module is analysed once");

@@ -24,7 +24,7 @@ use super::outbox::Body;
 use super::text::{self, Encoding};
 use super::workspace::Edit;
 use crate::analysis::document::common_ends;
-use crate::analysis::Document;
+use crate::analysis::{Document, Kept};
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 
 /// A position as LSP counts it: (line, character).
@@ -50,6 +50,8 @@ pub struct Published {
     /// The texts of other files that related locations point into.
     others: Vec<(PathBuf, Arc<str>)>,
     entries: Vec<Entry>,
+    /// The analysis the entries are of ([`crate::analysis::ModuleAnalysis::id`]; 0: none).
+    analysis: u64,
     /// The last message (see [`Message`]).
     message: Message,
 }
@@ -112,6 +114,10 @@ pub struct Target<'a> {
     pub module: &'a Ropes,
     /// The change that made `text`, when one did.
     pub edit: Option<&'a Edit>,
+    /// The analysis the diagnostics are of ([`crate::analysis::ModuleAnalysis::id`]), and
+    /// which of them it kept from an earlier one: those are not compared.
+    pub analysis: u64,
+    pub kept: Option<Kept>,
 }
 
 /// The ropes of a module's documents (and of files of the modules it
@@ -294,6 +300,18 @@ impl Change {
     }
 }
 
+/// How many of the first and of the last diagnostics the analysis kept as
+/// `old` published them (the last ones moved with the text).
+fn known(old: &Published, target: &Target, len: usize) -> (usize, usize) {
+    let most = old.entries.len().min(len);
+    match target.kept {
+        _ if old.analysis == 0 => (0, 0),
+        _ if old.analysis == target.analysis && old.entries.len() == len => (len, 0),
+        Some(k) if k.from == old.analysis && k.front <= most && k.back <= most - k.front => (k.front, k.back),
+        _ => (0, 0),
+    }
+}
+
 fn shift((s, e): (Pos, Pos), lines: i64) -> (Pos, Pos) {
     let m = |p: Pos| ((p.0 as i64 + lines).max(0) as u32, p.1);
     (m(s), m(e))
@@ -310,6 +328,7 @@ impl Published {
             severity: target.severity.clone(),
             others: Vec::new(),
             entries: Vec::new(),
+            analysis: target.analysis,
             message: Message::empty(),
         };
         let mut old = match last {
@@ -321,6 +340,7 @@ impl Published {
                 severity: BTreeMap::new(),
                 others: Vec::new(),
                 entries: Vec::new(),
+                analysis: 0,
                 message: Message::empty(),
             },
         };
@@ -344,16 +364,16 @@ impl Published {
                     }
                 })
         };
-        // Unchanged diagnostics before the change, and after it.
-        let front = old.entries.iter().zip(diags).take_while(|(e, d)| e.diag == **d && reusable_before(e)).count();
+        // Unchanged diagnostics before the change, and after it; those the
+        // analysis says it kept from the published one are not compared.
+        let (known_front, known_back) = known(&old, target, diags.len());
+        let front = (old.entries.iter().zip(diags).enumerate())
+            .take_while(|(i, (e, d))| (*i < known_front || e.diag == **d) && reusable_before(e))
+            .count();
         let most = old.entries.len().min(diags.len()) - front;
-        let back = old
-            .entries
-            .iter()
-            .rev()
-            .zip(diags.iter().rev())
+        let back = (old.entries.iter().rev().zip(diags.iter().rev()).enumerate())
             .take(most)
-            .take_while(|(e, d)| change.same(&e.diag, d, path) && reusable_after(e))
+            .take_while(|(i, (e, d))| (*i < known_back || change.same(&e.diag, d, path)) && reusable_after(e))
             .count();
         // Where the old message's entries from `front` on, and those kept
         // as they are (the back ones when no line moved), start.
@@ -466,20 +486,32 @@ impl Published {
 mod tests {
     use super::*;
 
-    /// One diagnostic per `bad` in the text.
+    /// One diagnostic per `bad` in the text; every fifth one counts them
+    /// (so it changes wherever one comes or goes).
     fn diags(text: &str) -> Vec<Diagnostic> {
         let code = Code::ALL[0];
-        text.match_indices("bad").map(|(i, m)| Diagnostic::new(code, i..i + m.len(), "a bad word")).collect()
+        let n = text.matches("bad").count();
+        let message =
+            |k: usize| if k.is_multiple_of(5) { format!("one of {n} bad words") } else { "a bad word".into() };
+        text.match_indices("bad")
+            .enumerate()
+            .map(|(k, (i, m))| Diagnostic::new(code, i..i + m.len(), message(k)))
+            .collect()
     }
 
     /// Publishes each text after the last; every message must be what a
     /// first publication of the same text is. `hold` keeps a message as
     /// the writer would while it writes (the next one is then built anew).
-    fn publish_all(texts: &[&str], hold: &[usize]) {
+    ///
+    /// With `hints`, each text's diagnostics come as an analysis that says
+    /// which it kept (as many as it can, or fewer: `hints` is how many
+    /// fewer, taken in turn), so the publication compares only the others.
+    fn publish_all(texts: &[&str], hold: &[usize], hints: Option<usize>) {
         let (path, uri_json): (PathBuf, Arc<str>) = (PathBuf::from("/m/main.tf"), Arc::from("\"file:///m/main.tf\""));
         let (severity, module) = (BTreeMap::new(), Ropes::new(&[]));
         let mut last = None;
         let mut held = Vec::new();
+        let mut before: Option<(Arc<str>, Vec<Diagnostic>)> = None;
         for (k, text) in texts.iter().enumerate() {
             let (text, rope): (Arc<str>, Rope) = (Arc::from(*text), Rope::from_str(text));
             let target = Target {
@@ -491,16 +523,45 @@ mod tests {
                 severity: &severity,
                 module: &module,
                 edit: None,
+                analysis: if hints.is_some() { k as u64 + 1 } else { 0 },
+                kept: None,
             };
             let found = diags(&text);
+            let kept = match (&before, hints) {
+                (Some((old_text, old)), Some(fewer)) => {
+                    Some(Kept { from: k as u64, ..kept(old_text, old, &text, &found, k * fewer) })
+                }
+                _ => None,
+            };
+            let target = Target { kept, ..target };
             let (next, body) = Published::update(last.take(), &target, k as i32, &found);
             let (_, fresh) = Published::update(None, &target, k as i32, &found);
+            before = Some((text.clone(), found.clone()));
             assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&fresh), "text {k}");
             if hold.contains(&k) {
                 held.push(body);
             }
             last = Some(next);
         }
+    }
+
+    /// What an analysis of `new` patched from one of `old` truly keeps:
+    /// the diagnostics before the changed bytes, and those after them
+    /// moved; `fewer` less of each (as a patch that re-checks more).
+    fn kept(old_text: &str, old: &[Diagnostic], new_text: &str, new: &[Diagnostic], fewer: usize) -> Kept {
+        let (prefix, suffix) = common_ends(old_text.as_bytes(), new_text.as_bytes());
+        let delta = new_text.len() as isize - old_text.len() as isize;
+        let old_end = old_text.len() - suffix;
+        let most = old.len().min(new.len());
+        let front = old.iter().zip(new).take_while(|(a, b)| a == b && a.range.end < prefix).count();
+        let moved = |d: &Diagnostic| Diagnostic {
+            range: d.range.start.saturating_add_signed(delta)..d.range.end.saturating_add_signed(delta),
+            ..d.clone()
+        };
+        let back = (old.iter().rev().zip(new.iter().rev()).take(most - front))
+            .take_while(|(a, b)| a.range.start >= old_end && moved(a) == **b)
+            .count();
+        Kept { from: 0, front: front.saturating_sub(fewer % 3), back: back.saturating_sub(fewer % 2) }
     }
 
     #[test]
@@ -518,7 +579,9 @@ mod tests {
         let again = base.clone();
         let texts = [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed];
         let texts: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
-        publish_all(&texts, &[]);
-        publish_all(&texts, &[1, 4]);
+        for hints in [None, Some(0), Some(1)] {
+            publish_all(&texts, &[], hints);
+            publish_all(&texts, &[1, 4], hints);
+        }
     }
 }

@@ -28,14 +28,15 @@ impl Window {
     }
 
     /// Replaces the part of `v[within]` (sorted by `key`) in the window by
-    /// `fresh` and moves what follows in `within`, all in place.
+    /// `fresh` and moves what follows in `within`, all in place; returns
+    /// the part replaced.
     pub(super) fn splice<T: Placed>(
         &self,
         v: &mut Vec<T>,
         within: Range<usize>,
         fresh: Vec<T>,
         key: impl Fn(&T) -> usize,
-    ) {
+    ) -> Range<usize> {
         let part = &v[within.clone()];
         let from = within.start + part.partition_point(|x| key(x) < self.lo);
         let to = within.start + part.partition_point(|x| key(x) < self.hi);
@@ -43,6 +44,7 @@ impl Window {
             x.map_ranges(|r| self.moved(r));
         }
         v.splice(from..to, fresh);
+        from..to
     }
 }
 
@@ -359,7 +361,11 @@ impl Memo {
         let r = in_doc(&analysis.resources);
         window.splice(&mut analysis.resources, r, resources, |s| s.name_range.start);
         let all = 0..analysis.diagnostics[k].len();
-        window.splice(&mut analysis.diagnostics[k], all, diagnostics, |d| d.range.start);
+        let replaced = window.splice(&mut analysis.diagnostics[k], all.clone(), diagnostics, |d| d.range.start);
+        // What each document keeps of the last analysis's diagnostics.
+        let mut kept: Vec<Option<Kept>> =
+            analysis.diagnostics.iter().map(|v| Some(Kept { from: analysis.id, front: v.len(), back: 0 })).collect();
+        kept[k] = Some(Kept { from: analysis.id, front: replaced.start, back: all.end - replaced.end });
         let all = 0..analysis.type_nodes[k].len();
         window.splice(&mut analysis.type_nodes[k], all, nodes, |n| n.range.start);
         analysis.probe.clear();
@@ -369,6 +375,7 @@ impl Memo {
             for r in analysis.diagnostics[j].iter_mut().flat_map(|x| x.related.iter_mut()) {
                 if r.path.as_deref() == Some(&doc.file.path) && window.after(r.range.start) {
                     r.range = window.moved(&r.range);
+                    kept[j] = None;
                 }
             }
         }
@@ -377,7 +384,10 @@ impl Memo {
         let mut symbol_parts = Vec::new();
         for (j, part) in parts.chunk_by(|a, b| a.0 == b.0).map(|p| (p[0].0, p)) {
             let diagnostics = part.iter().map(|(_, r, x)| (r.start..r.end + 1, x.0.clone())).collect();
-            replace_parts(&mut analysis.diagnostics[j], diagnostics, |d| d.range.start);
+            let (front, back) = replace_parts(&mut analysis.diagnostics[j], diagnostics, |d| d.range.start);
+            if let Some(kept) = &mut kept[j] {
+                (kept.front, kept.back) = (kept.front.min(front), kept.back.min(back));
+            }
             let nodes = part.iter().map(|(_, r, x)| (r.start..r.end + 1, x.2.clone())).collect();
             replace_parts(&mut analysis.type_nodes[j], nodes, |n| n.range.start);
         }
@@ -425,6 +435,7 @@ impl Memo {
         }
         self.patches += 1;
         signature[k].3 = item_ranges(doc);
+        (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });
         self.prune(docs);
@@ -710,19 +721,24 @@ fn computed_symbol(c: &ComputedDecl, at: usize, ty: Type, doc: usize) -> Symbol 
 
 /// Replaces, in one pass, the elements of `v` (sorted by `key`) whose key
 /// lies in each of `parts`' ranges (sorted, apart) by that part's elements.
-fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key: impl Fn(&T) -> K) {
+/// Returns how many elements at the front and at the back it left alone.
+fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key: impl Fn(&T) -> K) -> (usize, usize) {
     if parts.is_empty() {
-        return;
+        return (v.len(), v.len());
     }
     let mut old = std::mem::take(v).into_iter().peekable();
     let mut out = Vec::with_capacity(old.len());
+    let mut front = None;
     for (range, fresh) in parts {
         while let Some(x) = old.next_if(|x| key(x) < range.start) {
             out.push(x);
         }
+        front.get_or_insert(out.len());
         while old.next_if(|x| key(x) < range.end).is_some() {}
         out.extend(fresh);
     }
+    let back = old.len();
     out.extend(old);
     *v = out;
+    (front.unwrap_or(0), back)
 }
