@@ -81,7 +81,7 @@ pub struct Document {
 
 impl Document {
     pub fn parse(file: SourceFile) -> Document {
-        let text: Arc<str> = file.text.clone();
+        let text = file.text.clone();
         // Items parse independently: spread them over the cores.
         use rayon::prelude::*;
         let found = scan::split(&text);

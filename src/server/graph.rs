@@ -12,7 +12,7 @@ use super::disk::{Disk, Wanted};
 use super::workspace::Settings;
 use super::{lock, State};
 use crate::analysis::workspace::{normalize, Files, Workspace};
-use crate::analysis::{Document, Family, FileKind, Memo};
+use crate::analysis::{Document, Family, FileKind, Memo, Text};
 
 #[derive(Default)]
 pub struct Graph {
@@ -122,7 +122,7 @@ impl Graph {
     }
 
     /// The text of a file of a called module (for a definition there).
-    pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Arc<str>> {
+    pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Text> {
         self.texts(state, disk, settings, [path.to_path_buf()]).pop().map(|(_, t)| t)
     }
 
@@ -133,7 +133,7 @@ impl Graph {
         disk: &Disk,
         settings: &Settings,
         paths: impl IntoIterator<Item = PathBuf>,
-    ) -> Vec<(PathBuf, Arc<str>)> {
+    ) -> Vec<(PathBuf, Text)> {
         let files = ServerFiles { state, disk, settings, recheck: false };
         let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
         for p in paths {

@@ -24,7 +24,7 @@ use super::outbox::Body;
 use super::text::{self, Encoding};
 use super::workspace::Edit;
 use crate::analysis::document::common_ends;
-use crate::analysis::{Document, Kept};
+use crate::analysis::{Document, Kept, Text};
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 
 /// A position as LSP counts it: (line, character).
@@ -43,12 +43,15 @@ struct Entry {
 
 /// What was last published for one document.
 pub struct Published {
-    text: Arc<str>,
+    /// The text's length and name ([`Edit::text`]; 0: none), not the
+    /// text: held here, it could not be changed in place by the next edit.
+    len: usize,
+    text: u64,
     rope: Rope,
     enc: Encoding,
     severity: BTreeMap<Code, Option<Severity>>,
     /// The texts of other files that related locations point into.
-    others: Vec<(PathBuf, Arc<str>)>,
+    others: Vec<(PathBuf, Text)>,
     entries: Vec<Entry>,
     /// The analysis the entries are of ([`crate::analysis::ModuleAnalysis::id`]; 0: none).
     analysis: u64,
@@ -106,13 +109,13 @@ pub struct Target<'a> {
     pub path: &'a Path,
     /// The document's URI as a JSON string.
     pub uri_json: Arc<str>,
-    pub text: &'a Arc<str>,
+    pub text: &'a Text,
     pub rope: &'a Rope,
     pub enc: Encoding,
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
     pub module: &'a Ropes,
-    /// The change that made `text`, when one did.
+    /// Which parsed text `text` is, and the change that made it.
     pub edit: Option<&'a Edit>,
     /// The analysis the diagnostics are of ([`crate::analysis::ModuleAnalysis::id`]), and
     /// which of them it kept from an earlier one: those are not compared.
@@ -123,7 +126,7 @@ pub struct Target<'a> {
 /// The ropes of a module's documents (and of files of the modules it
 /// calls), made when first needed (for related locations in other files).
 pub struct Ropes {
-    files: Vec<(std::path::PathBuf, Arc<str>, OnceLock<Rope>)>,
+    files: Vec<(std::path::PathBuf, Text, OnceLock<Rope>)>,
 }
 
 impl Ropes {
@@ -132,12 +135,12 @@ impl Ropes {
     }
 
     /// Adds files outside the module.
-    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Arc<str>)>) -> Self {
+    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Text)>) -> Self {
         self.files.extend(others.into_iter().map(|(p, t)| (p, t, OnceLock::new())));
         self
     }
 
-    fn text(&self, path: &Path) -> Option<&Arc<str>> {
+    fn text(&self, path: &Path) -> Option<&Text> {
         self.files.iter().find(|f| f.0 == path).map(|f| &f.1)
     }
 
@@ -217,7 +220,7 @@ fn here(r: &Related, path: &Path) -> bool {
 }
 
 /// A file related locations point into: its URI (as JSON) and its text.
-type Other = (Arc<str>, Arc<str>);
+type Other = (Arc<str>, Text);
 
 /// The change between the last published text and this one, and how it
 /// moves what follows it.
@@ -234,28 +237,33 @@ struct Change {
 }
 
 impl Change {
-    fn new(old: &Arc<str>, old_rope: &Rope, new_rope: &Rope, new: &str, edit: Option<&Edit>) -> Change {
-        // The edit that made the new text from this one says where they
-        // differ; else both are compared (10 MB twice costs a millisecond).
+    fn new(old: &Published, new_rope: &Rope, new: &str, edit: Option<&Edit>) -> Change {
+        // The text published, or the edit that made the new text from it,
+        // says where they differ; else both are compared (the old one
+        // gathered from its rope: only a skipped publication leads here).
         let (prefix, suffix) = match edit {
-            Some(e) if Arc::ptr_eq(&e.before, old) && old.len() - e.replaced.len() + e.inserted == new.len() => {
-                (e.replaced.start, old.len() - e.replaced.end)
+            Some(e) if old.text != 0 && e.text == old.text => (old.len, 0),
+            Some(e)
+                if old.text != 0 && e.before == old.text && old.len - e.replaced.len() + e.inserted == new.len() =>
+            {
+                (e.replaced.start, old.len - e.replaced.end)
             }
-            _ => common_ends(old.as_bytes(), new.as_bytes()),
+            _ => common_ends(old.rope.to_string().as_bytes(), new.as_bytes()),
         };
-        let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+        let (old_end, new_end) = (old.len - suffix, new.len() - suffix);
         let delta = new_end as isize - old_end as isize;
         // The first line break that ends after an unchanged byte: what
-        // follows it is laid out as before, a whole number of lines down.
-        let lines_from = old
+        // follows it is laid out as before, a whole number of lines down
+        // (found in the new text: the bytes after the change are the same).
+        let lines_from = new
             .as_bytes()
-            .get(old_end + 1..)
+            .get(new_end + 1..)
             .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
             .map(|i| old_end + 1 + i + 1);
         let (lines_from, lines) = match lines_from {
-            Some(at) if at < old.len() => {
+            Some(at) if at < old.len => {
                 let moved = (at as isize + delta) as usize;
-                (at, new_rope.byte_to_line(moved) as i64 - old_rope.byte_to_line(at) as i64)
+                (at, new_rope.byte_to_line(moved) as i64 - old.rope.byte_to_line(at) as i64)
             }
             _ => (usize::MAX, 0),
         };
@@ -322,7 +330,8 @@ impl Published {
     /// as JSON.
     pub fn update(last: Option<Published>, target: &Target, version: i32, diags: &[Diagnostic]) -> (Published, Body) {
         let mut next = Published {
-            text: target.text.clone(),
+            len: target.text.len(),
+            text: target.edit.map_or(0, |e| e.text),
             rope: target.rope.clone(),
             enc: target.enc,
             severity: target.severity.clone(),
@@ -334,7 +343,8 @@ impl Published {
         let mut old = match last {
             Some(last) if last.enc == target.enc && last.severity == *target.severity => last,
             _ => Published {
-                text: Arc::from(""),
+                len: 0,
+                text: 0,
                 rope: Rope::new(),
                 enc: target.enc,
                 severity: BTreeMap::new(),
@@ -348,7 +358,7 @@ impl Published {
         // those files are the same.
         let others_same =
             old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(text, t)));
-        let change = Change::new(&old.text, &old.rope, target.rope, target.text, target.edit);
+        let change = Change::new(&old, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
             change.before(&e.diag.range)
@@ -503,17 +513,29 @@ mod tests {
     /// first publication of the same text is. `hold` keeps a message as
     /// the writer would while it writes (the next one is then built anew).
     ///
-    /// With `hints`, each text's diagnostics come as an analysis that says
-    /// which it kept (as many as it can, or fewer: `hints` is how many
-    /// fewer, taken in turn), so the publication compares only the others.
+    /// With `hints`, each text comes with the edit that made it (the
+    /// smallest one, or one byte more) and its diagnostics as an analysis
+    /// that says which it kept (as many as it can, or fewer: `hints` is how
+    /// many fewer, taken in turn), so the publication compares only the others.
     fn publish_all(texts: &[&str], hold: &[usize], hints: Option<usize>) {
         let (path, uri_json): (PathBuf, Arc<str>) = (PathBuf::from("/m/main.tf"), Arc::from("\"file:///m/main.tf\""));
         let (severity, module) = (BTreeMap::new(), Ropes::new(&[]));
         let mut last = None;
         let mut held = Vec::new();
-        let mut before: Option<(Arc<str>, Vec<Diagnostic>)> = None;
+        let mut before: Option<(Text, Vec<Diagnostic>)> = None;
+        let mut id = 0;
         for (k, text) in texts.iter().enumerate() {
-            let (text, rope): (Arc<str>, Rope) = (Arc::from(*text), Rope::from_str(text));
+            let (text, rope): (Text, Rope) = (Arc::new(text.to_string()), Rope::from_str(text));
+            let edit = before.as_ref().map(|(old, _)| {
+                let (prefix, suffix) = common_ends(old.as_bytes(), text.as_bytes());
+                let wider = k % 2 == 1 && prefix > 0 && old.is_char_boundary(prefix - 1);
+                let start = if wider { prefix - 1 } else { prefix };
+                let inserted = text.len() - suffix - start;
+                let text = if **old == *text { id } else { id + 1 };
+                Edit { text, before: id, replaced: start..old.len() - suffix, inserted }
+            });
+            id = edit.as_ref().map_or(1, |e| e.text);
+            let edit = edit.filter(|_| hints.is_some());
             let target = Target {
                 path: &path,
                 uri_json: uri_json.clone(),
@@ -522,7 +544,7 @@ mod tests {
                 enc: Encoding::Utf16,
                 severity: &severity,
                 module: &module,
-                edit: None,
+                edit: edit.as_ref(),
                 analysis: if hints.is_some() { k as u64 + 1 } else { 0 },
                 kept: None,
             };
@@ -577,7 +599,7 @@ mod tests {
         let appended = format!("{added}bad at the end\n");
         let none = added.replace("bad", "b_d");
         let again = base.clone();
-        let texts = [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed];
+        let texts = [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed, &typed];
         let texts: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
         for hints in [None, Some(0), Some(1)] {
             publish_all(&texts, &[], hints);
