@@ -233,17 +233,33 @@ pub fn plugin_cache(names: &[String]) -> Vec<std::path::PathBuf> {
 }
 
 /// The packages a PCL program's text names in resource tokens and invokes
-/// (`resource x "random:…"`, `invoke("tls:…"`).
+/// (`resource x "random:…"`, `invoke("tls:…"`). A resource's token is its
+/// quoted label with a colon: its name may be quoted too (`resource "x"
+/// "random:…"`), and was taken for a package, one per resource.
 pub fn packages_named(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for line in text.lines() {
         let line = line.trim_start();
-        let quoted =
-            if line.starts_with("resource ") { line.split('"').nth(1) } else { line.split("invoke(\"").nth(1) };
-        let Some(pkg) = quoted.and_then(|q| q.split(':').next()).filter(|p| !p.is_empty()) else { continue };
-        if pkg.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && !out.iter().any(|o| o == pkg) {
+        let token = if line.starts_with("resource ") {
+            line.split('"').skip(1).step_by(2).find(|q| q.contains(':'))
+        } else {
+            line.find("invoke(\"").map(|at| &line[at + "invoke(\"".len()..])
+        };
+        let Some(pkg) = token.and_then(|q| q.split(':').next()).filter(|p| !p.is_empty()) else { continue };
+        if pkg.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && seen.insert(pkg) {
             out.push(pkg.to_string());
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn packages_are_named_by_tokens_not_by_quoted_resource_names() {
+        let text = "resource \"b0\" \"aws:s3:Bucket\" {\n}\nresource b1 \"random:index:RandomPet\" {}\n\
+                    resource \"b2\" \"aws:s3:Bucket\" {}\nx = invoke(\"tls:index:getKey\", {})\n";
+        assert_eq!(super::packages_named(text), ["aws", "random", "tls"]);
+    }
 }

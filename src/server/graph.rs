@@ -28,9 +28,9 @@ pub struct Graph {
     plugins: Mutex<HashMap<PathBuf, Plugins>>,
 }
 
-/// A PCL program's texts (address and length of each) and the package
+/// A PCL program's texts (length and item ids of each) and the package
 /// schemas found for them.
-type Plugins = (Vec<(usize, usize)>, Vec<PathBuf>);
+type Plugins = (Vec<(usize, Vec<u64>)>, Vec<PathBuf>);
 
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -156,8 +156,12 @@ impl Graph {
     /// schemas Pulumi cached for the packages it names (looked for again
     /// only when its texts change).
     fn pcl_schemas(&self, settings: &Settings, dir: &Path, docs: &[Document]) -> Option<Arc<crate::schema::Schemas>> {
-        let texts: Vec<(usize, usize)> =
-            docs.iter().map(|d| (Arc::as_ptr(&d.file.text) as *const u8 as usize, d.file.text.len())).collect();
+        // The texts, told apart by their items (every edit parses at least
+        // one item again, under a new id; a text without items names no
+        // package but in comments) and length: an open document's
+        // text is changed in place, so its address names nothing.
+        let texts: Vec<(usize, Vec<u64>)> =
+            docs.iter().map(|d| (d.file.text.len(), d.items.iter().map(|i| i.id).collect())).collect();
         let cached = {
             let mut plugins = guard(&self.plugins);
             match plugins.get(dir) {
