@@ -209,6 +209,7 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
         let fresh_doc = Document::parse(file);
         let ranges = |doc: &Document| doc.items.iter().map(|i| i.range.clone()).collect::<Vec<_>>();
         assert_eq!(ranges(&docs[d]), ranges(&fresh_doc), "items after edit {step} ({insert:?} at {at}..{end})");
+        assert_eq!(docs[d].diagnostics, fresh_doc.diagnostics, "syntax errors after edit {step}");
         if rng.below(5) == 0 {
             // What the language server keeps of analysed documents: items
             // without trees, parsed again when needed.

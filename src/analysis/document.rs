@@ -166,8 +166,13 @@ impl Document {
                 d.range = shift(d.range.start)..shift(d.range.end);
             }
         }
-        items.splice(keep..resync, found.iter().map(|f| parse_item(&text, f)));
-        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
+        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f)).collect();
+        // A file without syntax errors stays so unless a new item has one
+        // (its tens of thousands of items are not visited again).
+        let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
+        items.splice(keep..resync, fresh);
+        let diagnostics =
+            if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
         Document { file, items: self.items, diagnostics }
     }
 
