@@ -16,6 +16,7 @@
 //! KEYS_BENCH_SIZES=10MB KEYS_BENCH_KINDS=resource KEYS_BENCH_WRAP="perf record -g -o /tmp/perf.data --" \
 //!     KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench keystroke_kinds   # another build
+//! KEYS_BENCH_WATCH=1 cargo bench --bench keystroke_kinds   # a client that watches files (VS Code)
 //! ```
 //!
 //! Inputs: `tools/gen-hcl.py` (seed 1) for Terraform; the tfvars
@@ -420,10 +421,14 @@ type Measured = BTreeMap<&'static str, (Vec<Duration>, Vec<usize>)>;
 
 fn server_times(m: &Module, edits: &[Edit]) -> Measured {
     let mut server = Server::start();
-    let id = server.request(
-        "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": {"general": {"positionEncodings": ["utf-16"]}}}),
-    );
+    // KEYS_BENCH_WATCH=1: the client watches files for the server, as VS
+    // Code does; otherwise the server looks at the disk again (the module's
+    // directory, the called modules') before every analysis.
+    let mut capabilities = json!({"general": {"positionEncodings": ["utf-16"]}});
+    if std::env::var("KEYS_BENCH_WATCH").is_ok_and(|v| v == "1") {
+        capabilities["workspace"] = json!({"didChangeWatchedFiles": {"dynamicRegistration": true}});
+    }
+    let id = server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": capabilities}));
     server.response(id);
     server.notify("initialized", json!({}));
     for (path, language, text) in &m.docs {

@@ -110,6 +110,30 @@ fn name_spots(text: &str) -> Vec<usize> {
     spots
 }
 
+/// A patched analysis kept of `prev`'s diagnostics what it says it kept
+/// (`ModuleAnalysis::kept`, which publications trust instead of comparing):
+/// the first ones as they were, the last ones moved by the edit (`delta`,
+/// the change of each document's length).
+fn kept_as_said(prev: &ModuleAnalysis, next: &ModuleAnalysis, delta: &[isize], what: &str) {
+    for (j, kept) in next.kept.iter().enumerate() {
+        let Some(k) = kept.filter(|k| k.from == prev.id) else { continue };
+        let (old, new) = (&prev.diagnostics[j], &next.diagnostics[j]);
+        let most = old.len().min(new.len());
+        assert!(k.front <= most && k.back <= most - k.front, "kept {k:?} of {} / {} ({what})", old.len(), new.len());
+        assert_eq!(old[..k.front], new[..k.front], "diagnostics kept in front ({what})");
+        let moved =
+            |r: &std::ops::Range<usize>| r.start.wrapping_add_signed(delta[j])..r.end.wrapping_add_signed(delta[j]);
+        for (a, b) in old[old.len() - k.back..].iter().zip(&new[new.len() - k.back..]) {
+            let mut a = a.clone();
+            a.range = moved(&a.range);
+            for r in a.related.iter_mut().filter(|r| r.path.is_none()) {
+                r.range = moved(&r.range);
+            }
+            assert_eq!(a, *b, "diagnostics kept behind ({what})");
+        }
+    }
+}
+
 /// What the edits of one run did.
 #[derive(Default)]
 struct Ran {
@@ -145,6 +169,7 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
     // A rename typed back (half of them, as a letter typed and deleted):
     // the document, where, and the text to put back.
     let mut undo: Option<(usize, usize, usize, String)> = None;
+    let mut last_shared: Option<(std::sync::Arc<ModuleAnalysis>, Vec<usize>)> = None;
     for step in 0..edits {
         let back = undo.take();
         let d = back.as_ref().map_or_else(|| rng.below(docs.len()), |u| u.0);
@@ -185,10 +210,17 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
             undo = Some((d, at, at + insert.len(), old[at..end].to_string()));
         }
         let file = SourceFile::new(docs[d].file.path.clone(), text.as_str()).unwrap();
-        docs[d] = docs[d].edit(file.clone());
+        // Half the time as the language server does: told the change
+        // (which need not be the smallest one), the texts not compared.
+        docs[d] = if rng.below(2) == 0 {
+            docs[d].clone().edited_at(file.clone(), at..end, insert.len())
+        } else {
+            docs[d].edit(file.clone())
+        };
         let fresh_doc = Document::parse(file);
         let ranges = |doc: &Document| doc.items.iter().map(|i| i.range.clone()).collect::<Vec<_>>();
         assert_eq!(ranges(&docs[d]), ranges(&fresh_doc), "items after edit {step} ({insert:?} at {at}..{end})");
+        assert_eq!(docs[d].diagnostics, fresh_doc.diagnostics, "syntax errors after edit {step}");
         if rng.below(5) == 0 {
             // What the language server keeps of analysed documents: items
             // without trees, parsed again when needed.
@@ -211,6 +243,12 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
             // that re-infers only the item under the cursor.
             let shared = memo.analysis(&docs);
             assert_eq!(summary(&shared), summary(&scratch), "shared analysis {what}");
+            if let Some((prev, lens)) = &last_shared {
+                let delta: Vec<isize> =
+                    docs.iter().zip(lens).map(|(d, l)| d.file.text.len() as isize - *l as isize).collect();
+                kept_as_said(prev, &shared, &delta, &what);
+            }
+            last_shared = Some((shared.clone(), docs.iter().map(|d| d.file.text.len()).collect()));
             if let Some((doc, offset)) = probe {
                 let (again, typed) = memo.probe(&docs, doc, offset);
                 assert!(std::sync::Arc::ptr_eq(&shared, &again), "an unchanged module is analysed once");
@@ -313,5 +351,38 @@ fn a_local_renamed_to_a_name_others_read_is_patched_unless_it_closes_a_cycle() {
         let fresh = analyze(&[Document::parse(SourceFile::new(path, renamed.as_str()).unwrap())]);
         assert_eq!(summary(&incremental), summary(&fresh), "{renamed}");
         assert_eq!(memo.patches() > patches, patched, "{renamed}");
+    }
+}
+
+/// `Memo::calls` answers again without visiting every item when only items
+/// without calls changed: after every random edit (module labels and
+/// sources too) it is what a fresh memo finds.
+#[test]
+fn module_calls_after_edits_are_those_of_a_fresh_memo() {
+    let block = |i: usize| match i % 3 {
+        0 => format!("module \"m{i}\" {{\n  source = \"./m{}\"\n}}\n", i % 4),
+        1 => format!("resource \"aws_s3_bucket\" \"b{i}\" {{\n  bucket = \"b\"\n}}\n"),
+        _ => format!("variable \"v{i}\" {{\n  default = {i}\n}}\n"),
+    };
+    let text: String = (0..30).map(block).collect();
+    let path = PathBuf::from("/m/main.tf");
+    for seed in 1..=8 {
+        let mut rng = Rng(seed);
+        let mut doc = Document::parse(SourceFile::new(path.clone(), text.as_str()).unwrap());
+        let mut memo = Memo::default();
+        for step in 0..200 {
+            let old = doc.file.text.to_string();
+            let mut at = rng.below(old.len() + 1);
+            while !old.is_char_boundary(at) {
+                at -= 1;
+            }
+            let end = if rng.below(3) == 0 { (at + 1..=old.len()).find(|&e| old.is_char_boundary(e)) } else { None };
+            let end = end.unwrap_or(at);
+            let insert = ["x", "\"", "}", "\n", "module \"m\" {\n  source = \"./n\"\n}\n", "# "][rng.below(6)];
+            let new = format!("{}{}{}", &old[..at], insert, &old[end..]);
+            doc = doc.edited_at(SourceFile::new(path.clone(), new.as_str()).unwrap(), at..end, insert.len());
+            let docs = std::slice::from_ref(&doc);
+            assert_eq!(memo.calls(docs), Memo::default().calls(docs), "seed {seed} step {step}");
+        }
     }
 }

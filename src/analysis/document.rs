@@ -81,7 +81,7 @@ pub struct Document {
 
 impl Document {
     pub fn parse(file: SourceFile) -> Document {
-        let text: Arc<str> = file.text.clone();
+        let text = file.text.clone();
         // Items parse independently: spread them over the cores.
         use rayon::prelude::*;
         let found = scan::split(&text);
@@ -107,15 +107,24 @@ impl Document {
     /// then only the changed items are touched and the rest moved, where
     /// a copy of every item would cost more than the edit itself in a
     /// large file.
-    pub fn edited(mut self, file: SourceFile) -> Document {
-        let (old, new) = (self.file.text.as_bytes(), file.text.as_bytes());
+    pub fn edited(self, file: SourceFile) -> Document {
+        // The changed bytes: old[prefix..old.len()-suffix] became new[prefix..new.len()-suffix].
+        let (prefix, suffix) = common_ends(self.file.text.as_bytes(), file.text.as_bytes());
+        let (old_end, new_end) = (self.file.text.len() - suffix, file.text.len() - suffix);
+        self.edited_at(file, prefix..old_end, new_end - prefix)
+    }
+
+    /// [`Document::edited`] when the change is known: the old text's
+    /// `replaced` bytes gave way to the `inserted` bytes of `file.text` at
+    /// `replaced.start` (the rest is the old text). The two texts are not
+    /// compared again (10 MB twice per keystroke), and the old one is not
+    /// read at all, so it may already have been changed in place.
+    pub fn edited_at(mut self, file: SourceFile, replaced: Range<usize>, inserted: usize) -> Document {
         if self.file.kind != file.kind || self.file.dialect != file.dialect {
             return Document::parse(file);
         }
-        // The changed bytes: old[prefix..old.len()-suffix] became new[prefix..new.len()-suffix].
-        let (prefix, suffix) = common_ends(old, new);
-        let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
-        if prefix == old.len() && prefix == new.len() {
+        let (prefix, old_end, new_end) = (replaced.start, replaced.end, replaced.start + inserted);
+        if replaced.is_empty() && inserted == 0 {
             return Document { file, ..self };
         }
         let delta = new_end as isize - old_end as isize;
@@ -157,8 +166,13 @@ impl Document {
                 d.range = shift(d.range.start)..shift(d.range.end);
             }
         }
-        items.splice(keep..resync, found.iter().map(|f| parse_item(&text, f)));
-        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
+        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f)).collect();
+        // A file without syntax errors stays so unless a new item has one
+        // (its tens of thousands of items are not visited again).
+        let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
+        items.splice(keep..resync, fresh);
+        let diagnostics =
+            if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
         Document { file, items: self.items, diagnostics }
     }
 

@@ -20,7 +20,7 @@ use std::sync::Arc;
 pub use calls::{Callee, Context, Interface};
 pub use document::{Document, Item};
 pub use infer::Typed;
-pub use module::{analyze, analyze_probe, analyze_with, Call, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
+pub use module::{analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
 
 use crate::syntax::Dialect;
 
@@ -75,21 +75,26 @@ pub enum Family {
     Hcl,
 }
 
+/// A file's text, shared. A `String`, not a `str`: the language server
+/// changes an open document's text in place for a keystroke when nothing
+/// else holds it, instead of copying megabytes into a new one.
+pub type Text = Arc<String>;
+
 /// A file's text and how to read it.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
-    pub text: Arc<str>,
+    pub text: Text,
     pub kind: FileKind,
     pub dialect: Dialect,
 }
 
 impl SourceFile {
     /// A file with the dialect its name implies.
-    pub fn new(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> Option<SourceFile> {
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Option<SourceFile> {
         let path = path.into();
         let kind = FileKind::for_path(&path)?;
         let dialect = Dialect::for_path(&path);
-        Some(SourceFile { path, text: text.into(), kind, dialect })
+        Some(SourceFile { path, text: Arc::new(text.into()), kind, dialect })
     }
 }

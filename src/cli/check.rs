@@ -191,7 +191,7 @@ fn parse_override(s: &str) -> Result<(Code, Option<Severity>), String> {
 /// One analysed file, for printing.
 pub struct FileReport {
     pub path: PathBuf,
-    pub text: std::sync::Arc<str>,
+    pub text: crate::analysis::Text,
     pub diagnostics: Vec<Diagnostic>,
     pub symbols: Vec<crate::analysis::Symbol>,
 }

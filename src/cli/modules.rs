@@ -79,7 +79,7 @@ pub fn check_modules(
         let guard = m.lock().unwrap_or_else(|e| e.into_inner());
         let Some(m) = guard.as_ref() else { continue };
         let Some((dir, family)) = &m.dir else { continue };
-        hints[k] = prescan(m.files.iter().filter(|f| f.kind == FileKind::Terraform).map(|f| f.text.as_ref()));
+        hints[k] = prescan(m.files.iter().filter(|f| f.kind == FileKind::Terraform).map(|f| f.text.as_str()));
         let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
         paths.sort();
         if paths == DiskFiles::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {

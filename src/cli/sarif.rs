@@ -100,7 +100,7 @@ struct Files<'a> {
 
 impl<'a> Files<'a> {
     fn new(reports: &'a [FileReport]) -> Self {
-        let reports = reports.iter().map(|r| (r.path.as_path(), (&*r.text, LineIndex::new(&r.text)))).collect();
+        let reports = reports.iter().map(|r| (r.path.as_path(), (r.text.as_str(), LineIndex::new(&r.text)))).collect();
         Files { reports, others: BTreeMap::new() }
     }
 

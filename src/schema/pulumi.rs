@@ -233,7 +233,9 @@ pub fn plugin_cache(names: &[String]) -> Vec<std::path::PathBuf> {
 }
 
 /// The packages a PCL program's text names in resource tokens and invokes
-/// (`resource x "random:…"`, `invoke("tls:…"`).
+/// (`resource x "random:…"`, `invoke("tls:…"`). A resource's token is its
+/// quoted label with a colon: its name may be quoted too (`resource "x"
+/// "random:…"`), and was taken for a package, one per resource.
 pub fn packages_named(text: &str) -> Vec<String> {
     // Once per keystroke on the whole program: one pass, each name once.
     let mut out: Vec<String> = Vec::new();

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use super::workspace::Settings;
-use crate::analysis::{Document, Family, FileKind, SourceFile};
+use crate::analysis::{Document, Family, FileKind, SourceFile, Text};
 
 /// A file's modification time and size.
 type Stamp = (Option<SystemTime>, u64);
@@ -112,7 +112,7 @@ fn stamp(path: &Path) -> Option<Stamp> {
     Some((meta.modified().ok(), meta.len()))
 }
 
-fn parse(path: &Path, text: Arc<str>, settings: &Settings) -> Document {
+fn parse(path: &Path, text: Text, settings: &Settings) -> Document {
     let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
     Document::parse(SourceFile { path: path.to_path_buf(), text, kind, dialect: settings.dialect_for(path) })
 }
@@ -178,7 +178,7 @@ impl Disk {
             }
         }
         let (stamp, text) = read_text(path)?;
-        let doc = text.map(|t| parse(path, Arc::from(t), settings));
+        let doc = text.map(|t| parse(path, Arc::new(t), settings));
         self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
         doc
     }

@@ -13,7 +13,7 @@ use super::publish::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
 use crate::analysis::workspace::{normalize, Files, Workspace};
-use crate::analysis::{Document, Family, FileKind, Memo};
+use crate::analysis::{Document, Family, FileKind, Memo, Text};
 
 #[derive(Default)]
 pub struct Graph {
@@ -29,9 +29,9 @@ pub struct Graph {
     plugins: Mutex<HashMap<PathBuf, Plugins>>,
 }
 
-/// A PCL program's texts (address and length of each) and the package
+/// A PCL program's texts (length and item ids of each) and the package
 /// schemas found for them.
-type Plugins = (Vec<(usize, usize)>, Vec<PathBuf>);
+type Plugins = (Vec<(usize, Vec<u64>)>, Vec<PathBuf>);
 
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -159,7 +159,7 @@ impl Graph {
     }
 
     /// The text of a file of a called module (for a definition there).
-    pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Arc<str>> {
+    pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Text> {
         self.texts(state, disk, settings, [path.to_path_buf()]).pop().map(|(_, t)| t)
     }
 
@@ -170,7 +170,7 @@ impl Graph {
         disk: &Disk,
         settings: &Settings,
         paths: impl IntoIterator<Item = PathBuf>,
-    ) -> Vec<(PathBuf, Arc<str>)> {
+    ) -> Vec<(PathBuf, Text)> {
         let files = ServerFiles { state, disk, settings, recheck: false };
         let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
         for p in paths {
@@ -193,8 +193,12 @@ impl Graph {
     /// schemas Pulumi cached for the packages it names (looked for again
     /// only when its texts change).
     fn pcl_schemas(&self, settings: &Settings, dir: &Path, docs: &[Document]) -> Option<Arc<crate::schema::Schemas>> {
-        let texts: Vec<(usize, usize)> =
-            docs.iter().map(|d| (Arc::as_ptr(&d.file.text) as *const u8 as usize, d.file.text.len())).collect();
+        // The texts, told apart by their items (every edit parses at least
+        // one item again, under a new id; a text without items names no
+        // package but in comments) and length: an open document's
+        // text is changed in place, so its address names nothing.
+        let texts: Vec<(usize, Vec<u64>)> =
+            docs.iter().map(|d| (d.file.text.len(), d.items.iter().map(|i| i.id).collect())).collect();
         let cached = {
             let mut plugins = guard(&self.plugins);
             match plugins.get(dir) {

@@ -243,7 +243,7 @@ impl Snap {
     }
 
     /// The text of a file of the module, or of a module it calls.
-    fn text_of(&self, path: &std::path::Path) -> Option<Arc<str>> {
+    fn text_of(&self, path: &std::path::Path) -> Option<crate::analysis::Text> {
         if let Some(d) = self.docs.iter().find(|d| d.file.path == path) {
             return Some(d.file.text.clone());
         }

@@ -24,7 +24,7 @@ use super::outbox::Body;
 use super::text::{self, Encoding};
 use super::workspace::Edit;
 use crate::analysis::document::common_ends;
-use crate::analysis::Document;
+use crate::analysis::{Document, Kept, Text};
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
 
 /// A position as LSP counts it: (line, character).
@@ -43,13 +43,18 @@ struct Entry {
 
 /// What was last published for one document.
 pub struct Published {
-    text: Arc<str>,
+    /// The text's length and name ([`Edit::text`]; 0: none), not the
+    /// text: held here, it could not be changed in place by the next edit.
+    len: usize,
+    text: u64,
     rope: Rope,
     enc: Encoding,
     severity: BTreeMap<Code, Option<Severity>>,
     /// The texts of other files that related locations point into.
-    others: Vec<(PathBuf, Arc<str>)>,
+    others: Vec<(PathBuf, Text)>,
     entries: Vec<Entry>,
+    /// The analysis the entries are of ([`crate::analysis::ModuleAnalysis::id`]; 0: none).
+    analysis: u64,
     /// The last message (see [`Message`]).
     message: Message,
     /// Names the list's contents for pull diagnostics (`resultId`): kept
@@ -111,20 +116,24 @@ pub struct Target<'a> {
     pub path: &'a Path,
     /// The document's URI as a JSON string.
     pub uri_json: Arc<str>,
-    pub text: &'a Arc<str>,
+    pub text: &'a Text,
     pub rope: &'a Rope,
     pub enc: Encoding,
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
     pub module: &'a Ropes,
-    /// The change that made `text`, when one did.
+    /// Which parsed text `text` is, and the change that made it.
     pub edit: Option<&'a Edit>,
+    /// The analysis the diagnostics are of ([`crate::analysis::ModuleAnalysis::id`]), and
+    /// which of them it kept from an earlier one: those are not compared.
+    pub analysis: u64,
+    pub kept: Option<Kept>,
 }
 
 /// The ropes of a module's documents (and of files of the modules it
 /// calls), made when first needed (for related locations in other files).
 pub struct Ropes {
-    files: Vec<(std::path::PathBuf, Arc<str>, OnceLock<Rope>)>,
+    files: Vec<(std::path::PathBuf, Text, OnceLock<Rope>)>,
 }
 
 impl Ropes {
@@ -133,12 +142,12 @@ impl Ropes {
     }
 
     /// Adds files outside the module.
-    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Arc<str>)>) -> Self {
+    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Text)>) -> Self {
         self.files.extend(others.into_iter().map(|(p, t)| (p, t, OnceLock::new())));
         self
     }
 
-    fn text(&self, path: &Path) -> Option<&Arc<str>> {
+    fn text(&self, path: &Path) -> Option<&Text> {
         self.files.iter().find(|f| f.0 == path).map(|f| &f.1)
     }
 
@@ -218,7 +227,7 @@ fn here(r: &Related, path: &Path) -> bool {
 }
 
 /// A file related locations point into: its URI (as JSON) and its text.
-type Other = (Arc<str>, Arc<str>);
+type Other = (Arc<str>, Text);
 
 /// The change between the last published text and this one, and how it
 /// moves what follows it.
@@ -235,28 +244,33 @@ struct Change {
 }
 
 impl Change {
-    fn new(old: &Arc<str>, old_rope: &Rope, new_rope: &Rope, new: &str, edit: Option<&Edit>) -> Change {
-        // The edit that made the new text from this one says where they
-        // differ; else both are compared (10 MB twice costs a millisecond).
+    fn new(old: &Published, new_rope: &Rope, new: &str, edit: Option<&Edit>) -> Change {
+        // The text published, or the edit that made the new text from it,
+        // says where they differ; else both are compared (the old one
+        // gathered from its rope: only a skipped publication leads here).
         let (prefix, suffix) = match edit {
-            Some(e) if Arc::ptr_eq(&e.before, old) && old.len() - e.replaced.len() + e.inserted == new.len() => {
-                (e.replaced.start, old.len() - e.replaced.end)
+            Some(e) if old.text != 0 && e.text == old.text => (old.len, 0),
+            Some(e)
+                if old.text != 0 && e.before == old.text && old.len - e.replaced.len() + e.inserted == new.len() =>
+            {
+                (e.replaced.start, old.len - e.replaced.end)
             }
-            _ => common_ends(old.as_bytes(), new.as_bytes()),
+            _ => common_ends(old.rope.to_string().as_bytes(), new.as_bytes()),
         };
-        let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+        let (old_end, new_end) = (old.len - suffix, new.len() - suffix);
         let delta = new_end as isize - old_end as isize;
         // The first line break that ends after an unchanged byte: what
-        // follows it is laid out as before, a whole number of lines down.
-        let lines_from = old
+        // follows it is laid out as before, a whole number of lines down
+        // (found in the new text: the bytes after the change are the same).
+        let lines_from = new
             .as_bytes()
-            .get(old_end + 1..)
+            .get(new_end + 1..)
             .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
             .map(|i| old_end + 1 + i + 1);
         let (lines_from, lines) = match lines_from {
-            Some(at) if at < old.len() => {
+            Some(at) if at < old.len => {
                 let moved = (at as isize + delta) as usize;
-                (at, new_rope.byte_to_line(moved) as i64 - old_rope.byte_to_line(at) as i64)
+                (at, new_rope.byte_to_line(moved) as i64 - old.rope.byte_to_line(at) as i64)
             }
             _ => (usize::MAX, 0),
         };
@@ -301,6 +315,18 @@ impl Change {
     }
 }
 
+/// How many of the first and of the last diagnostics the analysis kept as
+/// `old` published them (the last ones moved with the text).
+fn known(old: &Published, target: &Target, len: usize) -> (usize, usize) {
+    let most = old.entries.len().min(len);
+    match target.kept {
+        _ if old.analysis == 0 => (0, 0),
+        _ if old.analysis == target.analysis && old.entries.len() == len => (len, 0),
+        Some(k) if k.from == old.analysis && k.front <= most && k.back <= most - k.front => (k.front, k.back),
+        _ => (0, 0),
+    }
+}
+
 fn shift((s, e): (Pos, Pos), lines: i64) -> (Pos, Pos) {
     let m = |p: Pos| ((p.0 as i64 + lines).max(0) as u32, p.1);
     (m(s), m(e))
@@ -311,24 +337,28 @@ impl Published {
     /// as JSON.
     pub fn update(last: Option<Published>, target: &Target, version: i32, diags: &[Diagnostic]) -> (Published, Body) {
         let mut next = Published {
-            text: target.text.clone(),
+            len: target.text.len(),
+            text: target.edit.map_or(0, |e| e.text),
             rope: target.rope.clone(),
             enc: target.enc,
             severity: target.severity.clone(),
             others: Vec::new(),
             entries: Vec::new(),
+            analysis: target.analysis,
             message: Message::empty(),
             result: 0,
         };
         let mut old = match last {
             Some(last) if last.enc == target.enc && last.severity == *target.severity => last,
             _ => Published {
-                text: Arc::from(""),
+                len: 0,
+                text: 0,
                 rope: Rope::new(),
                 enc: target.enc,
                 severity: BTreeMap::new(),
                 others: Vec::new(),
                 entries: Vec::new(),
+                analysis: 0,
                 message: Message::empty(),
                 result: 0,
             },
@@ -337,7 +367,7 @@ impl Published {
         // those files are the same.
         let others_same =
             old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(text, t)));
-        let change = Change::new(&old.text, &old.rope, target.rope, target.text, target.edit);
+        let change = Change::new(&old, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
             change.before(&e.diag.range)
@@ -353,16 +383,16 @@ impl Published {
                     }
                 })
         };
-        // Unchanged diagnostics before the change, and after it.
-        let front = old.entries.iter().zip(diags).take_while(|(e, d)| e.diag == **d && reusable_before(e)).count();
+        // Unchanged diagnostics before the change, and after it; those the
+        // analysis says it kept from the published one are not compared.
+        let (known_front, known_back) = known(&old, target, diags.len());
+        let front = (old.entries.iter().zip(diags).enumerate())
+            .take_while(|(i, (e, d))| (*i < known_front || e.diag == **d) && reusable_before(e))
+            .count();
         let most = old.entries.len().min(diags.len()) - front;
-        let back = old
-            .entries
-            .iter()
-            .rev()
-            .zip(diags.iter().rev())
+        let back = (old.entries.iter().rev().zip(diags.iter().rev()).enumerate())
             .take(most)
-            .take_while(|(e, d)| change.same(&e.diag, d, path) && reusable_after(e))
+            .take_while(|(i, (e, d))| (*i < known_back || change.same(&e.diag, d, path)) && reusable_after(e))
             .count();
         // Where the old message's entries from `front` on, and those kept
         // as they are (the back ones when no line moved), start.
@@ -489,9 +519,9 @@ impl Published {
         (m.body.clone(), m.head.saturating_sub(1)..m.end.max(m.head + 1))
     }
 
-    /// The rope of `text`, when it is the text last published.
-    pub fn rope_of(&self, text: &Arc<str>) -> Option<Rope> {
-        Arc::ptr_eq(&self.text, text).then(|| self.rope.clone())
+    /// The rope of the text last published.
+    pub fn rope(&self) -> Rope {
+        self.rope.clone()
     }
 }
 
@@ -499,10 +529,17 @@ impl Published {
 mod tests {
     use super::*;
 
-    /// One diagnostic per `bad` in the text.
+    /// One diagnostic per `bad` in the text; every fifth one counts them
+    /// (so it changes wherever one comes or goes).
     fn diags(text: &str) -> Vec<Diagnostic> {
         let code = Code::ALL[0];
-        text.match_indices("bad").map(|(i, m)| Diagnostic::new(code, i..i + m.len(), "a bad word")).collect()
+        let n = text.matches("bad").count();
+        let message =
+            |k: usize| if k.is_multiple_of(5) { format!("one of {n} bad words") } else { "a bad word".into() };
+        text.match_indices("bad")
+            .enumerate()
+            .map(|(k, (i, m))| Diagnostic::new(code, i..i + m.len(), message(k)))
+            .collect()
     }
 
     fn list_of(p: &Published) -> Vec<u8> {
@@ -513,13 +550,30 @@ mod tests {
     /// Publishes each text after the last; every message must be what a
     /// first publication of the same text is. `hold` keeps a message as
     /// the writer would while it writes (the next one is then built anew).
-    fn publish_all(texts: &[&str], hold: &[usize]) {
+    ///
+    /// With `hints`, each text comes with the edit that made it (the
+    /// smallest one, or one byte more) and its diagnostics as an analysis
+    /// that says which it kept (as many as it can, or fewer: `hints` is how
+    /// many fewer, taken in turn), so the publication compares only the others.
+    fn publish_all(texts: &[&str], hold: &[usize], hints: Option<usize>) {
         let (path, uri_json): (PathBuf, Arc<str>) = (PathBuf::from("/m/main.tf"), Arc::from("\"file:///m/main.tf\""));
         let (severity, module) = (BTreeMap::new(), Ropes::new(&[]));
         let mut last = None;
         let mut held = Vec::new();
+        let mut before: Option<(Text, Vec<Diagnostic>)> = None;
+        let mut id = 0;
         for (k, text) in texts.iter().enumerate() {
-            let (text, rope): (Arc<str>, Rope) = (Arc::from(*text), Rope::from_str(text));
+            let (text, rope): (Text, Rope) = (Arc::new(text.to_string()), Rope::from_str(text));
+            let edit = before.as_ref().map(|(old, _)| {
+                let (prefix, suffix) = common_ends(old.as_bytes(), text.as_bytes());
+                let wider = k % 2 == 1 && prefix > 0 && old.is_char_boundary(prefix - 1);
+                let start = if wider { prefix - 1 } else { prefix };
+                let inserted = text.len() - suffix - start;
+                let text = if **old == *text { id } else { id + 1 };
+                Edit { text, before: id, replaced: start..old.len() - suffix, inserted }
+            });
+            id = edit.as_ref().map_or(1, |e| e.text);
+            let edit = edit.filter(|_| hints.is_some());
             let target = Target {
                 path: &path,
                 uri_json: uri_json.clone(),
@@ -528,12 +582,22 @@ mod tests {
                 enc: Encoding::Utf16,
                 severity: &severity,
                 module: &module,
-                edit: None,
+                edit: edit.as_ref(),
+                analysis: if hints.is_some() { k as u64 + 1 } else { 0 },
+                kept: None,
             };
             let found = diags(&text);
             let previous = last.as_ref().map(|l: &Published| (l.result(), list_of(l)));
+            let kept = match (&before, hints) {
+                (Some((old_text, old)), Some(fewer)) => {
+                    Some(Kept { from: k as u64, ..kept(old_text, old, &text, &found, k * fewer) })
+                }
+                _ => None,
+            };
+            let target = Target { kept, ..target };
             let (next, body) = Published::update(last.take(), &target, k as i32, &found);
             let (_, fresh) = Published::update(None, &target, k as i32, &found);
+            before = Some((text.clone(), found.clone()));
             assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&fresh), "text {k}");
             // The list is the message's diagnostics, and its id changes
             // exactly when they do.
@@ -550,6 +614,25 @@ mod tests {
         }
     }
 
+    /// What an analysis of `new` patched from one of `old` truly keeps:
+    /// the diagnostics before the changed bytes, and those after them
+    /// moved; `fewer` less of each (as a patch that re-checks more).
+    fn kept(old_text: &str, old: &[Diagnostic], new_text: &str, new: &[Diagnostic], fewer: usize) -> Kept {
+        let (prefix, suffix) = common_ends(old_text.as_bytes(), new_text.as_bytes());
+        let delta = new_text.len() as isize - old_text.len() as isize;
+        let old_end = old_text.len() - suffix;
+        let most = old.len().min(new.len());
+        let front = old.iter().zip(new).take_while(|(a, b)| a == b && a.range.end < prefix).count();
+        let moved = |d: &Diagnostic| Diagnostic {
+            range: d.range.start.saturating_add_signed(delta)..d.range.end.saturating_add_signed(delta),
+            ..d.clone()
+        };
+        let back = (old.iter().rev().zip(new.iter().rev()).take(most - front))
+            .take_while(|(a, b)| a.range.start >= old_end && moved(a) == **b)
+            .count();
+        Kept { from: 0, front: front.saturating_sub(fewer % 3), back: back.saturating_sub(fewer % 2) }
+    }
+
     #[test]
     fn a_message_made_from_the_last_one_is_the_message_made_anew() {
         let lines: Vec<String> =
@@ -564,10 +647,24 @@ mod tests {
         let none = added.replace("bad", "b_d");
         let again = base.clone();
         let typed_again = typed.replacen("ok 5", "ok 5y", 1);
-        let texts =
-            [&base, &typed, &same_line, &new_line, &removed, &added, &appended, &none, &again, &typed, &typed_again];
+        let texts = [
+            &base,
+            &typed,
+            &same_line,
+            &new_line,
+            &removed,
+            &added,
+            &appended,
+            &none,
+            &again,
+            &typed,
+            &typed,
+            &typed_again,
+        ];
         let texts: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
-        publish_all(&texts, &[]);
-        publish_all(&texts, &[1, 4]);
+        for hints in [None, Some(0), Some(1)] {
+            publish_all(&texts, &[], hints);
+            publish_all(&texts, &[1, 4], hints);
+        }
     }
 }

@@ -32,7 +32,7 @@ use super::splice::MIN_SPLICED;
 use super::workspace::module_key;
 use super::{blocking, lock, memo_lock, Backend};
 use crate::analysis::callers::Scan;
-use crate::analysis::{Family, Memo};
+use crate::analysis::{Family, Memo, Text};
 
 /// How long a document pull waits for the analysis of the document's
 /// version before it runs one itself, and before it gives up.
@@ -50,8 +50,9 @@ pub struct Pulls {
     ready: Mutex<HashMap<PathBuf, Ready>>,
     /// Advances whenever a list may have changed.
     generation: watch::Sender<u64>,
-    /// Closed files a workspace pull reported, as last reported.
-    closed: Mutex<HashMap<PathBuf, Published>>,
+    /// Closed files a workspace pull reported, as last reported (and the
+    /// text it was of).
+    closed: Mutex<HashMap<PathBuf, (Text, Published)>>,
     /// The memos of the closed modules that call open ones.
     memos: Mutex<HashMap<(PathBuf, Family), SharedMemo>>,
     /// The workspace folders, and their modules' calls once scanned (again
@@ -395,8 +396,11 @@ impl Backend {
                 let Some(uri) = Uri::from_file_path(path) else { continue };
                 let last = guard(&self.pulls.closed).remove(path);
                 let had = last.is_some();
-                let rope = last.as_ref().and_then(|l| l.rope_of(&doc.file.text));
-                let rope = rope.unwrap_or_else(|| Rope::from_str(&doc.file.text));
+                let rope = match &last {
+                    Some((text, p)) if Arc::ptr_eq(text, &doc.file.text) => p.rope(),
+                    _ => Rope::from_str(&doc.file.text),
+                };
+                let last = last.map(|(_, p)| p);
                 let target = publish::Target {
                     path,
                     uri_json: Arc::from(publish::json_string(uri.as_str())),
@@ -406,12 +410,14 @@ impl Backend {
                     severity: &settings.severity,
                     module: &ropes,
                     edit: None,
+                    analysis: analysis.id,
+                    kept: analysis.kept.get(i).copied().flatten(),
                 };
                 let (next, _) = Published::update(last, &target, 0, &analysis.diagnostics[i]);
                 let (body, range) = next.list();
                 out.push((path.clone(), next.result(), body[range].to_vec()));
                 if only.is_none() || had {
-                    guard(&self.pulls.closed).insert(path.clone(), next);
+                    guard(&self.pulls.closed).insert(path.clone(), (doc.file.text.clone(), next));
                 }
             }
             let kept = guard(&self.pulls.memos).contains_key(&(dir.clone(), family));

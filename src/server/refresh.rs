@@ -92,6 +92,8 @@ impl Backend {
                     severity: &settings.severity,
                     module: &ropes,
                     edit: edit.as_ref(),
+                    analysis: analysis.id,
+                    kept: analysis.kept.get(*i).copied().flatten(),
                 };
                 let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
                 let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);

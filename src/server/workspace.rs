@@ -12,7 +12,8 @@ use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 use super::disk::{is_virtual, Disk, Wanted};
 use super::text::{self, Encoding};
 
-use crate::analysis::{Document, Family, FileKind, Memo, SourceFile};
+use crate::analysis::document::common_ends;
+use crate::analysis::{Document, Family, FileKind, Memo, SourceFile, Text};
 use crate::diagnostic::{Code, Severity};
 use crate::schema::{own, read_cached, Schemas};
 use crate::syntax::Dialect;
@@ -140,18 +141,27 @@ pub struct Open {
     /// The server's sequence number when it was opened: results of an
     /// analysis of an earlier opening of the same path are never published.
     pub opened: u64,
-    /// How the parsed text came from the one parsed before, when one change
-    /// made it (so a publication need not compare the two texts).
+    /// Which text was parsed last, and how it came from the one parsed
+    /// before it (so a publication need not compare the two texts).
     edit: Option<Edit>,
 }
 
-/// One change between two parsed texts: `replaced` bytes of `before` gave
-/// way to `inserted` bytes.
+/// A parsed text of an open document: `text` names it (numbered across
+/// the server; the text itself may be changed in place by the next edit,
+/// so its address names nothing), and it is the text `before` named with
+/// its `replaced` bytes giving way to `inserted` bytes (`before` is 0
+/// after a parse from scratch).
 #[derive(Clone, Debug)]
 pub struct Edit {
-    pub before: Arc<str>,
+    pub text: u64,
+    pub before: u64,
     pub replaced: Range<usize>,
     pub inserted: usize,
+}
+
+fn next_text() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Open {
@@ -175,20 +185,19 @@ impl Open {
                 return d.clone();
             }
         }
-        self.edit = None;
-        let text: Arc<str> = match (&self.doc, self.changes.as_deref()) {
-            (Some((_, d)), Some([(range, new)])) => {
-                let old = &d.file.text;
-                match (old.get(..range.start), old.get(range.end..)) {
-                    (Some(before), Some(after)) => {
-                        let (replaced, inserted) = (range.clone(), new.len());
-                        self.edit = Some(Edit { before: old.clone(), replaced, inserted });
-                        concat(&[before, new, after])
-                    }
-                    _ => Arc::from(self.rope.to_string()),
-                }
+        let before = self.edit.take().map_or(0, |e| e.text);
+        // The new text, and the last parse with the bytes that changed.
+        let (text, last) = match (self.doc.take(), self.changes.as_deref()) {
+            (Some((_, mut d)), Some([(range, new)])) if within(&d.file.text, range) => {
+                (replaced(&mut d.file.text, range.clone(), new), Some((d, range.clone(), new.len())))
             }
-            _ => Arc::from(self.rope.to_string()),
+            (Some((_, d)), _) => {
+                let text = self.rope.to_string();
+                let (prefix, suffix) = common_ends(d.file.text.as_bytes(), text.as_bytes());
+                let change = (prefix..d.file.text.len() - suffix, text.len() - suffix - prefix);
+                (Arc::new(text), Some((d, change.0, change.1)))
+            }
+            (None, _) => (Arc::new(self.rope.to_string()), None),
         };
         self.changes = Some(Vec::new());
         let file = SourceFile {
@@ -197,10 +206,16 @@ impl Open {
             kind: FileKind::for_path(path).unwrap_or(FileKind::Hcl),
             dialect,
         };
-        // Taken out, so the edit can move the items in place.
-        let doc = match self.doc.take() {
-            Some((_, d)) => d.edited(file),
-            None => Document::parse(file),
+        let text = next_text();
+        let doc = match last {
+            Some((d, replaced, inserted)) => {
+                self.edit = Some(Edit { text, before, replaced: replaced.clone(), inserted });
+                d.edited_at(file, replaced, inserted)
+            }
+            None => {
+                self.edit = Some(Edit { text, before: 0, replaced: 0..0, inserted: 0 });
+                Document::parse(file)
+            }
         };
         self.doc = Some((self.version, doc.clone()));
         doc
@@ -212,22 +227,32 @@ impl Open {
     }
 }
 
-/// The parts joined into one shared string, copied once (a 10 MB text
-/// copied twice per keystroke costs milliseconds).
-fn concat(parts: &[&str]) -> Arc<str> {
-    let len = parts.iter().map(|p| p.len()).sum();
-    let mut bytes = Arc::<[u8]>::new_uninit_slice(len);
-    let Some(out) = Arc::get_mut(&mut bytes) else { return Arc::from(parts.concat()) };
-    let mut at = 0;
-    for p in parts {
-        out[at..at + p.len()].write_copy_of_slice(p.as_bytes());
-        at += p.len();
+/// Whether `range` is a range of whole characters of `text`.
+fn within(text: &str, range: &Range<usize>) -> bool {
+    range.start <= range.end && text.get(range.clone()).is_some()
+}
+
+/// `text` with the bytes of `range` replaced by `new`, changed in place
+/// when nothing else holds it (between keystrokes only the document's parse
+/// does), else copied once, with room to grow: a 10 MB text allocated,
+/// copied and freed per keystroke cost about a millisecond. `text` itself
+/// is left empty.
+pub fn replaced(text: &mut Text, range: Range<usize>, new: &str) -> Text {
+    let mut taken = std::mem::take(text);
+    let grow = new.len().saturating_sub(range.len());
+    let room = (taken.len() / 256).max(256);
+    if let Some(s) = Arc::get_mut(&mut taken) {
+        if s.capacity() - s.len() < grow {
+            s.reserve_exact(grow + room);
+        }
+        s.replace_range(range, new);
+        return taken;
     }
-    // SAFETY: the loop above wrote all `len` bytes.
-    let bytes = unsafe { bytes.assume_init() };
-    // SAFETY: the bytes are `&str`s one after another, so valid UTF-8, and
-    // `[u8]` and `str` have the same layout.
-    unsafe { Arc::from_raw(Arc::into_raw(bytes) as *const str) }
+    let mut s = String::with_capacity(taken.len() + grow + room);
+    s.push_str(&taken[..range.start]);
+    s.push_str(new);
+    s.push_str(&taken[range.end..]);
+    Arc::new(s)
 }
 
 #[derive(Debug, Default)]
@@ -420,6 +445,11 @@ impl Workspace {
             }
             replaced.push(analysed);
         }
+        // Only their trees wait to be freed: a text kept with them could
+        // not be changed in place by the next keystroke.
+        for d in &mut replaced {
+            d.file.text = Text::default();
+        }
         replaced
     }
 
@@ -448,5 +478,51 @@ impl Workspace {
         let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
         let home = self.homes.get(&dir).cloned();
         Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings: settings.clone() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text changed by [`replaced`], in place or copied (when another
+    /// holder keeps the old one), is the concatenation of the parts, and
+    /// the old text a holder keeps is never changed under it.
+    #[test]
+    fn a_text_replaced_in_place_or_copied_is_the_concatenation() {
+        let mut seed = 7u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let mut text: Text = Arc::new("variable \"é\" {\n  default = 1\n}\n".repeat(40));
+        let mut expected = text.to_string();
+        let mut in_place = 0;
+        for _ in 0..2000 {
+            let mut at = below(expected.len() + 1);
+            while !expected.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut end = (at + below(8)).min(expected.len());
+            while !expected.is_char_boundary(end) {
+                end -= 1;
+            }
+            let new = ["", "x", "é😀", "\n", "a longer piece of text\n"][below(5)];
+            let held = (below(4) == 0).then(|| (text.clone(), text.to_string()));
+            let address = Arc::as_ptr(&text) as usize;
+            let next = replaced(&mut text, at..end, new);
+            expected = format!("{}{new}{}", &expected[..at], &expected[end..]);
+            assert_eq!(*next, expected);
+            if let Some((old, was)) = held {
+                assert_eq!(*old, was, "a held text is never changed");
+                assert!(!Arc::ptr_eq(&old, &next));
+            } else {
+                in_place += usize::from(Arc::as_ptr(&next) as usize == address);
+            }
+            text = next;
+        }
+        assert!(in_place > 1000, "changed in place when not held: {in_place}");
     }
 }

@@ -5,6 +5,12 @@
 use super::*;
 use crate::analysis::calls::{Input, Interface, OutputInfo};
 use crate::analysis::Family;
+use std::path::PathBuf;
+
+/// A document whose blocks can call modules.
+fn calling(d: &Document) -> bool {
+    matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl)
+}
 
 /// A module call as the workspace resolves it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,20 +25,69 @@ pub struct Call {
 impl Memo {
     /// The module calls (and PCL components) of `docs` (the first block of
     /// each name).
+    /// Asked before every analysis: when only items without calls changed
+    /// since the last answer (a keystroke in a resource, say), that answer
+    /// is given again without visiting every item's declarations.
     pub fn calls(&mut self, docs: &[Document]) -> Vec<Call> {
+        let seen = self.calls_seen.take();
+        if let Some((mut ids, calls)) = seen {
+            if self.same_calls(&mut ids, docs) {
+                self.calls_seen = Some((ids, calls.clone()));
+                return calls;
+            }
+        }
         let mut out: Vec<Call> = Vec::new();
-        for doc in docs.iter().filter(|d| matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl)) {
+        let mut names = HashSet::default();
+        for doc in docs.iter().filter(|d| calling(d)) {
             for item in doc.items.iter() {
                 let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
                 for c in &d.calls {
-                    if !out.iter().any(|o| o.name == c.name) {
+                    if names.insert(c.name.clone()) {
                         let family = if c.component { Family::Pcl } else { Family::Terraform };
                         out.push(Call { name: c.name.clone(), source: c.source.clone(), family });
                     }
                 }
             }
         }
+        let ids =
+            docs.iter().filter(|d| calling(d)).map(|d| (d.file.path.clone(), d.items.iter().map(|i| i.id).collect()));
+        self.calls_seen = Some((ids.collect(), out.clone()));
         out
+    }
+
+    /// Whether `docs` differ from the items `ids` (per calling document)
+    /// only by items that declare no call; if so `ids` becomes theirs.
+    fn same_calls(&mut self, ids: &mut [(PathBuf, Vec<ItemId>)], docs: &[Document]) -> bool {
+        let mut calling_docs = docs.iter().filter(|d| calling(d));
+        let mut changes = Vec::new();
+        for (k, (path, old)) in ids.iter().enumerate() {
+            let Some(doc) = calling_docs.next().filter(|d| d.file.path == *path) else { return false };
+            let new = &doc.items;
+            let n = old.len().min(new.len());
+            let front = old.iter().zip(new.iter()).take_while(|(a, b)| **a == b.id).count();
+            let back = old.iter().rev().zip(new.iter().rev()).take(n - front).take_while(|(a, b)| **a == b.id).count();
+            let gone = &old[front..old.len() - back];
+            if gone.iter().any(|id| self.decls.get(id).is_none_or(|d| !d.calls.is_empty())) {
+                return false;
+            }
+            let came = &new[front..new.len() - back];
+            for item in came {
+                let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+                if !d.calls.is_empty() {
+                    return false;
+                }
+            }
+            if !gone.is_empty() || !came.is_empty() {
+                changes.push((k, front..old.len() - back, came.iter().map(|i| i.id).collect::<Vec<_>>()));
+            }
+        }
+        if calling_docs.next().is_some() {
+            return false;
+        }
+        for (k, range, came) in changes {
+            ids[k].1.splice(range, came);
+        }
+        true
     }
 
     /// The module's interface as its callers see it: its variables (the

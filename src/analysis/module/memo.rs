@@ -58,7 +58,12 @@ pub struct Memo {
     pub(super) patches: usize,
     /// What the module's calls lead to (see [`Memo::set_context`]).
     pub(super) context: Context,
+    /// The last answer of [`Memo::calls`], and the items it was read from
+    /// (their ids, per document that can call modules).
+    pub(super) calls_seen: Option<CallsSeen>,
 }
+
+pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Vec<ItemId>)>, Vec<Call>);
 
 /// The last whole-module analysis and the names it ended with. Hover,
 /// completion and publishing on an unchanged module answer from it; a

@@ -116,6 +116,32 @@ pub struct ModuleAnalysis {
     /// What the module's calls lead to (completion of their arguments and
     /// outputs), and its provider schemas (hover and completion).
     pub context: Context,
+    /// Names this analysis: a patched one gets a new id (0: none given).
+    pub id: u64,
+    /// Per document, when a patch made this analysis: which of its
+    /// diagnostics the patch kept from the analysis it patched, so that a
+    /// publication compares only the others with what it last published
+    /// (tens of thousands in a large generated file).
+    pub kept: Vec<Option<Kept>>,
+}
+
+/// What a patch kept of one document's diagnostics: the first `front` are
+/// those of the analysis `from` (an [`ModuleAnalysis::id`]) as they were,
+/// and the last `back` its last `back`, moved with the text after the
+/// edit (their positions and those of their related locations in the
+/// same document shifted by the edit's change of length). The ones between
+/// may or may not have changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    pub from: u64,
+    pub front: usize,
+    pub back: usize,
+}
+
+/// A new [`ModuleAnalysis::id`].
+fn analysis_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A position to record expression types at: (document index, byte offset).
@@ -216,6 +242,8 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         probe: Vec::new(),
         resources: Vec::new(),
         context: memo.context.clone(),
+        id: analysis_id(),
+        kept: vec![None; docs.len()],
     };
     let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
     let dialect = first.file.dialect;

@@ -28,14 +28,15 @@ impl Window {
     }
 
     /// Replaces the part of `v[within]` (sorted by `key`) in the window by
-    /// `fresh` and moves what follows in `within`, all in place.
+    /// `fresh` and moves what follows in `within`, all in place; returns
+    /// the part replaced.
     pub(super) fn splice<T: Placed>(
         &self,
         v: &mut Vec<T>,
         within: Range<usize>,
         fresh: Vec<T>,
         key: impl Fn(&T) -> usize,
-    ) {
+    ) -> Range<usize> {
         let part = &v[within.clone()];
         let from = within.start + part.partition_point(|x| key(x) < self.lo);
         let to = within.start + part.partition_point(|x| key(x) < self.hi);
@@ -43,6 +44,7 @@ impl Window {
             x.map_ranges(|r| self.moved(r));
         }
         v.splice(from..to, fresh);
+        from..to
     }
 }
 
@@ -362,7 +364,11 @@ impl Memo {
         let r = in_doc(&analysis.resources);
         window.splice(&mut analysis.resources, r, resources, |s| s.name_range.start);
         let all = 0..analysis.diagnostics[k].len();
-        window.splice(&mut analysis.diagnostics[k], all, diagnostics, |d| d.range.start);
+        let replaced = window.splice(&mut analysis.diagnostics[k], all.clone(), diagnostics, |d| d.range.start);
+        // What each document keeps of the last analysis's diagnostics.
+        let mut kept: Vec<Option<Kept>> =
+            analysis.diagnostics.iter().map(|v| Some(Kept { from: analysis.id, front: v.len(), back: 0 })).collect();
+        kept[k] = Some(Kept { from: analysis.id, front: replaced.start, back: all.end - replaced.end });
         let all = 0..analysis.type_nodes[k].len();
         window.splice(&mut analysis.type_nodes[k], all, nodes, |n| n.range.start);
         analysis.probe.clear();
@@ -372,6 +378,7 @@ impl Memo {
             for r in analysis.diagnostics[j].iter_mut().flat_map(|x| x.related.iter_mut()) {
                 if r.path.as_deref() == Some(&doc.file.path) && window.after(r.range.start) {
                     r.range = window.moved(&r.range);
+                    kept[j] = None;
                 }
             }
         }
@@ -380,7 +387,10 @@ impl Memo {
         let mut symbol_parts = Vec::new();
         for (j, part) in parts.chunk_by(|a, b| a.0 == b.0).map(|p| (p[0].0, p)) {
             let diagnostics = part.iter().map(|(_, r, x)| (r.start..r.end + 1, x.0.clone())).collect();
-            replace_parts(&mut analysis.diagnostics[j], diagnostics, |d| d.range.start);
+            let (front, back) = replace_parts(&mut analysis.diagnostics[j], diagnostics, |d| d.range.start);
+            if let Some(kept) = &mut kept[j] {
+                (kept.front, kept.back) = (kept.front.min(front), kept.back.min(back));
+            }
             let nodes = part.iter().map(|(_, r, x)| (r.start..r.end + 1, x.2.clone())).collect();
             replace_parts(&mut analysis.type_nodes[j], nodes, |n| n.range.start);
         }
@@ -429,6 +439,7 @@ impl Memo {
         }
         self.patches += 1;
         signature[k].3 = item_ranges(doc);
+        (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });
         self.prune(docs);
@@ -540,8 +551,9 @@ fn computed_symbol(c: &ComputedDecl, at: usize, ty: Type, doc: usize) -> Symbol 
 /// Replaces the elements of `v` (sorted by `key`) whose key lies in each
 /// of `parts`' ranges (sorted, apart) by that part's elements: in place
 /// while a part is as long as what it replaces (a re-checked item often
-/// keeps as many symbols and type nodes), then in one pass.
-fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key: impl Fn(&T) -> K) {
+/// keeps as many symbols and type nodes), then in one pass. Returns how
+/// many elements at the front and at the back it left alone.
+fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key: impl Fn(&T) -> K) -> (usize, usize) {
     let spans: Vec<Range<usize>> = parts
         .iter()
         .map(|(r, _)| {
@@ -549,6 +561,8 @@ fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key:
             from..from + v[from..].partition_point(|x| key(x) < r.end)
         })
         .collect();
+    let (Some(first), Some(last)) = (spans.first(), spans.last()) else { return (v.len(), v.len()) };
+    let left = (first.start, v.len() - last.end);
     let same = parts.iter().zip(&spans).take_while(|((_, fresh), s)| fresh.len() == s.len()).count();
     let mut parts = parts.into_iter();
     for ((_, fresh), s) in parts.by_ref().take(same).zip(&spans) {
@@ -556,7 +570,7 @@ fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key:
             *slot = x;
         }
     }
-    let Some(first) = spans.get(same) else { return };
+    let Some(first) = spans.get(same) else { return left };
     let mut old = v.drain(first.start..).collect::<Vec<T>>().into_iter().peekable();
     for (range, fresh) in parts {
         while let Some(x) = old.next_if(|x| key(x) < range.start) {
@@ -566,4 +580,5 @@ fn replace_parts<T, K: Ord>(v: &mut Vec<T>, parts: Vec<(Range<K>, Vec<T>)>, key:
         v.extend(fresh);
     }
     v.extend(old);
+    left
 }
