@@ -12,6 +12,7 @@ use super::disk::{Disk, Wanted};
 use super::publish::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
+use crate::analysis::document::ItemId;
 use crate::analysis::workspace::{normalize, Files, Workspace};
 use crate::analysis::{Document, Family, FileKind, Memo, Text};
 
@@ -31,7 +32,20 @@ pub struct Graph {
 
 /// A PCL program's texts (length and item ids of each) and the package
 /// schemas found for them.
-type Plugins = (Vec<(usize, Vec<u64>)>, Vec<PathBuf>);
+#[derive(Default)]
+struct Plugins {
+    /// Per document: its items (by id) and the packages each names, so a
+    /// keystroke scans only the items it parsed again, not the program.
+    docs: HashMap<PathBuf, Vec<(ItemId, Vec<String>)>>,
+    /// The names last looked up, when, and the schemas found for them.
+    names: Option<Vec<String>>,
+    looked: Option<std::time::Instant>,
+    paths: Vec<PathBuf>,
+}
+
+/// How often the plugin cache is looked at again for packages it had no
+/// schema for (the user may install them meanwhile).
+const LOOK_AGAIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -191,31 +205,41 @@ impl Graph {
 
     /// A PCL program's schemas: the settings' files and the package
     /// schemas Pulumi cached for the packages it names (looked for again
-    /// only when its texts change).
+    /// when the names change, and every 10 s while some has none).
     fn pcl_schemas(&self, settings: &Settings, dir: &Path, docs: &[Document]) -> Option<Arc<crate::schema::Schemas>> {
-        // The texts, told apart by their items (every edit parses at least
-        // one item again, under a new id; a text without items names no
-        // package but in comments) and length: an open document's
-        // text is changed in place, so its address names nothing.
-        let texts: Vec<(usize, Vec<u64>)> =
-            docs.iter().map(|d| (d.file.text.len(), d.items.iter().map(|i| i.id).collect())).collect();
         let cached = {
             let mut plugins = guard(&self.plugins);
-            match plugins.get(dir) {
-                Some((known, paths)) if *known == texts => paths.clone(),
-                _ => {
-                    let mut names: Vec<String> =
-                        docs.iter().flat_map(|d| crate::schema::pulumi::packages_named(&d.file.text)).collect();
-                    names.sort();
-                    names.dedup();
-                    let paths: Vec<PathBuf> = crate::schema::pulumi::plugin_cache(&names)
-                        .into_iter()
-                        .filter(|p| crate::schema::read_cached(p, crate::schema::pulumi::load_package).is_ok())
-                        .collect();
-                    plugins.insert(dir.to_path_buf(), (texts, paths.clone()));
-                    paths
+            let p = plugins.entry(dir.to_path_buf()).or_default();
+            let mut names = std::collections::BTreeSet::new();
+            for d in docs {
+                let mut old = p.docs.remove(&d.file.path).unwrap_or_default();
+                // Items the edit kept are the same ids at both ends.
+                let front = old.iter().zip(d.items.iter()).take_while(|(o, i)| o.0 == i.id).count();
+                let back = (old[front..].iter().rev().zip(d.items[front..].iter().rev()))
+                    .take_while(|(o, i)| o.0 == i.id)
+                    .count();
+                let tail = old.split_off(old.len() - back);
+                old.truncate(front);
+                for item in &d.items[front..d.items.len() - back] {
+                    let text = d.file.text.get(item.range.clone()).unwrap_or("");
+                    old.push((item.id, crate::schema::pulumi::packages_named(text)));
                 }
+                old.extend(tail);
+                names.extend(old.iter().flat_map(|(_, n)| n.iter().cloned()));
+                p.docs.insert(d.file.path.clone(), old);
             }
+            p.docs.retain(|path, _| docs.iter().any(|d| d.file.path == *path));
+            let names: Vec<String> = names.into_iter().collect();
+            let missing = p.paths.len() < names.len() && p.looked.is_none_or(|t| t.elapsed() > LOOK_AGAIN);
+            if p.names.as_ref() != Some(&names) || missing {
+                p.looked = Some(std::time::Instant::now());
+                p.paths = crate::schema::pulumi::plugin_cache(&names)
+                    .into_iter()
+                    .filter(|path| crate::schema::read_cached(path, crate::schema::pulumi::load_package).is_ok())
+                    .collect();
+                p.names = Some(names);
+            }
+            p.paths.clone()
         };
         if cached.is_empty() {
             return settings.schemas.clone();

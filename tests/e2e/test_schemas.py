@@ -103,11 +103,22 @@ def test_pulumi_s_plugin_cache_types_a_program_in_the_server(tmp_path, monkeypat
         server.initialize(str(project))
         path = project / "main.pp"
         path.write_text(PROGRAM, encoding="utf-8")
+        # Opened empty, then the program typed in: the package a new item
+        # names is looked for (each edit scans only the items it parsed).
         server.notify(
             "textDocument/didOpen",
-            {"textDocument": {"uri": uri(path), "languageId": "pcl", "version": 1, "text": PROGRAM}},
+            {"textDocument": {"uri": uri(path), "languageId": "pcl", "version": 1, "text": ""}},
         )
         server.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri(path))
+        start = {"line": 0, "character": 0}
+        server.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri(path), "version": 2},
+                "contentChanges": [{"range": {"start": start, "end": start}, "text": PROGRAM}],
+            },
+        )
+        server.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri(path) and p.get("version") == 2)
         at = offset_to_position(PROGRAM, PROGRAM.index("randomPassword.result") + len("randomPassword.re"), "utf-16")
         h = server.request("textDocument/hover", {"textDocument": {"uri": uri(path)}, "position": at})
         assert h["result"]["contents"]["value"].split("\n")[1] == "output(string)", h
