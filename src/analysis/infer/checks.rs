@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// `msg`, with why `actual` does not (or may not) convert to `expected`
+/// when the algebra can say.
+fn because(mut msg: String, actual: &Type, expected: &Type, dialect: Dialect) -> String {
+    if let (_, Some(why)) = types::explain(actual, expected, options(dialect)) {
+        msg.push_str(&format!(": {why}"));
+    }
+    msg
+}
+
 impl<'e, 's> Infer<'e, 's> {
     /// A check site without a constant to refine it (an expanded argument).
     pub(super) fn check_type(&mut self, range: Range<usize>, actual: &Type, expected: &Type) {
@@ -56,12 +65,9 @@ impl<'e, 's> Infer<'e, 's> {
         };
         match safety {
             Safety::None => {
-                let (_, why) = types::explain(&s, expected, options(dialect));
-                let mut msg =
+                let msg =
                     format!("a `{}` value cannot be used where `{}` is expected", actual.brief(), expected.brief());
-                if let Some(w) = why {
-                    msg.push_str(&format!(": {w}"));
-                }
+                let msg = because(msg, &s, expected, dialect);
                 self.report(with_related(Diagnostic::new(Code::TypeMismatch, range, msg)));
             }
             Safety::Unsafe | Safety::Safe => {
@@ -88,12 +94,8 @@ impl<'e, 's> Infer<'e, 's> {
                         }
                     }
                     None if safety == Safety::Unsafe => {
-                        let (_, why) = types::explain(&s, expected, options(dialect));
-                        let mut msg =
-                            format!("`{}` may not convert to `{}` at run time", actual.brief(), expected.brief());
-                        if let Some(w) = why {
-                            msg.push_str(&format!(": {w}"));
-                        }
+                        let msg = format!("`{}` may not convert to `{}` at run time", actual.brief(), expected.brief());
+                        let msg = because(msg, &s, expected, dialect);
                         self.report(with_related(Diagnostic::new(Code::UnsafeConversion, range, msg)));
                     }
                     None => {}

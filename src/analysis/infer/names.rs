@@ -19,14 +19,10 @@ impl<'e, 's> Infer<'e, 's> {
         let tf_like = dialect != Dialect::Pcl;
         if tf_like && (name == "var" || name == "local") {
             let space = if name == "var" { Space::Var } else { Space::Local };
-            let Some((first, rest)) = ops.split_first() else {
-                return (Type::any(), Note::Plain);
+            let (attr_name, rest, full) = match self.first_attr(&range, ops) {
+                Ok(found) => found,
+                Err(plain) => return plain,
             };
-            let TraversalOperator::GetAttr(attr) = first.value() else {
-                return (self.apply(Type::any(), ops), Note::Plain);
-            };
-            let attr_name = attr.value().as_str();
-            let full = range.start..self.range(first).end;
             return match self.env.lookup(space, attr_name) {
                 Some((t, related)) => {
                     self.note(full, &t, Note::Reference(related.clone()));
@@ -104,6 +100,24 @@ impl<'e, 's> Infer<'e, 's> {
         Some((self.apply(t, &ops[used..]), Note::Reference(related)))
     }
 
+    /// The name of `var.NAME…`-like traversals: the first `.NAME`, the
+    /// operators after it and the range up to it; else what the traversal
+    /// is without one (`any`).
+    #[allow(clippy::type_complexity)]
+    fn first_attr<'o>(
+        &mut self,
+        range: &Range<usize>,
+        ops: &'o [hcl_edit::Decorated<TraversalOperator>],
+    ) -> Result<(&'o str, &'o [hcl_edit::Decorated<TraversalOperator>], Range<usize>), (Type, Note)> {
+        let Some((first, rest)) = ops.split_first() else {
+            return Err((Type::any(), Note::Plain));
+        };
+        let TraversalOperator::GetAttr(attr) = first.value() else {
+            return Err((self.apply(Type::any(), ops), Note::Plain));
+        };
+        Ok((attr.value().as_str(), rest, range.start..self.range(first).end))
+    }
+
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a
     /// reference to the output in the called module).
     pub(super) fn module_reference(
@@ -111,14 +125,10 @@ impl<'e, 's> Infer<'e, 's> {
         range: Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> (Type, Note) {
-        let Some((first, rest)) = ops.split_first() else {
-            return (Type::any(), Note::Plain);
+        let (call, rest, full) = match self.first_attr(&range, ops) {
+            Ok(found) => found,
+            Err(plain) => return plain,
         };
-        let TraversalOperator::GetAttr(attr) = first.value() else {
-            return (self.apply(Type::any(), ops), Note::Plain);
-        };
-        let call = attr.value().as_str();
-        let full = range.start..self.range(first).end;
         let Some((t, related)) = self.env.lookup(Space::Module, call) else {
             if !self.env.lenient() {
                 let mut msg = format!("`module.{call}` is not declared in this module");
