@@ -23,36 +23,17 @@
 //! file assigns every fourth variable with a one-line default; the PCL
 //! program is generated here to the same size. The Node client needs
 //! vscode-jsonrpc, installed on first use into target/bench-node with npm.
-//! `Server` and `input` follow benches/lsp_latency.rs (copied, not shared:
-//! a bench is its own crate).
+//! The server is driven by hand as in lsp_latency (`benches/client`).
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The generated Terraform of `size`, as lsp_latency makes it.
-fn generated(size: &str) -> String {
-    let path = root().join(format!("target/bench-data/lsp-{size}/main.tf"));
-    if !path.exists() {
-        std::fs::create_dir_all(path.parent().unwrap()).expect("bench dir");
-        let ok = Command::new("python3")
-            .arg(root().join("tools/gen-hcl.py"))
-            .args(["--size", size, "--seed", "1", "-o"])
-            .arg(&path)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "could not run gen-hcl.py (python3 is needed)");
-    }
-    std::fs::read_to_string(&path).expect("bench input")
-}
+mod client;
+use client::{binary, generated, ms, percentile, position, root, Server};
 
 /// Every fourth variable with a one-line default, assigned that default.
 fn tfvars(tf: &str) -> String {
@@ -173,7 +154,7 @@ struct Module {
 }
 
 fn modules(size: &str) -> Vec<Module> {
-    let tf = generated(size);
+    let (_, tf) = generated(size);
     let base = root().join(format!("target/bench-data/keys-{size}"));
     let write = |dir: &str, name: &str, text: &str| {
         let dir = base.join(dir);
@@ -236,14 +217,6 @@ impl Rng {
     }
 }
 
-/// LSP position (UTF-16) of a byte offset.
-fn position(text: &str, offset: usize) -> Value {
-    let before = &text[..offset];
-    let line = before.matches('\n').count();
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": line, "character": before[start..].encode_utf16().count()})
-}
-
 /// One keystroke: typing `x` at a spot or deleting it again (the texts are
 /// back to the original after each pair, so spots stay valid).
 struct Edit {
@@ -289,138 +262,12 @@ fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-// ---------------------------------------------------------------------------
-// The server, driven by hand (as in benches/lsp_latency.rs).
-
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next: i64,
-}
-
-fn binary() -> PathBuf {
-    // HCL_TYPES_BIN compares another build (as in benches/lsp_latency.rs).
-    let bin = std::env::var_os("HCL_TYPES_BIN").map_or_else(|| root().join("target/release/hcl-types"), PathBuf::from);
-    assert!(bin.exists(), "{} is missing: run cargo build --release first", bin.display());
-    bin
-}
-
-impl Server {
-    fn start() -> Server {
-        // KEYS_BENCH_WRAP="perf record -g -o FILE --" profiles the server.
-        let wrap = std::env::var("KEYS_BENCH_WRAP").unwrap_or_default();
-        let mut words = wrap.split_whitespace();
-        let mut command = match words.next() {
-            Some(program) => {
-                let mut c = Command::new(program);
-                c.args(words).arg(binary());
-                c
-            }
-            None => Command::new(binary()),
-        };
-        let mut child = command
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the server");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
-        Server { child, stdin, stdout, next: 1 }
-    }
-
-    fn send(&mut self, msg: &Value) {
-        let body = msg.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> i64 {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The next message's body and when its first line arrived.
-    fn read(&mut self) -> (String, Instant) {
-        let mut len = 0;
-        let mut first = None;
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed its output");
-            first.get_or_insert_with(Instant::now);
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                len = v.parse().unwrap();
-            }
-        }
-        let mut body = vec![0; len];
-        self.stdout.read_exact(&mut body).unwrap();
-        (String::from_utf8(body).unwrap(), first.unwrap())
-    }
-
-    /// Reads until the response to `id`; answers server requests on the way.
-    fn response(&mut self, id: i64) -> String {
-        let want = format!("\"id\":{id}");
-        loop {
-            let (body, _) = self.read();
-            if body.contains(&want) && !body.contains("\"method\"") {
-                return body;
-            }
-            self.answer_server_request(&body);
-        }
-    }
-
-    /// Reads until diagnostics for `uri` at `version` are published: when
-    /// their first line arrived, and their size.
-    fn diagnostics(&mut self, uri: &str, version: i32) -> (Instant, usize) {
-        let want = format!("\"version\":{version}");
-        let want_uri = format!("\"uri\":\"{uri}\"");
-        loop {
-            let (body, at) = self.read();
-            if body.contains("textDocument/publishDiagnostics")
-                && body.contains(&want_uri)
-                && body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&want))
-            {
-                return (at, body.len());
-            }
-            self.answer_server_request(&body);
-        }
-    }
-
-    fn answer_server_request(&mut self, body: &str) {
-        if body.contains("\"method\"") && body.contains("\"id\"") {
-            if let Ok(v) = serde_json::from_str::<Value>(body) {
-                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": null}));
-            }
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let id = self.request("shutdown", Value::Null);
-        let _ = self.response(id);
-        self.notify("exit", Value::Null);
-        let _ = self.child.wait();
-    }
-}
-
 /// Per kind: server times and publication sizes.
 type Measured = BTreeMap<&'static str, (Vec<Duration>, Vec<usize>)>;
 
 fn server_times(m: &Module, edits: &[Edit]) -> Measured {
-    let mut server = Server::start();
+    // KEYS_BENCH_WRAP="perf record -g -o FILE --" profiles the server.
+    let mut server = Server::wrapped(&std::env::var("KEYS_BENCH_WRAP").unwrap_or_default());
     // KEYS_BENCH_WATCH=1: the client watches files for the server, as VS
     // Code does; otherwise the server looks at the disk again (the module's
     // directory, the called modules') before every analysis.
@@ -437,7 +284,7 @@ fn server_times(m: &Module, edits: &[Edit]) -> Measured {
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}),
         );
-        server.diagnostics(&uri, 1);
+        server.diagnostics_of(&uri, 1);
     }
     let mut out = Measured::new();
     for e in edits {
@@ -447,7 +294,7 @@ fn server_times(m: &Module, edits: &[Edit]) -> Measured {
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": e.version}, "contentChanges": [{"range": e.range, "text": e.text}]}),
         );
-        let (at, bytes) = server.diagnostics(&uri, e.version);
+        let (at, bytes) = server.published(Some(&uri), e.version);
         let entry = out.entry(e.kind).or_default();
         entry.0.push(at - t);
         entry.1.push(bytes);
@@ -532,16 +379,6 @@ fn in_process(m: &Module, edits: &[Edit]) -> BTreeMap<&'static str, (usize, Vec<
 
 // ---------------------------------------------------------------------------
 // Reporting.
-
-fn percentile<T: Copy + PartialOrd>(v: &[T], p: f64) -> T {
-    let mut v = v.to_vec();
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[((v.len() as f64 - 1.0) * p).round() as usize]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
 
 /// Per kind: (server p50, p99, client p50, p99) in ms, publication p50 bytes.
 type Row = (f64, f64, Option<(f64, f64)>, usize);

@@ -19,34 +19,18 @@
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench lsp_latency   # another build
 //! ```
 //!
-//! Messages are framed and matched by hand (the method and the version are
-//! found in the body's text), so the harness's own JSON parsing of a large
-//! diagnostics message does not count as server time.
+//! The server is driven by hand (`benches/client`): no JSON parsing by the
+//! harness counts as server time.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-fn input(size: &str) -> (PathBuf, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join(format!("target/bench-data/lsp-{size}"));
-    std::fs::create_dir_all(&dir).expect("bench dir");
-    let path = dir.join("main.tf");
-    if !path.exists() {
-        let ok = Command::new("python3")
-            .arg(root.join("tools/gen-hcl.py"))
-            .args(["--size", size, "--seed", "1", "-o"])
-            .arg(&path)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "could not run gen-hcl.py (python3 is needed)");
-    }
-    let text = std::fs::read_to_string(&path).expect("bench input");
-    (path, text)
-}
+mod client;
+use client::{generated, ms, percentile, position, Server};
 
 impl Server {
     /// Resident and peak memory of the server process (Linux).
@@ -65,16 +49,7 @@ impl Server {
     fn split(&self) -> (f64, f64) {
         (mb(self.status("RssAnon:").unwrap_or(0)), mb(self.status("RssFile:").unwrap_or(0)))
     }
-}
 
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next: i64,
-}
-
-impl Server {
     /// Starts the server and initializes it as VS Code would (it watches
     /// files for the server and answers configuration requests).
     fn editor() -> Server {
@@ -96,124 +71,6 @@ impl Server {
             json!({"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": text}}),
         );
     }
-
-    fn start() -> Server {
-        // HCL_TYPES_BIN compares another build (e.g. main's).
-        let bin = std::env::var_os("HCL_TYPES_BIN")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/hcl-types"));
-        assert!(bin.exists(), "{} is missing: run cargo build --release first", bin.display());
-        let mut child = Command::new(bin)
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the server");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
-        Server { child, stdin, stdout, next: 1 }
-    }
-
-    fn send(&mut self, msg: &Value) {
-        let body = msg.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> i64 {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The next message's body.
-    fn read(&mut self) -> String {
-        let mut len = 0;
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed its output");
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                len = v.parse().unwrap();
-            }
-        }
-        let mut body = vec![0; len];
-        self.stdout.read_exact(&mut body).unwrap();
-        String::from_utf8(body).unwrap()
-    }
-
-    /// Reads until the response to `id`; answers server requests on the way.
-    fn response(&mut self, id: i64) -> String {
-        let want = format!("\"id\":{id}");
-        loop {
-            let body = self.read();
-            if body.contains(&want) && !body.contains("\"method\"") {
-                return body;
-            }
-            self.answer_server_request(&body);
-        }
-    }
-
-    /// Reads until diagnostics for `version` are published.
-    fn diagnostics(&mut self, version: i32) -> usize {
-        let want = format!("\"version\":{version}");
-        loop {
-            let body = self.read();
-            if body.contains("textDocument/publishDiagnostics")
-                && body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&want))
-            {
-                return body.len();
-            }
-            self.answer_server_request(&body);
-        }
-    }
-
-    /// Reads until diagnostics for `version` of `uri` are published.
-    fn diagnostics_of(&mut self, uri: &str, version: i32) {
-        let (want_uri, want) = (format!("\"uri\":{}", json!(uri)), format!("\"version\":{version}"));
-        loop {
-            let body = self.read();
-            if body.contains("textDocument/publishDiagnostics")
-                && body.contains(&want_uri)
-                && body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&want))
-            {
-                return;
-            }
-            self.answer_server_request(&body);
-        }
-    }
-
-    fn answer_server_request(&mut self, body: &str) {
-        if body.contains("\"method\"") && body.contains("\"id\"") {
-            if let Ok(v) = serde_json::from_str::<Value>(body) {
-                let result = if v["method"] == "workspace/configuration" { json!([null]) } else { Value::Null };
-                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": result}));
-            }
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let id = self.request("shutdown", Value::Null);
-        let _ = self.response(id);
-        self.notify("exit", Value::Null);
-        let _ = self.child.wait();
-    }
-}
-
-fn percentile(v: &mut [Duration], p: f64) -> Duration {
-    v.sort();
-    v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
 fn report(what: &str, size: &str, v: &mut [Duration]) -> (Duration, Duration) {
@@ -222,20 +79,8 @@ fn report(what: &str, size: &str, v: &mut [Duration]) -> (Duration, Duration) {
     (p50, p99)
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-/// LSP position (UTF-16) of a byte offset in ASCII-or-not text.
-fn position(text: &str, offset: usize) -> Value {
-    let before = &text[..offset];
-    let line = before.matches('\n').count();
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": line, "character": before[start..].encode_utf16().count()})
-}
-
 fn bench(size: &str, edits: usize) {
-    let (path, mut text) = input(size);
+    let (path, mut text) = generated(size);
     let uri = format!("file://{}", path.display());
     let mut server = Server::start();
     let t = Instant::now();
@@ -363,7 +208,7 @@ fn scratch(name: &str) -> PathBuf {
 /// browsing them does: the memory held afterwards, with nothing open,
 /// against the empty server's.
 fn modules() {
-    let (_, text) = input("1MB");
+    let (_, text) = generated("1MB");
     let root = scratch("lsp-modules");
     let mut server = Server::editor();
     std::thread::sleep(Duration::from_millis(500));
@@ -442,7 +287,7 @@ fn stall() {
 /// A keystroke in a module with a 1 MB sibling on disk, alone and right
 /// after a save in another module.
 fn save(edits: usize) {
-    let (_, big) = input("1MB");
+    let (_, big) = generated("1MB");
     let root = scratch("lsp-save");
     let (a, b) = (root.join("a"), root.join("b"));
     for dir in [&a, &b] {
@@ -504,7 +349,7 @@ fn header() {
 /// Hovers in a small open file whose directory holds 10,000 other
 /// `.tf` files and an 8 MB one.
 fn siblings(edits: usize) {
-    let (_, big) = input("10MB");
+    let (_, big) = generated("10MB");
     let dir = scratch("lsp-siblings");
     for k in 0..10_000 {
         std::fs::write(dir.join(format!("s{k:05}.tf")), format!("locals {{\n  s{k} = {k}\n}}\n")).unwrap();
@@ -553,7 +398,7 @@ fn calls(edits: usize) {
             ours.push(run(&bin));
             theirs.push(run(&base));
         }
-        let (o, b) = (percentile(&mut ours, 0.5), percentile(&mut theirs, 0.5));
+        let (o, b) = (percentile(&ours, 0.5), percentile(&theirs, 0.5));
         println!(
             "{:<48} {:>9.3} ms vs {:>9.3} ms without calls: {:.2}×",
             "check the whole corpus (p50 of 5)",
@@ -608,7 +453,7 @@ fn calls(edits: usize) {
 /// deleted in a string: the pull is answered `unchanged`), half move all
 /// that follow (a line break added and removed: the whole list again).
 fn pull(edits: usize) {
-    let (path, text) = input("10MB");
+    let (path, text) = generated("10MB");
     let uri = format!("file://{}", path.display());
     let spots: Vec<usize> = text.match_indices("Name = \"").map(|(i, m)| i + m.len()).collect();
     let mut times: Vec<[Vec<Duration>; 2]> = Vec::new();
