@@ -11,28 +11,50 @@ use super::workspace::normalize;
 use super::{Call, Family, FileKind};
 
 /// The module calls of formatted Terraform (`module "NAME" {` at the start
-/// of a line, its `source = "…"` before the block's closing line). A call
-/// it misses is only a module the caller does not find affected or
-/// ordered first; the analysis itself reads the real calls.
-pub fn prescan<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<Call> {
+/// of a line, its `source = "…"` before the block's closing line) and the
+/// components of formatted PCL (`component "NAME" "SOURCE" {`). A call it
+/// misses is only a module the caller does not find affected or ordered
+/// first; the analysis itself reads the real calls.
+pub fn prescan<'a>(texts: impl IntoIterator<Item = (FileKind, &'a str)>) -> Vec<Call> {
     let mut out = Vec::new();
-    for text in texts {
-        let mut name: Option<&str> = None;
-        for line in text.lines() {
-            if let Some(rest) = line.strip_prefix("module \"") {
-                name = rest.split('"').next();
-            } else if line.starts_with('}') {
-                name = None;
-            } else if let (Some(n), Some(v)) = (name, line.trim_start().strip_prefix("source")) {
-                if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
-                    let source = src.split('"').next().map(str::to_string);
-                    out.push(Call { name: n.to_string(), source, family: Family::Terraform });
-                    name = None;
-                }
-            }
+    for (kind, text) in texts {
+        match kind {
+            FileKind::Terraform => terraform_calls(text, &mut out),
+            FileKind::Pcl => pcl_components(text, &mut out),
+            _ => {}
         }
     }
     out
+}
+
+fn terraform_calls(text: &str, out: &mut Vec<Call>) {
+    let mut name: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("module \"") {
+            name = rest.split('"').next();
+        } else if line.starts_with('}') {
+            name = None;
+        } else if let (Some(n), Some(v)) = (name, line.trim_start().strip_prefix("source")) {
+            if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
+                let source = src.split('"').next().map(str::to_string);
+                out.push(Call { name: n.to_string(), source, family: Family::Terraform });
+                name = None;
+            }
+        }
+    }
+}
+
+fn pcl_components(text: &str, out: &mut Vec<Call>) {
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("component \"") else { continue };
+        // NAME" "SOURCE" {
+        let mut parts = rest.split('"');
+        if let (Some(name), Some(gap), Some(source)) = (parts.next(), parts.next(), parts.next()) {
+            if gap.trim().is_empty() {
+                out.push(Call { name: name.to_string(), source: Some(source.to_string()), family: Family::Pcl });
+            }
+        }
+    }
 }
 
 /// Limits of a scan, so a huge tree (a home directory opened as the
@@ -41,11 +63,16 @@ const MAX_DIRS: usize = 20_000;
 const MAX_DEPTH: usize = 32;
 const MAX_FILE: u64 = 4 << 20;
 
-/// The Terraform modules under some roots and the directories their local
-/// calls lead to.
+/// A module: its directory and family (a Terraform module and a PCL
+/// program may share a directory).
+pub type ModuleKey = (PathBuf, Family);
+
+/// The Terraform modules and PCL programs under some roots and the
+/// modules their local calls lead to (a module call to a Terraform
+/// module, a component to a PCL program).
 #[derive(Debug, Default, Clone)]
 pub struct Scan {
-    calls: HashMap<PathBuf, Vec<PathBuf>>,
+    calls: HashMap<ModuleKey, Vec<ModuleKey>>,
 }
 
 impl Scan {
@@ -71,7 +98,7 @@ impl Scan {
     /// Reads one directory's calls again (its files changed).
     pub fn update(&mut self, dir: &Path) {
         let dir = normalize(dir);
-        self.calls.remove(&dir);
+        self.calls.retain(|(d, _), _| *d != dir);
         self.read(&dir);
     }
 
@@ -88,31 +115,29 @@ impl Scan {
             let name = name.to_string_lossy();
             if kind.is_dir() && !name.starts_with('.') && name != "node_modules" {
                 subdirs.push(path);
-            } else if kind.is_file()
-                && FileKind::for_path(&path) == Some(FileKind::Terraform)
-                && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
+            } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl)) =
+                kind.is_file().then(|| FileKind::for_path(&path)).flatten()
             {
-                texts.extend(std::fs::read_to_string(&path).ok());
+                if e.metadata().is_ok_and(|m| m.len() <= MAX_FILE) {
+                    texts.extend(std::fs::read_to_string(&path).ok().map(|t| (kind, t)));
+                }
             }
         }
-        let targets: Vec<PathBuf> = prescan(texts.iter().map(String::as_str))
-            .into_iter()
-            .filter_map(|c| c.source.filter(|s| is_local(s)))
-            .map(|s| normalize(&dir.join(s.replace('\\', "/"))))
-            .collect();
-        if !targets.is_empty() {
-            self.calls.insert(dir.to_path_buf(), targets);
+        for c in prescan(texts.iter().map(|(k, t)| (*k, t.as_str()))) {
+            let Some(source) = c.source.filter(|s| is_local(s)) else { continue };
+            let target = (normalize(&dir.join(source.replace('\\', "/"))), c.family);
+            self.calls.entry((dir.to_path_buf(), c.family)).or_default().push(target);
         }
         subdirs
     }
 
-    /// The modules that call one of `dirs`, directly or through others
-    /// (`dirs` themselves left out).
-    pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<PathBuf> {
-        let mut found: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
+    /// The modules that call one of `modules`, directly or through others
+    /// (`modules` themselves left out).
+    pub fn callers(&self, modules: &HashSet<ModuleKey>) -> HashSet<ModuleKey> {
+        let mut found: HashSet<ModuleKey> = modules.iter().map(|(d, f)| (normalize(d), *f)).collect();
         let start = found.clone();
         loop {
-            let more: Vec<&PathBuf> = self
+            let more: Vec<&ModuleKey> = self
                 .calls
                 .iter()
                 .filter(|(dir, targets)| !found.contains(*dir) && targets.iter().any(|t| found.contains(t)))
@@ -136,9 +161,18 @@ mod tests {
     fn calls_are_read_from_formatted_text() {
         let text = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  count = 1\n  source  = \"../b\" # x\n}\n\
                     module \"c\" {\n}\n  source = \"./not-a-call\"\n";
-        let calls = prescan([text]);
-        let got: Vec<(&str, Option<&str>)> = calls.iter().map(|c| (c.name.as_str(), c.source.as_deref())).collect();
-        assert_eq!(got, [("a", Some("./a")), ("b", Some("../b"))]);
+        let pcl = "component \"net\" \"./net\" {\n}\ncomponent \"broken\" {\n}\n  component \"nested\" \"./x\" {\n";
+        let calls = prescan([(FileKind::Terraform, text), (FileKind::Pcl, pcl), (FileKind::Hcl, text)]);
+        let got: Vec<(&str, Option<&str>, Family)> =
+            calls.iter().map(|c| (c.name.as_str(), c.source.as_deref(), c.family)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a", Some("./a"), Family::Terraform),
+                ("b", Some("../b"), Family::Terraform),
+                ("net", Some("./net"), Family::Pcl)
+            ]
+        );
     }
 
     #[test]
@@ -158,22 +192,30 @@ mod tests {
         write("loop/b/main.tf", &call("../a"));
         write(".terraform/modules/x/main.tf", &call("../../../modules/net"));
         write("node_modules/y/main.tf", &call("../../modules/net"));
+        write("prog/main.pp", "component \"net\" \"./net\" {\n}\n");
+        write("prog/net/main.pp", "config \"x\" \"int\" {\n}\n");
+        write("prog/net/main.tf", "variable \"x\" {}\n");
         let scan = Scan::new(std::slice::from_ref(&root));
-        let net: HashSet<PathBuf> = [root.join("modules/net")].into();
-        let mut got: Vec<PathBuf> = scan.callers(&net).into_iter().collect();
-        got.sort();
-        assert_eq!(got, [root.join("live"), root.join("modules/app")]);
-        let a: HashSet<PathBuf> = [root.join("loop/a")].into();
-        assert_eq!(scan.callers(&a), [root.join("loop/b")].into());
+        let tf = |rel: &str| (root.join(rel), Family::Terraform);
+        let pcl = |rel: &str| (root.join(rel), Family::Pcl);
+        let sorted = |found: HashSet<ModuleKey>| {
+            let mut v: Vec<ModuleKey> = found.into_iter().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(scan.callers(&[tf("modules/net")].into())), [tf("live"), tf("modules/app")]);
+        assert_eq!(scan.callers(&[tf("loop/a")].into()), [tf("loop/b")].into());
+        // A component calls the PCL program of its directory, not the
+        // Terraform module beside it.
+        assert_eq!(scan.callers(&[pcl("prog/net")].into()), [pcl("prog")].into());
+        assert!(scan.callers(&[tf("prog/net")].into()).is_empty());
         // A module that stops calling, and a new caller.
         let mut scan = scan;
         write("live/main.tf", "locals {}\n");
         write("new/main.tf", &call("../modules/net"));
         scan.update(&root.join("live"));
         scan.update(&root.join("new"));
-        let mut got: Vec<PathBuf> = scan.callers(&net).into_iter().collect();
-        got.sort();
-        assert_eq!(got, [root.join("modules/app"), root.join("new")]);
+        assert_eq!(sorted(scan.callers(&[tf("modules/net")].into())), [tf("modules/app"), tf("new")]);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -330,10 +330,9 @@ impl Backend {
             None => {
                 let mut keys: Vec<(PathBuf, Family)> =
                     open.iter().filter(|p| !is_virtual(p)).filter_map(|p| module_key(p)).collect();
-                let dirs: HashSet<PathBuf> =
-                    keys.iter().filter(|k| k.1 == Family::Terraform).map(|k| k.0.clone()).collect();
-                let callers = if dirs.is_empty() { HashSet::new() } else { self.pulls.scan().callers(&dirs) };
-                keys.extend(callers.into_iter().map(|d| (d, Family::Terraform)));
+                let open: HashSet<(PathBuf, Family)> = keys.iter().cloned().collect();
+                let callers = if open.is_empty() { HashSet::new() } else { self.pulls.scan().callers(&open) };
+                keys.extend(callers);
                 keys
             }
         };

@@ -151,6 +151,30 @@ async def test_workspace_pull_reports_closed_files_and_closed_callers(client, tm
     assert [d.code for d in never_opened.items] == ["invalid-value"], never_opened
 
 
+async def test_workspace_pull_reports_a_closed_pcl_program_calling_an_open_component(client, tmp_path):
+    (tmp_path / "net").mkdir()
+    (tmp_path / "main.pp").write_text('component "net" "./net" {\n  mtu = "big"\n}\n')
+    child = 'config "mtu" "int" {\n}\n'
+    (tmp_path / "net" / "main.pp").write_text(child)
+    await start(client, tmp_path)
+    child_uri, program_uri = uri(tmp_path / "net" / "main.pp"), uri(tmp_path / "main.pp")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=child_uri, language_id="pcl", version=1, text=child)
+        )
+    )
+    await pull(client, child_uri)
+    report = await asyncio.wait_for(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), 15)
+    items = by_uri(report)
+    assert [(d.code, d.range.start.line) for d in items[program_uri].items] == [("invalid-value", 1)], report
+    # The component's config becomes a string: the closed program is fixed.
+    previous = [types.PreviousResultId(uri=u, value=i.result_id) for u, i in items.items()]
+    held = asyncio.ensure_future(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous)))
+    change(client, child_uri, 2, child, '"int"', '"string"')
+    items = by_uri(await asyncio.wait_for(held, 15))
+    assert program_uri in items and not items[program_uri].items, items
+
+
 async def test_a_held_workspace_pull_ends_with_the_session(client, tmp_path):
     write(tmp_path)
     await start(client, tmp_path)
