@@ -329,7 +329,7 @@ fn renames_with_a_tfvars_file_patch_the_last_analysis_as_a_fresh_analysis_would(
 }
 
 #[test]
-fn a_local_renamed_to_a_name_others_read_is_patched_unless_it_closes_a_cycle() {
+fn a_local_renamed_to_a_name_others_or_its_block_read_is_patched_unless_it_closes_a_cycle() {
     // (text, the rename, whether it may be patched); the outputs keep
     // the readers out of the items an edit parses again.
     let apart = "output \"o\" {\n  value = 1\n}\noutput \"p\" {\n  value = 2\n}\n";
@@ -337,6 +337,9 @@ fn a_local_renamed_to_a_name_others_read_is_patched_unless_it_closes_a_cycle() {
         (format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  bx = \"s\"\n}}\n"), true),
         (format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  bx = local.a\n}}\n"), false),
         (format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  d = local.a\n}}\n{apart}locals {{\n  bx = local.d\n}}\n"), false),
+        // Locals of the renamed one's block that read the old or the new
+        // name (before or after it), and what reads those.
+        (format!("locals {{\n  c = local.b\n  bx = 1\n  d = local.bx\n  e = [local.c]\n}}\n{apart}output \"q\" {{\n  value = local.d\n}}\n{apart}locals {{\n  f = local.e\n}}\n"), true),
     ];
     for (text, patched) in cases {
         let text = text.as_str();

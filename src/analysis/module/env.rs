@@ -6,13 +6,23 @@ use super::*;
 // ---------------------------------------------------------------------------
 // The names of a module.
 
-/// A named value's type and where it is declared (absolute).
+/// A named value's type and where it is declared (read it with
+/// [`ModuleEnv::range`]: the moves of its document since it was placed are
+/// applied then).
 pub(super) struct Entry {
     pub(super) ty: Type,
     pub(super) doc: usize,
-    pub(super) range: Range<usize>,
+    /// Where it was declared once the first `seen` moves of its document
+    /// were made.
+    at: Range<usize>,
+    seen: u32,
     pub(super) what: &'static str,
 }
+
+/// How many moves of a document are kept before they are applied to its
+/// names (one pass over all names every that many keystrokes, instead of
+/// one per keystroke).
+const MOVES_KEPT: usize = 64;
 
 #[derive(Default)]
 pub(super) struct ModuleEnv {
@@ -25,6 +35,11 @@ pub(super) struct ModuleEnv {
     pub(super) suggestions: Mutex<HashMap<(Space, String), Option<String>>>,
     /// What the module calls lead to.
     pub(super) context: Context,
+    /// Per document, the edits that moved its text since its names were
+    /// placed, in order: `(from, by)` moves what starts at or after `from`
+    /// by `by` bytes. A keystroke records one instead of moving every
+    /// name after it.
+    pub(super) moves: Vec<Vec<(usize, isize)>>,
 }
 
 /// How many name spaces there are.
@@ -50,14 +65,70 @@ impl ModuleEnv {
         range: Range<usize>,
         what: &'static str,
     ) {
-        self.names.entry((space, name.to_string())).or_insert(Entry { ty, doc, range, what });
+        let seen = self.seen(doc);
+        self.names.entry((space, name.to_string())).or_insert(Entry { ty, doc, at: range, seen, what });
+    }
+
+    /// Declares `key` (again) at `range`, where it is now.
+    pub(super) fn put(&mut self, key: (Space, String), ty: Type, doc: usize, range: Range<usize>, what: &'static str) {
+        let seen = self.seen(doc);
+        self.names.insert(key, Entry { ty, doc, at: range, seen, what });
+    }
+
+    /// Moves `key`'s declaration to `range`, where it is now.
+    pub(super) fn place(&mut self, key: &(Space, String), range: Range<usize>) {
+        let Some(doc) = self.names.get(key).map(|e| e.doc) else { return };
+        let seen = self.seen(doc);
+        if let Some(e) = self.names.get_mut(key) {
+            (e.at, e.seen) = (range, seen);
+        }
+    }
+
+    fn seen(&self, doc: usize) -> u32 {
+        self.moves.get(doc).map_or(0, |m| m.len() as u32)
+    }
+
+    /// Where `e` is declared now.
+    pub(super) fn range(&self, e: &Entry) -> Range<usize> {
+        let mut r = e.at.clone();
+        for &(from, by) in self.moves.get(e.doc).map_or(&[][..], |m| &m[e.seen as usize..]) {
+            if r.start >= from {
+                r = r.start.saturating_add_signed(by)..r.end.saturating_add_signed(by);
+            }
+        }
+        r
+    }
+
+    /// Records that what starts at or after `from` in document `doc` moved
+    /// by `by` bytes; every [`MOVES_KEPT`] moves they are applied to the
+    /// document's names and forgotten.
+    pub(super) fn moved(&mut self, doc: usize, from: usize, by: isize) {
+        if by == 0 || from == usize::MAX {
+            return;
+        }
+        if self.moves.len() <= doc {
+            self.moves.resize_with(doc + 1, Vec::new);
+        }
+        self.moves[doc].push((from, by));
+        if self.moves[doc].len() < MOVES_KEPT {
+            return;
+        }
+        let moves = std::mem::take(&mut self.moves[doc]);
+        for e in self.names.values_mut().filter(|e| e.doc == doc) {
+            for &(from, by) in &moves[e.seen as usize..] {
+                if e.at.start >= from {
+                    e.at = e.at.start.saturating_add_signed(by)..e.at.end.saturating_add_signed(by);
+                }
+            }
+            e.seen = 0;
+        }
     }
 
     pub(super) fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         let e = self.names.get(&(space, name.to_string()))?;
         let related = Related {
             path: Some(self.paths[e.doc].clone()),
-            range: e.range.clone(),
+            range: self.range(e),
             message: format!("{} `{name}` is declared here", e.what),
         };
         Some((e.ty.clone(), Some(related)))

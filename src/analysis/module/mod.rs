@@ -271,6 +271,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         declared: Default::default(),
         suggestions: Mutex::default(),
         context: memo.context.clone(),
+        moves: Vec::new(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();

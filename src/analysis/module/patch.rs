@@ -170,7 +170,7 @@ impl Memo {
             }
             for (a, b) in was.names.iter().zip(&d.names).filter(|(a, b)| a != b) {
                 let e = last.env.names.get(&(Space::Pcl, a.name.clone()))?;
-                if e.doc != k || e.range != shift(&a.name_range, start) || a.what != b.what {
+                if e.doc != k || last.env.range(e) != shift(&a.name_range, start) || a.what != b.what {
                     return None;
                 }
                 let at = shift(&b.name_range, start);
@@ -202,7 +202,7 @@ impl Memo {
                 return None;
             }
             let entry = last.env.names.get(&(was.space, was.name.clone()))?;
-            if entry.doc != k || entry.range != *old_range {
+            if entry.doc != k || last.env.range(entry) != *old_range {
                 return None;
             }
             if c.name != was.name {
@@ -225,14 +225,8 @@ impl Memo {
         }
         let mut inferred = Vec::new();
         for &(item, index, c) in &new_computed {
-            let tree = item.body(&doc.file.text)?;
-            let expr = computed_of(&tree, doc.file.kind).get(index).copied()?;
-            let view = View::new(&env, dialect, false);
-            let mut inf = Infer::new(&view, item_source(doc, item));
-            let ty = inf.expr(expr);
-            let diagnostics = std::mem::take(&mut inf.diagnostics);
-            drop(inf);
-            let deps = view.deps();
+            let r = infer_computed(&env, dialect, doc, item, index)?;
+            let ty = r.ty.clone();
             let entry = env.names.get_mut(&(c.space, c.name.clone()))?;
             if ty != entry.ty {
                 entry.ty = ty.clone();
@@ -250,7 +244,7 @@ impl Memo {
                     }
                 }
             }
-            inferred.push(((item.id, index), ComputedResult { deps, ty, diagnostics }));
+            inferred.push(((item.id, index), r));
         }
 
         // Items elsewhere that read a changed name are checked again.
@@ -269,7 +263,17 @@ impl Memo {
             let asked_checks: Vec<ItemId> = asked.iter().flat_map(|a| a.checks.iter().copied()).collect();
             let asked_computed: Vec<(ItemId, usize)> = asked.iter().flat_map(|a| a.computed.iter().copied()).collect();
             let computed = new_computed.iter().map(|(_, _, c)| *c).collect();
-            let edited = Edited { window_ids: &window_ids, k, window: &window, asked: asked_computed, computed };
+            let old_keys = old_computed.iter().map(|(id, index, _, _)| (*id, *index)).collect();
+            let edited = Edited {
+                window_ids: &window_ids,
+                k,
+                window: &window,
+                asked: asked_computed,
+                computed,
+                fresh: &new_computed,
+                old_keys,
+                inferred: &mut inferred,
+            };
             let recomputed = self.cascade(&mut changes, readers, &mut env, docs, dialect, edited)?;
             let mut ids = readers_of(&changes, readers, &window_ids);
             ids.extend(asked_checks.into_iter().filter(|id| !window_ids.contains(id)));
@@ -399,14 +403,14 @@ impl Memo {
         }
         replace_parts(&mut analysis.symbols, symbol_parts, |s| (s.doc, s.name_range.start));
 
-        for e in env.names.values_mut().filter(|e| e.doc == k && window.after(e.range.start)) {
-            e.range = window.moved(&e.range);
+        // What follows the window moved (applied to the names as they are read).
+        env.moved(k, window.hi, window.delta);
+        // The changed names and the edited locals are declared where they are now.
+        for c in &changes {
+            env.place(&(c.space, c.new.clone()), c.at.clone());
         }
-        // The changed locals are declared where they are now.
         for (key, range) in renamed {
-            if let Some(e) = env.names.get_mut(&key) {
-                e.range = range;
-            }
+            env.place(&key, range);
         }
         // What was read before the edit goes from the index, what is read now comes in.
         if let Some(readers) = &mut readers {
@@ -474,8 +478,8 @@ impl Memo {
                 continue;
             }
             let Some(e) = env.names.get(&(Space::Var, name.clone())) else { continue };
-            let range =
-                if e.doc == k && window.after(e.range.start) { window.moved(&e.range) } else { e.range.clone() };
+            let range = env.range(e);
+            let range = if e.doc == k && window.after(range.start) { window.moved(&range) } else { range };
             let items = &docs.get(e.doc)?.items;
             let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
             let d = self.decls.get(&item.id)?;
