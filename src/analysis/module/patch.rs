@@ -70,29 +70,33 @@ impl Memo {
     /// mean" answer changes are checked again, found through [`Readers`]. The rest of the last
     /// analysis is moved in place, not rebuilt. `None` when that does not
     /// apply (a full [`run`] then gives the same answer).
+    /// (The last analysis itself when `docs` are the ones it was made of.)
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
-        let mut readers = self.last.as_mut()?.readers.take();
         let last = self.last.as_ref()?;
         if last.signature.len() != docs.len() {
             return None;
         }
+        // The one document whose items differ, and how many of its first
+        // ones are the same (one pass over each document's items).
         let mut changed = None;
         for (k, ((path, kind, dialect, items), d)) in last.signature.iter().zip(docs).enumerate() {
             if *path != d.file.path || *kind != d.file.kind || *dialect != d.file.dialect {
                 return None;
             }
-            let same = items.len() == d.items.len()
-                && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start);
-            if !same && changed.replace(k).is_some() {
+            let p = items.iter().zip(d.items.iter()).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start);
+            let p = p.count();
+            if (p != items.len() || p != d.items.len()) && changed.replace((k, p)).is_some() {
                 return None;
             }
         }
-        let k = changed?;
+        let Some((k, p)) = changed else { return Some(last.analysis.clone()) };
+        let mut readers = self.last.as_mut()?.readers.take();
+        let last = self.last.as_ref()?;
         let doc = &docs[k];
         let (old, new) = (&last.signature[k].3, &doc.items[..]);
-        let p = old.iter().zip(new).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start).count();
         let s = old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count();
-        let (old_window, new_window) = (old[p..old.len() - s].to_vec(), &new[p..new.len() - s]);
+        let old_end = old.len() - s;
+        let (old_window, new_window) = (old[p..old_end].to_vec(), &new[p..new.len() - s]);
         if new_window.len() > PATCH_ITEMS {
             return None;
         }
@@ -442,7 +446,12 @@ impl Memo {
             }
         }
         self.patches += 1;
-        signature[k].3 = item_ranges(doc);
+        // The items' places: the window's replaced, those after it moved.
+        let places = &mut signature[k].3;
+        places.splice(p..old_end, new_window.iter().map(|i| (i.id, i.range.clone())));
+        for (slot, i) in places[p + new_window.len()..].iter_mut().zip(&new[p + new_window.len()..]) {
+            slot.1 = i.range.clone();
+        }
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });
