@@ -271,9 +271,6 @@ impl Change {
         };
         if self.old != self.new {
             env.names.remove(&(self.space, self.old.clone()));
-            if let Some(slot) = env.declared[space_index(self.space)].iter_mut().find(|n| **n == self.old) {
-                *slot = self.new.clone();
-            }
             env.renamed(self.space, &self.old, &self.new);
         }
         env.put((self.space, self.new.clone()), self.ty.clone(), doc, self.at.clone(), what);

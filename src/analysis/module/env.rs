@@ -32,6 +32,9 @@ pub(super) struct ModuleEnv {
     /// Every name declared per space, for "did you mean" (known before any
     /// local is inferred, so suggestions do not depend on inference order).
     pub(super) declared: [Vec<String>; SPACES],
+    /// The [`Shape`] of each of `declared`, so that a suggestion looks
+    /// closely only at the few names that can be near the word.
+    pub(super) shapes: [Vec<Shape>; SPACES],
     pub(super) suggestions: Mutex<HashMap<(Space, String), Option<String>>>,
     /// What the module calls lead to.
     pub(super) context: Context,
@@ -40,6 +43,38 @@ pub(super) struct ModuleEnv {
     /// by `by` bytes. A keystroke records one instead of moving every
     /// name after it.
     pub(super) moves: Vec<Vec<(usize, isize)>>,
+}
+
+/// What tells names apart cheaply before their edit distance: the length
+/// in chars and the set of (ASCII-lowercased) chars, hashed into 64 bits.
+/// An edit changes the length by at most one and the set by at most two
+/// chars, so names `d` edits apart (or equal but for case) differ by at
+/// most `d` in length and `2·d` bits of the set.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Shape {
+    len: u32,
+    chars: u64,
+}
+
+impl Shape {
+    pub(super) fn of(name: &str) -> Shape {
+        let (mut len, mut chars) = (0, 0u64);
+        for c in name.chars() {
+            len += 1;
+            chars |= 1 << (u32::from(c.to_ascii_lowercase()) % 64);
+        }
+        Shape { len, chars }
+    }
+
+    /// Whether a name of this shape may be at most `limit` edits from one of `other`.
+    pub(super) fn near(self, other: Shape, limit: usize) -> bool {
+        self.len.abs_diff(other.len) as usize <= limit && (self.chars ^ other.chars).count_ones() as usize <= 2 * limit
+    }
+
+    /// The most edits [`crate::suggest::closest`] allows for a word of this shape.
+    pub(super) fn limit(self) -> usize {
+        (self.len as usize / 3).max(1)
+    }
 }
 
 /// How many name spaces there are.
@@ -134,6 +169,12 @@ impl ModuleEnv {
         Some((e.ty.clone(), Some(related)))
     }
 
+    /// Declares `name` in `space` for suggestions.
+    pub(super) fn declare(&mut self, space: Space, name: &str) {
+        self.declared[space_index(space)].push(name.to_string());
+        self.shapes[space_index(space)].push(Shape::of(name));
+    }
+
     pub(super) fn suggest(&self, space: Space, word: &str) -> Option<String> {
         // Generated and half-typed code repeats its unknown names: each is
         // looked up once per module, not once per use.
@@ -141,20 +182,34 @@ impl ModuleEnv {
         let mut memo = self.suggestions.lock().unwrap_or_else(|e| e.into_inner());
         memo.entry(key)
             .or_insert_with(|| {
-                let names = self.declared[space_index(space)].iter().map(String::as_str);
-                crate::suggest::closest(word, names).map(String::from)
+                // (Only names of a near shape can be the answer.)
+                let shape = Shape::of(word);
+                let (names, shapes) = (&self.declared[space_index(space)], &self.shapes[space_index(space)]);
+                let near = names.iter().zip(shapes).filter(|(_, s)| s.near(shape, shape.limit()));
+                crate::suggest::closest(word, near.map(|(n, _)| n.as_str())).map(String::from)
             })
             .clone()
     }
 
-    /// Brings the remembered suggestions up to a rename in `space` (the
-    /// declared names already renamed): a suggestion is the closest name,
+    /// Renames a declared name of `space` (in its place) and brings the
+    /// remembered suggestions up to it: a suggestion is the closest name,
     /// ties to the first in sort order, so the renamed one only competes
     /// with the answer; an answer that was the old name is asked again.
     pub(super) fn renamed(&mut self, space: Space, old: &str, new: &str) {
+        let i = space_index(space);
+        let (shape, new_shape) = (Shape::of(old), Shape::of(new));
+        let slot = self.declared[i].iter().zip(&self.shapes[i]).position(|(n, s)| *s == shape && n == old);
+        if let Some(slot) = slot {
+            (self.declared[i][slot], self.shapes[i][slot]) = (new.to_string(), new_shape);
+        }
         let memo = self.suggestions.get_mut().unwrap_or_else(|e| e.into_inner());
         memo.retain(|(s, _), answer| *s != space || answer.as_deref() != Some(old));
         for ((_, word), answer) in memo.iter_mut().filter(|((s, _), _)| *s == space) {
+            // (A new name too far from the word leaves its answer.)
+            let shape = Shape::of(word);
+            if !new_shape.near(shape, shape.limit()) {
+                continue;
+            }
             let best = match answer.as_deref() {
                 Some(a) => crate::suggest::closest(word, [a, new]),
                 None => crate::suggest::closest(word, [new]),
@@ -280,5 +335,64 @@ impl Env for Empty {
     }
     fn suggest(&self, _: Space, _: &str) -> Option<String> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Leaving out the names of a shape too far from the word never
+    /// changes the suggestion (typos, case, transpositions, other scripts).
+    #[test]
+    fn a_suggestion_among_names_of_a_near_shape_is_the_one_among_all() {
+        let names: Vec<String> = [
+            "l_db_10",
+            "l_db_11",
+            "l_db_1",
+            "L_DB_10",
+            "l_bd_10",
+            "l_web_26",
+            "region",
+            "Region",
+            "regoin",
+            "regions",
+            "zone_ünï",
+            "zone_uni",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "abc",
+            "instance_type",
+            "instance_types",
+            "x_l_db_10",
+        ]
+        .map(String::from)
+        .into();
+        let words = [
+            "l_db_10",
+            "l_db_1x",
+            "l_db10",
+            "L_db_10",
+            "region",
+            "rgeion",
+            "REGION",
+            "zone_üni",
+            "a",
+            "c",
+            "ba",
+            "instnce_type",
+            "x_l_db_1",
+            "l_db_100",
+            "zzzz",
+            "",
+        ];
+        let mut env = ModuleEnv::default();
+        names.iter().for_each(|n| env.declare(Space::Local, n));
+        for word in words {
+            let all = crate::suggest::closest(word, names.iter().map(String::as_str)).map(String::from);
+            assert_eq!(env.suggest(Space::Local, word), all, "{word}");
+        }
     }
 }
