@@ -2,16 +2,15 @@
 //! names may change so, which computed names infer again, and which items
 //! read them, for [`Memo::patch`].
 
-use super::patch::{Fresh, Window};
+use super::patch::Fresh;
 use super::*;
 
 /// What [`Memo::cascade`] knows of the edit.
 pub(super) struct Edited<'a> {
     /// The items the edit replaced, and those that replace them.
     pub(super) window_ids: &'a HashSet<ItemId>,
-    /// The edited document, and where its items changed.
+    /// The edited document.
     pub(super) k: usize,
-    pub(super) window: &'a Window,
     /// Computed names whose suggestions change.
     pub(super) asked: Vec<(ItemId, usize)>,
     /// The edited items' computed names (with what they refer to).
@@ -75,7 +74,7 @@ impl Memo {
         dialect: Dialect,
         mut edited: Edited,
     ) -> Option<HashSet<ItemId>> {
-        let (window_ids, k, window) = (edited.window_ids, edited.k, edited.window);
+        let window_ids = edited.window_ids;
         let mut asked = std::mem::take(&mut edited.asked);
         let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
         let (mut done, mut budget) = (0, 4096);
@@ -125,8 +124,6 @@ impl Memo {
                 let at = shift(&decl.name_range, item.range.start);
                 let name = (decl.space, decl.name.clone());
                 let was = env.names.get(&name).map(|e| (e.doc, env.range(e)))?;
-                // (The module's names are moved past the window at the end.)
-                let was = if was.0 == k && window.after(was.1.start) { (k, window.moved(&was.1)) } else { was };
                 let entry = env.names.get_mut(&name)?;
                 if was != (di, at.clone()) {
                     return None;
@@ -175,9 +172,7 @@ impl Memo {
                     let Some(e) = env.names.get(&name).filter(|e| matches!(e.what, "local" | "attribute")) else {
                         continue;
                     };
-                    let (k, window) = (edited.k, edited.window);
                     let range = env.range(e);
-                    let range = if e.doc == k && window.after(range.start) { window.moved(&range) } else { range };
                     let items = &docs.get(e.doc)?.items;
                     let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
                     let d = self.decls.get(&item.id)?;

@@ -224,8 +224,16 @@ impl Memo {
         // From here on the last analysis is taken apart: giving up leaves
         // no last analysis (the full run that follows makes one).
         let Last { mut signature, analysis, mut env, exact, .. } = self.last.take()?;
+        // The module's names where they are now, for what is inferred and
+        // checked below (their related locations): those after the window
+        // moved (applied as they are read), the changed ones and the
+        // edited locals placed anew.
+        env.moved(k, hi, delta);
         for c in &changes {
             c.apply(&mut env, k);
+        }
+        for &(item, _, c) in &new_computed {
+            env.place(&(c.space, c.name.clone()), shift(&c.name_range, item.range.start));
         }
         let mut inferred = Vec::new();
         for &(item, index, c) in &new_computed {
@@ -262,7 +270,6 @@ impl Memo {
             let window_ids: HashSet<ItemId> =
                 old_window.iter().map(|(id, _)| *id).chain(new_window.iter().map(|i| i.id)).collect();
             self.names_stay_unique(&changes, readers, &old_window, &fresh)?;
-            let window = Window { lo, hi, delta };
             let asked = readers.answers_changed(&changes, &env);
             let asked_checks: Vec<ItemId> = asked.iter().flat_map(|a| a.checks.iter().copied()).collect();
             let asked_computed: Vec<(ItemId, usize)> = asked.iter().flat_map(|a| a.computed.iter().copied()).collect();
@@ -271,7 +278,6 @@ impl Memo {
             let edited = Edited {
                 window_ids: &window_ids,
                 k,
-                window: &window,
                 asked: asked_computed,
                 computed,
                 fresh: &new_computed,
@@ -306,7 +312,7 @@ impl Memo {
             let body = item.body(&docs[di].file.text);
             assigned.extend(body.iter().flat_map(|b| b.attributes()).map(|a| a.key.value().to_string()));
         }
-        let var_refs = self.var_refs(docs, &env, &assigned, (k, &fresh), &window)?;
+        let var_refs = self.var_refs(docs, &env, &assigned, (k, &fresh))?;
         let var_types = var_types(&var_refs, docs);
         let has_vars = !env.declared[space_index(Space::Var)].is_empty();
         let rechecked: Vec<Arc<CheckResult>> = again
@@ -325,7 +331,7 @@ impl Memo {
 
         let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let (mut symbols, mut resources, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut checks, mut renamed) = (Vec::new(), Vec::new());
+        let mut checks = Vec::new();
         for (item, d, _) in &fresh {
             let at = item.range.start;
             diagnostics.extend(d.diagnostics.iter().map(|x| moved(x, at)));
@@ -344,7 +350,6 @@ impl Memo {
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
             symbols.push(computed_symbol(c, at, r.ty.clone(), k));
-            renamed.push(((c.space, c.name.clone()), shift(&c.name_range, at)));
         }
         for (item, d, winners) in &fresh {
             let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &var_types, has_vars, false);
@@ -407,15 +412,6 @@ impl Memo {
         }
         replace_parts(&mut analysis.symbols, symbol_parts, |s| (s.doc, s.name_range.start));
 
-        // What follows the window moved (applied to the names as they are read).
-        env.moved(k, window.hi, window.delta);
-        // The changed names and the edited locals are declared where they are now.
-        for c in &changes {
-            env.place(&(c.space, c.new.clone()), c.at.clone());
-        }
-        for (key, range) in renamed {
-            env.place(&key, range);
-        }
         // What was read before the edit goes from the index, what is read now comes in.
         if let Some(readers) = &mut readers {
             readers.replaced(k, p, &old_window, new_window);
@@ -461,8 +457,7 @@ impl Memo {
 
     /// The variables named `names` (the declaration each name means; the
     /// names not declared left out): in the edited items (`fresh`, in
-    /// document `k`), or found through `env`, whose places are as before
-    /// the edit's `window` moved what follows it, and the remembered
+    /// document `k`), or found through `env` and the remembered
     /// declarations.
     fn var_refs(
         &self,
@@ -470,7 +465,6 @@ impl Memo {
         env: &ModuleEnv,
         names: &[String],
         (k, fresh): (usize, &[Fresh]),
-        window: &Window,
     ) -> Option<Vec<VarRef>> {
         let mut out: Vec<VarRef> = Vec::new();
         for name in names {
@@ -488,7 +482,6 @@ impl Memo {
             }
             let Some(e) = env.names.get(&(Space::Var, name.clone())) else { continue };
             let range = env.range(e);
-            let range = if e.doc == k && window.after(range.start) { window.moved(&range) } else { range };
             let items = &docs.get(e.doc)?.items;
             let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
             let d = self.decls.get(&item.id)?;
