@@ -77,6 +77,31 @@ impl Shape {
     }
 }
 
+/// `moves` (see [`ModuleEnv::moves`]) as one: what was at `x` before them
+/// moved by the shift of the last step `(from, shift)` with `from <= x`
+/// (steps sorted, the first from 0). A move shifts what is now at or
+/// after its start, so it splits at most one step in two.
+pub(super) fn composed(moves: &[(usize, isize)]) -> Vec<(usize, isize)> {
+    let mut steps = vec![(0, 0)];
+    for &(from, by) in moves {
+        let mut next = Vec::with_capacity(steps.len() + 1);
+        for (i, &(at, shift)) in steps.iter().enumerate() {
+            let end = steps.get(i + 1).map_or(usize::MAX, |s| s.0);
+            // What this step holds is now at or after `from` from here on.
+            let split = usize::try_from(from as isize - shift).unwrap_or(0);
+            if split <= at {
+                next.push((at, shift + by));
+            } else if split >= end {
+                next.push((at, shift));
+            } else {
+                next.extend([(at, shift), (split, shift + by)]);
+            }
+        }
+        steps = next;
+    }
+    steps
+}
+
 /// How many name spaces there are.
 pub(super) const SPACES: usize = 5;
 
@@ -149,12 +174,20 @@ impl ModuleEnv {
             return;
         }
         let moves = std::mem::take(&mut self.moves[doc]);
+        let steps = composed(&moves);
         for e in self.names.values_mut().filter(|e| e.doc == doc) {
-            for &(from, by) in &moves[e.seen as usize..] {
-                if e.at.start >= from {
-                    e.at = e.at.start.saturating_add_signed(by)..e.at.end.saturating_add_signed(by);
-                }
-            }
+            let by = if e.seen == 0 {
+                steps[steps.partition_point(|(at, _)| *at <= e.at.start) - 1].1
+            } else {
+                moves[e.seen as usize..].iter().fold(0, |by, &(from, step)| {
+                    if e.at.start.saturating_add_signed(by) >= from {
+                        by + step
+                    } else {
+                        by
+                    }
+                })
+            };
+            e.at = e.at.start.saturating_add_signed(by)..e.at.end.saturating_add_signed(by);
             e.seen = 0;
         }
     }
@@ -341,6 +374,31 @@ impl Env for Empty {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Moves composed move every place as the moves one after another do.
+    #[test]
+    fn composed_moves_are_the_moves_in_turn() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..200 {
+            let mut moves = Vec::new();
+            for _ in 0..next(70) {
+                let from = next(400) as usize;
+                let by = next(20) as isize - 10;
+                moves.push((from, by.max(-(from as isize))));
+            }
+            let steps = composed(&moves);
+            for x in 0..500usize {
+                let stepwise =
+                    moves.iter().fold(x, |x, &(from, by)| if x >= from { x.saturating_add_signed(by) } else { x });
+                let shift = steps[steps.partition_point(|(at, _)| *at <= x) - 1].1;
+                assert_eq!(x.saturating_add_signed(shift), stepwise, "{x} {moves:?}");
+            }
+        }
+    }
 
     /// Leaving out the names of a shape too far from the word never
     /// changes the suggestion (typos, case, transpositions, other scripts).
