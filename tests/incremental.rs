@@ -292,7 +292,10 @@ fn keystrokes_patch_the_last_analysis_as_a_fresh_analysis_would() {
     // Most edits touch resources and outputs: the patch path must be the
     // one tested here, not the fallback.
     eprintln!("{patched} analyses patched");
-    assert!(patched > 100, "only {patched} analyses were patched");
+    // (76-80% of the edits at 4 to 16 seeds.)
+    let seeds = std::env::var("INCREMENTAL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4);
+    let edits = seeds * 2 * 150;
+    assert!(patched * 10 > edits * 7, "only {patched} of {edits} analyses were patched");
 }
 
 /// Renames typed into `modules` as the language server asks: (renames, patched).
@@ -314,7 +317,8 @@ fn renames_patch_the_last_analysis_as_a_fresh_analysis_would() {
     let (renames, patched) = renames(&modules);
     eprintln!("{patched} of {renames} renames patched");
     assert!(renames > 100, "only {renames} renames");
-    assert!(patched * 2 > renames, "only {patched} of {renames} renames were patched");
+    // (75-78% at 4 to 16 seeds.)
+    assert!(patched * 10 > renames * 7, "only {patched} of {renames} renames were patched");
 }
 
 #[test]
@@ -325,11 +329,12 @@ fn renames_with_a_tfvars_file_patch_the_last_analysis_as_a_fresh_analysis_would(
     let (renames, patched) = renames(&[module("examples/terraform", &["main.tf", "variables.tf", "terraform.tfvars"])]);
     eprintln!("{patched} of {renames} renames patched");
     assert!(renames > 50, "only {renames} renames");
-    assert!(patched * 2 > renames, "only {patched} of {renames} renames were patched");
+    // (82-90% at 4 to 16 seeds.)
+    assert!(patched * 4 > renames * 3, "only {patched} of {renames} renames were patched");
 }
 
 #[test]
-fn a_local_renamed_to_a_name_others_read_is_patched_unless_it_closes_a_cycle() {
+fn a_local_renamed_to_a_name_others_or_its_block_read_is_patched_unless_it_closes_a_cycle() {
     // (text, the rename, whether it may be patched); the outputs keep
     // the readers out of the items an edit parses again.
     let apart = "output \"o\" {\n  value = 1\n}\noutput \"p\" {\n  value = 2\n}\n";
@@ -337,6 +342,9 @@ fn a_local_renamed_to_a_name_others_read_is_patched_unless_it_closes_a_cycle() {
         (format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  bx = \"s\"\n}}\n"), true),
         (format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  bx = local.a\n}}\n"), false),
         (format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  d = local.a\n}}\n{apart}locals {{\n  bx = local.d\n}}\n"), false),
+        // Locals of the renamed one's block that read the old or the new
+        // name (before or after it), and what reads those.
+        (format!("locals {{\n  c = local.b\n  bx = 1\n  d = local.bx\n  e = [local.c]\n}}\n{apart}output \"q\" {{\n  value = local.d\n}}\n{apart}locals {{\n  f = local.e\n}}\n"), true),
     ];
     for (text, patched) in cases {
         let text = text.as_str();

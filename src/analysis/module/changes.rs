@@ -2,20 +2,25 @@
 //! names may change so, which computed names infer again, and which items
 //! read them, for [`Memo::patch`].
 
-use super::patch::{Fresh, Window};
+use super::patch::Fresh;
 use super::*;
 
 /// What [`Memo::cascade`] knows of the edit.
 pub(super) struct Edited<'a> {
     /// The items the edit replaced, and those that replace them.
     pub(super) window_ids: &'a HashSet<ItemId>,
-    /// The edited document, and where its items changed.
+    /// The edited document.
     pub(super) k: usize,
-    pub(super) window: &'a Window,
     /// Computed names whose suggestions change.
     pub(super) asked: Vec<(ItemId, usize)>,
     /// The edited items' computed names (with what they refer to).
     pub(super) computed: Vec<&'a ComputedDecl>,
+    /// The same as (new item, index, declaration), the keys they had
+    /// before the edit, and their results so far (inferred again here
+    /// when a name they read changes).
+    pub(super) fresh: &'a [(&'a Item, usize, &'a ComputedDecl)],
+    pub(super) old_keys: Vec<(ItemId, usize)>,
+    pub(super) inferred: &'a mut [((ItemId, usize), ComputedResult)],
 }
 
 impl Memo {
@@ -55,10 +60,9 @@ impl Memo {
     /// Computed names outside the window that read a changed name (or
     /// would get another suggestion), inferred again; a new type is a
     /// change in turn. A name is inferred again whenever one it reads
-    /// changes, so its last inference sees the final types. Returns their
-    /// items (whose results the memo now holds). `None` when a computed
-    /// name in the window reads a change (it was inferred before), one
-    /// reads a renamed computed name's new name that depends on it (the
+    /// changes, so its last inference sees the final types (the edited
+    /// items' too). Returns the items outside the window (whose results
+    /// the memo now holds). `None` when one reads a renamed computed name's new name that depends on it (the
     /// new edge of the dependency order closes a cycle), or one has no
     /// remembered result (in a cycle, or broken).
     pub(super) fn cascade(
@@ -70,7 +74,7 @@ impl Memo {
         dialect: Dialect,
         mut edited: Edited,
     ) -> Option<HashSet<ItemId>> {
-        let (window_ids, k, window) = (edited.window_ids, edited.k, edited.window);
+        let window_ids = edited.window_ids;
         let mut asked = std::mem::take(&mut edited.asked);
         let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
         let (mut done, mut budget) = (0, 4096);
@@ -102,37 +106,34 @@ impl Memo {
             }
             for key in todo {
                 budget -= 1;
-                if window_ids.contains(&key.0) || budget == 0 || !self.computed.contains_key(&key) {
+                if budget == 0 {
+                    return None;
+                }
+                if window_ids.contains(&key.0) {
+                    let change = infer_edited(&mut edited, key, env, docs, dialect)?;
+                    changes.extend(change);
+                    continue;
+                }
+                if !self.computed.contains_key(&key) {
                     return None;
                 }
                 let (di, j) = readers.place(docs, key.0)?;
                 let (doc, item) = (&docs[di], &docs[di].items[j]);
                 let decl = self.decls.get(&key.0)?.computed.get(key.1)?.clone();
-                let tree = item.body(&doc.file.text)?;
-                let expr = computed_of(&tree, doc.file.kind).get(key.1).copied()?;
-                let view = View::new(env, dialect, false);
-                let mut inf = Infer::new(&view, item_source(doc, item));
-                let ty = inf.expr(expr);
-                let diagnostics = std::mem::take(&mut inf.diagnostics);
-                drop(inf);
-                let deps = view.deps();
+                let r = infer_computed(env, dialect, doc, item, key.1)?;
                 let at = shift(&decl.name_range, item.range.start);
-                let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
-                // (The module's names are moved past the window at the end.)
-                let was = if entry.doc == k && window.after(entry.range.start) {
-                    window.moved(&entry.range)
-                } else {
-                    entry.range.clone()
-                };
-                if entry.doc != di || was != at {
+                let name = (decl.space, decl.name.clone());
+                let was = env.names.get(&name).map(|e| (e.doc, env.range(e)))?;
+                let entry = env.names.get_mut(&name)?;
+                if was != (di, at.clone()) {
                     return None;
                 }
-                if ty != entry.ty {
-                    entry.ty = ty.clone();
+                if r.ty != entry.ty {
+                    entry.ty = r.ty.clone();
                     let (old, new) = (decl.name.clone(), decl.name);
-                    changes.push(Change { space: decl.space, old, new, ty: ty.clone(), at });
+                    changes.push(Change { space: decl.space, old, new, ty: r.ty.clone(), at });
                 }
-                results.insert(key, ComputedResult { deps, ty, diagnostics });
+                results.insert(key, r);
             }
         }
         let items: HashSet<ItemId> = results.keys().map(|k| k.0).collect();
@@ -171,12 +172,7 @@ impl Memo {
                     let Some(e) = env.names.get(&name).filter(|e| matches!(e.what, "local" | "attribute")) else {
                         continue;
                     };
-                    let (k, window) = (edited.k, edited.window);
-                    let range = if e.doc == k && window.after(e.range.start) {
-                        window.moved(&e.range)
-                    } else {
-                        e.range.clone()
-                    };
+                    let range = env.range(e);
                     let items = &docs.get(e.doc)?.items;
                     let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
                     let d = self.decls.get(&item.id)?;
@@ -190,6 +186,48 @@ impl Memo {
         }
         Some(false)
     }
+}
+
+/// Infers again the edited items' computed name `key` (by its key before
+/// or after the edit), as [`Memo::cascade`] does the others; a new type
+/// is a change.
+fn infer_edited(
+    edited: &mut Edited,
+    key: (ItemId, usize),
+    env: &mut ModuleEnv,
+    docs: &[Document],
+    dialect: Dialect,
+) -> Option<Option<Change>> {
+    let pos = edited.old_keys.iter().position(|k| *k == key);
+    let pos = pos.or_else(|| edited.inferred.iter().position(|(k, _)| *k == key))?;
+    let (item, index, decl) = edited.fresh[pos];
+    let r = infer_computed(env, dialect, docs.get(edited.k)?, item, index)?;
+    let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
+    let change = (r.ty != entry.ty).then(|| {
+        entry.ty = r.ty.clone();
+        let at = shift(&decl.name_range, item.range.start);
+        Change { space: decl.space, old: decl.name.clone(), new: decl.name.clone(), ty: r.ty.clone(), at }
+    });
+    edited.inferred[pos].1 = r;
+    Some(change)
+}
+
+/// The `index`th computed name of `item` of `doc` inferred against `env`.
+pub(super) fn infer_computed(
+    env: &ModuleEnv,
+    dialect: Dialect,
+    doc: &Document,
+    item: &Item,
+    index: usize,
+) -> Option<ComputedResult> {
+    let tree = item.body(&doc.file.text)?;
+    let expr = computed_of(&tree, doc.file.kind).get(index).copied()?;
+    let view = View::new(env, dialect, false);
+    let mut inf = Infer::new(&view, item_source(doc, item));
+    let ty = inf.expr(expr);
+    let diagnostics = std::mem::take(&mut inf.diagnostics);
+    drop(inf);
+    Some(ComputedResult { deps: view.deps(), ty, diagnostics })
 }
 
 /// The items outside the window whose checks read a changed name.
@@ -228,12 +266,8 @@ impl Change {
         };
         if self.old != self.new {
             env.names.remove(&(self.space, self.old.clone()));
-            if let Some(slot) = env.declared[space_index(self.space)].iter_mut().find(|n| **n == self.old) {
-                *slot = self.new.clone();
-            }
             env.renamed(self.space, &self.old, &self.new);
         }
-        let entry = Entry { ty: self.ty.clone(), doc, range: self.at.clone(), what };
-        env.names.insert((self.space, self.new.clone()), entry);
+        env.put((self.space, self.new.clone()), self.ty.clone(), doc, self.at.clone(), what);
     }
 }

@@ -155,11 +155,7 @@ impl Memo {
     /// The analysis of `docs` (no probe), shared: the last one when the
     /// module has not changed since.
     pub fn analysis(&mut self, docs: &[Document]) -> Arc<ModuleAnalysis> {
-        if let Some(last) = &self.last {
-            if describes(&last.signature, docs) {
-                return last.analysis.clone();
-            }
-        }
+        // (The last analysis when nothing changed since.)
         if let Some(patched) = self.patch(docs) {
             return patched;
         }

@@ -269,17 +269,17 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         paths: docs.iter().map(|d| d.file.path.clone()).collect(),
         names: HashMap::default(),
         declared: Default::default(),
+        shapes: Default::default(),
         suggestions: Mutex::default(),
         context: memo.context.clone(),
+        moves: Vec::new(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();
     let mut computed: Vec<ComputedRef> = Vec::new();
     let all_decls: Vec<Vec<Option<Arc<Decls>>>> =
         docs.iter().map(|d| d.items.iter().map(|i| memo.decls.get(&i.id).cloned()).collect()).collect();
-    let declare_name = |env: &mut ModuleEnv, space: Space, name: &str| {
-        env.declared[space_index(space)].push(name.to_string());
-    };
+    let declare_name = |env: &mut ModuleEnv, space: Space, name: &str| env.declare(space, name);
     for (di, doc) in docs.iter().enumerate() {
         for (item, decls) in doc.items.iter().zip(&all_decls[di]) {
             let Some(d) = decls else { continue };

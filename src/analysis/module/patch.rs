@@ -70,29 +70,33 @@ impl Memo {
     /// mean" answer changes are checked again, found through [`Readers`]. The rest of the last
     /// analysis is moved in place, not rebuilt. `None` when that does not
     /// apply (a full [`run`] then gives the same answer).
+    /// (The last analysis itself when `docs` are the ones it was made of.)
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
-        let mut readers = self.last.as_mut()?.readers.take();
         let last = self.last.as_ref()?;
         if last.signature.len() != docs.len() {
             return None;
         }
+        // The one document whose items differ, and how many of its first
+        // ones are the same (one pass over each document's items).
         let mut changed = None;
         for (k, ((path, kind, dialect, items), d)) in last.signature.iter().zip(docs).enumerate() {
             if *path != d.file.path || *kind != d.file.kind || *dialect != d.file.dialect {
                 return None;
             }
-            let same = items.len() == d.items.len()
-                && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start);
-            if !same && changed.replace(k).is_some() {
+            let p = items.iter().zip(d.items.iter()).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start);
+            let p = p.count();
+            if (p != items.len() || p != d.items.len()) && changed.replace((k, p)).is_some() {
                 return None;
             }
         }
-        let k = changed?;
+        let Some((k, p)) = changed else { return Some(last.analysis.clone()) };
+        let mut readers = self.last.as_mut()?.readers.take();
+        let last = self.last.as_ref()?;
         let doc = &docs[k];
         let (old, new) = (&last.signature[k].3, &doc.items[..]);
-        let p = old.iter().zip(new).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start).count();
         let s = old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count();
-        let (old_window, new_window) = (old[p..old.len() - s].to_vec(), &new[p..new.len() - s]);
+        let old_end = old.len() - s;
+        let (old_window, new_window) = (old[p..old_end].to_vec(), &new[p..new.len() - s]);
         if new_window.len() > PATCH_ITEMS {
             return None;
         }
@@ -170,7 +174,7 @@ impl Memo {
             }
             for (a, b) in was.names.iter().zip(&d.names).filter(|(a, b)| a != b) {
                 let e = last.env.names.get(&(Space::Pcl, a.name.clone()))?;
-                if e.doc != k || e.range != shift(&a.name_range, start) || a.what != b.what {
+                if e.doc != k || last.env.range(e) != shift(&a.name_range, start) || a.what != b.what {
                     return None;
                 }
                 let at = shift(&b.name_range, start);
@@ -202,7 +206,7 @@ impl Memo {
                 return None;
             }
             let entry = last.env.names.get(&(was.space, was.name.clone()))?;
-            if entry.doc != k || entry.range != *old_range {
+            if entry.doc != k || last.env.range(entry) != *old_range {
                 return None;
             }
             if c.name != was.name {
@@ -220,19 +224,21 @@ impl Memo {
         // From here on the last analysis is taken apart: giving up leaves
         // no last analysis (the full run that follows makes one).
         let Last { mut signature, analysis, mut env, exact, .. } = self.last.take()?;
+        // The module's names where they are now, for what is inferred and
+        // checked below (their related locations): those after the window
+        // moved (applied as they are read), the changed ones and the
+        // edited locals placed anew.
+        env.moved(k, hi, delta);
         for c in &changes {
             c.apply(&mut env, k);
         }
+        for &(item, _, c) in &new_computed {
+            env.place(&(c.space, c.name.clone()), shift(&c.name_range, item.range.start));
+        }
         let mut inferred = Vec::new();
         for &(item, index, c) in &new_computed {
-            let tree = item.body(&doc.file.text)?;
-            let expr = computed_of(&tree, doc.file.kind).get(index).copied()?;
-            let view = View::new(&env, dialect, false);
-            let mut inf = Infer::new(&view, item_source(doc, item));
-            let ty = inf.expr(expr);
-            let diagnostics = std::mem::take(&mut inf.diagnostics);
-            drop(inf);
-            let deps = view.deps();
+            let r = infer_computed(&env, dialect, doc, item, index)?;
+            let ty = r.ty.clone();
             let entry = env.names.get_mut(&(c.space, c.name.clone()))?;
             if ty != entry.ty {
                 entry.ty = ty.clone();
@@ -250,7 +256,7 @@ impl Memo {
                     }
                 }
             }
-            inferred.push(((item.id, index), ComputedResult { deps, ty, diagnostics }));
+            inferred.push(((item.id, index), r));
         }
 
         // Items elsewhere that read a changed name are checked again.
@@ -264,12 +270,20 @@ impl Memo {
             let window_ids: HashSet<ItemId> =
                 old_window.iter().map(|(id, _)| *id).chain(new_window.iter().map(|i| i.id)).collect();
             self.names_stay_unique(&changes, readers, &old_window, &fresh)?;
-            let window = Window { lo, hi, delta };
             let asked = readers.answers_changed(&changes, &env);
             let asked_checks: Vec<ItemId> = asked.iter().flat_map(|a| a.checks.iter().copied()).collect();
             let asked_computed: Vec<(ItemId, usize)> = asked.iter().flat_map(|a| a.computed.iter().copied()).collect();
             let computed = new_computed.iter().map(|(_, _, c)| *c).collect();
-            let edited = Edited { window_ids: &window_ids, k, window: &window, asked: asked_computed, computed };
+            let old_keys = old_computed.iter().map(|(id, index, _, _)| (*id, *index)).collect();
+            let edited = Edited {
+                window_ids: &window_ids,
+                k,
+                asked: asked_computed,
+                computed,
+                fresh: &new_computed,
+                old_keys,
+                inferred: &mut inferred,
+            };
             let recomputed = self.cascade(&mut changes, readers, &mut env, docs, dialect, edited)?;
             let mut ids = readers_of(&changes, readers, &window_ids);
             ids.extend(asked_checks.into_iter().filter(|id| !window_ids.contains(id)));
@@ -298,7 +312,7 @@ impl Memo {
             let body = item.body(&docs[di].file.text);
             assigned.extend(body.iter().flat_map(|b| b.attributes()).map(|a| a.key.value().to_string()));
         }
-        let var_refs = self.var_refs(docs, &env, &assigned, (k, &fresh), &window)?;
+        let var_refs = self.var_refs(docs, &env, &assigned, (k, &fresh))?;
         let var_types = var_types(&var_refs, docs);
         let has_vars = !env.declared[space_index(Space::Var)].is_empty();
         let rechecked: Vec<Arc<CheckResult>> = again
@@ -317,7 +331,7 @@ impl Memo {
 
         let mut diagnostics: Vec<Diagnostic> = new_window.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let (mut symbols, mut resources, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut checks, mut renamed) = (Vec::new(), Vec::new());
+        let mut checks = Vec::new();
         for (item, d, _) in &fresh {
             let at = item.range.start;
             diagnostics.extend(d.diagnostics.iter().map(|x| moved(x, at)));
@@ -336,7 +350,6 @@ impl Memo {
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
             symbols.push(computed_symbol(c, at, r.ty.clone(), k));
-            renamed.push(((c.space, c.name.clone()), shift(&c.name_range, at)));
         }
         for (item, d, winners) in &fresh {
             let (r, _) = check_item(doc, item, d, &env, dialect, winners.clone(), &var_types, has_vars, false);
@@ -399,15 +412,6 @@ impl Memo {
         }
         replace_parts(&mut analysis.symbols, symbol_parts, |s| (s.doc, s.name_range.start));
 
-        for e in env.names.values_mut().filter(|e| e.doc == k && window.after(e.range.start)) {
-            e.range = window.moved(&e.range);
-        }
-        // The changed locals are declared where they are now.
-        for (key, range) in renamed {
-            if let Some(e) = env.names.get_mut(&key) {
-                e.range = range;
-            }
-        }
         // What was read before the edit goes from the index, what is read now comes in.
         if let Some(readers) = &mut readers {
             readers.replaced(k, p, &old_window, new_window);
@@ -438,7 +442,12 @@ impl Memo {
             }
         }
         self.patches += 1;
-        signature[k].3 = item_ranges(doc);
+        // The items' places: the window's replaced, those after it moved.
+        let places = &mut signature[k].3;
+        places.splice(p..old_end, new_window.iter().map(|i| (i.id, i.range.clone())));
+        for (slot, i) in places[p + new_window.len()..].iter_mut().zip(&new[p + new_window.len()..]) {
+            slot.1 = i.range.clone();
+        }
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });
@@ -448,8 +457,7 @@ impl Memo {
 
     /// The variables named `names` (the declaration each name means; the
     /// names not declared left out): in the edited items (`fresh`, in
-    /// document `k`), or found through `env`, whose places are as before
-    /// the edit's `window` moved what follows it, and the remembered
+    /// document `k`), or found through `env` and the remembered
     /// declarations.
     fn var_refs(
         &self,
@@ -457,7 +465,6 @@ impl Memo {
         env: &ModuleEnv,
         names: &[String],
         (k, fresh): (usize, &[Fresh]),
-        window: &Window,
     ) -> Option<Vec<VarRef>> {
         let mut out: Vec<VarRef> = Vec::new();
         for name in names {
@@ -474,8 +481,7 @@ impl Memo {
                 continue;
             }
             let Some(e) = env.names.get(&(Space::Var, name.clone())) else { continue };
-            let range =
-                if e.doc == k && window.after(e.range.start) { window.moved(&e.range) } else { e.range.clone() };
+            let range = env.range(e);
             let items = &docs.get(e.doc)?.items;
             let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
             let d = self.decls.get(&item.id)?;

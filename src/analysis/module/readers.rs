@@ -159,10 +159,16 @@ impl Readers {
             if renamed.is_empty() {
                 continue;
             }
+            let shapes: Vec<Shape> = renamed.iter().map(|c| Shape::of(&c.new)).collect();
             for ((_, word), asked) in self.asked.iter().filter(|((s, _), _)| *s == space) {
                 let now = match &asked.answer {
                     Some(a) if renamed.iter().any(|c| c.old == *a) => env.suggest(space, word),
                     a => {
+                        // (A new name too far from the word leaves its answer.)
+                        let shape = Shape::of(word);
+                        if !shapes.iter().any(|s| s.near(shape, shape.limit())) {
+                            continue;
+                        }
                         let names = a.iter().chain(renamed.iter().map(|c| &c.new));
                         crate::suggest::closest(word, names.map(String::as_str)).map(String::from)
                     }
