@@ -6,15 +6,20 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::disk::{Disk, Wanted};
 use super::publish::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
+use crate::analysis::calls::is_local;
 use crate::analysis::document::ItemId;
 use crate::analysis::workspace::{normalize, Files, Workspace};
-use crate::analysis::{Document, Family, FileKind, Memo, Text};
+use crate::analysis::{Call, Document, Family, FileKind, Memo, Text};
+
+/// A module's schemas and its callees' (see [`Prepared::schemas`]).
+type SchemasUsed = (Option<Arc<crate::schema::Schemas>>, Option<Arc<crate::schema::Schemas>>);
 
 #[derive(Default)]
 pub struct Graph {
@@ -28,6 +33,28 @@ pub struct Graph {
     /// Per PCL program: its texts (by identity), and the schemas Pulumi
     /// cached for the packages they name.
     plugins: Mutex<HashMap<PathBuf, Plugins>>,
+    /// Counts the changes of open documents that some module's analysis
+    /// read (its callees', theirs, …) and of the settings.
+    edits: AtomicU64,
+    /// Per module directory analysed with calls: what its context was
+    /// last resolved from (see [`Prepared`]).
+    prepared: Mutex<HashMap<PathBuf, Prepared>>,
+}
+
+/// What a module's context was resolved from: while its calls, the
+/// schemas, the open documents of the modules it reads and their files
+/// on disk stay the same, so does the context, and a keystroke skips
+/// resolving its calls again (388 calls at 10 MB: ~0.5 ms).
+struct Prepared {
+    calls: Vec<Call>,
+    /// The schemas the module and its callees were analysed with.
+    schemas: SchemasUsed,
+    /// [`Graph::edits`] and [`Disk::events`] before it was resolved.
+    edits: u64,
+    events: u64,
+    /// The context's calls as the memo got them (still the memo's: the
+    /// memo was not replaced since).
+    context: Arc<std::collections::BTreeMap<String, crate::analysis::Callee>>,
 }
 
 /// A PCL program's texts (length and item ids of each) and the package
@@ -101,20 +128,59 @@ impl Graph {
         };
         let calls = memo.calls(docs);
         if calls.is_empty() {
+            guard(&self.prepared).remove(&dir);
             memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
             if guard(&self.reads).remove(&dir).is_some() {
                 self.prune();
             }
             return;
         }
+        let (edits, events) = (self.edits.load(Ordering::SeqCst), disk.events());
+        let schemas = (schemas, settings.schemas.clone());
+        if self.unchanged(&dir, &calls, &schemas, (edits, events), memo) {
+            // A client that does not watch files: the disk is looked at
+            // (names and stamps only), as resolving would have; an install
+            // manifest (`terraform init`) is read again by resolving.
+            let local = || calls.iter().all(|c| c.source.as_deref().is_none_or(is_local));
+            if !recheck || (local() && disk.unchanged(&guard(&self.reads).get(&dir).cloned().unwrap_or_default())) {
+                return;
+            }
+        }
         let files = ServerFiles { state, disk, settings, recheck };
         let resolved = {
             let mut ws = guard(&self.workspace);
-            ws.schemas = settings.schemas.clone();
+            ws.schemas = schemas.1.clone();
             ws.context(&files, &dir, &calls)
         };
-        memo.set_context(crate::analysis::Context { schemas, ..resolved.context });
+        memo.set_context(crate::analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
+        let context = memo.context().calls.clone();
+        guard(&self.prepared).insert(dir.clone(), Prepared { calls, schemas, edits, events, context });
         guard(&self.reads).insert(dir, resolved.reads);
+    }
+
+    /// Whether the module in `dir` was last prepared from these calls and
+    /// schemas, with no edit or disk event since, into this memo.
+    fn unchanged(&self, dir: &Path, calls: &[Call], schemas: &SchemasUsed, at: (u64, u64), memo: &Memo) -> bool {
+        guard(&self.prepared).get(dir).is_some_and(|p| {
+            (p.edits, p.events) == at
+                && p.calls == calls
+                && p.schemas == *schemas
+                && Arc::ptr_eq(&p.context, &memo.context().calls)
+        })
+    }
+
+    /// An open document changed, opened or closed: modules that read its
+    /// directory resolve their calls again.
+    pub fn edited(&self, path: &Path) {
+        let Some(dir) = path.parent().map(normalize) else { return };
+        if guard(&self.reads).values().any(|read| read.contains(&dir)) {
+            self.edits.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The settings changed: every module resolves its calls again.
+    pub fn settings_changed(&self) {
+        self.edits.fetch_add(1, Ordering::SeqCst);
     }
 
     /// The module directories whose analysis read one of `dirs`.
@@ -131,6 +197,7 @@ impl Graph {
     /// for its calls goes, unless another open module still needs it.
     pub fn forget(&self, dir: &Path) {
         guard(&self.plugins).remove(dir);
+        guard(&self.prepared).remove(&normalize(dir));
         if guard(&self.reads).remove(&normalize(dir)).is_some() {
             self.prune();
         }
