@@ -64,10 +64,42 @@ struct Plugins {
     /// Per document: its items (by id) and the packages each names, so a
     /// keystroke scans only the items it parsed again, not the program.
     docs: HashMap<PathBuf, Vec<(ItemId, Vec<String>)>>,
+    /// How many items name each package: the set of names changes only
+    /// when a count comes to or leaves zero (not rebuilt per keystroke
+    /// from every item's names).
+    counts: std::collections::BTreeMap<String, usize>,
     /// The names last looked up, when, and the schemas found for them.
     names: Option<Vec<String>>,
     looked: Option<std::time::Instant>,
     paths: Vec<PathBuf>,
+    /// The schemas last made of them and the settings' files, while
+    /// those stay the same.
+    built: Option<Built>,
+}
+
+/// Schemas made of provider files and package files.
+type Built = (Vec<PathBuf>, Vec<PathBuf>, Option<Arc<crate::schema::Schemas>>);
+
+impl Plugins {
+    /// Counts the names of an item that came, or uncounts those of one
+    /// that went; whether the set of names changed.
+    fn count(&mut self, names: &[String], came: bool) -> bool {
+        let mut changed = false;
+        for name in names {
+            if came {
+                let c = self.counts.entry(name.clone()).or_default();
+                changed |= *c == 0;
+                *c += 1;
+            } else if let Some(c) = self.counts.get_mut(name) {
+                *c -= 1;
+                if *c == 0 {
+                    self.counts.remove(name);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
 }
 
 /// How often the plugin cache is looked at again for packages it had no
@@ -277,7 +309,7 @@ impl Graph {
         let cached = {
             let mut plugins = guard(&self.plugins);
             let p = plugins.entry(dir.to_path_buf()).or_default();
-            let mut names = std::collections::BTreeSet::new();
+            let mut changed = p.names.is_none();
             for d in docs {
                 let mut old = p.docs.remove(&d.file.path).unwrap_or_default();
                 // Items the edit kept are the same ids at both ends.
@@ -286,34 +318,53 @@ impl Graph {
                     .take_while(|(o, i)| o.0 == i.id)
                     .count();
                 let tail = old.split_off(old.len() - back);
-                old.truncate(front);
+                for (_, gone) in old.drain(front..) {
+                    changed |= p.count(&gone, false);
+                }
                 for item in &d.items[front..d.items.len() - back] {
                     let text = d.file.text.get(item.range.clone()).unwrap_or("");
-                    old.push((item.id, crate::schema::pulumi::packages_named(text)));
+                    let named = crate::schema::pulumi::packages_named(text);
+                    changed |= p.count(&named, true);
+                    old.push((item.id, named));
                 }
                 old.extend(tail);
-                names.extend(old.iter().flat_map(|(_, n)| n.iter().cloned()));
                 p.docs.insert(d.file.path.clone(), old);
             }
-            p.docs.retain(|path, _| docs.iter().any(|d| d.file.path == *path));
-            let names: Vec<String> = names.into_iter().collect();
-            let missing = p.paths.len() < names.len() && p.looked.is_none_or(|t| t.elapsed() > LOOK_AGAIN);
-            if p.names.as_ref() != Some(&names) || missing {
+            let closed: Vec<PathBuf> =
+                p.docs.keys().filter(|path| !docs.iter().any(|d| d.file.path == **path)).cloned().collect();
+            for path in closed {
+                for (_, gone) in p.docs.remove(&path).unwrap_or_default() {
+                    changed |= p.count(&gone, false);
+                }
+            }
+            let missing = p.paths.len() < p.counts.len() && p.looked.is_none_or(|t| t.elapsed() > LOOK_AGAIN);
+            if changed || missing {
+                let names: Vec<String> = p.counts.keys().cloned().collect();
                 p.looked = Some(std::time::Instant::now());
                 p.paths = crate::schema::pulumi::plugin_cache(&names)
                     .into_iter()
                     .filter(|path| crate::schema::read_cached(path, crate::schema::pulumi::load_package).is_ok())
                     .collect();
                 p.names = Some(names);
+                p.built = None;
             }
-            p.paths.clone()
+            if p.paths.is_empty() {
+                return settings.schemas.clone();
+            }
+            let packages: Vec<PathBuf> =
+                settings.package_files.iter().cloned().chain(p.paths.iter().cloned()).collect();
+            match &p.built {
+                Some((providers, built, schemas)) if *providers == settings.provider_files && *built == packages => {
+                    return schemas.clone();
+                }
+                _ => packages,
+            }
         };
-        if cached.is_empty() {
-            return settings.schemas.clone();
+        let all = crate::schema::Schemas::from_files(&settings.provider_files, &cached).ok().map(Arc::new);
+        if let Some(p) = guard(&self.plugins).get_mut(dir) {
+            p.built = Some((settings.provider_files.clone(), cached, all.clone()));
         }
-        let packages: Vec<PathBuf> = settings.package_files.iter().cloned().chain(cached).collect();
-        let all = crate::schema::Schemas::from_files(&settings.provider_files, &packages).ok()?;
-        Some(Arc::new(all))
+        all
     }
 
     /// Whether a task should start waiting for the own schema of `dir`
