@@ -390,3 +390,22 @@ impl Graph {
         guard(&self.workspace).retain(&keep);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The set of package names changes exactly when a name's first item
+    /// comes or its last one goes.
+    #[test]
+    fn package_names_change_when_a_count_comes_to_or_leaves_zero() {
+        let mut p = Plugins::default();
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(p.count(&names(&["aws", "random"]), true));
+        assert!(!p.count(&names(&["aws"]), true), "aws was named already");
+        assert!(!p.count(&names(&["aws"]), false), "another item still names aws");
+        assert!(p.count(&names(&["aws"]), false), "no item names aws any more");
+        assert!(!p.count(&names(&["gcp"]), false), "never named");
+        assert_eq!(p.counts.keys().collect::<Vec<_>>(), ["random"]);
+    }
+}
