@@ -224,8 +224,12 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
         if rng.below(5) == 0 {
             // What the language server keeps of analysed documents: items
             // without trees, parsed again when needed.
+            // without trees, parsed again when needed (dropped in place or
+            // copied without them).
             for doc in docs.iter_mut() {
-                *doc = doc.without_trees();
+                if rng.below(2) == 0 || doc.drop_trees().is_none() {
+                    *doc = doc.without_trees();
+                }
             }
         }
         let probe = (rng.below(4) == 0).then(|| (d, rng.below(text.len() + 1)));

@@ -849,6 +849,79 @@ async fn editing_a_called_module_rechecks_its_callers() {
     assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
 }
 
+/// Issue 17: a keystroke that keeps the calls skips resolving them, yet
+/// sees a called module changed on disk (this client watches no files, so
+/// the disk is looked at) or in an open document, as a fresh session does.
+#[tokio::test]
+async fn keystrokes_that_keep_the_calls_see_called_modules_change() {
+    let mut s = Session::start(Enc::Utf16).await;
+    child_module(&s);
+    let text = "module \"net\" {\n  source = \"./net\"\n  name   = \"x\"\n  mtu    = \"big\"\n}\n";
+    let root = s.open("main.tf", text).await;
+    assert_eq!(codes(&s.diagnostics(&root, 1).await), ["invalid-value"]);
+    let mut version = 1;
+    let mut type_comment = async |s: &mut Session| {
+        version += 1;
+        let change =
+            json!({"range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}}, "text": "#\n"});
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": root, "version": version}, "contentChanges": [change]}),
+        )
+        .await;
+        s.diagnostics(&root, version).await
+    };
+    assert_eq!(codes(&type_comment(&mut s).await), ["invalid-value"], "nothing changed");
+    // The child's variable becomes a string on disk, without any event.
+    let child = std::fs::read_to_string(s.dir.join("net/main.tf")).unwrap();
+    s.disk("net/main.tf", &child.replace("type    = number", "type = string # now"));
+    assert_eq!(codes(&type_comment(&mut s).await), Vec::<String>::new(), "the disk was looked at");
+    // A new required variable on disk.
+    s.disk("net/main.tf", &format!("variable \"zone\" {{}}\n{}", child.replace("type    = number", "type = string")));
+    assert_eq!(codes(&type_comment(&mut s).await), ["missing-argument"]);
+    // The child opened and edited: its variable goes again.
+    let opened = std::fs::read_to_string(s.dir.join("net/main.tf")).unwrap();
+    let child_uri = s.open("net/main.tf", &opened).await;
+    let edit = json!({"range": {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}, "text": ""});
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": child_uri, "version": 2}, "contentChanges": [edit]}),
+    )
+    .await;
+    let diags = s.newest_until(&root, |d| d.is_empty()).await;
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(codes(&type_comment(&mut s).await), Vec::<String>::new(), "the open child, not the disk");
+    // The same as a fresh session sees.
+    let mut fresh = Session::start(Enc::Utf16).await;
+    fresh.dir = s.dir.clone();
+    let again = fresh.open("main.tf", &std::fs::read_to_string(s.dir.join("main.tf")).unwrap()).await;
+    assert_eq!(codes(&fresh.diagnostics(&again, 1).await), ["missing-argument"], "the disk copy has zone");
+}
+
+/// Issue 17: a keystroke publishes the edited document, and a sibling only
+/// when its list changed (a large `main.tf` beside a tfvars file was sent
+/// again, unchanged, ahead of every tfvars keystroke's publication).
+#[tokio::test]
+async fn a_keystroke_publishes_siblings_only_when_their_lists_change() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let a = s.open("a.tf", "locals {\n  x = 1\n}\n").await;
+    let b = s.open("b.tf", "output \"o\" {\n  value = var.v\n}\n").await;
+    assert_eq!(codes(&s.diagnostics(&b, 1).await), ["undefined-reference"]);
+    let seen = s.publications();
+    let edit = |version: i64, text: &str| {
+        let change =
+            json!({"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}, "text": text});
+        json!({"textDocument": {"uri": a, "version": version}, "contentChanges": [change]})
+    };
+    s.notify("textDocument/didChange", edit(2, "# b's list stays\n")).await;
+    s.diagnostics(&a, 2).await;
+    s.notify("textDocument/didChange", edit(3, "variable \"v\" {}\n")).await;
+    assert_eq!(s.diagnostics_after(&b, seen).await, Vec::<Value>::new(), "b's list changed");
+    s.diagnostics(&a, 3).await;
+    let of_b = s.published.lock().unwrap().iter().skip(seen).filter(|p| p["uri"] == b).count();
+    assert_eq!(of_b, 1, "b was published once, when its list changed");
+}
+
 /// Issue 15: `hclTypes.providerSchemas` types resources in the editor, and
 /// what the (user-named, so not known to match) schema lacks is a warning.
 #[tokio::test]

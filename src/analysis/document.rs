@@ -47,6 +47,10 @@ enum Tree {
 }
 
 impl Item {
+    fn kept(&self) -> bool {
+        matches!(self.tree, Tree::Kept(_))
+    }
+
     /// Whether the item parses (it has a tree, kept or not).
     pub fn parses(&self) -> bool {
         !matches!(self.tree, Tree::Broken)
@@ -77,6 +81,9 @@ pub struct Document {
     pub items: Arc<Vec<Item>>,
     /// Syntax diagnostics (one per broken item) and file-level problems.
     pub diagnostics: Vec<Diagnostic>,
+    /// How many items hold their tree (kept up by edits, so the server
+    /// need not count them after every keystroke).
+    kept: usize,
 }
 
 impl Document {
@@ -91,7 +98,8 @@ impl Document {
             found.iter().map(|f| parse_item(&text, f)).collect()
         };
         let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
-        Document { file, items: Arc::new(items), diagnostics }
+        let kept = items.iter().filter(|i| i.kept()).count();
+        Document { file, items: Arc::new(items), diagnostics, kept }
     }
 
     /// This document with its text replaced by `file.text`: items before and
@@ -170,15 +178,33 @@ impl Document {
         // A file without syntax errors stays so unless a new item has one
         // (its tens of thousands of items are not visited again).
         let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
+        let kept = self.kept - items[keep..resync].iter().filter(|i| i.kept()).count()
+            + fresh.iter().filter(|i| i.kept()).count();
         items.splice(keep..resync, fresh);
         let diagnostics =
             if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
-        Document { file, items: self.items, diagnostics }
+        Document { file, items: self.items, diagnostics, kept }
     }
 
     /// How many items still hold their tree.
     pub fn kept_trees(&self) -> usize {
-        self.items.iter().filter(|i| matches!(i.tree, Tree::Kept(_))).count()
+        self.kept
+    }
+
+    /// Drops the items' trees in place, as [`Self::without_trees`] does
+    /// without copying every item (a large file's tens of thousands),
+    /// when no other document shares them (else `None`). Returns the
+    /// trees, to be freed when it suits the caller.
+    pub fn drop_trees(&mut self) -> Option<Vec<Arc<Body>>> {
+        let items = Arc::get_mut(&mut self.items)?;
+        let mut trees = Vec::with_capacity(self.kept);
+        for i in items.iter_mut().filter(|i| i.kept()) {
+            if let Tree::Kept(body) = std::mem::replace(&mut i.tree, Tree::Dropped) {
+                trees.push(body);
+            }
+        }
+        self.kept = 0;
+        Some(trees)
     }
 
     /// This document without its items' trees: what a large file keeps
@@ -189,7 +215,7 @@ impl Document {
             let tree = if i.parses() { Tree::Dropped } else { Tree::Broken };
             Item { tree, ..i.clone() }
         });
-        Document { items: Arc::new(items.collect()), ..self.clone() }
+        Document { items: Arc::new(items.collect()), kept: 0, ..self.clone() }
     }
 
     /// The source of an item, for span arithmetic.
@@ -262,4 +288,44 @@ fn parse_item(text: &str, found: &scan::Item) -> Item {
 /// after a parse failure: operator continuation lines.
 fn repair(text: &str) -> Option<Body> {
     hcl_edit::parser::parse_body(&scan::join_continuation_lines(text)?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counted(d: &Document) -> usize {
+        d.items.iter().filter(|i| i.kept()).count()
+    }
+
+    /// The count of items holding a tree follows edits, and dropping the
+    /// trees in place leaves items that parse again to the same trees.
+    #[test]
+    fn kept_trees_are_counted_through_edits_and_dropped_in_place() {
+        let path = std::path::PathBuf::from("/m/main.tf");
+        let text: String = (0..50).map(|i| format!("locals {{\n  a{i} = {i}\n}}\n")).collect();
+        let mut doc = Document::parse(SourceFile::new(path.clone(), text.as_str()).unwrap());
+        assert_eq!((doc.kept_trees(), counted(&doc)), (50, 50));
+        let shared = doc.clone();
+        assert!(doc.drop_trees().is_none(), "items shared with another document stay");
+        drop(shared);
+        let trees = doc.drop_trees().expect("not shared");
+        assert_eq!((trees.len(), doc.kept_trees(), counted(&doc)), (50, 0, 0));
+        let mut text = text;
+        for (k, at) in [5usize, 300, 301, 0, 700].into_iter().enumerate() {
+            let new = if k % 2 == 0 { "}\nlocals {\n" } else { "# x\n" };
+            text.insert_str(at, new);
+            let file = SourceFile::new(path.clone(), text.as_str()).unwrap();
+            doc = doc.edited_at(file, at..at, new.len());
+            assert_eq!(doc.kept_trees(), counted(&doc), "after edit {k}");
+        }
+        let fresh = Document::parse(doc.file.clone());
+        doc.drop_trees().expect("not shared");
+        assert_eq!(doc.kept_trees(), 0);
+        for (a, b) in doc.items.iter().zip(fresh.items.iter()) {
+            assert_eq!(a.range, b.range);
+            let tree = |i: &Item, d: &Document| i.body(&d.file.text).map(|t| t.to_string());
+            assert_eq!(tree(a, &doc), tree(b, &fresh));
+        }
+    }
 }

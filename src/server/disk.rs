@@ -37,6 +37,8 @@ struct Files {
 #[derive(Default)]
 pub struct Disk {
     files: Mutex<Files>,
+    /// Counts change events and forgotten directories (see `Graph::prepare`).
+    events: std::sync::atomic::AtomicU64,
 }
 
 /// Whether `path` is one the disk is never asked about (a document
@@ -197,6 +199,7 @@ impl Disk {
     /// and so is its directory's listing (it may be new or gone); for a
     /// directory, its listing and files.
     pub fn changed(&self, path: &Path) {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut files = self.lock();
         if let Some(f) = files.files.get_mut(path) {
             f.current = false;
@@ -214,18 +217,35 @@ impl Disk {
     /// Forgets everything read in `dir` (none of its documents is open);
     /// returns it, to be freed off the message loop.
     pub fn forget(&self, dir: &Path) -> Vec<Document> {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut files = self.lock();
         files.listings.remove(dir);
         let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir)).cloned().collect();
         gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
     }
 
-    /// Replaces the cached parse of `analysed`'s file by `compact` while
-    /// it is still the cached one; returns the replaced document.
-    pub fn compact(&self, analysed: &Document, compact: &Document) -> Option<Document> {
-        let mut files = self.lock();
-        let doc = files.files.get_mut(&analysed.file.path)?.doc.as_mut()?;
-        Arc::ptr_eq(&doc.items, &analysed.items).then(|| std::mem::replace(doc, compact.clone()))
+    /// How many change events (and forgotten directories) there were.
+    pub fn events(&self) -> u64 {
+        self.events.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Whether what was read of `dirs` is what the disk has: the same
+    /// listings, and every file read with the same size and time (a check
+    /// without reading, for a client that does not watch files).
+    pub fn unchanged(&self, dirs: &HashSet<PathBuf>) -> bool {
+        dirs.iter().filter(|d| !is_virtual(d)).all(|dir| {
+            let fresh = list(dir);
+            let stamps: Vec<Option<Stamp>> = fresh.iter().map(|p| stamp(p)).collect();
+            let files = self.lock();
+            files.listings.get(dir).is_some_and(|known| *known == fresh)
+                && (fresh.iter().zip(stamps)).all(|(p, now)| files.files.get(p).is_none_or(|f| Some(f.stamp) == now))
+        })
+    }
+
+    /// Drops the trees of the cached parse of `path` in place (see
+    /// [`Document::drop_trees`]); returns them.
+    pub fn drop_trees(&self, path: &Path) -> Option<Vec<Arc<hcl_edit::structure::Body>>> {
+        self.lock().files.get_mut(path)?.doc.as_mut()?.drop_trees()
     }
 }
 

@@ -43,12 +43,22 @@ pub use stdio::run;
 pub use text::Encoding;
 use workspace::{module_key, Open, Settings, Workspace};
 
+/// What was last published for an open document: the sequence number of
+/// its analysis, so a slower, older analysis never overwrites a newer one,
+/// and the list's id and document version, so the same publication is not
+/// sent twice (a keystroke in `terraform.tfvars` would otherwise resend
+/// the unchanged 5 MB of a large `main.tf` ahead of its own).
+#[derive(Clone, Copy, Default)]
+struct Sent {
+    seq: u64,
+    list: Option<(u64, i32)>,
+}
+
 struct State {
     workspace: Workspace,
     encoding: Encoding,
-    /// Per open document: the sequence number of the analysis last
-    /// published, so a slower, older analysis never overwrites a newer one.
-    published: HashMap<PathBuf, u64>,
+    /// Per open document: what was last published (see [`Sent`]).
+    published: HashMap<PathBuf, Sent>,
     /// Whether the client can watch files for the server.
     watch_dynamic: bool,
     /// Whether it agreed to: change events are then trusted instead of
@@ -170,6 +180,7 @@ impl Backend {
         let hint_refresh = {
             let mut st = lock(&self.state);
             st.workspace.settings = Settings::from_json(v);
+            self.graph.settings_changed();
             st.hint_refresh
         };
         // Hints may have been switched on or off: the editor asks again
@@ -402,7 +413,8 @@ impl LanguageServer for Backend {
             st.workspace.open.insert(path.clone(), Open::new(doc.uri, &text, doc.version, opened));
             path
         };
-        self.refresh(path).await;
+        self.graph.edited(&path);
+        self.refresh(path, false).await;
     }
 
     async fn did_change(&self, mut params: DidChangeTextDocumentParams) {
@@ -427,7 +439,8 @@ impl LanguageServer for Backend {
             open.reparse(&path, &ws.settings);
             path
         };
-        self.refresh(path).await;
+        self.graph.edited(&path);
+        self.refresh(path, true).await;
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
@@ -435,7 +448,7 @@ impl LanguageServer for Backend {
         // Only this file changed on disk (its disk copy counts once closed).
         self.disk.changed(&path);
         self.pulls.files_changed(path.parent());
-        self.refresh(path).await;
+        self.refresh(path, false).await;
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {

@@ -110,7 +110,9 @@ impl Outbox {
     /// the outbox is closed or the output fails.
     pub fn write_all(&self, output: &mut impl std::io::Write) {
         while let Some(body) = self.next() {
-            let written = write!(output, "Content-Length: {}\r\n\r\n", body.len())
+            // The header in one write (the output may be unbuffered).
+            let header = format!("Content-Length: {}\r\n\r\n", body.len());
+            let written = (output.write_all(header.as_bytes()))
                 .and_then(|_| output.write_all(&body))
                 .and_then(|_| output.flush());
             if written.is_err() {

@@ -219,7 +219,7 @@ impl Backend {
                 // or another one was published instead): run one.
                 Err(_) if !analysed_here => {
                     analysed_here = true;
-                    self.refresh_one(path.clone()).await;
+                    self.refresh_one(path.clone(), false).await;
                 }
                 Err(_) => return Err(cancelled()),
             }

@@ -9,8 +9,7 @@ use std::sync::Arc;
 
 use super::publish::{self, Published};
 use super::workspace::{module_key, Workspace};
-use super::{blocking, lock, memo_lock, Backend, RawPublish, TREES_KEPT};
-use crate::analysis::Document;
+use super::{blocking, lock, memo_lock, Backend, RawPublish, Sent, TREES_KEPT};
 
 impl Backend {
     /// In process, passes the waiting publications to the client, in
@@ -28,10 +27,12 @@ impl Backend {
     }
 
     /// Analyses the module of `path` and publishes diagnostics for its open
-    /// documents, then the same for the open modules that call it.
-    pub(super) async fn refresh(&self, path: PathBuf) {
+    /// documents, then the same for the open modules that call it. After
+    /// an `edit` of `path`, a sibling whose list and version stay the same
+    /// is not published again (see [`Sent`]).
+    pub(super) async fn refresh(&self, path: PathBuf, edit: bool) {
         let dir = path.parent().map(PathBuf::from);
-        self.refresh_one(path).await;
+        self.refresh_one(path, edit).await;
         self.when_schema_ready(dir.as_deref());
         if let Some(dir) = dir {
             let callers = self.graph.callers(&std::iter::once(dir).collect());
@@ -55,8 +56,9 @@ impl Backend {
     }
 
     /// Analyses the module of `path` and publishes diagnostics for its open
-    /// documents, unless newer results were published meanwhile.
-    pub(super) async fn refresh_one(&self, path: PathBuf) {
+    /// documents, unless newer results were published meanwhile (or, after
+    /// an `edit` of `path`, the same ones).
+    pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
         let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let (partial, encoding, recheck) = {
             let mut st = lock(&self.state);
@@ -80,6 +82,9 @@ impl Backend {
             // Related locations may point into called modules.
             let diags = snapshot.open.iter().flat_map(|(i, ..)| &analysis.diagnostics[*i]);
             let ropes = graph.related_ropes(&state, &disk, &settings, &snapshot.docs, diags);
+            for (i, _, _, rope, ..) in &snapshot.open {
+                ropes.set_rope(&snapshot.docs[*i].file.path, rope);
+            }
             for (i, uri, version, rope, opened, edit) in &snapshot.open {
                 let doc = &snapshot.docs[*i];
                 let path = &doc.file.path;
@@ -102,23 +107,17 @@ impl Backend {
                 out.push((path.clone(), uri.clone(), (*opened, *version), params, result));
             }
             // The memo now holds what analysis needs of every item: the
-            // trees can go (they are parsed again if ever needed).
-            let compact: Vec<(Document, Document)> = snapshot
-                .docs
-                .iter()
-                .filter(|d| d.kept_trees() > TREES_KEPT)
-                .map(|d| (d.clone(), d.without_trees()))
-                .collect();
+            // trees can go (they are parsed again if ever needed), once
+            // the snapshot no longer shares them.
+            let compact: Vec<PathBuf> =
+                snapshot.docs.iter().filter(|d| d.kept_trees() > TREES_KEPT).map(|d| d.file.path.clone()).collect();
             Some((out, compact))
         })
         .await;
-        let Ok(Some((results, compact))) = result else { return };
-        if !compact.is_empty() {
-            let replaced = lock(&self.state).workspace.drop_trees(compact, &self.disk);
-            // Freed once the user pauses (`trim_when_idle`), not beside
-            // the next keystroke (see `memory::Later`).
-            self.later.add(replaced);
-        }
+        let Ok(Some((mut results, compact))) = result else { return };
+        // The edited document's publication first: the client waits for
+        // it, not for its siblings' (often unchanged, see `Sent`).
+        results.sort_by_key(|r| r.0 != path);
         let mut pull_again = false;
         {
             // Checked and queued under the lock, so a publication is never
@@ -127,21 +126,29 @@ impl Backend {
             let pull = st.pull;
             for (path, uri, analysed, params, result) in results {
                 let current = st.workspace.open.get(&path).map(|o| (o.opened, o.version));
-                let last = st.published.get(&path).copied().unwrap_or(0);
+                let last = st.published.get(&path).copied().unwrap_or_default();
                 if current.is_none() {
                     // Closed meanwhile: what was kept for it goes too.
                     self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
                 }
-                if current != Some(analysed) || last > seq {
+                if current != Some(analysed) || last.seq > seq {
                     continue;
                 }
-                st.published.insert(path.clone(), seq);
+                let list = Some((result, analysed.1));
+                st.published.insert(path.clone(), Sent { seq, list });
                 if pull {
                     pull_again |= self.pulls.ready(&path, analysed, result);
-                } else {
+                } else if !(edit && last.list == list) {
                     self.outbox.publish(uri.as_str(), params);
                 }
             }
+        }
+        if !compact.is_empty() {
+            // After the publication, in place (not a copy of every item).
+            let trees = lock(&self.state).workspace.drop_trees(&compact, &self.disk);
+            // Freed once the user pauses (`trim_when_idle`), not beside
+            // the next keystroke (see `memory::Later`).
+            self.later.add(trees);
         }
         if pull_again {
             // Not awaited: the client answers when it likes (or never).
@@ -178,7 +185,7 @@ impl Backend {
             paths
         };
         for p in paths {
-            self.refresh_one(p).await;
+            self.refresh_one(p, false).await;
         }
     }
 

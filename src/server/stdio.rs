@@ -23,7 +23,7 @@ pub fn run() -> u8 {
     let ending = Arc::new(transport::Ending::default());
     runtime.block_on(async {
         widen_stdout_pipe();
-        let (out, written) = transport::writer(std::io::stdout());
+        let (out, written) = transport::writer(raw_stdout());
         let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
         let (texts, closing) = (stash.clone(), ending.1.clone());
         let splices = Arc::new(Splices::default());
@@ -64,6 +64,20 @@ pub fn run() -> u8 {
 
 /// Lets a pipe to the editor hold a whole large publication at once
 /// instead of 64 KB at a time (a megabyte is what Linux allows anyone).
+/// Standard output without std's line buffering: `Stdout` looks for the
+/// last line break of every write before passing it on, and a 5 MB
+/// publication has none (~0.4 ms of the writer's time per message).
+fn raw_stdout() -> Box<dyn std::io::Write + Send> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(std::io::stdout())
+}
+
 fn widen_stdout_pipe() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: F_SETPIPE_SZ only resizes the kernel buffer of descriptor 1

@@ -429,28 +429,20 @@ impl Workspace {
         Some(self.homes.get(dir).map_or(dir, PathBuf::as_path))
     }
 
-    /// Replaces each (analysed, without trees) pair's document where it is
-    /// still the current parse of its file; returns what was replaced, to
-    /// be freed off the message loop.
-    pub fn drop_trees(&mut self, pairs: Vec<(Document, Document)>, disk: &Disk) -> Vec<Document> {
-        let mut replaced = Vec::new();
-        for (analysed, compact) in pairs {
-            let path = &analysed.file.path;
-            if let Some((_, doc)) = self.open.get_mut(path).and_then(|o| o.doc.as_mut()) {
-                if Arc::ptr_eq(&doc.items, &analysed.items) {
-                    replaced.push(std::mem::replace(doc, compact));
-                }
-            } else if let Some(doc) = disk.compact(&analysed, &compact) {
-                replaced.push(doc);
-            }
-            replaced.push(analysed);
+    /// Drops the trees of these files' current parses (open documents,
+    /// else disk copies) in place, where nothing else shares their items
+    /// (an analysis running meanwhile: the next one drops them); returns
+    /// the trees, to be freed off the message loop.
+    pub fn drop_trees(&mut self, paths: &[PathBuf], disk: &Disk) -> Vec<Arc<hcl_edit::structure::Body>> {
+        let mut trees = Vec::new();
+        for path in paths {
+            let dropped = match self.open.get_mut(path) {
+                Some(open) => open.doc.as_mut().and_then(|(_, doc)| doc.drop_trees()),
+                None => disk.drop_trees(path),
+            };
+            trees.extend(dropped.into_iter().flatten());
         }
-        // Only their trees wait to be freed: a text kept with them could
-        // not be changed in place by the next keystroke.
-        for d in &mut replaced {
-            d.file.text = Text::default();
-        }
-        replaced
+        trees
     }
 
     /// The open documents of the module in `dir` of `family`, parsed.
