@@ -22,12 +22,18 @@ pub struct Call {
     pub family: Family,
 }
 
+/// What a call declaration adds to [`Memo::calls`]'s answer.
+fn call_key(c: &CallDecl) -> (String, Option<String>, bool) {
+    (c.name.clone(), c.source.clone(), c.component)
+}
+
 impl Memo {
     /// The module calls (and PCL components) of `docs` (the first block of
     /// each name).
-    /// Asked before every analysis: when only items without calls changed
-    /// since the last answer (a keystroke in a resource, say), that answer
-    /// is given again without visiting every item's declarations.
+    /// Asked before every analysis: when the changed items since the last
+    /// answer call what they called (a keystroke in a resource or in a
+    /// call's argument), that answer is given again without visiting every
+    /// item's declarations.
     pub fn calls(&mut self, docs: &[Document]) -> Vec<Call> {
         let seen = self.calls_seen.take();
         if let Some((mut ids, calls)) = seen {
@@ -56,7 +62,8 @@ impl Memo {
     }
 
     /// Whether `docs` differ from the items `ids` (per calling document)
-    /// only by items that declare no call; if so `ids` becomes theirs.
+    /// only by items whose calls stay as they were, in order; if so `ids`
+    /// becomes theirs.
     fn same_calls(&mut self, ids: &mut [(PathBuf, Vec<ItemId>)], docs: &[Document]) -> bool {
         let mut calling_docs = docs.iter().filter(|d| calling(d));
         let mut changes = Vec::new();
@@ -66,16 +73,22 @@ impl Memo {
             let n = old.len().min(new.len());
             let front = old.iter().zip(new.iter()).take_while(|(a, b)| **a == b.id).count();
             let back = old.iter().rev().zip(new.iter().rev()).take(n - front).take_while(|(a, b)| **a == b.id).count();
+            // The edited items call what they called (a keystroke in a
+            // `module` block's argument, say): the answer is the same.
             let gone = &old[front..old.len() - back];
-            if gone.iter().any(|id| self.decls.get(id).is_none_or(|d| !d.calls.is_empty())) {
-                return false;
+            let mut was = Vec::new();
+            for id in gone {
+                let Some(d) = self.decls.get(id) else { return false };
+                was.extend(d.calls.iter().map(call_key));
             }
             let came = &new[front..new.len() - back];
+            let mut is = Vec::new();
             for item in came {
                 let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
-                if !d.calls.is_empty() {
-                    return false;
-                }
+                is.extend(d.calls.iter().map(call_key));
+            }
+            if was != is {
+                return false;
             }
             if !gone.is_empty() || !came.is_empty() {
                 changes.push((k, front..old.len() - back, came.iter().map(|i| i.id).collect::<Vec<_>>()));
