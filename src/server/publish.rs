@@ -41,6 +41,18 @@ struct Entry {
     json: String,
 }
 
+impl Entry {
+    /// What an entry taken out of a list leaves behind (allocates nothing).
+    fn placeholder() -> Entry {
+        Entry {
+            diag: Diagnostic::new(Code::ALL[0], 0..0, String::new()),
+            range: ((0, 0), (0, 0)),
+            related: Vec::new(),
+            json: String::new(),
+        }
+    }
+}
+
 /// What was last published for one document.
 pub struct Published {
     /// The text's length and name ([`Edit::text`]; 0: none), not the
@@ -409,16 +421,14 @@ impl Published {
         let kept_at = front_at + old.entries[front..kept_from].iter().map(shown).sum::<usize>();
         let kept = old.entries.len() - kept_from;
         // The entries are changed in place: only the middle is replaced.
-        let old_len = old.entries.len();
         let mut entries = std::mem::take(&mut old.entries);
         let middle = front..entries.len() - back;
-        let mut fresh = Vec::with_capacity(diags.len() - front - back);
         let mut others: BTreeMap<PathBuf, Option<Other>> = BTreeMap::new();
         let effective = |d: &Diagnostic| match target.severity.get(&d.code) {
             Some(s) => *s,
             None => Some(d.severity),
         };
-        for d in &diags[front..diags.len() - back] {
+        let mut fresh_entry = |d: &Diagnostic| {
             let mut related = Vec::with_capacity(d.related.len());
             for r in &d.related {
                 match r.path.as_deref() {
@@ -445,9 +455,11 @@ impl Published {
             };
             let mut e = Entry { diag, range: convert(target.rope, &d.range, target.enc), related, json: String::new() };
             e.render(effective(d));
-            fresh.push(e);
-        }
-        for (e, d) in entries[middle.end..].iter_mut().zip(&diags[diags.len() - back..]) {
+            e
+        };
+        // An entry after the change whose diagnostic only moved with the
+        // text keeps its positions (shifted by whole lines).
+        let follow = |e: &mut Entry, d: &Diagnostic| {
             if change.lines != 0 {
                 e.range = shift(e.range, change.lines);
                 for ((_, range), r) in e.related.iter_mut().zip(&e.diag.related) {
@@ -463,14 +475,51 @@ impl Published {
                     mine.range = theirs.range.clone();
                 }
             }
+        };
+        // The middle: the new diagnostics and the old entries walked in
+        // step (both in text order), an old entry kept for a new diagnostic
+        // it is, moved with the text. A rename changes the diagnostics of
+        // the items that read the name, spread over the file (and often how
+        // many there are); the thousands between keep their JSON.
+        let new_middle = &diags[front..diags.len() - back];
+        let equal = middle.len() == new_middle.len();
+        // The list is the same when no entry moved and each new one renders
+        // as the old one at its place did.
+        let mut same = equal && (change.lines == 0 || back == 0);
+        let mut taken = vec![false; middle.len()];
+        let mut j = 0;
+        let mut fresh = Vec::with_capacity(new_middle.len());
+        for (i, d) in new_middle.iter().enumerate() {
+            let old_at = |j: usize| &entries[middle.start + j];
+            while j < taken.len() && (taken[j] || change.moved(old_at(j).diag.range.start) < d.range.start) {
+                j += 1;
+            }
+            let reuse = j < taken.len() && {
+                let o = old_at(j);
+                (reusable_before(o) && o.diag == *d) || (reusable_after(o) && change.same(&o.diag, d, path))
+            };
+            let e = if reuse {
+                taken[j] = true;
+                let mut e = std::mem::replace(&mut entries[middle.start + j], Entry::placeholder());
+                if reusable_after(&e) && !reusable_before(&e) {
+                    follow(&mut e, d);
+                    same &= change.lines == 0;
+                }
+                same &= j == i;
+                e
+            } else {
+                let n = fresh_entry(d);
+                same &= equal && !taken[i] && entries[middle.start + i].json == n.json;
+                n
+            };
+            fresh.push(e);
         }
-        // The list is the same when no entry moved and the new middle
-        // renders as the old one did.
-        let same = old_len == diags.len()
-            && (change.lines == 0 || back == 0)
-            && entries[middle.clone()].iter().zip(&fresh).all(|(a, b)| a.json == b.json);
-        next.result = if same { old.result } else { RESULTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) };
         entries.splice(middle, fresh);
+        let back_from = entries.len() - back;
+        for (e, d) in entries[back_from..].iter_mut().zip(&diags[diags.len() - back..]) {
+            follow(e, d);
+        }
+        next.result = if same { old.result } else { RESULTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) };
         next.entries = entries;
         next.others = others.into_iter().filter_map(|(p, found)| Some((p, found?.1))).collect();
         if others_same {
@@ -542,8 +591,13 @@ mod tests {
     fn diags(text: &str) -> Vec<Diagnostic> {
         let code = Code::ALL[0];
         let n = text.matches("bad").count();
-        let message =
-            |k: usize| if k.is_multiple_of(5) { format!("one of {n} bad words") } else { "a bad word".into() };
+        // A rename: diagnostics spread over the file change, as many.
+        let renamed = text.contains("RENAMED");
+        let message = |k: usize| match k {
+            _ if k.is_multiple_of(5) => format!("one of {n} bad words"),
+            _ if renamed && k % 4 == 3 => "a renamed bad word".into(),
+            _ => "a bad word".into(),
+        };
         text.match_indices("bad")
             .enumerate()
             .map(|(k, (i, m))| Diagnostic::new(code, i..i + m.len(), message(k)))
@@ -655,6 +709,12 @@ mod tests {
         let none = added.replace("bad", "b_d");
         let again = base.clone();
         let typed_again = typed.replacen("ok 5", "ok 5y", 1);
+        let renamed = typed_again.replacen("ok 5y", "ok 5y RENAMED", 1);
+        let renamed_back = renamed.replacen(" RENAMED", "", 1);
+        let renamed_below = renamed_back.replacen("ok 5y", "ok 5y\nRENAMED", 1);
+        // A rename that adds a diagnostic too (one more in the list).
+        let renamed_more = renamed_back.replacen("ok 5y", "ok 5y RENAMED bad", 1);
+        let renamed_more_below = renamed_back.replacen("ok 5y", "ok 5y\nRENAMED bad\n", 1);
         let texts = [
             &base,
             &typed,
@@ -668,6 +728,14 @@ mod tests {
             &typed,
             &typed,
             &typed_again,
+            &renamed,
+            &renamed_back,
+            &renamed_below,
+            &renamed_back,
+            &renamed_more,
+            &renamed_back,
+            &renamed_more_below,
+            &renamed,
         ];
         let texts: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
         for hints in [None, Some(0), Some(1)] {
