@@ -167,7 +167,8 @@ impl Backend {
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_millis(750)).await;
             if latest.load(Ordering::SeqCst) == seq {
-                let _ = tokio::task::spawn_blocking(move || later.free_all()).await;
+                let idle = move || latest.load(Ordering::SeqCst) == seq;
+                let _ = tokio::task::spawn_blocking(move || later.free_all_while(idle)).await;
             }
         });
     }
