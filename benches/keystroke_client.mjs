@@ -50,6 +50,8 @@ for (const doc of plan.open) {
   });
   await ready;
 }
+// A pause after opening, as a user's before typing (see keystroke_kinds.rs).
+await new Promise((resolve) => setTimeout(resolve, 1000));
 const times = {};
 for (const e of plan.edits) {
   const ready = published(e.uri, e.version);

@@ -17,6 +17,7 @@
 //!     KEYS_BENCH_NODE=0 cargo bench --bench keystroke_kinds
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench keystroke_kinds   # another build
 //! KEYS_BENCH_WATCH=1 cargo bench --bench keystroke_kinds   # a client that watches files (VS Code)
+//! KEYS_BENCH_TRACE=1 cargo bench --bench keystroke_kinds   # every keystroke's time, in order (stderr)
 //! ```
 //!
 //! Inputs: `tools/gen-hcl.py` (seed 1) for Terraform; the tfvars
@@ -286,7 +287,15 @@ fn server_times(m: &Module, edits: &[Edit]) -> Measured {
         );
         server.diagnostics_of(&uri, 1);
     }
+    // A pause after opening, as a user's before typing: the server frees
+    // what the open's analysis left (a 10 MB file's trees, some 400 MB)
+    // in the first pause. Typed into without one, the file's first few
+    // hundred keystrokes end with that free beside a few dozen of them
+    // (7-50 ms each; BENCHMARKS.md).
+    std::thread::sleep(std::time::Duration::from_secs(1));
     let mut out = Measured::new();
+    // KEYS_BENCH_TRACE=1 prints each keystroke's server time, in order.
+    let trace = std::env::var("KEYS_BENCH_TRACE").is_ok_and(|v| v == "1");
     for e in edits {
         let uri = uri(&m.docs[e.doc].0);
         let t = Instant::now();
@@ -295,6 +304,9 @@ fn server_times(m: &Module, edits: &[Edit]) -> Measured {
             json!({"textDocument": {"uri": uri, "version": e.version}, "contentChanges": [{"range": e.range, "text": e.text}]}),
         );
         let (at, bytes) = server.published(Some(&uri), e.version);
+        if trace {
+            eprintln!("{:>4} {:<26} at {:>9} {:>8.2} ms", e.version, e.kind, e.at, ms(at - t));
+        }
         let entry = out.entry(e.kind).or_default();
         entry.0.push(at - t);
         entry.1.push(bytes);
