@@ -18,6 +18,7 @@
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench keystroke_kinds   # another build
 //! KEYS_BENCH_WATCH=1 cargo bench --bench keystroke_kinds   # a client that watches files (VS Code)
 //! KEYS_BENCH_TRACE=1 cargo bench --bench keystroke_kinds   # every keystroke's time, in order (stderr)
+//! KEYS_BENCH_PAUSE_MS=0 cargo bench --bench keystroke_kinds   # no pause after opening (1000 by default)
 //! ```
 //!
 //! Inputs: `tools/gen-hcl.py` (seed 1) for Terraform; the tfvars
@@ -292,7 +293,8 @@ fn server_times(m: &Module, edits: &[Edit]) -> Measured {
     // in the first pause. Typed into without one, the file's first few
     // hundred keystrokes end with that free beside a few dozen of them
     // (7-50 ms each; BENCHMARKS.md).
-    std::thread::sleep(std::time::Duration::from_secs(1));
+    let pause = std::env::var("KEYS_BENCH_PAUSE_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    std::thread::sleep(std::time::Duration::from_millis(pause));
     let mut out = Measured::new();
     // KEYS_BENCH_TRACE=1 prints each keystroke's server time, in order.
     let trace = std::env::var("KEYS_BENCH_TRACE").is_ok_and(|v| v == "1");
