@@ -12,4 +12,6 @@ pub mod schema;
 pub mod server;
 pub mod suggest;
 pub mod syntax;
+#[cfg(test)]
+mod testing;
 pub mod types;

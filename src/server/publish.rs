@@ -494,14 +494,19 @@ impl Published {
             while j < taken.len() && (taken[j] || change.moved(old_at(j).diag.range.start) < d.range.start) {
                 j += 1;
             }
-            let reuse = j < taken.len() && {
-                let o = old_at(j);
-                (reusable_before(o) && o.diag == *d) || (reusable_after(o) && change.same(&o.diag, d, path))
-            };
-            let e = if reuse {
+            // An old entry it is: as it was (before the change), or moved
+            // with the text (after it).
+            let reuse = (j < taken.len()).then(|| old_at(j)).and_then(|o| {
+                if reusable_before(o) && o.diag == *d {
+                    Some(false)
+                } else {
+                    (reusable_after(o) && change.same(&o.diag, d, path)).then_some(true)
+                }
+            });
+            let e = if let Some(moved) = reuse {
                 taken[j] = true;
                 let mut e = std::mem::replace(&mut entries[middle.start + j], Entry::placeholder());
-                if reusable_after(&e) && !reusable_before(&e) {
+                if moved {
                     follow(&mut e, d);
                     same &= change.lines == 0;
                 }

@@ -482,13 +482,8 @@ mod tests {
     /// the old text a holder keeps is never changed under it.
     #[test]
     fn a_text_replaced_in_place_or_copied_is_the_concatenation() {
-        let mut seed = 7u64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n.max(1) as u64) as usize
-        };
+        let mut rng = crate::testing::Rng::new(7);
+        let mut below = |n: usize| rng.below(n);
         let mut text: Text = Arc::new("variable \"é\" {\n  default = 1\n}\n".repeat(40));
         let mut expected = text.to_string();
         let mut in_place = 0;

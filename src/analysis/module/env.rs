@@ -378,15 +378,12 @@ mod tests {
     /// Moves composed move every place as the moves one after another do.
     #[test]
     fn composed_moves_are_the_moves_in_turn() {
-        let mut seed = 7u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut rng = crate::testing::Rng::new(7);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..200 {
             let mut moves = Vec::new();
             for _ in 0..next(70) {
-                let from = next(400) as usize;
+                let from = next(400);
                 let by = next(20) as isize - 10;
                 moves.push((from, by.max(-(from as isize))));
             }
