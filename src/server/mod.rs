@@ -13,6 +13,7 @@ mod disk;
 mod graph;
 mod memory;
 mod outbox;
+mod phases;
 mod publish;
 mod pull;
 mod refresh;
@@ -418,6 +419,7 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change(&self, mut params: DidChangeTextDocumentParams) {
+        phases::mark("did_change");
         for change in &mut params.content_changes {
             change.text = self.stash.take(std::mem::take(&mut change.text));
         }
@@ -437,6 +439,7 @@ impl LanguageServer for Backend {
             }
             open.version = params.text_document.version;
             open.reparse(&path, &ws.settings);
+            phases::mark("reparsed");
             path
         };
         self.graph.edited(&path);

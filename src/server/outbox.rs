@@ -113,6 +113,10 @@ impl Outbox {
             // The header in one write (the output may be unbuffered).
             let header = format!("Content-Length: {}\r\n\r\n", body.len());
             let written = (output.write_all(header.as_bytes()))
+                .inspect(|_| {
+                    super::phases::mark("header");
+                    super::phases::line();
+                })
                 .and_then(|_| output.write_all(&body))
                 .and_then(|_| output.flush());
             if written.is_err() {

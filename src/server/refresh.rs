@@ -71,17 +71,22 @@ impl Backend {
         let disk = self.disk.clone();
         let (state, graph) = (self.state.clone(), self.graph.clone());
         let result = blocking(move || {
+            super::phases::mark("off_loop");
             let settings = partial.settings.clone();
             let (snapshot, _) = partial.complete(&disk, recheck)?;
             let analysis = {
                 let mut memo = memo_lock(&snapshot.memo);
                 graph.prepare(&state, &disk, &settings, recheck, &snapshot.docs, &mut memo);
-                memo.analysis(&snapshot.docs)
+                super::phases::mark("prepared");
+                let analysis = memo.analysis(&snapshot.docs);
+                super::phases::mark("analysed");
+                analysis
             };
             let mut out = Vec::new();
             // Related locations may point into called modules.
             let diags = snapshot.open.iter().flat_map(|(i, ..)| &analysis.diagnostics[*i]);
             let ropes = graph.related_ropes(&state, &disk, &settings, &snapshot.docs, diags);
+            super::phases::mark("ropes");
             for (i, _, _, rope, ..) in &snapshot.open {
                 ropes.set_rope(&snapshot.docs[*i].file.path, rope);
             }
@@ -102,6 +107,7 @@ impl Backend {
                 };
                 let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
                 let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
+                super::phases::mark("rendered");
                 let result = next.result();
                 published.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone(), next);
                 out.push((path.clone(), uri.clone(), (*opened, *version), params, result));
@@ -139,6 +145,7 @@ impl Backend {
                 if pull {
                     pull_again |= self.pulls.ready(&path, analysed, result);
                 } else if !(edit && last.list == list) {
+                    super::phases::mark("queued");
                     self.outbox.publish(uri.as_str(), params);
                 }
             }

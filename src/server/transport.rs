@@ -157,6 +157,7 @@ pub async fn client_to_server(
 ) {
     let mut input = BufReader::with_capacity(READ_PIECE, input);
     while let Ok(Some(next)) = read_frame(&mut input).await {
+        super::phases::mark("read");
         let mut body = match next {
             Ok(body) => body,
             Err(reply) => {
