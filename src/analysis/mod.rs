@@ -12,6 +12,7 @@ pub mod document;
 pub mod ide;
 pub mod infer;
 pub mod module;
+pub mod text;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};
@@ -75,10 +76,12 @@ pub enum Family {
     Hcl,
 }
 
-/// A file's text, shared. A `String`, not a `str`: the language server
+/// A file's text, shared. A [`TextBuf`], not a `str`: the language server
 /// changes an open document's text in place for a keystroke when nothing
 /// else holds it, instead of copying megabytes into a new one.
-pub type Text = Arc<String>;
+pub type Text = Arc<TextBuf>;
+
+pub use text::TextBuf;
 
 /// A file's text and how to read it.
 #[derive(Clone, Debug)]
@@ -95,6 +98,6 @@ impl SourceFile {
         let path = path.into();
         let kind = FileKind::for_path(&path)?;
         let dialect = Dialect::for_path(&path);
-        Some(SourceFile { path, text: Arc::new(text.into()), kind, dialect })
+        Some(SourceFile { path, text: Arc::new(TextBuf::from(text.into())), kind, dialect })
     }
 }

@@ -287,7 +287,7 @@ pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option
             )
         }
     };
-    Ok((SourceFile { path: path.to_path_buf(), text: text.into(), kind, dialect }, problem))
+    Ok((SourceFile { path: path.to_path_buf(), text: std::sync::Arc::new(text.into()), kind, dialect }, problem))
 }
 
 /// Analyses every module found under `paths`.

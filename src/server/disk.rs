@@ -180,7 +180,7 @@ impl Disk {
             }
         }
         let (stamp, text) = read_text(path)?;
-        let doc = text.map(|t| parse(path, Arc::new(t), settings));
+        let doc = text.map(|t| parse(path, Arc::new(t.into()), settings));
         self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
         doc
     }

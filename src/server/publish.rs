@@ -630,7 +630,7 @@ mod tests {
         let mut before: Option<(Text, Vec<Diagnostic>)> = None;
         let mut id = 0;
         for (k, text) in texts.iter().enumerate() {
-            let (text, rope): (Text, Rope) = (Arc::new(text.to_string()), Rope::from_str(text));
+            let (text, rope): (Text, Rope) = (Arc::new((*text).into()), Rope::from_str(text));
             let edit = before.as_ref().map(|(old, _)| {
                 let (prefix, suffix) = common_ends(old.as_bytes(), text.as_bytes());
                 let wider = k % 2 == 1 && prefix > 0 && old.is_char_boundary(prefix - 1);

@@ -13,7 +13,7 @@ use super::disk::{is_virtual, Disk, Wanted};
 use super::text::{self, Encoding};
 
 use crate::analysis::document::common_ends;
-use crate::analysis::{Document, Family, FileKind, Memo, SourceFile, Text};
+use crate::analysis::{Document, Family, FileKind, Memo, SourceFile, Text, TextBuf};
 use crate::diagnostic::{Code, Severity};
 use crate::schema::{own, read_cached, Schemas};
 use crate::syntax::Dialect;
@@ -195,9 +195,9 @@ impl Open {
                 let text = self.rope.to_string();
                 let (prefix, suffix) = common_ends(d.file.text.as_bytes(), text.as_bytes());
                 let change = (prefix..d.file.text.len() - suffix, text.len() - suffix - prefix);
-                (Arc::new(text), Some((d, change.0, change.1)))
+                (Arc::new(text.into()), Some((d, change.0, change.1)))
             }
-            (None, _) => (Arc::new(self.rope.to_string()), None),
+            (None, _) => (Arc::new(self.rope.to_string().into()), None),
         };
         self.changes = Some(Vec::new());
         let file = SourceFile {
@@ -234,25 +234,19 @@ fn within(text: &str, range: &Range<usize>) -> bool {
 
 /// `text` with the bytes of `range` replaced by `new`, changed in place
 /// when nothing else holds it (between keystrokes only the document's parse
-/// does), else copied once, with room to grow: a 10 MB text allocated,
-/// copied and freed per keystroke cost about a millisecond. `text` itself
-/// is left empty.
+/// does; see [`TextBuf::replace`]), else copied once, with room: a 10 MB
+/// text allocated, copied and freed per keystroke cost about a
+/// millisecond. `text` itself is left empty.
 pub fn replaced(text: &mut Text, range: Range<usize>, new: &str) -> Text {
     let mut taken = std::mem::take(text);
-    let grow = new.len().saturating_sub(range.len());
-    let room = (taken.len() / 256).max(256);
     if let Some(s) = Arc::get_mut(&mut taken) {
-        if s.capacity() - s.len() < grow {
-            s.reserve_exact(grow + room);
+        if s.replace(range.clone(), new) {
+            return taken;
         }
-        s.replace_range(range, new);
-        return taken;
     }
-    let mut s = String::with_capacity(taken.len() + grow + room);
-    s.push_str(&taken[..range.start]);
-    s.push_str(new);
-    s.push_str(&taken[range.end..]);
-    Arc::new(s)
+    let mut copy = TextBuf::with_room(&taken);
+    copy.replace(range, new);
+    Arc::new(copy)
 }
 
 #[derive(Debug, Default)]
@@ -484,7 +478,7 @@ mod tests {
     fn a_text_replaced_in_place_or_copied_is_the_concatenation() {
         let mut rng = crate::testing::Rng::new(7);
         let mut below = |n: usize| rng.below(n);
-        let mut text: Text = Arc::new("variable \"é\" {\n  default = 1\n}\n".repeat(40));
+        let mut text: Text = Arc::new("variable \"é\" {\n  default = 1\n}\n".repeat(40).into());
         let mut expected = text.to_string();
         let mut in_place = 0;
         for _ in 0..2000 {
