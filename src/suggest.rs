@@ -5,14 +5,101 @@
 /// A case-insensitive match always wins; ties go to the smaller name, so the
 /// answer does not depend on the candidates' order.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let len = word.chars().count();
-    let limit = (len / 3).max(1);
     let candidates: Vec<&'a str> = candidates.into_iter().collect();
     // Most answers are one edit away (a typo, a name just renamed): a first
     // pass that looks that far only is cheap, and finds them.
-    let mut rows = Rows::default();
-    closest_within(len, word, &candidates, 1, &mut rows)
-        .or_else(|| (limit > 1).then(|| closest_within(len, word, &candidates, limit, &mut rows)).flatten())
+    closest_one(word, candidates.iter().copied()).or_else(|| closest_beyond_one(word, &candidates))
+}
+
+/// [`closest`]'s first pass: the closest candidate at most one edit away
+/// (or equal to `word` but for ASCII case). When it finds none, the
+/// answer of [`closest`] is [`closest_beyond_one`]'s.
+pub fn closest_one<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    closest_within(word.chars().count(), word, &candidates, 1, &mut Rows::default())
+}
+
+/// [`closest`]'s second pass, when no candidate is one edit away.
+pub fn closest_beyond_one<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let len = word.chars().count();
+    let limit = (len / 3).max(1);
+    (limit > 1).then(|| closest_within(len, word, candidates, limit, &mut Rows::default())).flatten()
+}
+
+/// Names indexed so that those at most one edit from a word are found
+/// without looking at the others (a module can declare tens of thousands,
+/// and renaming one asks for suggestions on every keystroke): each name is
+/// filed under a hash of itself, of each string one char shorter, and of
+/// its ASCII lowercase. A name one edit (an insertion, a deletion, a
+/// substitution or two adjacent chars swapped) from a word shares one of
+/// those with the word's own, as does one equal to it but for case.
+/// Entries are slots (the caller's indices of its names); a slot whose name
+/// changed keeps its old entries, which only cost a comparison.
+#[derive(Clone, Debug, Default)]
+pub struct NearIndex {
+    sorted: Vec<(u64, u32)>,
+    /// Entries added since `sorted` was sorted (renames), looked through.
+    added: Vec<(u64, u32)>,
+}
+
+/// Entries [`NearIndex::add`] keeps aside before sorting them in.
+const ADDED_KEPT: usize = 1024;
+
+impl NearIndex {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NearIndex {
+        let mut sorted = Vec::new();
+        for (slot, name) in names.into_iter().enumerate() {
+            keys(name, |k| sorted.push((k, slot as u32)));
+        }
+        sorted.sort_unstable();
+        sorted.dedup();
+        NearIndex { sorted, added: Vec::new() }
+    }
+
+    /// Files `name` under `slot` (a new name, or a slot's new name).
+    pub fn add(&mut self, slot: usize, name: &str) {
+        keys(name, |k| self.added.push((k, slot as u32)));
+        if self.added.len() > ADDED_KEPT {
+            self.sorted.append(&mut self.added);
+            self.sorted.sort_unstable();
+            self.sorted.dedup();
+        }
+    }
+
+    /// The slots of every name at most one edit from `word` or equal to
+    /// it but for ASCII case (and of some others), each once, in order.
+    pub fn candidates(&self, word: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        keys(word, |k| {
+            let from = self.sorted.partition_point(|e| e.0 < k);
+            out.extend(self.sorted[from..].iter().take_while(|e| e.0 == k).map(|e| e.1 as usize));
+            out.extend(self.added.iter().filter(|e| e.0 == k).map(|e| e.1 as usize));
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Calls `f` with the hashes a name is filed under (see [`NearIndex`]).
+fn keys(name: &str, mut f: impl FnMut(u64)) {
+    const LOWER: u64 = 0x9e37_79b9_7f4a_7c15;
+    let hash = |skip: Option<usize>, lower: bool| {
+        // FNV-1a over the chars, one of them left out.
+        let mut h: u64 = if lower { LOWER } else { 0xcbf2_9ce4_8422_2325 };
+        for (i, c) in name.chars().enumerate() {
+            if Some(i) != skip {
+                let c = if lower { c.to_ascii_lowercase() } else { c };
+                h = (h ^ u64::from(u32::from(c))).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
+    };
+    f(hash(None, false));
+    f(hash(None, true));
+    for i in 0..name.chars().count() {
+        f(hash(Some(i), false));
+    }
 }
 
 /// [`closest`] among the candidates at most `limit` away.
@@ -138,7 +225,7 @@ fn banded<T: PartialEq>(a: &[T], b: &[T], bound: usize, rows: [&mut Vec<usize>; 
 
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::*;
 
     #[test]
     fn typos_and_case() {
@@ -195,6 +282,37 @@ mod tests {
             let names: Vec<String> = (0..20).map(|_| word()).collect();
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             assert_eq!(closest(&w, names.iter().copied()).map(String::from), reference(&w, &names), "{w} {names:?}");
+        }
+    }
+
+    /// The first pass over the index's candidates answers as over every
+    /// name, and when it finds nothing so does `closest`'s first pass.
+    #[test]
+    fn the_index_finds_every_name_one_edit_away() {
+        let mut rng = crate::testing::Rng::new(11);
+        let letters = ['a', 'b', 'B', '1', '_', 'é'];
+        let word =
+            |rng: &mut crate::testing::Rng| (0..1 + rng.below(7)).map(|_| letters[rng.below(6)]).collect::<String>();
+        for _ in 0..300 {
+            let mut names: Vec<String> = (0..60).map(|_| word(&mut rng)).collect();
+            let mut index = NearIndex::new(names.iter().map(String::as_str));
+            // Some renamed in place, as a rename does.
+            for _ in 0..rng.below(20) {
+                let slot = rng.below(names.len());
+                names[slot] = word(&mut rng);
+                index.add(slot, &names[slot]);
+            }
+            for _ in 0..20 {
+                let w = word(&mut rng);
+                let all: Vec<&str> = names.iter().map(String::as_str).collect();
+                let found = index.candidates(&w);
+                let near = found.iter().map(|s| names[*s].as_str());
+                assert_eq!(closest_one(&w, near), closest_one(&w, all.iter().copied()), "{w} {names:?}");
+                for name in &names {
+                    let one = closest_one(&w, [name.as_str()]).is_some();
+                    assert!(!one || found.iter().any(|s| names[*s] == *name), "{w} {name}");
+                }
+            }
         }
     }
 

@@ -2,6 +2,8 @@
 //! and suggestion asked.
 
 use super::*;
+use crate::suggest::NearIndex;
+use std::sync::OnceLock;
 
 // ---------------------------------------------------------------------------
 // The names of a module.
@@ -35,6 +37,9 @@ pub(super) struct ModuleEnv {
     /// The [`Shape`] of each of `declared`, so that a suggestion looks
     /// closely only at the few names that can be near the word.
     pub(super) shapes: [Vec<Shape>; SPACES],
+    /// `declared` indexed by what is one edit from each, made at the first
+    /// suggestion asked in a space.
+    pub(super) near: [OnceLock<NearIndex>; SPACES],
     pub(super) suggestions: Mutex<HashMap<(Space, String), Option<String>>>,
     /// What the module calls lead to.
     pub(super) context: Context,
@@ -204,8 +209,12 @@ impl ModuleEnv {
 
     /// Declares `name` in `space` for suggestions.
     pub(super) fn declare(&mut self, space: Space, name: &str) {
-        self.declared[space_index(space)].push(name.to_string());
-        self.shapes[space_index(space)].push(Shape::of(name));
+        let i = space_index(space);
+        if let Some(index) = self.near[i].get_mut() {
+            index.add(self.declared[i].len(), name);
+        }
+        self.declared[i].push(name.to_string());
+        self.shapes[i].push(Shape::of(name));
     }
 
     pub(super) fn suggest(&self, space: Space, word: &str) -> Option<String> {
@@ -215,11 +224,18 @@ impl ModuleEnv {
         let mut memo = self.suggestions.lock().unwrap_or_else(|e| e.into_inner());
         memo.entry(key)
             .or_insert_with(|| {
-                // (Only names of a near shape can be the answer.)
-                let shape = Shape::of(word);
-                let (names, shapes) = (&self.declared[space_index(space)], &self.shapes[space_index(space)]);
-                let near = names.iter().zip(shapes).filter(|(_, s)| s.near(shape, shape.limit()));
-                crate::suggest::closest(word, near.map(|(n, _)| n.as_str())).map(String::from)
+                let i = space_index(space);
+                let (names, shapes) = (&self.declared[i], &self.shapes[i]);
+                // Most answers are one edit away: the index has those.
+                let index = self.near[i].get_or_init(|| NearIndex::new(names.iter().map(String::as_str)));
+                let one = index.candidates(word).into_iter().map(|slot| names[slot].as_str());
+                let answer = crate::suggest::closest_one(word, one).or_else(|| {
+                    // (Only names of a near shape can be the answer.)
+                    let shape = Shape::of(word);
+                    let near = names.iter().zip(shapes).filter(|(_, s)| s.near(shape, shape.limit()));
+                    crate::suggest::closest_beyond_one(word, &near.map(|(n, _)| n.as_str()).collect::<Vec<_>>())
+                });
+                answer.map(String::from)
             })
             .clone()
     }
@@ -234,6 +250,9 @@ impl ModuleEnv {
         let slot = self.declared[i].iter().zip(&self.shapes[i]).position(|(n, s)| *s == shape && n == old);
         if let Some(slot) = slot {
             (self.declared[i][slot], self.shapes[i][slot]) = (new.to_string(), new_shape);
+            if let Some(index) = self.near[i].get_mut() {
+                index.add(slot, new);
+            }
         }
         let memo = self.suggestions.get_mut().unwrap_or_else(|e| e.into_inner());
         memo.retain(|(s, _), answer| *s != space || answer.as_deref() != Some(old));

@@ -270,6 +270,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         names: HashMap::default(),
         declared: Default::default(),
         shapes: Default::default(),
+        near: Default::default(),
         suggestions: Mutex::default(),
         context: memo.context.clone(),
         moves: Vec::new(),
