@@ -317,17 +317,20 @@ impl Graph {
                 let back = (old[front..].iter().rev().zip(d.items[front..].iter().rev()))
                     .take_while(|(o, i)| o.0 == i.id)
                     .count();
-                let tail = old.split_off(old.len() - back);
-                for (_, gone) in old.drain(front..) {
-                    changed |= p.count(&gone, false);
+                let came: Vec<_> = (d.items[front..d.items.len() - back].iter())
+                    .map(|item| {
+                        let text = d.file.text.get(item.range.clone()).unwrap_or("");
+                        (item.id, crate::schema::pulumi::packages_named(text))
+                    })
+                    .collect();
+                for (_, named) in &came {
+                    changed |= p.count(named, true);
                 }
-                for item in &d.items[front..d.items.len() - back] {
-                    let text = d.file.text.get(item.range.clone()).unwrap_or("");
-                    let named = crate::schema::pulumi::packages_named(text);
-                    changed |= p.count(&named, true);
-                    old.push((item.id, named));
+                // In place: the items after the edit are not copied.
+                let gone: Vec<_> = old.splice(front..old.len() - back, came).collect();
+                for (_, named) in gone {
+                    changed |= p.count(&named, false);
                 }
-                old.extend(tail);
                 p.docs.insert(d.file.path.clone(), old);
             }
             let closed: Vec<PathBuf> =
