@@ -10,6 +10,7 @@
 //! diagnostics get them from `pull.rs` instead of publications.
 
 mod disk;
+mod entries;
 mod graph;
 mod memory;
 mod outbox;
