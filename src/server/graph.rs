@@ -159,6 +159,7 @@ impl Graph {
             None => None,
         };
         let calls = memo.calls(docs);
+        super::phases::mark("calls");
         if calls.is_empty() {
             guard(&self.prepared).remove(&dir);
             memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
@@ -248,27 +249,16 @@ impl Graph {
         ServerFiles { state, disk, settings, recheck }.module(dir, family)
     }
 
-    /// The module's files and the files of other modules that `diags`
-    /// point into, for related locations.
+    /// The module's files, and those of other modules that related
+    /// locations point into (read when first asked for).
     pub fn related_ropes<'a>(
-        &self,
-        state: &Mutex<State>,
-        disk: &Disk,
-        settings: &Settings,
+        &'a self,
+        state: &'a Mutex<State>,
+        disk: &'a Disk,
+        settings: &'a Settings,
         docs: &[Document],
-        diags: impl IntoIterator<Item = &'a crate::diagnostic::Diagnostic>,
-    ) -> Ropes {
-        let outside: std::collections::BTreeSet<PathBuf> = diags
-            .into_iter()
-            .flat_map(|d| &d.related)
-            .filter_map(|r| r.path.clone())
-            .filter(|p| !docs.iter().any(|d| d.file.path == *p))
-            .collect();
-        let ropes = Ropes::new(docs);
-        if outside.is_empty() {
-            return ropes;
-        }
-        ropes.with(self.texts(state, disk, settings, outside))
+    ) -> Ropes<'a> {
+        Ropes::new(docs).outside(move |p| self.text(state, disk, settings, p))
     }
 
     /// The text of a file of a called module (for a definition there).

@@ -101,7 +101,7 @@ pub struct Target<'a> {
     pub enc: Encoding,
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
-    pub module: &'a Ropes,
+    pub module: &'a Ropes<'a>,
     /// Which parsed text `text` is, and the change that made it.
     pub edit: Option<&'a Edit>,
     /// The analysis the diagnostics are of ([`crate::analysis::ModuleAnalysis::id`]), and
@@ -110,21 +110,34 @@ pub struct Target<'a> {
     pub kept: Option<Kept>,
 }
 
+/// Reads a file outside a module (see [`Ropes::outside`]).
+type Read<'a> = Box<dyn Fn(&Path) -> Option<Text> + 'a>;
+
+/// A file outside the module as read (`None`: not there).
+type Found = (PathBuf, Option<(Text, Rope)>);
+
 /// The ropes of a module's documents (and of files of the modules it
 /// calls), made when first needed (for related locations in other files).
-pub struct Ropes {
+pub struct Ropes<'a> {
     files: Vec<(std::path::PathBuf, Text, OnceLock<Rope>)>,
+    /// Reads a file outside the module, the first time a related location
+    /// points into it (not found by scanning every diagnostic first).
+    outside: Option<Read<'a>>,
+    found: std::sync::Mutex<Vec<Found>>,
 }
 
-impl Ropes {
+impl<'a> Ropes<'a> {
     pub fn new(docs: &[Document]) -> Self {
-        Ropes { files: docs.iter().map(|d| (d.file.path.clone(), d.file.text.clone(), OnceLock::new())).collect() }
+        Ropes {
+            files: docs.iter().map(|d| (d.file.path.clone(), d.file.text.clone(), OnceLock::new())).collect(),
+            outside: None,
+            found: Default::default(),
+        }
     }
 
-    /// Adds files outside the module.
-    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Text)>) -> Self {
-        self.files.extend(others.into_iter().map(|(p, t)| (p, t, OnceLock::new())));
-        self
+    /// Reads files outside the module with `read`.
+    pub fn outside(self, read: impl Fn(&Path) -> Option<Text> + 'a) -> Self {
+        Ropes { outside: Some(Box::new(read)), ..self }
     }
 
     /// Gives the rope of a file that has one at hand (an open document),
@@ -135,13 +148,29 @@ impl Ropes {
         }
     }
 
-    fn text(&self, path: &Path) -> Option<&Text> {
-        self.files.iter().find(|f| f.0 == path).map(|f| &f.1)
+    /// A file outside the module, read once.
+    fn other(&self, path: &Path) -> Option<(Text, Rope)> {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, f)) = found.iter().find(|f| f.0 == path) {
+            return f.clone();
+        }
+        let read = self.outside.as_ref().and_then(|read| read(path)).map(|t| (t.clone(), Rope::from_str(&t)));
+        found.push((path.to_path_buf(), read.clone()));
+        read
     }
 
-    fn rope(&self, path: &Path) -> Option<&Rope> {
-        let f = self.files.iter().find(|f| f.0 == path)?;
-        Some(f.2.get_or_init(|| Rope::from_str(&f.1)))
+    fn text(&self, path: &Path) -> Option<Text> {
+        match self.files.iter().find(|f| f.0 == path) {
+            Some(f) => Some(f.1.clone()),
+            None => self.other(path).map(|f| f.0),
+        }
+    }
+
+    fn rope(&self, path: &Path) -> Option<Rope> {
+        match self.files.iter().find(|f| f.0 == path) {
+            Some(f) => Some(f.2.get_or_init(|| Rope::from_str(&f.1)).clone()),
+            None => self.other(path).map(|f| f.1),
+        }
     }
 }
 
@@ -349,7 +378,7 @@ impl Published {
         // Related locations in other files keep their positions while
         // those files are the same.
         let others_same =
-            old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(text, t)));
+            old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(&text, t)));
         let change = Change::new(&old, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
@@ -408,11 +437,11 @@ impl Published {
                 match r.path.as_deref() {
                     Some(p) if p != path => {
                         let found = others.entry(p.to_path_buf()).or_insert_with(|| {
-                            let text = target.module.text(p)?.clone();
+                            let text = target.module.text(p)?;
                             Some((Arc::from(json_string(Uri::from_file_path(p)?.as_str())), text))
                         });
                         let (Some((uri, _)), Some(rope)) = (found, target.module.rope(p)) else { continue };
-                        related.push((uri.clone(), convert(rope, &r.range, target.enc)));
+                        related.push((uri.clone(), convert(&rope, &r.range, target.enc)));
                     }
                     _ => related.push((target.uri_json.clone(), convert(target.rope, &r.range, target.enc))),
                 }

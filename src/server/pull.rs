@@ -382,13 +382,7 @@ impl Backend {
                 memo.analysis(&docs)
             };
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
-            let ropes = self.graph.related_ropes(
-                &self.state,
-                &self.disk,
-                &settings,
-                &docs,
-                closed.iter().flat_map(|&i| &analysis.diagnostics[i]),
-            );
+            let ropes = self.graph.related_ropes(&self.state, &self.disk, &settings, &docs);
             for i in closed {
                 let doc = &docs[i];
                 let path = &doc.file.path;
