@@ -26,7 +26,7 @@ pub struct Graph {
     workspace: Mutex<Workspace>,
     /// Per module directory analysed with calls: every directory its
     /// analysis read (callees, theirs, …).
-    reads: Mutex<HashMap<PathBuf, HashSet<PathBuf>>>,
+    reads: Mutex<HashMap<PathBuf, Arc<HashSet<PathBuf>>>>,
     /// Directories whose own provider schema is being printed, with a task
     /// waiting to analyse them again once it is.
     waiting: Mutex<HashSet<PathBuf>>,
@@ -171,6 +171,7 @@ impl Graph {
         let (edits, events) = (self.edits.load(Ordering::SeqCst), disk.events());
         let schemas = (schemas, settings.schemas.clone());
         if self.unchanged(&dir, &calls, &schemas, (edits, events), memo) {
+            super::phases::mark("compared");
             // A client that does not watch files: the disk is looked at
             // (names and stamps only), as resolving would have; an install
             // manifest (`terraform init`) is read again by resolving.
@@ -188,7 +189,7 @@ impl Graph {
         memo.set_context(crate::analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
         let context = memo.context().calls.clone();
         guard(&self.prepared).insert(dir.clone(), Prepared { calls, schemas, edits, events, context });
-        guard(&self.reads).insert(dir, resolved.reads);
+        guard(&self.reads).insert(dir, Arc::new(resolved.reads));
     }
 
     /// Whether the module in `dir` was last prepared from these calls and
@@ -376,7 +377,7 @@ impl Graph {
     }
 
     fn prune(&self) {
-        let keep: HashSet<PathBuf> = guard(&self.reads).values().flatten().cloned().collect();
+        let keep: HashSet<PathBuf> = guard(&self.reads).values().flat_map(|r| r.iter()).cloned().collect();
         guard(&self.workspace).retain(&keep);
     }
 }
