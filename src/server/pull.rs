@@ -200,10 +200,11 @@ impl Backend {
             let ready = guard(&pulls.ready).get(&path).copied();
             if ready.is_some_and(|(analysed, _)| analysed == current) {
                 let published = self.published.clone();
-                let found = {
-                    let p = published.lock().unwrap_or_else(|e| e.into_inner());
-                    p.get(&path).map(|p| (p.result(), p.list()))
-                };
+                let slot = published.lock().unwrap_or_else(|e| e.into_inner()).get(&path).cloned();
+                let found = slot.and_then(|slot| {
+                    let p = slot.lock().unwrap_or_else(|e| e.into_inner());
+                    p.as_ref().map(|p| (p.result(), p.list()))
+                });
                 if let Some((result, (body, range))) = found {
                     return Ok(self.answer(previous.as_deref(), result, body, range));
                 }

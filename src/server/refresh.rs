@@ -108,11 +108,13 @@ impl Backend {
                     analysis: analysis.id,
                     kept: analysis.kept.get(*i).copied().flatten(),
                 };
-                let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
-                let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
+                let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
+                let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                let (next, params) = Published::update(slot.take(), &target, *version, &analysis.diagnostics[*i]);
                 super::phases::mark("rendered");
                 let result = next.result();
-                published.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone(), next);
+                *slot = Some(next);
+                drop(slot);
                 // Queued from here, each as soon as it is made: handing
                 // them back to the message loop first cost a thread's wake-up.
                 pull_again |= me.queue(seq, edit, path, uri, (*opened, *version), params, result);
