@@ -26,7 +26,7 @@ pub struct Graph {
     workspace: Mutex<Workspace>,
     /// Per module directory analysed with calls: every directory its
     /// analysis read (callees, theirs, …).
-    reads: Mutex<HashMap<PathBuf, HashSet<PathBuf>>>,
+    reads: Mutex<HashMap<PathBuf, Arc<HashSet<PathBuf>>>>,
     /// Directories whose own provider schema is being printed, with a task
     /// waiting to analyse them again once it is.
     waiting: Mutex<HashSet<PathBuf>>,
@@ -159,6 +159,7 @@ impl Graph {
             None => None,
         };
         let calls = memo.calls(docs);
+        super::phases::mark("calls");
         if calls.is_empty() {
             guard(&self.prepared).remove(&dir);
             memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
@@ -170,6 +171,7 @@ impl Graph {
         let (edits, events) = (self.edits.load(Ordering::SeqCst), disk.events());
         let schemas = (schemas, settings.schemas.clone());
         if self.unchanged(&dir, &calls, &schemas, (edits, events), memo) {
+            super::phases::mark("compared");
             // A client that does not watch files: the disk is looked at
             // (names and stamps only), as resolving would have; an install
             // manifest (`terraform init`) is read again by resolving.
@@ -187,7 +189,7 @@ impl Graph {
         memo.set_context(crate::analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
         let context = memo.context().calls.clone();
         guard(&self.prepared).insert(dir.clone(), Prepared { calls, schemas, edits, events, context });
-        guard(&self.reads).insert(dir, resolved.reads);
+        guard(&self.reads).insert(dir, Arc::new(resolved.reads));
     }
 
     /// Whether the module in `dir` was last prepared from these calls and
@@ -248,27 +250,16 @@ impl Graph {
         ServerFiles { state, disk, settings, recheck }.module(dir, family)
     }
 
-    /// The module's files and the files of other modules that `diags`
-    /// point into, for related locations.
+    /// The module's files, and those of other modules that related
+    /// locations point into (read when first asked for).
     pub fn related_ropes<'a>(
-        &self,
-        state: &Mutex<State>,
-        disk: &Disk,
-        settings: &Settings,
+        &'a self,
+        state: &'a Mutex<State>,
+        disk: &'a Disk,
+        settings: &'a Settings,
         docs: &[Document],
-        diags: impl IntoIterator<Item = &'a crate::diagnostic::Diagnostic>,
-    ) -> Ropes {
-        let outside: std::collections::BTreeSet<PathBuf> = diags
-            .into_iter()
-            .flat_map(|d| &d.related)
-            .filter_map(|r| r.path.clone())
-            .filter(|p| !docs.iter().any(|d| d.file.path == *p))
-            .collect();
-        let ropes = Ropes::new(docs);
-        if outside.is_empty() {
-            return ropes;
-        }
-        ropes.with(self.texts(state, disk, settings, outside))
+    ) -> Ropes<'a> {
+        Ropes::new(docs).outside(move |p| self.text(state, disk, settings, p))
     }
 
     /// The text of a file of a called module (for a definition there).
@@ -389,7 +380,7 @@ impl Graph {
     }
 
     fn prune(&self) {
-        let keep: HashSet<PathBuf> = guard(&self.reads).values().flatten().cloned().collect();
+        let keep: HashSet<PathBuf> = guard(&self.reads).values().flat_map(|r| r.iter()).cloned().collect();
         guard(&self.workspace).retain(&keep);
     }
 }

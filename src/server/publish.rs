@@ -20,38 +20,13 @@ use std::sync::OnceLock;
 use ropey::Rope;
 use tower_lsp_server::ls_types::Uri;
 
+use super::entries::{here, Entries, Entry, Pos, Span};
 use super::outbox::Body;
 use super::text::{self, Encoding};
 use super::workspace::Edit;
 use crate::analysis::document::common_ends;
 use crate::analysis::{Document, Kept, Text};
-use crate::diagnostic::{Code, Diagnostic, Related, Severity};
-
-/// A position as LSP counts it: (line, character).
-type Pos = (u32, u32);
-
-/// One diagnostic as last published.
-struct Entry {
-    /// As analysis gave it (byte ranges in the text it was converted for).
-    diag: Diagnostic,
-    range: (Pos, Pos),
-    /// Per related location: its document's URI (as JSON) and its range.
-    related: Vec<(Arc<str>, (Pos, Pos))>,
-    /// The LSP diagnostic as JSON; empty when its code is switched off.
-    json: String,
-}
-
-impl Entry {
-    /// What an entry taken out of a list leaves behind (allocates nothing).
-    fn placeholder() -> Entry {
-        Entry {
-            diag: Diagnostic::new(Code::ALL[0], 0..0, String::new()),
-            range: ((0, 0), (0, 0)),
-            related: Vec::new(),
-            json: String::new(),
-        }
-    }
-}
+use crate::diagnostic::{Code, Diagnostic, Severity};
 
 /// What was last published for one document.
 pub struct Published {
@@ -64,7 +39,7 @@ pub struct Published {
     severity: BTreeMap<Code, Option<Severity>>,
     /// The texts of other files that related locations point into.
     others: Vec<(PathBuf, Text)>,
-    entries: Vec<Entry>,
+    entries: Entries,
     /// The analysis the entries are of ([`crate::analysis::ModuleAnalysis::id`]; 0: none).
     analysis: u64,
     /// The last message (see [`Message`]).
@@ -107,20 +82,13 @@ impl Message {
     }
 }
 
-/// The bytes an entry takes in a message.
-fn shown(e: &Entry) -> usize {
-    if e.json.is_empty() {
-        0
-    } else {
-        e.json.len() + 1
-    }
-}
-
-fn push_entries(buf: &mut Vec<u8>, entries: &[Entry]) {
-    for e in entries.iter().filter(|e| !e.json.is_empty()) {
-        buf.extend_from_slice(e.json.as_bytes());
-        buf.push(b',');
-    }
+fn push_entries(buf: &mut Vec<u8>, entries: &Entries, range: std::ops::Range<usize>) {
+    entries.each(range, |e| {
+        if !e.json.is_empty() {
+            buf.extend_from_slice(e.json.as_bytes());
+            buf.push(b',');
+        }
+    });
 }
 
 /// What a publication needs besides the diagnostics.
@@ -133,7 +101,7 @@ pub struct Target<'a> {
     pub enc: Encoding,
     pub severity: &'a BTreeMap<Code, Option<Severity>>,
     /// The module's files, for related locations in other files.
-    pub module: &'a Ropes,
+    pub module: &'a Ropes<'a>,
     /// Which parsed text `text` is, and the change that made it.
     pub edit: Option<&'a Edit>,
     /// The analysis the diagnostics are of ([`crate::analysis::ModuleAnalysis::id`]), and
@@ -142,21 +110,34 @@ pub struct Target<'a> {
     pub kept: Option<Kept>,
 }
 
+/// Reads a file outside a module (see [`Ropes::outside`]).
+type Read<'a> = Box<dyn Fn(&Path) -> Option<Text> + 'a>;
+
+/// A file outside the module as read (`None`: not there).
+type Found = (PathBuf, Option<(Text, Rope)>);
+
 /// The ropes of a module's documents (and of files of the modules it
 /// calls), made when first needed (for related locations in other files).
-pub struct Ropes {
+pub struct Ropes<'a> {
     files: Vec<(std::path::PathBuf, Text, OnceLock<Rope>)>,
+    /// Reads a file outside the module, the first time a related location
+    /// points into it (not found by scanning every diagnostic first).
+    outside: Option<Read<'a>>,
+    found: std::sync::Mutex<Vec<Found>>,
 }
 
-impl Ropes {
+impl<'a> Ropes<'a> {
     pub fn new(docs: &[Document]) -> Self {
-        Ropes { files: docs.iter().map(|d| (d.file.path.clone(), d.file.text.clone(), OnceLock::new())).collect() }
+        Ropes {
+            files: docs.iter().map(|d| (d.file.path.clone(), d.file.text.clone(), OnceLock::new())).collect(),
+            outside: None,
+            found: Default::default(),
+        }
     }
 
-    /// Adds files outside the module.
-    pub fn with(mut self, others: impl IntoIterator<Item = (std::path::PathBuf, Text)>) -> Self {
-        self.files.extend(others.into_iter().map(|(p, t)| (p, t, OnceLock::new())));
-        self
+    /// Reads files outside the module with `read`.
+    pub fn outside(self, read: impl Fn(&Path) -> Option<Text> + 'a) -> Self {
+        Ropes { outside: Some(Box::new(read)), ..self }
     }
 
     /// Gives the rope of a file that has one at hand (an open document),
@@ -167,13 +148,29 @@ impl Ropes {
         }
     }
 
-    fn text(&self, path: &Path) -> Option<&Text> {
-        self.files.iter().find(|f| f.0 == path).map(|f| &f.1)
+    /// A file outside the module, read once.
+    fn other(&self, path: &Path) -> Option<(Text, Rope)> {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, f)) = found.iter().find(|f| f.0 == path) {
+            return f.clone();
+        }
+        let read = self.outside.as_ref().and_then(|read| read(path)).map(|t| (t.clone(), Rope::from_str(&t)));
+        found.push((path.to_path_buf(), read.clone()));
+        read
     }
 
-    fn rope(&self, path: &Path) -> Option<&Rope> {
-        let f = self.files.iter().find(|f| f.0 == path)?;
-        Some(f.2.get_or_init(|| Rope::from_str(&f.1)))
+    fn text(&self, path: &Path) -> Option<Text> {
+        match self.files.iter().find(|f| f.0 == path) {
+            Some(f) => Some(f.1.clone()),
+            None => self.other(path).map(|f| f.0),
+        }
+    }
+
+    fn rope(&self, path: &Path) -> Option<Rope> {
+        match self.files.iter().find(|f| f.0 == path) {
+            Some(f) => Some(f.2.get_or_init(|| Rope::from_str(&f.1)).clone()),
+            None => self.other(path).map(|f| f.1),
+        }
     }
 }
 
@@ -239,11 +236,6 @@ fn pos(p: tower_lsp_server::ls_types::Position) -> Pos {
 fn convert(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> (Pos, Pos) {
     let r = text::range(rope, r, enc);
     (pos(r.start), pos(r.end))
-}
-
-/// Whether a related location lies in the document itself.
-fn here(r: &Related, path: &Path) -> bool {
-    r.path.as_deref().is_none_or(|p| p == path)
 }
 
 /// A file related locations point into: its URI (as JSON) and its text.
@@ -363,7 +355,7 @@ impl Published {
             enc: target.enc,
             severity: target.severity.clone(),
             others: Vec::new(),
-            entries: Vec::new(),
+            entries: Entries::default(),
             analysis: target.analysis,
             message: Message::empty(),
             result: 0,
@@ -377,7 +369,7 @@ impl Published {
                 enc: target.enc,
                 severity: BTreeMap::new(),
                 others: Vec::new(),
-                entries: Vec::new(),
+                entries: Entries::default(),
                 analysis: 0,
                 message: Message::empty(),
                 result: 0,
@@ -386,7 +378,7 @@ impl Published {
         // Related locations in other files keep their positions while
         // those files are the same.
         let others_same =
-            old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(text, t)));
+            old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(&text, t)));
         let change = Change::new(&old, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
@@ -406,23 +398,34 @@ impl Published {
         // Unchanged diagnostics before the change, and after it; those the
         // analysis says it kept from the published one are not compared.
         let (known_front, known_back) = known(&old, target, diags.len());
-        let front = (old.entries.iter().zip(diags).enumerate())
-            .take_while(|(i, (e, d))| (*i < known_front || e.diag == **d) && reusable_before(e))
-            .count();
-        let most = old.entries.len().min(diags.len()) - front;
-        let back = (old.entries.iter().rev().zip(diags.iter().rev()).enumerate())
-            .take(most)
-            .take_while(|(i, (e, d))| (*i < known_back || change.same(&e.diag, d, path)) && reusable_after(e))
-            .count();
+        let old_len = old.entries.len();
+        // Whole blocks pass by their spans: a block the analysis kept
+        // whose entries all point before (after) the change.
+        let front = old.entries.pass(
+            false,
+            old_len.min(diags.len()),
+            path,
+            |at, span| at.end <= known_front && span.hi < change.prefix && (others_same || !span.other),
+            |i, e| (i < known_front || e.diag == diags[i]) && reusable_before(e),
+        );
+        let most = old_len.min(diags.len()) - front;
+        let after = |span: Span| span.lo >= change.lines_from && (others_same || !span.other);
+        let back = old.entries.pass(
+            true,
+            most,
+            path,
+            |at, span| at.end <= known_back && after(span),
+            |i, e| (i < known_back || change.same(&e.diag, &diags[diags.len() - 1 - i], path)) && reusable_after(e),
+        );
         // Where the old message's entries from `front` on, and those kept
         // as they are (the back ones when no line moved), start.
-        let kept_from = if change.lines == 0 { old.entries.len() - back } else { old.entries.len() };
-        let front_at = old.message.head + old.entries[..front].iter().map(shown).sum::<usize>();
-        let kept_at = front_at + old.entries[front..kept_from].iter().map(shown).sum::<usize>();
-        let kept = old.entries.len() - kept_from;
+        let kept_from = if change.lines == 0 { old_len - back } else { old_len };
+        let front_at = old.message.head + old.entries.bytes(0..front);
+        let kept_at = front_at + old.entries.bytes(front..kept_from);
+        let kept = old_len - kept_from;
         // The entries are changed in place: only the middle is replaced.
         let mut entries = std::mem::take(&mut old.entries);
-        let middle = front..entries.len() - back;
+        let middle = front..old_len - back;
         let mut others: BTreeMap<PathBuf, Option<Other>> = BTreeMap::new();
         let effective = |d: &Diagnostic| match target.severity.get(&d.code) {
             Some(s) => *s,
@@ -434,11 +437,11 @@ impl Published {
                 match r.path.as_deref() {
                     Some(p) if p != path => {
                         let found = others.entry(p.to_path_buf()).or_insert_with(|| {
-                            let text = target.module.text(p)?.clone();
+                            let text = target.module.text(p)?;
                             Some((Arc::from(json_string(Uri::from_file_path(p)?.as_str())), text))
                         });
                         let (Some((uri, _)), Some(rope)) = (found, target.module.rope(p)) else { continue };
-                        related.push((uri.clone(), convert(rope, &r.range, target.enc)));
+                        related.push((uri.clone(), convert(&rope, &r.range, target.enc)));
                     }
                     _ => related.push((target.uri_json.clone(), convert(target.rope, &r.range, target.enc))),
                 }
@@ -481,49 +484,50 @@ impl Published {
         // it is, moved with the text. A rename changes the diagnostics of
         // the items that read the name, spread over the file (and often how
         // many there are); the thousands between keep their JSON.
+        // The entries after the change moved with the text: those of a
+        // whole block only get a pending shift while no line moved.
+        let by = (change.lines == 0).then_some(change.delta);
+        entries.follow_back(back, path, by, after, |k, e| follow(e, &diags[diags.len() - 1 - k]));
         let new_middle = &diags[front..diags.len() - back];
         let equal = middle.len() == new_middle.len();
         // The list is the same when no entry moved and each new one renders
         // as the old one at its place did.
         let mut same = equal && (change.lines == 0 || back == 0);
-        let mut taken = vec![false; middle.len()];
-        let mut j = 0;
-        let mut fresh = Vec::with_capacity(new_middle.len());
-        for (i, d) in new_middle.iter().enumerate() {
-            let old_at = |j: usize| &entries[middle.start + j];
-            while j < taken.len() && (taken[j] || change.moved(old_at(j).diag.range.start) < d.range.start) {
-                j += 1;
-            }
-            // An old entry it is: as it was (before the change), or moved
-            // with the text (after it).
-            let reuse = (j < taken.len()).then(|| old_at(j)).and_then(|o| {
-                if reusable_before(o) && o.diag == *d {
-                    Some(false)
+        entries.replace(middle, path, |old_middle| {
+            let mut taken = vec![false; old_middle.len()];
+            let mut j = 0;
+            let mut fresh = Vec::with_capacity(new_middle.len());
+            for (i, d) in new_middle.iter().enumerate() {
+                while j < taken.len() && (taken[j] || change.moved(old_middle[j].diag.range.start) < d.range.start) {
+                    j += 1;
+                }
+                // An old entry it is: as it was (before the change), or moved
+                // with the text (after it).
+                let reuse = old_middle.get(j).filter(|_| j < taken.len()).and_then(|o| {
+                    if reusable_before(o) && o.diag == *d {
+                        Some(false)
+                    } else {
+                        (reusable_after(o) && change.same(&o.diag, d, path)).then_some(true)
+                    }
+                });
+                let e = if let Some(moved) = reuse {
+                    taken[j] = true;
+                    let mut e = std::mem::replace(&mut old_middle[j], Entry::placeholder());
+                    if moved {
+                        follow(&mut e, d);
+                        same &= change.lines == 0;
+                    }
+                    same &= j == i;
+                    e
                 } else {
-                    (reusable_after(o) && change.same(&o.diag, d, path)).then_some(true)
-                }
-            });
-            let e = if let Some(moved) = reuse {
-                taken[j] = true;
-                let mut e = std::mem::replace(&mut entries[middle.start + j], Entry::placeholder());
-                if moved {
-                    follow(&mut e, d);
-                    same &= change.lines == 0;
-                }
-                same &= j == i;
-                e
-            } else {
-                let n = fresh_entry(d);
-                same &= equal && !taken[i] && entries[middle.start + i].json == n.json;
-                n
-            };
-            fresh.push(e);
-        }
-        entries.splice(middle, fresh);
-        let back_from = entries.len() - back;
-        for (e, d) in entries[back_from..].iter_mut().zip(&diags[diags.len() - back..]) {
-            follow(e, d);
-        }
+                    let n = fresh_entry(d);
+                    same &= equal && !taken[i] && old_middle[i].json == n.json;
+                    n
+                };
+                fresh.push(e);
+            }
+            fresh
+        });
         next.result = if same { old.result } else { RESULTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) };
         next.entries = entries;
         next.others = others.into_iter().filter_map(|(p, found)| Some((p, found?.1))).collect();
@@ -546,12 +550,12 @@ impl Published {
                     buf[old.message.end - 1] = b',';
                 }
                 let mut middle = Vec::new();
-                push_entries(&mut middle, &next.entries[front..written]);
+                push_entries(&mut middle, &next.entries, front..written);
                 buf.splice(front_at..kept_at, middle);
                 Message::finish(buf, target.uri_json.clone(), old.message.head, version)
             }
             _ => {
-                let size: usize = next.entries.iter().map(shown).sum();
+                let size = next.entries.bytes(0..next.entries.len());
                 let mut buf = Vec::with_capacity(size + target.uri_json.len() + 128);
                 let _ = std::io::Write::write_fmt(
                     &mut buf,
@@ -561,7 +565,7 @@ impl Published {
                     ),
                 );
                 let head = buf.len();
-                push_entries(&mut buf, &next.entries);
+                push_entries(&mut buf, &next.entries, 0..next.entries.len());
                 Message::finish(buf, target.uri_json.clone(), head, version)
             }
         };
@@ -590,6 +594,8 @@ impl Published {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Related;
+    use std::ops::Range;
 
     /// One diagnostic per `bad` in the text; every fifth one counts them
     /// (so it changes wherever one comes or goes).
@@ -603,9 +609,21 @@ mod tests {
             _ if renamed && k % 4 == 3 => "a renamed bad word".into(),
             _ => "a bad word".into(),
         };
-        text.match_indices("bad")
-            .enumerate()
-            .map(|(k, (i, m))| Diagnostic::new(code, i..i + m.len(), message(k)))
+        // With a `~`, some point at the first bad word, the next one or
+        // another file.
+        let at: Vec<usize> = text.match_indices("bad").map(|(i, _)| i).collect();
+        let related = |k: usize| {
+            let (path, to) = match k {
+                _ if !text.contains('~') => return Vec::new(),
+                _ if k % 7 == 3 => (None, at[0]),
+                _ if k % 9 == 4 && k + 1 < at.len() => (None, at[k + 1]),
+                _ if k % 13 == 6 => (Some(PathBuf::from("/m/other.tf")), 0),
+                _ => return Vec::new(),
+            };
+            vec![Related { path, range: to..to + 3, message: "there".into() }]
+        };
+        (at.iter().enumerate())
+            .map(|(k, &i)| Diagnostic { related: related(k), ..Diagnostic::new(code, i..i + 3, message(k)) })
             .collect()
     }
 
@@ -662,7 +680,21 @@ mod tests {
                 _ => None,
             };
             let target = Target { kept, ..target };
+            super::super::entries::VISITED.with(|v| v.set(0));
             let (next, body) = Published::update(last.take(), &target, k as i32, &found);
+            // A keystroke that moves no line and keeps what the analysis
+            // says visits the blocks around the change, not every entry.
+            let visited = super::super::entries::VISITED.with(|v| v.get());
+            if let (Some(0), Some(kept), Some((old_text, _))) = (hints, kept, &before) {
+                let lines = |t: &str| t.matches('\n').count();
+                if !text.contains('~') && lines(old_text) == lines(&text) && !hold.contains(&(k - 1)) {
+                    let changed = found.len() - kept.front - kept.back;
+                    assert!(
+                        visited <= 8 * super::super::entries::BLOCK + 2 * changed,
+                        "text {k}: {visited} visited, {changed} changed"
+                    );
+                }
+            }
             let (_, fresh) = Published::update(None, &target, k as i32, &found);
             before = Some((text.clone(), found.clone()));
             assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&fresh), "text {k}");
@@ -690,8 +722,18 @@ mod tests {
         let old_end = old_text.len() - suffix;
         let most = old.len().min(new.len());
         let front = old.iter().zip(new).take_while(|(a, b)| a == b && a.range.end < prefix).count();
+        let shifted = |r: &Range<usize>| match r.start >= old_end {
+            true => r.start.saturating_add_signed(delta)..r.end.saturating_add_signed(delta),
+            false => r.clone(),
+        };
         let moved = |d: &Diagnostic| Diagnostic {
-            range: d.range.start.saturating_add_signed(delta)..d.range.end.saturating_add_signed(delta),
+            range: shifted(&d.range),
+            related: (d.related.iter())
+                .map(|r| Related {
+                    range: if r.path.is_none() { shifted(&r.range) } else { r.range.clone() },
+                    ..r.clone()
+                })
+                .collect(),
             ..d.clone()
         };
         let back = (old.iter().rev().zip(new.iter().rev()).take(most - front))
@@ -746,6 +788,40 @@ mod tests {
         for hints in [None, Some(0), Some(1)] {
             publish_all(&texts, &[], hints);
             publish_all(&texts, &[1, 4], hints);
+        }
+    }
+
+    /// Random keystrokes over a longer text (many blocks of entries, see
+    /// `entries.rs`): characters, line breaks and bad words typed and
+    /// deleted anywhere, renames; each message made from the last one is
+    /// the message made anew.
+    #[test]
+    fn random_keystrokes_publish_what_a_fresh_publication_does() {
+        let mut rng = crate::testing::Rng::new(17);
+        let lines: Vec<String> =
+            (0..120).map(|i| if i % 2 == 0 { format!("bad {i} bad\n") } else { format!("ok {i}\n") }).collect();
+        let mut texts = vec![format!("~{}", lines.concat())];
+        for _ in 0..160 {
+            let mut t = texts.last().unwrap().clone();
+            let at = rng.below(t.len() + 1);
+            match rng.below(6) {
+                0 | 1 => t.insert(at, 'x'),
+                2 => t.insert(at, '\n'),
+                3 => t.insert_str(at, "bad"),
+                4 if at < t.len() => {
+                    t.remove(at);
+                }
+                _ if t.contains("RENAMED") => t = t.replacen("RENAMED", "", 1),
+                _ => t.insert_str(at, "RENAMED"),
+            }
+            texts.push(t);
+        }
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        for hints in [None, Some(0), Some(1)] {
+            publish_all(&texts, &[3, 50], hints);
+            // Without related locations: few entries visited per keystroke.
+            let plain: Vec<String> = texts.iter().map(|t| t.replacen('~', "", 1)).collect();
+            publish_all(&plain.iter().map(String::as_str).collect::<Vec<_>>(), &[3, 50], hints);
         }
     }
 }

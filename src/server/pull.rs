@@ -200,10 +200,11 @@ impl Backend {
             let ready = guard(&pulls.ready).get(&path).copied();
             if ready.is_some_and(|(analysed, _)| analysed == current) {
                 let published = self.published.clone();
-                let found = {
-                    let p = published.lock().unwrap_or_else(|e| e.into_inner());
-                    p.get(&path).map(|p| (p.result(), p.list()))
-                };
+                let slot = published.lock().unwrap_or_else(|e| e.into_inner()).get(&path).cloned();
+                let found = slot.and_then(|slot| {
+                    let p = slot.lock().unwrap_or_else(|e| e.into_inner());
+                    p.as_ref().map(|p| (p.result(), p.list()))
+                });
                 if let Some((result, (body, range))) = found {
                     return Ok(self.answer(previous.as_deref(), result, body, range));
                 }
@@ -382,13 +383,7 @@ impl Backend {
                 memo.analysis(&docs)
             };
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
-            let ropes = self.graph.related_ropes(
-                &self.state,
-                &self.disk,
-                &settings,
-                &docs,
-                closed.iter().flat_map(|&i| &analysis.diagnostics[i]),
-            );
+            let ropes = self.graph.related_ropes(&self.state, &self.disk, &settings, &docs);
             for i in closed {
                 let doc = &docs[i];
                 let path = &doc.file.path;

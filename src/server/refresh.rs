@@ -67,30 +67,33 @@ impl Backend {
                 None => return,
             }
         };
-        let published = self.published.clone();
-        let disk = self.disk.clone();
-        let (state, graph) = (self.state.clone(), self.graph.clone());
+        let me = self.clone();
         let result = blocking(move || {
             super::phases::mark("off_loop");
+            let (published, disk, state, graph) = (&me.published, &me.disk, &me.state, &me.graph);
             let settings = partial.settings.clone();
-            let (snapshot, _) = partial.complete(&disk, recheck)?;
+            let (snapshot, _) = partial.complete(disk, recheck)?;
+            super::phases::mark("completed");
             let analysis = {
                 let mut memo = memo_lock(&snapshot.memo);
-                graph.prepare(&state, &disk, &settings, recheck, &snapshot.docs, &mut memo);
+                graph.prepare(state, disk, &settings, recheck, &snapshot.docs, &mut memo);
                 super::phases::mark("prepared");
                 let analysis = memo.analysis(&snapshot.docs);
                 super::phases::mark("analysed");
                 analysis
             };
-            let mut out = Vec::new();
+            let mut pull_again = false;
             // Related locations may point into called modules.
-            let diags = snapshot.open.iter().flat_map(|(i, ..)| &analysis.diagnostics[*i]);
-            let ropes = graph.related_ropes(&state, &disk, &settings, &snapshot.docs, diags);
+            let ropes = graph.related_ropes(state, disk, &settings, &snapshot.docs);
             super::phases::mark("ropes");
             for (i, _, _, rope, ..) in &snapshot.open {
                 ropes.set_rope(&snapshot.docs[*i].file.path, rope);
             }
-            for (i, uri, version, rope, opened, edit) in &snapshot.open {
+            // The edited document's publication first: the client waits
+            // for it, not for its siblings' (often unchanged, see `Sent`).
+            let mut open: Vec<_> = snapshot.open.iter().collect();
+            open.sort_by_key(|o| snapshot.docs[o.0].file.path != path);
+            for (i, uri, version, rope, opened, change) in open {
                 let doc = &snapshot.docs[*i];
                 let path = &doc.file.path;
                 let target = publish::Target {
@@ -101,55 +104,30 @@ impl Backend {
                     enc: encoding,
                     severity: &settings.severity,
                     module: &ropes,
-                    edit: edit.as_ref(),
+                    edit: change.as_ref(),
                     analysis: analysis.id,
                     kept: analysis.kept.get(*i).copied().flatten(),
                 };
-                let last = published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
-                let (next, params) = Published::update(last, &target, *version, &analysis.diagnostics[*i]);
+                let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
+                let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                let (next, params) = Published::update(slot.take(), &target, *version, &analysis.diagnostics[*i]);
                 super::phases::mark("rendered");
                 let result = next.result();
-                published.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone(), next);
-                out.push((path.clone(), uri.clone(), (*opened, *version), params, result));
+                *slot = Some(next);
+                drop(slot);
+                // Queued from here, each as soon as it is made: handing
+                // them back to the message loop first cost a thread's wake-up.
+                pull_again |= me.queue(seq, edit, path, uri, (*opened, *version), params, result);
             }
             // The memo now holds what analysis needs of every item: the
             // trees can go (they are parsed again if ever needed), once
             // the snapshot no longer shares them.
             let compact: Vec<PathBuf> =
                 snapshot.docs.iter().filter(|d| d.kept_trees() > TREES_KEPT).map(|d| d.file.path.clone()).collect();
-            Some((out, compact))
+            Some((compact, pull_again))
         })
         .await;
-        let Ok(Some((mut results, compact))) = result else { return };
-        // The edited document's publication first: the client waits for
-        // it, not for its siblings' (often unchanged, see `Sent`).
-        results.sort_by_key(|r| r.0 != path);
-        let mut pull_again = false;
-        {
-            // Checked and queued under the lock, so a publication is never
-            // overtaken by an older one (nor by a close's empty one).
-            let mut st = lock(&self.state);
-            let pull = st.pull;
-            for (path, uri, analysed, params, result) in results {
-                let current = st.workspace.open.get(&path).map(|o| (o.opened, o.version));
-                let last = st.published.get(&path).copied().unwrap_or_default();
-                if current.is_none() {
-                    // Closed meanwhile: what was kept for it goes too.
-                    self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
-                }
-                if current != Some(analysed) || last.seq > seq {
-                    continue;
-                }
-                let list = Some((result, analysed.1));
-                st.published.insert(path.clone(), Sent { seq, list });
-                if pull {
-                    pull_again |= self.pulls.ready(&path, analysed, result);
-                } else if !(edit && last.list == list) {
-                    super::phases::mark("queued");
-                    self.outbox.publish(uri.as_str(), params);
-                }
-            }
-        }
+        let Ok(Some((compact, pull_again))) = result else { return };
         if !compact.is_empty() {
             // After the publication, in place (not a copy of every item).
             let trees = lock(&self.state).workspace.drop_trees(&compact, &self.disk);
@@ -164,6 +142,45 @@ impl Backend {
         }
         self.deliver().await;
         self.trim_when_idle(seq);
+    }
+
+    /// Queues a document's publication unless newer results were published
+    /// meanwhile (or, after an `edit` of another document, the same ones);
+    /// a pulling client gets it when it pulls. Whether such a client must
+    /// be asked to pull again.
+    #[allow(clippy::too_many_arguments)]
+    fn queue(
+        &self,
+        seq: u64,
+        edit: bool,
+        path: &std::path::Path,
+        uri: &tower_lsp_server::ls_types::Uri,
+        analysed: (u64, i32),
+        params: super::outbox::Body,
+        result: u64,
+    ) -> bool {
+        // Checked and queued under the lock, so a publication is never
+        // overtaken by an older one (nor by a close's empty one).
+        let mut st = lock(&self.state);
+        let current = st.workspace.open.get(path).map(|o| (o.opened, o.version));
+        let last = st.published.get(path).copied().unwrap_or_default();
+        if current.is_none() {
+            // Closed meanwhile: what was kept for it goes too.
+            self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
+        }
+        if current != Some(analysed) || last.seq > seq {
+            return false;
+        }
+        let list = Some((result, analysed.1));
+        st.published.insert(path.to_path_buf(), Sent { seq, list });
+        if st.pull {
+            return self.pulls.ready(path, analysed, result);
+        }
+        if !(edit && last.list == list) {
+            super::phases::mark("queued");
+            self.outbox.publish(uri.as_str(), params);
+        }
+        false
     }
 
     /// Once the user pauses, frees what waits for it and hands freed
