@@ -26,7 +26,7 @@ use hcl_edit::structure::{Attribute, Block, BlockLabel, Body, Structure};
 use rayon::prelude::*;
 
 use super::calls::{Callee, Context};
-use super::document::{Document, Item, ItemId};
+use super::document::{Document, Item, ItemId, Revision};
 use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};

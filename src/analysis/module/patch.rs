@@ -76,25 +76,44 @@ impl Memo {
         if last.signature.len() != docs.len() {
             return None;
         }
-        // The one document whose items differ, and how many of its first
-        // ones are the same (one pass over each document's items).
+        // The one document whose items differ, how many of its first ones
+        // are the same and how many of its last: told by its revision and
+        // edits, else found in one pass over its items.
         let mut changed = None;
-        for (k, ((path, kind, dialect, items), d)) in last.signature.iter().zip(docs).enumerate() {
+        for (k, ((path, kind, dialect, rev, items), d)) in last.signature.iter().zip(docs).enumerate() {
             if *path != d.file.path || *kind != d.file.kind || *dialect != d.file.dialect {
                 return None;
             }
-            let p = items.iter().zip(d.items.iter()).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start);
-            let p = p.count();
-            if (p != items.len() || p != d.items.len()) && changed.replace((k, p)).is_some() {
+            if *rev == d.revision() {
+                continue;
+            }
+            let (p, s) = match d.unchanged_since(*rev) {
+                Some(known) => (known.0, Some(known.1)),
+                None => {
+                    let same =
+                        |((id, r), i): &(&(ItemId, Range<usize>), &Item)| *id == i.id && r.start == i.range.start;
+                    (items.iter().zip(d.items.iter()).take_while(same).count(), None)
+                }
+            };
+            if (p != items.len() || p != d.items.len()) && changed.replace((k, p, s)).is_some() {
                 return None;
             }
         }
-        let Some((k, p)) = changed else { return Some(last.analysis.clone()) };
+        let Some((k, p, s)) = changed else {
+            // (Documents whose edits changed no item: the revisions they are now.)
+            let last = self.last.as_mut()?;
+            for (entry, d) in last.signature.iter_mut().zip(docs) {
+                entry.3 = d.revision();
+            }
+            return Some(last.analysis.clone());
+        };
         let mut readers = self.last.as_mut()?.readers.take();
         let last = self.last.as_ref()?;
         let doc = &docs[k];
-        let (old, new) = (&last.signature[k].3, &doc.items[..]);
-        let s = old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count();
+        let (old, new) = (&last.signature[k].4, &doc.items[..]);
+        let s = s.unwrap_or_else(|| {
+            old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count()
+        });
         let old_end = old.len() - s;
         let (old_window, new_window) = (old[p..old_end].to_vec(), &new[p..new.len() - s]);
         if new_window.len() > PATCH_ITEMS {
@@ -443,7 +462,8 @@ impl Memo {
         }
         self.patches += 1;
         // The items' places: the window's replaced, those after it moved.
-        let places = &mut signature[k].3;
+        signature[k].3 = doc.revision();
+        let places = &mut signature[k].4;
         places.splice(p..old_end, new_window.iter().map(|i| (i.id, i.range.clone())));
         for (slot, i) in places[p + new_window.len()..].iter_mut().zip(&new[p + new_window.len()..]) {
             slot.1 = i.range.clone();
