@@ -69,7 +69,7 @@ fn summary(a: &ModuleAnalysis) -> String {
         s += &format!("{} {:?} {:?} {:?} {} {}\n", sym.address, sym.kind, sym.name_range, sym.range, sym.ty, sym.doc);
     }
     for nodes in &a.type_nodes {
-        for n in nodes {
+        for n in nodes.iter() {
             s += &format!("{:?} {:?} {:?} {}\n", n.range, n.name_range, n.kind, n.ty);
         }
     }

@@ -45,6 +45,7 @@ mod decls;
 mod env;
 mod interface;
 mod memo;
+mod nodes;
 mod order;
 mod patch;
 mod readers;
@@ -59,6 +60,7 @@ use env::*;
 pub use interface::Call;
 pub use memo::Memo;
 use memo::*;
+pub use nodes::{NodeAt, TypeNodes};
 use order::*;
 use readers::*;
 use resources::*;
@@ -107,7 +109,7 @@ pub struct ModuleAnalysis {
     /// Named values in source order per document.
     pub symbols: Vec<Symbol>,
     /// Per document: the parts of its type expressions (hover, semantic tokens).
-    pub type_nodes: Vec<Vec<TypeNode>>,
+    pub type_nodes: Vec<TypeNodes>,
     /// With a probe: the type of every expression of the probed item.
     pub probe: Vec<Typed>,
     /// Resources, data sources, module calls and components (document
@@ -238,7 +240,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     let mut out = ModuleAnalysis {
         diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(),
         symbols: Vec::new(),
-        type_nodes: docs.iter().map(|_| Vec::new()).collect(),
+        type_nodes: docs.iter().map(|_| TypeNodes::default()).collect(),
         probe: Vec::new(),
         resources: Vec::new(),
         context: memo.context.clone(),
@@ -285,7 +287,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             let Some(d) = decls else { continue };
             let at = item.range.start;
             out.diagnostics[di].extend(d.diagnostics.iter().map(|x| moved(x, at)));
-            out.type_nodes[di].extend(d.type_nodes.iter().map(|n| moved(n, at)));
+            out.type_nodes[di].settled().extend(d.type_nodes.iter().map(|n| moved(n, at)));
             out.symbols.extend(d.symbols.iter().map(|s| s.moved(di, at)));
             out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
             for n in &d.names {
@@ -519,12 +521,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         });
     }
     for (di, at, r) in outputs {
-        out.type_nodes[di].extend(r.type_nodes.iter().map(|n| moved(n, at)));
+        out.type_nodes[di].settled().extend(r.type_nodes.iter().map(|n| moved(n, at)));
         out.symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
     }
     out.symbols.sort_by_key(|s| (s.doc, s.name_range.start));
     for nodes in &mut out.type_nodes {
-        nodes.sort_by_key(|n| n.range.start);
+        nodes.settled().sort_by_key(|n| n.range.start);
     }
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));

@@ -401,8 +401,7 @@ impl Memo {
         let mut kept: Vec<Option<Kept>> =
             analysis.diagnostics.iter().map(|v| Some(Kept { from: analysis.id, front: v.len(), back: 0 })).collect();
         kept[k] = Some(Kept { from: analysis.id, front: replaced.start, back: all.end - replaced.end });
-        let all = 0..analysis.type_nodes[k].len();
-        window.splice(&mut analysis.type_nodes[k], all, nodes, |n| n.range.start);
+        analysis.type_nodes[k].splice(&window, nodes);
         analysis.probe.clear();
         // tfvars diagnostics point at the variables they are checked
         // against (a full analysis checks them again, at the new places).
@@ -424,7 +423,7 @@ impl Memo {
                 (kept.front, kept.back) = (kept.front.min(front), kept.back.min(back));
             }
             let nodes = part.iter().map(|(_, r, x)| (r.start..r.end + 1, x.2.clone())).collect();
-            replace_parts(&mut analysis.type_nodes[j], nodes, |n| n.range.start);
+            replace_parts(analysis.type_nodes[j].settled(), nodes, |n| n.range.start);
         }
         for (j, r, x) in parts {
             symbol_parts.push(((j, r.start)..(j, r.end + 1), x.1));
