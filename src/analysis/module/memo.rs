@@ -85,10 +85,15 @@ pub(super) struct Last {
 /// and items (with the revision they are, see [`Document::revision`]). An
 /// edit re-parses at least one item (a new id) and moves the ones after
 /// it, so equal signatures mean equal analyses.
-pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Revision, Vec<(ItemId, Range<usize>)>)>;
+pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Revision, Places)>;
+
+/// A document's items' ids and places (moved lazily by patches).
+pub(super) type Places = shifted::Shifted<(ItemId, Range<usize>)>;
 
 pub(super) fn signature(docs: &[Document]) -> Signature {
-    docs.iter().map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, d.revision(), item_ranges(d))).collect()
+    docs.iter()
+        .map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, d.revision(), item_ranges(d).into()))
+        .collect()
 }
 
 pub(super) fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
@@ -105,7 +110,7 @@ pub(super) fn describes(sig: &Signature, docs: &[Document]) -> bool {
                 && *dialect == d.file.dialect
                 && (*rev == d.revision()
                     || items.len() == d.items.len()
-                        && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start))
+                        && d.items.iter().enumerate().all(|(j, i)| items.at(j) == (i.id, i.range.clone())))
         })
 }
 

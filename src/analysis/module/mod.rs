@@ -45,11 +45,11 @@ mod decls;
 mod env;
 mod interface;
 mod memo;
-mod nodes;
 mod order;
 mod patch;
 mod readers;
 mod resources;
+mod shifted;
 mod symbols;
 
 use calls::*;
@@ -60,10 +60,10 @@ use env::*;
 pub use interface::Call;
 pub use memo::Memo;
 use memo::*;
-pub use nodes::{NodeAt, TypeNodes};
 use order::*;
 use readers::*;
 use resources::*;
+pub use shifted::{NodeAt, TypeNodes};
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

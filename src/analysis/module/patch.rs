@@ -90,9 +90,8 @@ impl Memo {
             let (p, s) = match d.unchanged_since(*rev) {
                 Some(known) => (known.0, Some(known.1)),
                 None => {
-                    let same =
-                        |((id, r), i): &(&(ItemId, Range<usize>), &Item)| *id == i.id && r.start == i.range.start;
-                    (items.iter().zip(d.items.iter()).take_while(same).count(), None)
+                    let same = |(j, i): &(usize, &Item)| *j < items.len() && items.at(*j) == (i.id, i.range.clone());
+                    (d.items.iter().enumerate().take_while(same).count(), None)
                 }
             };
             if (p != items.len() || p != d.items.len()) && changed.replace((k, p, s)).is_some() {
@@ -112,17 +111,19 @@ impl Memo {
         let doc = &docs[k];
         let (old, new) = (&last.signature[k].4, &doc.items[..]);
         let s = s.unwrap_or_else(|| {
-            old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count()
+            let old = &old.stored()[p..];
+            old.iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count()
         });
         let old_end = old.len() - s;
-        let (old_window, new_window) = (old[p..old_end].to_vec(), &new[p..new.len() - s]);
+        let old_window: Vec<(ItemId, Range<usize>)> = (p..old_end).map(|j| old.at(j)).collect();
+        let new_window = &new[p..new.len() - s];
         if new_window.len() > PATCH_ITEMS {
             return None;
         }
         // Positions separate the items' results only if the changed items
         // lie strictly between the unchanged ones.
         let lo = if p > 0 { new[p - 1].range.end + 1 } else { 0 };
-        let (hi, delta) = match (old.get(old.len() - s), new.get(new.len() - s)) {
+        let (hi, delta) = match ((old_end < old.len()).then(|| old.at(old_end)), new.get(new.len() - s)) {
             (Some((_, o)), Some(n)) if s > 0 => (o.start, n.range.start as isize - o.start as isize),
             _ => (usize::MAX, 0),
         };
@@ -462,11 +463,7 @@ impl Memo {
         self.patches += 1;
         // The items' places: the window's replaced, those after it moved.
         signature[k].3 = doc.revision();
-        let places = &mut signature[k].4;
-        places.splice(p..old_end, new_window.iter().map(|i| (i.id, i.range.clone())));
-        for (slot, i) in places[p + new_window.len()..].iter_mut().zip(&new[p + new_window.len()..]) {
-            slot.1 = i.range.clone();
-        }
+        signature[k].4.splice(&window, new_window.iter().map(|i| (i.id, i.range.clone())).collect());
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });

@@ -1,24 +1,53 @@
-//! A document's type nodes (hover, semantic tokens), kept by a patch
-//! without moving every node after the edit: a large file has some 150k,
+//! Lists of things placed in a document (its type nodes, the module
+//! signature's item places) kept by a patch without moving every element
+//! after the edit: a large file has some 150k type nodes and 17k items,
 //! and a keystroke moves most of them. The move is held as one pending
-//! shift of the nodes from an index on, applied when they are read;
-//! a patch makes it real only between its edit and the last one (a
-//! keystroke near the last one moves few nodes).
+//! shift of the elements from an index on, applied when they are read; a
+//! patch makes it real only between its edit and the last one (typing
+//! at one spot moves nothing, a keystroke elsewhere what lies between).
 
 use std::ops::Range;
 
 use super::patch::Window;
+use super::Placed;
+use crate::analysis::document::ItemId;
 use crate::syntax::typeexpr::{NodeKind, TypeNode};
 use crate::types::Type;
 
-/// Type nodes sorted by position, the ones from index `from` on lying
-/// `by` bytes further than stored.
-#[derive(Clone, Debug, Default)]
-pub struct TypeNodes {
-    nodes: Vec<TypeNode>,
+/// Elements sorted by where they start, the ones from index `from` on
+/// lying `by` bytes further than stored.
+#[derive(Clone, Debug)]
+pub struct Shifted<T> {
+    items: Vec<T>,
     from: usize,
     by: isize,
 }
+
+/// Where a placed element starts (what it is sorted by).
+pub(super) trait Starts: Placed {
+    fn start(&self) -> usize;
+}
+
+impl Starts for TypeNode {
+    fn start(&self) -> usize {
+        self.range.start
+    }
+}
+
+impl Placed for (ItemId, Range<usize>) {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.1 = f(&self.1);
+    }
+}
+
+impl Starts for (ItemId, Range<usize>) {
+    fn start(&self) -> usize {
+        self.1.start
+    }
+}
+
+/// A document's type nodes.
+pub type TypeNodes = Shifted<TypeNode>;
 
 /// A type node at its place.
 #[derive(Clone, Debug)]
@@ -33,13 +62,13 @@ fn moved(r: &Range<usize>, by: isize) -> Range<usize> {
     r.start.saturating_add_signed(by)..r.end.saturating_add_signed(by)
 }
 
-impl TypeNodes {
+impl<T> Shifted<T> {
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.items.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.items.is_empty()
     }
 
     fn shift(&self, i: usize) -> isize {
@@ -50,27 +79,54 @@ impl TypeNodes {
         }
     }
 
+    /// The elements as stored (what does not move: ids, kinds).
+    pub(super) fn stored(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl TypeNodes {
     /// Node `i` at its place.
     pub fn get(&self, i: usize) -> Option<NodeAt<'_>> {
-        let n = self.nodes.get(i)?;
+        let n = self.items.get(i)?;
         let by = self.shift(i);
         Some(NodeAt { range: moved(&n.range, by), name_range: moved(&n.name_range, by), kind: n.kind, ty: &n.ty })
     }
 
     /// The nodes in order, at their places.
     pub fn iter(&self) -> impl Iterator<Item = NodeAt<'_>> + '_ {
-        (0..self.nodes.len()).filter_map(|i| self.get(i))
-    }
-
-    /// Where node `i` starts.
-    fn start(&self, i: usize) -> usize {
-        self.nodes[i].range.start.saturating_add_signed(self.shift(i))
+        (0..self.items.len()).filter_map(|i| self.get(i))
     }
 
     /// The index of the first node whose start `before` says no to (the
     /// nodes for which it says yes come first).
     pub fn partition_point(&self, before: impl Fn(usize) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.nodes.len());
+        self.point(before)
+    }
+}
+
+// (What a `Shifted` holds is this module's business: its users read
+// type nodes through the methods above.)
+#[allow(private_bounds)]
+impl<T: Starts> Shifted<T> {
+    /// Element `i` at its place.
+    pub(super) fn at(&self, i: usize) -> T {
+        let mut x = self.items[i].clone();
+        let by = self.shift(i);
+        if by != 0 {
+            x.map_ranges(|r| moved(r, by));
+        }
+        x
+    }
+
+    /// Where element `i` starts.
+    fn start(&self, i: usize) -> usize {
+        self.items[i].start().saturating_add_signed(self.shift(i))
+    }
+
+    /// The index of the first element whose start `before` says no to.
+    pub(super) fn point(&self, before: impl Fn(usize) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.items.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if before(self.start(mid)) {
@@ -82,55 +138,61 @@ impl TypeNodes {
         lo
     }
 
-    /// The nodes with the pending shift applied: for changes that are
-    /// not one window (every node visited once).
-    pub(super) fn settled(&mut self) -> &mut Vec<TypeNode> {
+    /// The elements with the pending shift applied: for changes that are
+    /// not one window (every element visited once).
+    pub(super) fn settled(&mut self) -> &mut Vec<T> {
         let by = std::mem::take(&mut self.by);
         if by != 0 {
-            for n in self.nodes.iter_mut().skip(self.from) {
-                (n.range, n.name_range) = (moved(&n.range, by), moved(&n.name_range, by));
+            for x in self.items.iter_mut().skip(self.from) {
+                x.map_ranges(|r| moved(r, by));
             }
         }
-        self.from = self.nodes.len();
-        &mut self.nodes
+        self.from = self.items.len();
+        &mut self.items
     }
 
-    /// Replaces the nodes in the window by `fresh` (at their places) and
-    /// moves those after it: the pending shift and the window's are made
-    /// one by moving the nodes between the two.
-    pub(super) fn splice(&mut self, window: &Window, fresh: Vec<TypeNode>) {
-        let from = self.partition_point(|s| s < window.lo);
-        let to = self.partition_point(|s| s < window.hi).max(from);
-        let add = |nodes: &mut [TypeNode], by: isize| {
-            for n in nodes {
-                (n.range, n.name_range) = (moved(&n.range, by), moved(&n.name_range, by));
+    /// Replaces the elements in the window by `fresh` (at their places)
+    /// and moves those after it: the pending shift and the window's are
+    /// made one by moving the elements between the two.
+    pub(super) fn splice(&mut self, window: &Window, fresh: Vec<T>) {
+        let from = self.point(|s| s < window.lo);
+        let to = self.point(|s| s < window.hi).max(from);
+        let add = |xs: &mut [T], by: isize| {
+            for x in xs {
+                x.map_ranges(|r| moved(r, by));
             }
         };
         let (f, d) = (self.from, self.by);
         let len = fresh.len();
-        let pending = if d == 0 || f >= self.nodes.len() {
+        let pending = if d == 0 || f >= self.items.len() {
             0
         } else if f >= to {
-            // The pending nodes lie after the window: those between move
-            // by the window's shift alone.
-            add(&mut self.nodes[to..f], window.delta);
+            // The pending elements lie after the window: those between
+            // move by the window's shift alone.
+            add(&mut self.items[to..f], window.delta);
             d
         } else {
             if f < from {
                 // Before it: those between are where the pending shift says.
-                add(&mut self.nodes[f..from], d);
+                add(&mut self.items[f..from], d);
             }
             d
         };
         let next = if pending != 0 && f >= to { f - (to - from) + len } else { from + len };
-        self.nodes.splice(from..to, fresh);
+        self.items.splice(from..to, fresh);
         (self.from, self.by) = (next, pending + window.delta);
     }
 }
 
-impl From<Vec<TypeNode>> for TypeNodes {
-    fn from(nodes: Vec<TypeNode>) -> TypeNodes {
-        TypeNodes { from: nodes.len(), nodes, by: 0 }
+impl<T> Default for Shifted<T> {
+    fn default() -> Shifted<T> {
+        Vec::new().into()
+    }
+}
+
+impl<T> From<Vec<T>> for Shifted<T> {
+    fn from(items: Vec<T>) -> Shifted<T> {
+        Shifted { from: items.len(), items, by: 0 }
     }
 }
 
