@@ -84,7 +84,32 @@ pub struct Document {
     /// How many items hold their tree (kept up by edits, so the server
     /// need not count them after every keystroke).
     kept: usize,
+    /// Names these items (their ids and places): a new one after every
+    /// edit that changes them, so an analysis that remembers it can tell
+    /// "unchanged" without comparing tens of thousands of items.
+    revision: Revision,
+    /// The last few edits that led here (oldest first), each saying which
+    /// items it replaced: an analysis of an earlier revision finds the
+    /// changed items from them instead of comparing every item.
+    lineage: Arc<[Step]>,
 }
+
+/// Names one state of a document's items (see [`Document::revision`]).
+pub type Revision = u64;
+
+/// One edit of a document's items: from revision `from`, the first
+/// `front` and the last `back` items stayed (the first ones in place, the
+/// last ones moved), those between were replaced.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    from: Revision,
+    front: usize,
+    back: usize,
+}
+
+/// How many edits a document remembers: an analysis is rarely more than
+/// a few keystrokes behind, and an older one compares the items.
+const LINEAGE: usize = 16;
 
 impl Document {
     pub fn parse(file: SourceFile) -> Document {
@@ -99,7 +124,38 @@ impl Document {
         };
         let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let kept = items.iter().filter(|i| i.kept()).count();
-        Document { file, items: Arc::new(items), diagnostics, kept }
+        Document { file, items: Arc::new(items), diagnostics, kept, revision: next_id(), lineage: Arc::new([]) }
+    }
+
+    /// This state of the items: equal revisions mean the same items (ids
+    /// and places). Unique among all documents.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Since revision `rev` of this document, how many of its first and
+    /// last items are the ones it had then: `(front, back)`, the first
+    /// `front` at the same places, the last `back` the same items moved,
+    /// not overlapping (in either). What lies between was replaced. Told
+    /// from the edits that led here (conservatively: several edits make
+    /// one that covers them all); `None` when they do not reach back to
+    /// `rev` (then compare the items).
+    pub fn unchanged_since(&self, rev: Revision) -> Option<(usize, usize)> {
+        if rev == self.revision {
+            return Some((self.items.len(), 0));
+        }
+        let first = self.lineage.iter().rposition(|s| s.from == rev)?;
+        let mut steps = self.lineage[first..].iter();
+        let s = steps.next()?;
+        Some(steps.fold((s.front, s.back), |(front, back), s| (front.min(s.front), back.min(s.back))))
+    }
+
+    /// The revision after an edit from this one that kept the first
+    /// `front` and the last `back` items.
+    fn step(&self, front: usize, back: usize) -> (Revision, Arc<[Step]>) {
+        let from = self.lineage.len().saturating_sub(LINEAGE - 1);
+        let step = Step { from: self.revision, front, back };
+        (next_id(), self.lineage[from..].iter().copied().chain([step]).collect())
     }
 
     /// This document with its text replaced by `file.text`: items before and
@@ -166,8 +222,18 @@ impl Document {
         });
         let shift = |x: usize| (x as isize + delta) as usize;
         let text = file.text.clone();
+        let resync = resync.unwrap_or(self.items.len());
+        // The item before the change, scanned again to the same bytes (the
+        // change did not merge it with the next), is the same item: kept,
+        // not parsed again (its text lies before the change).
+        let mut found = &found[..];
+        let mut keep = keep;
+        if keep < first && found.first().is_some_and(|f| same_item(&self.items[keep], f)) {
+            found = &found[1..];
+            keep += 1;
+        }
+        let (revision, lineage) = self.step(keep, self.items.len() - resync);
         let items = Arc::make_mut(&mut self.items);
-        let resync = resync.unwrap_or(items.len());
         for i in &mut items[resync..] {
             i.range = shift(i.range.start)..shift(i.range.end);
             if let Some(d) = &mut i.error {
@@ -183,7 +249,7 @@ impl Document {
         items.splice(keep..resync, fresh);
         let diagnostics =
             if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
-        Document { file, items: self.items, diagnostics, kept }
+        Document { file, items: self.items, diagnostics, kept, revision, lineage }
     }
 
     /// How many items still hold their tree.
@@ -250,6 +316,15 @@ pub fn common_ends(old: &[u8], new: &[u8]) -> (usize, usize) {
         .take_while(|(a, b)| a == b)
         .count();
     (prefix, suffix)
+}
+
+/// Whether a scanned item is `old` (which lies before the edit, so its
+/// bytes did not change): the same range and masks.
+fn same_item(old: &Item, found: &scan::Item) -> bool {
+    let at = old.range.start;
+    old.range == found.range
+        && old.masks.len() == found.masks.len()
+        && old.masks.iter().zip(&found.masks).all(|(a, b)| a.start + at == b.start && a.end + at == b.end)
 }
 
 /// Parses an item's text, repairing what hcl-edit wrongly rejects.
@@ -327,5 +402,111 @@ mod tests {
             let tree = |i: &Item, d: &Document| i.body(&d.file.text).map(|t| t.to_string());
             assert_eq!(tree(a, &doc), tree(b, &fresh));
         }
+    }
+
+    const TEXT: &str = "variable \"a\" {\n  type = string\n}\n# note\nlocals {\n  x = [1,\n    2]\n  h = <<EOT\nbody }\nEOT\n}\n\
+        resource \"r\" \"n\" {\n  v = 123456789012345678901234567890\n}\n/* c */ output \"o\" { value = 1 }\nz = 1 +\n  2\n";
+    const SNIPPETS: &[&str] = &[
+        "x",
+        "}",
+        "{",
+        "\n",
+        "#",
+        "/*",
+        "*/",
+        "\"",
+        "[",
+        "(",
+        "<<EOT\n",
+        "\nEOT\n",
+        "locals {\n",
+        "\n}\n",
+        " ",
+        "= 1",
+        "9999999999999999999999",
+    ];
+
+    /// What a parse is, ids aside: items' ranges, trees and errors.
+    fn parsed(d: &Document) -> Vec<(Range<usize>, Option<String>, Option<String>)> {
+        let tree = |i: &Item| i.body(&d.file.text).map(|t| t.to_string());
+        d.items.iter().map(|i| (i.range.clone(), tree(i), i.error.as_ref().map(|e| format!("{e:?}")))).collect()
+    }
+
+    /// Random edits (at random bytes and at item boundaries; in comments,
+    /// heredocs and brackets; opening and closing them) give the items a
+    /// fresh parse gives, and each revision's lineage tells the truth.
+    #[test]
+    fn random_edits_equal_a_fresh_parse_and_their_lineage_holds() {
+        let path = std::path::PathBuf::from("/m/main.tf");
+        for seed in 1..=40 {
+            let mut rng = crate::testing::Rng::new(seed);
+            let mut doc = Document::parse(SourceFile::new(path.clone(), TEXT).unwrap());
+            let mut history: Vec<Document> = vec![doc.clone()];
+            for step in 0..60 {
+                let text = doc.file.text.to_string();
+                let bounds: Vec<usize> = doc.items.iter().flat_map(|i| [i.range.start, i.range.end]).collect();
+                let mut at = match rng.below(3) {
+                    0 if !bounds.is_empty() => {
+                        (bounds[rng.below(bounds.len())] + rng.below(3)).saturating_sub(1).min(text.len())
+                    }
+                    _ => rng.below(text.len() + 1),
+                };
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = if rng.below(3) == 0 { (at + rng.below(8)).min(text.len()) } else { at };
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let insert = if rng.below(4) == 0 { "" } else { SNIPPETS[rng.below(SNIPPETS.len())] };
+                let new = format!("{}{insert}{}", &text[..at], &text[end..]);
+                let file = SourceFile::new(path.clone(), new.as_str()).unwrap();
+                doc = doc.edited_at(file.clone(), at..end, insert.len());
+                let fresh = Document::parse(file);
+                let what = format!("seed {seed} step {step}: {insert:?} at {at}..{end} of {text:?}");
+                assert_eq!(parsed(&doc), parsed(&fresh), "{what}");
+                assert_eq!(doc.diagnostics, fresh.diagnostics, "{what}");
+                assert_eq!(doc.kept_trees(), counted(&doc), "{what}");
+                for old in &history {
+                    let Some((front, back)) = doc.unchanged_since(old.revision()) else { continue };
+                    let (o, n) = (&old.items, &doc.items);
+                    assert!(front + back <= o.len().min(n.len()), "{what}");
+                    let same = |a: &Item, b: &Item| a.id == b.id && a.range.len() == b.range.len();
+                    assert!(
+                        o[..front].iter().zip(&n[..front]).all(|(a, b)| same(a, b) && a.range == b.range),
+                        "{what}"
+                    );
+                    assert!(o[o.len() - back..].iter().zip(&n[n.len() - back..]).all(|(a, b)| same(a, b)), "{what}");
+                }
+                history.push(doc.clone());
+                if history.len() > 20 {
+                    history.remove(0);
+                }
+                if rng.below(8) == 0 {
+                    doc.drop_trees();
+                }
+            }
+        }
+    }
+
+    /// An edit in an item keeps the item before it (not parsed again: its
+    /// id stays), and tells the analysis which one item it replaced.
+    #[test]
+    fn an_edit_replaces_only_the_items_it_touches() {
+        let path = std::path::PathBuf::from("/m/main.tf");
+        let text = "a = 1\nb = 2\nc = 3\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), text).unwrap());
+        let edited = doc.edit(SourceFile::new(path.clone(), "a = 1\nb = 22\nc = 3\n").unwrap());
+        let ids = |d: &Document| d.items.iter().map(|i| i.id).collect::<Vec<_>>();
+        let (was, is) = (ids(&doc), ids(&edited));
+        assert_eq!((was[0], was[2]), (is[0], is[2]));
+        assert_ne!(was[1], is[1]);
+        assert_eq!(edited.unchanged_since(doc.revision()), Some((1, 1)));
+        // An open bracket joins the next item to the edited one: both replaced.
+        let joined = edited.edit(SourceFile::new(path, "a = 1\nb = [22\nc = 3]\n").unwrap());
+        assert_eq!(joined.items.len(), 2);
+        assert_eq!(joined.unchanged_since(doc.revision()), Some((1, 0)));
+        assert_eq!(joined.unchanged_since(joined.revision()), Some((2, 0)));
+        assert_eq!(doc.unchanged_since(joined.revision()), None);
     }
 }

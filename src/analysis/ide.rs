@@ -72,10 +72,11 @@ pub fn hover_in<'a>(
     let item_start =
         d.items[..d.items.partition_point(|i| i.range.start <= offset)].last().map_or(0, |i| i.range.start);
     let nodes = analysis.type_nodes.get(doc)?;
-    let upto = nodes.partition_point(|n| n.range.start <= offset);
-    let from = nodes[..upto].partition_point(|n| n.range.start < item_start);
+    let upto = nodes.partition_point(|start| start <= offset);
+    let from = nodes.partition_point(|start| start < item_start).min(upto);
     // A type expression: what the innermost keyword or constructor denotes.
-    if let Some(node) = nodes[from..upto].iter().filter(|n| contains(&n.range)).min_by_key(|n| n.range.len()) {
+    let candidates = (from..upto).filter_map(|i| nodes.get(i));
+    if let Some(node) = candidates.filter(|n| contains(&n.range)).min_by_key(|n| n.range.len()) {
         let what = match node.kind {
             NodeKind::Keyword => "type keyword",
             NodeKind::Constructor => "type constructor",

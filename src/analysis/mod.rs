@@ -21,7 +21,10 @@ use std::sync::Arc;
 pub use calls::{Callee, Context, Interface};
 pub use document::{Document, Item};
 pub use infer::Typed;
-pub use module::{analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, Probe, Symbol, SymbolKind};
+pub use module::{
+    analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, NodeAt, Probe, Symbol, SymbolKind,
+    TypeNodes,
+};
 
 use crate::syntax::Dialect;
 

@@ -46,7 +46,7 @@ pub struct Graph {
 /// on disk stay the same, so does the context, and a keystroke skips
 /// resolving its calls again (388 calls at 10 MB: ~0.5 ms).
 struct Prepared {
-    calls: Vec<Call>,
+    calls: Arc<[Call]>,
     /// The schemas the module and its callees were analysed with.
     schemas: SchemasUsed,
     /// [`Graph::edits`] and [`Disk::events`] before it was resolved.
@@ -158,7 +158,7 @@ impl Graph {
             Some(family) => settings.schemas_for(&dir, family),
             None => None,
         };
-        let calls = memo.calls(docs);
+        let calls = memo.shared_calls(docs);
         super::phases::mark("calls");
         if calls.is_empty() {
             guard(&self.prepared).remove(&dir);
@@ -194,10 +194,10 @@ impl Graph {
 
     /// Whether the module in `dir` was last prepared from these calls and
     /// schemas, with no edit or disk event since, into this memo.
-    fn unchanged(&self, dir: &Path, calls: &[Call], schemas: &SchemasUsed, at: (u64, u64), memo: &Memo) -> bool {
+    fn unchanged(&self, dir: &Path, calls: &Arc<[Call]>, schemas: &SchemasUsed, at: (u64, u64), memo: &Memo) -> bool {
         guard(&self.prepared).get(dir).is_some_and(|p| {
             (p.edits, p.events) == at
-                && p.calls == calls
+                && (Arc::ptr_eq(&p.calls, calls) || p.calls == *calls)
                 && p.schemas == *schemas
                 && Arc::ptr_eq(&p.context, &memo.context().calls)
         })

@@ -30,11 +30,17 @@ fn call_key(c: &CallDecl) -> (String, Option<String>, bool) {
 impl Memo {
     /// The module calls (and PCL components) of `docs` (the first block of
     /// each name).
-    /// Asked before every analysis: when the changed items since the last
-    /// answer call what they called (a keystroke in a resource or in a
-    /// call's argument), that answer is given again without visiting every
-    /// item's declarations.
     pub fn calls(&mut self, docs: &[Document]) -> Vec<Call> {
+        self.shared_calls(docs).to_vec()
+    }
+
+    /// [`Memo::calls`], shared: asked before every analysis. When the
+    /// changed items since the last answer call what they called (a
+    /// keystroke in a resource or in a call's argument), that answer is
+    /// given again (the same `Arc`) without visiting every item's
+    /// declarations; the changed items are found from the documents'
+    /// revisions and edits, not by comparing every item.
+    pub fn shared_calls(&mut self, docs: &[Document]) -> Arc<[Call]> {
         let seen = self.calls_seen.take();
         if let Some((mut ids, calls)) = seen {
             if self.same_calls(&mut ids, docs) {
@@ -55,24 +61,34 @@ impl Memo {
                 }
             }
         }
-        let ids =
-            docs.iter().filter(|d| calling(d)).map(|d| (d.file.path.clone(), d.items.iter().map(|i| i.id).collect()));
+        let ids = docs
+            .iter()
+            .filter(|d| calling(d))
+            .map(|d| (d.file.path.clone(), d.revision(), d.items.iter().map(|i| i.id).collect()));
+        let out: Arc<[Call]> = out.into();
         self.calls_seen = Some((ids.collect(), out.clone()));
         out
     }
 
-    /// Whether `docs` differ from the items `ids` (per calling document)
-    /// only by items whose calls stay as they were, in order; if so `ids`
-    /// becomes theirs.
-    fn same_calls(&mut self, ids: &mut [(PathBuf, Vec<ItemId>)], docs: &[Document]) -> bool {
+    /// Whether `docs` differ from the items `ids` (per calling document,
+    /// with its revision) only by items whose calls stay as they were, in
+    /// order; if so `ids` becomes theirs.
+    fn same_calls(&mut self, ids: &mut [(PathBuf, Revision, Vec<ItemId>)], docs: &[Document]) -> bool {
         let mut calling_docs = docs.iter().filter(|d| calling(d));
         let mut changes = Vec::new();
-        for (k, (path, old)) in ids.iter().enumerate() {
+        for (k, (path, rev, old)) in ids.iter().enumerate() {
             let Some(doc) = calling_docs.next().filter(|d| d.file.path == *path) else { return false };
+            if *rev == doc.revision() {
+                continue;
+            }
             let new = &doc.items;
-            let n = old.len().min(new.len());
-            let front = old.iter().zip(new.iter()).take_while(|(a, b)| **a == b.id).count();
-            let back = old.iter().rev().zip(new.iter().rev()).take(n - front).take_while(|(a, b)| **a == b.id).count();
+            let (front, back) = doc.unchanged_since(*rev).unwrap_or_else(|| {
+                let n = old.len().min(new.len());
+                let front = old.iter().zip(new.iter()).take_while(|(a, b)| **a == b.id).count();
+                let back =
+                    old.iter().rev().zip(new.iter().rev()).take(n - front).take_while(|(a, b)| **a == b.id).count();
+                (front, back)
+            });
             // The edited items call what they called (a keystroke in a
             // `module` block's argument, say): the answer is the same.
             let gone = &old[front..old.len() - back];
@@ -90,15 +106,19 @@ impl Memo {
             if was != is {
                 return false;
             }
-            if !gone.is_empty() || !came.is_empty() {
-                changes.push((k, front..old.len() - back, came.iter().map(|i| i.id).collect::<Vec<_>>()));
-            }
+            changes.push((k, doc.revision(), front..old.len() - back, came.iter().map(|i| i.id).collect::<Vec<_>>()));
         }
         if calling_docs.next().is_some() {
             return false;
         }
-        for (k, range, came) in changes {
-            ids[k].1.splice(range, came);
+        for (k, rev, range, came) in changes {
+            ids[k].1 = rev;
+            // (In place when as many: a keystroke; no move of the ids after.)
+            if range.len() == came.len() {
+                ids[k].2[range].copy_from_slice(&came);
+            } else {
+                ids[k].2.splice(range, came);
+            }
         }
         true
     }

@@ -63,7 +63,7 @@ pub struct Memo {
     pub(super) calls_seen: Option<CallsSeen>,
 }
 
-pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Vec<ItemId>)>, Vec<Call>);
+pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
 
 /// The last whole-module analysis and the names it ended with. Hover,
 /// completion and publishing on an unchanged module answer from it; a
@@ -82,27 +82,35 @@ pub(super) struct Last {
 }
 
 /// What a module's analysis is a function of: each file's kind, dialect
-/// and items. An edit re-parses at least one item (a new id) and moves the
-/// ones after it, so equal signatures mean equal analyses.
-pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Vec<(ItemId, Range<usize>)>)>;
+/// and items (with the revision they are, see [`Document::revision`]). An
+/// edit re-parses at least one item (a new id) and moves the ones after
+/// it, so equal signatures mean equal analyses.
+pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Revision, Places)>;
+
+/// A document's items' ids and places (moved lazily by patches).
+pub(super) type Places = shifted::Shifted<(ItemId, Range<usize>)>;
 
 pub(super) fn signature(docs: &[Document]) -> Signature {
-    docs.iter().map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, item_ranges(d))).collect()
+    docs.iter()
+        .map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, d.revision(), item_ranges(d).into()))
+        .collect()
 }
 
 pub(super) fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
     d.items.iter().map(|i| (i.id, i.range.clone())).collect()
 }
 
-/// `signature(docs) == *sig`, without building it.
+/// `signature(docs) == *sig`, without building it (nor comparing the
+/// items of a document at the revision it had).
 pub(super) fn describes(sig: &Signature, docs: &[Document]) -> bool {
     sig.len() == docs.len()
-        && sig.iter().zip(docs).all(|((path, kind, dialect, items), d)| {
+        && sig.iter().zip(docs).all(|((path, kind, dialect, rev, items), d)| {
             *path == d.file.path
                 && *kind == d.file.kind
                 && *dialect == d.file.dialect
-                && items.len() == d.items.len()
-                && items.iter().zip(d.items.iter()).all(|((id, r), i)| *id == i.id && r.start == i.range.start)
+                && (*rev == d.revision()
+                    || items.len() == d.items.len()
+                        && d.items.iter().enumerate().all(|(j, i)| items.at(j) == (i.id, i.range.clone())))
         })
 }
 

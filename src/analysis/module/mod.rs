@@ -26,7 +26,7 @@ use hcl_edit::structure::{Attribute, Block, BlockLabel, Body, Structure};
 use rayon::prelude::*;
 
 use super::calls::{Callee, Context};
-use super::document::{Document, Item, ItemId};
+use super::document::{Document, Item, ItemId, Revision};
 use super::infer::{iteration, Env, Infer, Space, Typed};
 use super::FileKind;
 use crate::diagnostic::{Code, Diagnostic, Related, Severity};
@@ -49,6 +49,7 @@ mod order;
 mod patch;
 mod readers;
 mod resources;
+mod shifted;
 mod symbols;
 
 use calls::*;
@@ -62,6 +63,7 @@ use memo::*;
 use order::*;
 use readers::*;
 use resources::*;
+pub use shifted::{NodeAt, TypeNodes};
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,7 +109,7 @@ pub struct ModuleAnalysis {
     /// Named values in source order per document.
     pub symbols: Vec<Symbol>,
     /// Per document: the parts of its type expressions (hover, semantic tokens).
-    pub type_nodes: Vec<Vec<TypeNode>>,
+    pub type_nodes: Vec<TypeNodes>,
     /// With a probe: the type of every expression of the probed item.
     pub probe: Vec<Typed>,
     /// Resources, data sources, module calls and components (document
@@ -238,7 +240,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     let mut out = ModuleAnalysis {
         diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(),
         symbols: Vec::new(),
-        type_nodes: docs.iter().map(|_| Vec::new()).collect(),
+        type_nodes: docs.iter().map(|_| TypeNodes::default()).collect(),
         probe: Vec::new(),
         resources: Vec::new(),
         context: memo.context.clone(),
@@ -286,7 +288,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             let Some(d) = decls else { continue };
             let at = item.range.start;
             out.diagnostics[di].extend(d.diagnostics.iter().map(|x| moved(x, at)));
-            out.type_nodes[di].extend(d.type_nodes.iter().map(|n| moved(n, at)));
+            out.type_nodes[di].settled().extend(d.type_nodes.iter().map(|n| moved(n, at)));
             out.symbols.extend(d.symbols.iter().map(|s| s.moved(di, at)));
             out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
             for n in &d.names {
@@ -520,12 +522,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         });
     }
     for (di, at, r) in outputs {
-        out.type_nodes[di].extend(r.type_nodes.iter().map(|n| moved(n, at)));
+        out.type_nodes[di].settled().extend(r.type_nodes.iter().map(|n| moved(n, at)));
         out.symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
     }
     out.symbols.sort_by_key(|s| (s.doc, s.name_range.start));
     for nodes in &mut out.type_nodes {
-        nodes.sort_by_key(|n| n.range.start);
+        nodes.settled().sort_by_key(|n| n.range.start);
     }
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));

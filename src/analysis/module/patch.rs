@@ -76,34 +76,54 @@ impl Memo {
         if last.signature.len() != docs.len() {
             return None;
         }
-        // The one document whose items differ, and how many of its first
-        // ones are the same (one pass over each document's items).
+        // The one document whose items differ, how many of its first ones
+        // are the same and how many of its last: told by its revision and
+        // edits, else found in one pass over its items.
         let mut changed = None;
-        for (k, ((path, kind, dialect, items), d)) in last.signature.iter().zip(docs).enumerate() {
+        for (k, ((path, kind, dialect, rev, items), d)) in last.signature.iter().zip(docs).enumerate() {
             if *path != d.file.path || *kind != d.file.kind || *dialect != d.file.dialect {
                 return None;
             }
-            let p = items.iter().zip(d.items.iter()).take_while(|((id, r), i)| *id == i.id && r.start == i.range.start);
-            let p = p.count();
-            if (p != items.len() || p != d.items.len()) && changed.replace((k, p)).is_some() {
+            if *rev == d.revision() {
+                continue;
+            }
+            let (p, s) = match d.unchanged_since(*rev) {
+                Some(known) => (known.0, Some(known.1)),
+                None => {
+                    let same = |(j, i): &(usize, &Item)| *j < items.len() && items.at(*j) == (i.id, i.range.clone());
+                    (d.items.iter().enumerate().take_while(same).count(), None)
+                }
+            };
+            if (p != items.len() || p != d.items.len()) && changed.replace((k, p, s)).is_some() {
                 return None;
             }
         }
-        let Some((k, p)) = changed else { return Some(last.analysis.clone()) };
+        let Some((k, p, s)) = changed else {
+            // (Documents whose edits changed no item: the revisions they are now.)
+            let last = self.last.as_mut()?;
+            for (entry, d) in last.signature.iter_mut().zip(docs) {
+                entry.3 = d.revision();
+            }
+            return Some(last.analysis.clone());
+        };
         let mut readers = self.last.as_mut()?.readers.take();
         let last = self.last.as_ref()?;
         let doc = &docs[k];
-        let (old, new) = (&last.signature[k].3, &doc.items[..]);
-        let s = old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count();
+        let (old, new) = (&last.signature[k].4, &doc.items[..]);
+        let s = s.unwrap_or_else(|| {
+            let old = &old.stored()[p..];
+            old.iter().rev().zip(new[p..].iter().rev()).take_while(|((id, _), i)| *id == i.id).count()
+        });
         let old_end = old.len() - s;
-        let (old_window, new_window) = (old[p..old_end].to_vec(), &new[p..new.len() - s]);
+        let old_window: Vec<(ItemId, Range<usize>)> = (p..old_end).map(|j| old.at(j)).collect();
+        let new_window = &new[p..new.len() - s];
         if new_window.len() > PATCH_ITEMS {
             return None;
         }
         // Positions separate the items' results only if the changed items
         // lie strictly between the unchanged ones.
         let lo = if p > 0 { new[p - 1].range.end + 1 } else { 0 };
-        let (hi, delta) = match (old.get(old.len() - s), new.get(new.len() - s)) {
+        let (hi, delta) = match ((old_end < old.len()).then(|| old.at(old_end)), new.get(new.len() - s)) {
             (Some((_, o)), Some(n)) if s > 0 => (o.start, n.range.start as isize - o.start as isize),
             _ => (usize::MAX, 0),
         };
@@ -382,8 +402,7 @@ impl Memo {
         let mut kept: Vec<Option<Kept>> =
             analysis.diagnostics.iter().map(|v| Some(Kept { from: analysis.id, front: v.len(), back: 0 })).collect();
         kept[k] = Some(Kept { from: analysis.id, front: replaced.start, back: all.end - replaced.end });
-        let all = 0..analysis.type_nodes[k].len();
-        window.splice(&mut analysis.type_nodes[k], all, nodes, |n| n.range.start);
+        analysis.type_nodes[k].splice(&window, nodes);
         analysis.probe.clear();
         // tfvars diagnostics point at the variables they are checked
         // against (a full analysis checks them again, at the new places).
@@ -405,7 +424,7 @@ impl Memo {
                 (kept.front, kept.back) = (kept.front.min(front), kept.back.min(back));
             }
             let nodes = part.iter().map(|(_, r, x)| (r.start..r.end + 1, x.2.clone())).collect();
-            replace_parts(&mut analysis.type_nodes[j], nodes, |n| n.range.start);
+            replace_parts(analysis.type_nodes[j].settled(), nodes, |n| n.range.start);
         }
         for (j, r, x) in parts {
             symbol_parts.push(((j, r.start)..(j, r.end + 1), x.1));
@@ -443,11 +462,8 @@ impl Memo {
         }
         self.patches += 1;
         // The items' places: the window's replaced, those after it moved.
-        let places = &mut signature[k].3;
-        places.splice(p..old_end, new_window.iter().map(|i| (i.id, i.range.clone())));
-        for (slot, i) in places[p + new_window.len()..].iter_mut().zip(&new[p + new_window.len()..]) {
-            slot.1 = i.range.clone();
-        }
+        signature[k].3 = doc.revision();
+        signature[k].4.splice(&window, new_window.iter().map(|i| (i.id, i.range.clone())).collect());
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });

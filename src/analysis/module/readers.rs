@@ -62,8 +62,8 @@ impl Readers {
     /// The index of the items of `signature` as `memo` remembers them.
     pub(super) fn build(signature: &Signature, memo: &Memo) -> Readers {
         let mut r = Readers::default();
-        for (di, (_, _, _, items)) in signature.iter().enumerate() {
-            for (j, (id, _)) in items.iter().enumerate() {
+        for (di, (_, _, _, _, items)) in signature.iter().enumerate() {
+            for (j, (id, _)) in items.stored().iter().enumerate() {
                 r.item(*id, memo, true);
                 if let Some(c) = memo.checks.get(id) {
                     r.checks(*id, &c.deps, true);
