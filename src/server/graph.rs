@@ -14,7 +14,7 @@ use super::publish::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
 use crate::analysis::calls::is_local;
-use crate::analysis::document::ItemId;
+use crate::analysis::document::{ItemId, Revision};
 use crate::analysis::workspace::{normalize, Files, Workspace};
 use crate::analysis::{Call, Document, Family, FileKind, Memo, Text};
 
@@ -61,9 +61,10 @@ struct Prepared {
 /// schemas found for them.
 #[derive(Default)]
 struct Plugins {
-    /// Per document: its items (by id) and the packages each names, so a
-    /// keystroke scans only the items it parsed again, not the program.
-    docs: HashMap<PathBuf, Vec<(ItemId, Vec<String>)>>,
+    /// Per document: the revision of its items last counted, its items (by
+    /// id) and the packages each names, so a keystroke looks only at the
+    /// items it parsed again, not the program.
+    docs: HashMap<PathBuf, (Revision, Vec<Named>)>,
     /// How many items name each package: the set of names changes only
     /// when a count comes to or leaves zero (not rebuilt per keystroke
     /// from every item's names).
@@ -76,6 +77,9 @@ struct Plugins {
     /// those stay the same.
     built: Option<Built>,
 }
+
+/// An item and the packages it names.
+type Named = (ItemId, Vec<String>);
 
 /// Schemas made of provider files and package files.
 type Built = (Vec<PathBuf>, Vec<PathBuf>, Option<Arc<crate::schema::Schemas>>);
@@ -302,12 +306,19 @@ impl Graph {
             let p = plugins.entry(dir.to_path_buf()).or_default();
             let mut changed = p.names.is_none();
             for d in docs {
-                let mut old = p.docs.remove(&d.file.path).unwrap_or_default();
-                // Items the edit kept are the same ids at both ends.
-                let front = old.iter().zip(d.items.iter()).take_while(|(o, i)| o.0 == i.id).count();
-                let back = (old[front..].iter().rev().zip(d.items[front..].iter().rev()))
-                    .take_while(|(o, i)| o.0 == i.id)
-                    .count();
+                let (rev, mut old) = p.docs.remove(&d.file.path).unwrap_or_default();
+                // Items the edit kept are the same ids at both ends: the
+                // document's edits say how many, or they are compared.
+                let (front, back) = d
+                    .unchanged_since(rev)
+                    .filter(|&(front, back)| front + back <= old.len().min(d.items.len()))
+                    .unwrap_or_else(|| {
+                        let front = old.iter().zip(d.items.iter()).take_while(|(o, i)| o.0 == i.id).count();
+                        let back = (old[front..].iter().rev().zip(d.items[front..].iter().rev()))
+                            .take_while(|(o, i)| o.0 == i.id)
+                            .count();
+                        (front, back)
+                    });
                 let came: Vec<_> = (d.items[front..d.items.len() - back].iter())
                     .map(|item| {
                         let text = d.file.text.get(item.range.clone()).unwrap_or("");
@@ -322,12 +333,12 @@ impl Graph {
                 for (_, named) in gone {
                     changed |= p.count(&named, false);
                 }
-                p.docs.insert(d.file.path.clone(), old);
+                p.docs.insert(d.file.path.clone(), (d.revision(), old));
             }
             let closed: Vec<PathBuf> =
                 p.docs.keys().filter(|path| !docs.iter().any(|d| d.file.path == **path)).cloned().collect();
             for path in closed {
-                for (_, gone) in p.docs.remove(&path).unwrap_or_default() {
+                for (_, gone) in p.docs.remove(&path).unwrap_or_default().1 {
                     changed |= p.count(&gone, false);
                 }
             }
