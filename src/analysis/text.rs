@@ -13,6 +13,14 @@ pub struct TextBuf {
     buf: Vec<u8>,
     start: usize,
     end: usize,
+    /// Names this content (see [`TextBuf::id`]).
+    id: u64,
+}
+
+/// A new [`TextBuf::id`].
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl TextBuf {
@@ -23,6 +31,14 @@ impl TextBuf {
         unsafe { std::str::from_utf8_unchecked(&self.buf[self.start..self.end]) }
     }
 
+    /// Names the text's content: a new number after every change (and for
+    /// every text made), so whoever remembers it can tell whether a text
+    /// changed without holding it (a holder would stop it being changed
+    /// in place: each keystroke would copy it). 0 for the empty default.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// `text` copied with room for about `len / 256` bytes (at least 256)
     /// on each side.
     pub fn with_room(text: &str) -> TextBuf {
@@ -31,7 +47,7 @@ impl TextBuf {
         buf.resize(room, 0);
         buf.extend_from_slice(text.as_bytes());
         buf.resize(buf.len() + room, 0);
-        TextBuf { buf, start: room, end: room + text.len() }
+        TextBuf { buf, start: room, end: room + text.len(), id: next_id() }
     }
 
     /// Replaces the bytes of `range` by `new` in place, moving the shorter
@@ -43,6 +59,7 @@ impl TextBuf {
             return false;
         }
         let len = self.end - self.start;
+        self.id = next_id();
         let (before, after) = (range.start, len - range.end);
         let (removed, added) = (range.len(), new.len());
         if before < after && self.start + removed >= added {
@@ -74,7 +91,7 @@ impl From<String> for TextBuf {
     /// Takes the string's buffer (no room yet: the first edit makes some).
     fn from(s: String) -> TextBuf {
         let end = s.len();
-        TextBuf { buf: s.into_bytes(), start: 0, end }
+        TextBuf { buf: s.into_bytes(), start: 0, end, id: next_id() }
     }
 }
 
@@ -141,6 +158,7 @@ mod tests {
         let mut text = TextBuf::from("variable \"é\" {\n  default = 1\n}\n".repeat(20));
         let mut expected = text.to_string();
         let (mut front, mut back) = (0, 0);
+        let mut last_id = text.id();
         for _ in 0..5000 {
             let mut at = rng.below(expected.len() + 1);
             while !expected.is_char_boundary(at) {
@@ -157,6 +175,8 @@ mod tests {
             }
             expected = format!("{}{new}{}", &expected[..at], &expected[end..]);
             assert_eq!(text, expected);
+            assert!(text.id() > last_id, "every change names the text anew");
+            last_id = text.id();
             front += usize::from(text.start != start_was && text.end == end_was);
             back += usize::from(text.end != end_was && text.start == start_was);
         }

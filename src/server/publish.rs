@@ -37,8 +37,9 @@ pub struct Published {
     rope: Rope,
     enc: Encoding,
     severity: BTreeMap<Code, Option<Severity>>,
-    /// The texts of other files that related locations point into.
-    others: Vec<(PathBuf, Text)>,
+    /// The texts of other files that related locations point into, by
+    /// [`crate::analysis::TextBuf::id`] (not held: see there).
+    others: Vec<(PathBuf, u64)>,
     entries: Entries,
     /// The analysis the entries are of ([`crate::analysis::ModuleAnalysis::id`]; 0: none).
     analysis: u64,
@@ -378,7 +379,7 @@ impl Published {
         // Related locations in other files keep their positions while
         // those files are the same.
         let others_same =
-            old.others.iter().all(|(p, t)| target.module.text(p).is_some_and(|text| Arc::ptr_eq(&text, t)));
+            old.others.iter().all(|(p, id)| target.module.text(p).is_some_and(|text| text.id() == *id));
         let change = Change::new(&old, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
@@ -530,7 +531,7 @@ impl Published {
         });
         next.result = if same { old.result } else { RESULTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) };
         next.entries = entries;
-        next.others = others.into_iter().filter_map(|(p, found)| Some((p, found?.1))).collect();
+        next.others = others.into_iter().filter_map(|(p, found)| Some((p, found?.1.id()))).collect();
         if others_same {
             for (p, t) in old.others {
                 if !next.others.iter().any(|(q, _)| *q == p) {
