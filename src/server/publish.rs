@@ -378,8 +378,7 @@ impl Published {
         };
         // Related locations in other files keep their positions while
         // those files are the same.
-        let others_same =
-            old.others.iter().all(|(p, id)| target.module.text(p).is_some_and(|text| text.id() == *id));
+        let others_same = old.others.iter().all(|(p, id)| target.module.text(p).is_some_and(|text| text.id() == *id));
         let change = Change::new(&old, target.rope, target.text, target.edit);
         let path = target.path;
         let reusable_before = |e: &Entry| {
