@@ -307,9 +307,7 @@ mod tests {
             let mut names: Vec<String> = (0..60).map(|_| word(&mut rng)).collect();
             let mut index = NearIndex::new(names.iter().map(String::as_str));
             // Some renamed in place, as a rename does.
-            // (Now and then enough for the added entries to be merged in.)
-            let most = if rng.below(10) == 0 { 400 } else { 20 };
-            for _ in 0..rng.below(most) {
+            for _ in 0..rng.below(20) {
                 let slot = rng.below(names.len());
                 names[slot] = word(&mut rng);
                 index.add(slot, &names[slot]);
@@ -325,6 +323,20 @@ mod tests {
                     assert!(!one || found.iter().any(|s| names[*s] == *name), "{w} {name}");
                 }
             }
+        }
+    }
+
+    /// Names added past what is kept aside are merged in, none lost.
+    #[test]
+    fn names_added_are_merged_in_and_all_found() {
+        let names: Vec<String> = (0..3 * ADDED_KEPT).map(|i| format!("name_{i}")).collect();
+        let mut index = NearIndex::new(names[..100].iter().map(String::as_str));
+        for (slot, name) in names.iter().enumerate().skip(100) {
+            index.add(slot, name);
+        }
+        assert!(index.added.len() < ADDED_KEPT, "merged in");
+        for (slot, name) in names.iter().enumerate() {
+            assert!(index.candidates(name).contains(&slot), "{name}");
         }
     }
 
