@@ -335,9 +335,15 @@ mod tests {
             index.add(slot, name);
         }
         assert!(index.added.len() < ADDED_KEPT, "merged in");
+        let mut expected = std::collections::BTreeSet::new();
         for (slot, name) in names.iter().enumerate() {
-            assert!(index.candidates(name).contains(&slot), "{name}");
+            keys(name, |k| {
+                expected.insert((k, slot as u32));
+            });
         }
+        let entries: std::collections::BTreeSet<_> = index.sorted.iter().chain(&index.added).copied().collect();
+        assert_eq!(entries, expected);
+        assert!(index.sorted.windows(2).all(|w| w[0] < w[1]), "sorted, once each");
     }
 
     #[test]
