@@ -506,7 +506,7 @@ impl LanguageServer for Backend {
             None => Default::default(),
         };
         self.refresh_modules(|_, p| module_key(p) == key || p.parent().is_some_and(|d| callers.contains(d))).await;
-        self.trim_when_idle(seq);
+        self.trim_when_idle(seq, false);
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
