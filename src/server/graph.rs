@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::disk::{Disk, Wanted};
-use super::publish::Ropes;
+use super::ropes::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
 use crate::analysis::calls::is_local;

@@ -18,6 +18,7 @@ mod phases;
 mod publish;
 mod pull;
 mod refresh;
+mod ropes;
 mod splice;
 mod stash;
 mod stdio;
