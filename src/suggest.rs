@@ -8,15 +8,14 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let candidates: Vec<&'a str> = candidates.into_iter().collect();
     // Most answers are one edit away (a typo, a name just renamed): a first
     // pass that looks that far only is cheap, and finds them.
-    closest_one(word, candidates.iter().copied()).or_else(|| closest_beyond_one(word, &candidates))
+    closest_one(word, &candidates).or_else(|| closest_beyond_one(word, &candidates))
 }
 
 /// [`closest`]'s first pass: the closest candidate at most one edit away
 /// (or equal to `word` but for ASCII case). When it finds none, the
 /// answer of [`closest`] is [`closest_beyond_one`]'s.
-pub fn closest_one<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let candidates: Vec<&'a str> = candidates.into_iter().collect();
-    closest_within(word.chars().count(), word, &candidates, 1, &mut Rows::default())
+pub fn closest_one<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    closest_within(word.chars().count(), word, candidates, 1, &mut Rows::default())
 }
 
 /// [`closest`]'s second pass, when no candidate is one edit away.
@@ -91,7 +90,14 @@ impl NearIndex {
     }
 }
 
-/// Calls `f` with the hashes a name is filed under (see [`NearIndex`]).
+/// Names longer than this (in chars) are never measured against others:
+/// only a match but for case can suggest one.
+const LONGEST: usize = 64;
+
+/// Calls `f` with the hashes a name is filed under (see [`NearIndex`]);
+/// one longer than [`LONGEST`] only under itself and its lowercase (a
+/// hostile file's megabyte-long name would otherwise cost its length
+/// squared).
 fn keys(name: &str, mut f: impl FnMut(u64)) {
     const LOWER: u64 = 0x9e37_79b9_7f4a_7c15;
     let hash = |skip: Option<usize>, lower: bool| {
@@ -107,8 +113,11 @@ fn keys(name: &str, mut f: impl FnMut(u64)) {
     };
     f(hash(None, false));
     f(hash(None, true));
-    for i in 0..name.chars().count() {
-        f(hash(Some(i), false));
+    let len = name.chars().count();
+    if len <= LONGEST {
+        for i in 0..len {
+            f(hash(Some(i), false));
+        }
     }
 }
 
@@ -190,7 +199,7 @@ impl Rows {
 fn banded<T: PartialEq>(a: &[T], b: &[T], bound: usize, rows: [&mut Vec<usize>; 3]) -> Option<usize> {
     const FAR: usize = usize::MAX / 4;
     let (n, m) = (a.len(), b.len());
-    if n > 64 || m > 64 || n.abs_diff(m) > bound {
+    if n > LONGEST || m > LONGEST || n.abs_diff(m) > bound {
         return None;
     }
     let [prev2, prev, cur] = rows;
@@ -316,14 +325,26 @@ mod tests {
                 let w = word(&mut rng);
                 let all: Vec<&str> = names.iter().map(String::as_str).collect();
                 let found = index.candidates(&w);
-                let near = found.iter().map(|s| names[*s].as_str());
-                assert_eq!(closest_one(&w, near), closest_one(&w, all.iter().copied()), "{w} {names:?}");
+                let near: Vec<&str> = found.iter().map(|s| names[*s].as_str()).collect();
+                assert_eq!(closest_one(&w, &near), closest_one(&w, &all), "{w} {names:?}");
                 for name in &names {
-                    let one = closest_one(&w, [name.as_str()]).is_some();
+                    let one = closest_one(&w, &[name.as_str()]).is_some();
                     assert!(!one || found.iter().any(|s| names[*s] == *name), "{w} {name}");
                 }
             }
         }
+    }
+
+    /// A name too long to be measured is filed under itself and its
+    /// lowercase only, and still found by a match but for case.
+    #[test]
+    fn a_long_name_is_filed_under_two_keys() {
+        let long = "Ab".repeat(100_000);
+        let index = NearIndex::new([long.as_str()]);
+        assert_eq!(index.sorted.len(), 2);
+        let word = long.to_ascii_lowercase();
+        assert_eq!(index.candidates(&word), vec![0]);
+        assert_eq!(closest(&word, [long.as_str()]), Some(long.as_str()));
     }
 
     /// Names added past what is kept aside are merged in, none lost.

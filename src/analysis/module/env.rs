@@ -228,8 +228,8 @@ impl ModuleEnv {
                 let (names, shapes) = (&self.declared[i], &self.shapes[i]);
                 // Most answers are one edit away: the index has those.
                 let index = self.near[i].get_or_init(|| NearIndex::new(names.iter().map(String::as_str)));
-                let one = index.candidates(word).into_iter().map(|slot| names[slot].as_str());
-                let answer = crate::suggest::closest_one(word, one).or_else(|| {
+                let one: Vec<&str> = index.candidates(word).into_iter().map(|slot| names[slot].as_str()).collect();
+                let answer = crate::suggest::closest_one(word, &one).or_else(|| {
                     // (Only names of a near shape can be the answer.)
                     let shape = Shape::of(word);
                     let near = names.iter().zip(shapes).filter(|(_, s)| s.near(shape, shape.limit()));
