@@ -281,7 +281,8 @@ pub(super) struct View<'a> {
     pub(super) dialect: Dialect,
     pub(super) lenient: bool,
     pub(super) lookups: RefCell<Vec<(Space, String)>>,
-    pub(super) suggested: RefCell<Vec<(Space, String)>>,
+    /// The words suggestions were asked for, with the answers given.
+    pub(super) suggested: RefCell<Vec<(Space, String, Option<String>)>>,
     pub(super) callees: RefCell<Vec<String>>,
     pub(super) schemas_asked: std::cell::Cell<bool>,
 }
@@ -311,16 +312,9 @@ impl<'a> View<'a> {
                 (k, t)
             })
             .collect();
-        let mut words = self.suggested.take();
-        words.sort_unstable_by(|a, b| (space_index(a.0), &a.1).cmp(&(space_index(b.0), &b.1)));
-        words.dedup();
-        let suggested = words
-            .into_iter()
-            .map(|(space, word)| {
-                let answer = self.env.suggest(space, &word);
-                (space, word, answer)
-            })
-            .collect();
+        let mut suggested = self.suggested.take();
+        suggested.sort_unstable_by(|a, b| (space_index(a.0), &a.1).cmp(&(space_index(b.0), &b.1)));
+        suggested.dedup_by(|a, b| (a.0, &a.1) == (b.0, &b.1));
         let mut calls = self.callees.take();
         calls.sort_unstable();
         calls.dedup();
@@ -348,8 +342,9 @@ impl Env for View<'_> {
         self.env.lookup(space, name)
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
-        self.suggested.borrow_mut().push((space, word.to_string()));
-        self.env.suggest(space, word)
+        let answer = self.env.suggest(space, word);
+        self.suggested.borrow_mut().push((space, word.to_string(), answer.clone()));
+        answer
     }
     fn callee(&self, call: &str) -> Option<Callee> {
         self.callees.borrow_mut().push(call.to_string());

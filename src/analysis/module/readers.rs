@@ -161,6 +161,12 @@ impl Readers {
             }
             let shapes: Vec<Shape> = renamed.iter().map(|c| Shape::of(&c.new)).collect();
             for ((_, word), asked) in self.asked.iter().filter(|((s, _), _)| *s == space) {
+                // A word that is now declared: its askers looked it up
+                // (every suggestion follows a failed lookup), so they are
+                // checked again as its readers; no answer to work out.
+                if renamed.iter().any(|c| c.new == *word) {
+                    continue;
+                }
                 let now = match &asked.answer {
                     Some(a) if renamed.iter().any(|c| c.old == *a) => env.suggest(space, word),
                     a => {
