@@ -16,3 +16,17 @@ impl Rng {
         (self.0 % n.max(1) as u64) as usize
     }
 }
+
+/// `sorted` with the numbers in each of `parts`' ranges (sorted, apart)
+/// replaced by that part's: what replacing parts of a placed list gives.
+pub fn replaced(sorted: &[usize], parts: &[(std::ops::Range<usize>, Vec<usize>)]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut rest = sorted.iter().copied().peekable();
+    for (r, fresh) in parts {
+        out.extend(std::iter::from_fn(|| rest.next_if(|x| *x < r.start)));
+        while rest.next_if(|x| r.contains(x)).is_some() {}
+        out.extend(fresh);
+    }
+    out.extend(rest);
+    out
+}
