@@ -169,7 +169,9 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
     // A rename typed back (half of them, as a letter typed and deleted):
     // the document, where, and the text to put back.
     let mut undo: Option<(usize, usize, usize, String)> = None;
-    let mut last_shared: Option<(std::sync::Arc<ModuleAnalysis>, Vec<usize>)> = None;
+    // The last shared analysis, held while the next is patched from it (as
+    // a publication or a request may), with its lengths and its summary.
+    let mut last_shared: Option<(std::sync::Arc<ModuleAnalysis>, Vec<usize>, String)> = None;
     for step in 0..edits {
         let back = undo.take();
         let d = back.as_ref().map_or_else(|| rng.below(docs.len()), |u| u.0);
@@ -245,13 +247,15 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
             // The language server's way: the shared analysis, then a probe
             // that re-infers only the item under the cursor.
             let shared = memo.analysis(&docs);
-            assert_eq!(summary(&shared), summary(&scratch), "shared analysis {what}");
-            if let Some((prev, lens)) = &last_shared {
+            let now = summary(&shared);
+            assert_eq!(now, summary(&scratch), "shared analysis {what}");
+            if let Some((prev, lens, was)) = &last_shared {
                 let delta: Vec<isize> =
                     docs.iter().zip(lens).map(|(d, l)| d.file.text.len() as isize - *l as isize).collect();
                 kept_as_said(prev, &shared, &delta, &what);
+                assert_eq!(summary(prev), *was, "the analysis held while the next was made is as it was, {what}");
             }
-            last_shared = Some((shared.clone(), docs.iter().map(|d| d.file.text.len()).collect()));
+            last_shared = Some((shared.clone(), docs.iter().map(|d| d.file.text.len()).collect(), now));
             if let Some((doc, offset)) = probe {
                 let (again, typed) = memo.probe(&docs, doc, offset);
                 assert!(std::sync::Arc::ptr_eq(&shared, &again), "an unchanged module is analysed once");

@@ -167,7 +167,7 @@ fn analyse(
     }
     let mut reports = Vec::new();
     for (((doc, diags), problem), syms) in docs.iter().zip(&analysis.diagnostics).zip(m.problems).zip(symbols) {
-        let mut diagnostics = diags.clone();
+        let mut diagnostics = diags.to_vec();
         diagnostics.extend(problem);
         reports.push(FileReport {
             path: doc.file.path.clone(),

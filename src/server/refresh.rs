@@ -82,6 +82,12 @@ impl Backend {
                 super::phases::mark("analysed");
                 analysis
             };
+            // Each document's diagnostics are held only while they are
+            // rendered: a keystroke that comes meanwhile patches the
+            // analysis, and would copy what is still held.
+            let (id, kept) = (analysis.id, analysis.kept.clone());
+            let mut diagnostics: Vec<Option<_>> = analysis.diagnostics.iter().cloned().map(Some).collect();
+            drop(analysis);
             let mut pull_again = false;
             // Related locations may point into called modules.
             let ropes = graph.related_ropes(state, disk, &settings, &snapshot.docs);
@@ -105,12 +111,14 @@ impl Backend {
                     severity: &settings.severity,
                     module: &ropes,
                     edit: change.as_ref(),
-                    analysis: analysis.id,
-                    kept: analysis.kept.get(*i).copied().flatten(),
+                    analysis: id,
+                    kept: kept.get(*i).copied().flatten(),
                 };
                 let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
                 let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
-                let (next, params) = Published::update(slot.take(), &target, *version, &analysis.diagnostics[*i]);
+                let diags = diagnostics.get_mut(*i).and_then(Option::take).unwrap_or_default();
+                let (next, params) = Published::update(slot.take(), &target, *version, &diags);
+                drop(diags);
                 super::phases::mark("rendered");
                 let result = next.result();
                 *slot = Some(next);

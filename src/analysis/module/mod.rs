@@ -49,6 +49,7 @@ mod order;
 mod patch;
 mod readers;
 mod resources;
+mod shared;
 mod shifted;
 mod symbols;
 
@@ -63,6 +64,7 @@ use memo::*;
 use order::*;
 use readers::*;
 use resources::*;
+pub use shared::Shared;
 pub use shifted::{NodeAt, TypeNodes};
 use symbols::*;
 
@@ -105,16 +107,16 @@ impl Symbol {
 #[derive(Clone, Debug, Default)]
 pub struct ModuleAnalysis {
     /// Per document (same order as the input): its diagnostics, by position.
-    pub diagnostics: Vec<Vec<Diagnostic>>,
+    pub diagnostics: Vec<Shared<Vec<Diagnostic>>>,
     /// Named values in source order per document.
-    pub symbols: Vec<Symbol>,
+    pub symbols: Shared<Vec<Symbol>>,
     /// Per document: the parts of its type expressions (hover, semantic tokens).
-    pub type_nodes: Vec<TypeNodes>,
+    pub type_nodes: Vec<Shared<TypeNodes>>,
     /// With a probe: the type of every expression of the probed item.
     pub probe: Vec<Typed>,
     /// Resources, data sources, module calls and components (document
     /// symbols), resources and data sources at their schema's type.
-    pub resources: Vec<Symbol>,
+    pub resources: Shared<Vec<Symbol>>,
     /// What the module's calls lead to (completion of their arguments and
     /// outputs), and its provider schemas (hover and completion).
     pub context: Context,
@@ -238,11 +240,11 @@ pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleA
 /// The analysis, and the module's names as they ended up.
 fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, ModuleEnv) {
     let mut out = ModuleAnalysis {
-        diagnostics: docs.iter().map(|d| d.diagnostics.clone()).collect(),
-        symbols: Vec::new(),
-        type_nodes: docs.iter().map(|_| TypeNodes::default()).collect(),
+        diagnostics: docs.iter().map(|d| d.diagnostics.clone().into()).collect(),
+        symbols: Vec::new().into(),
+        type_nodes: docs.iter().map(|_| TypeNodes::default().into()).collect(),
         probe: Vec::new(),
-        resources: Vec::new(),
+        resources: Vec::new().into(),
         context: memo.context.clone(),
         id: analysis_id(),
         kept: vec![None; docs.len()],

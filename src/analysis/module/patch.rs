@@ -30,9 +30,11 @@ impl Window {
     /// Replaces the part of `v[within]` (sorted by `key`) in the window by
     /// `fresh` and moves what follows in `within`, all in place; returns
     /// the part replaced.
+    /// (Written to only when something is in or after the window, or
+    /// comes: a part another analysis holds is copied then.)
     pub(super) fn splice<T: Placed>(
         &self,
-        v: &mut Vec<T>,
+        v: &mut Shared<Vec<T>>,
         within: Range<usize>,
         fresh: Vec<T>,
         key: impl Fn(&T) -> usize,
@@ -40,6 +42,10 @@ impl Window {
         let part = &v[within.clone()];
         let from = within.start + part.partition_point(|x| key(x) < self.lo);
         let to = within.start + part.partition_point(|x| key(x) < self.hi);
+        if from == within.end && fresh.is_empty() {
+            return from..to;
+        }
+        let v = &mut **v;
         for x in &mut v[to..within.end] {
             x.map_ranges(|r| self.moved(r));
         }
@@ -407,8 +413,12 @@ impl Memo {
         // tfvars diagnostics point at the variables they are checked
         // against (a full analysis checks them again, at the new places).
         for (j, _) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Tfvars) {
+            let moves = |r: &Related| r.path.as_deref() == Some(&doc.file.path) && window.after(r.range.start);
+            if !analysis.diagnostics[j].iter().flat_map(|x| &x.related).any(moves) {
+                continue;
+            }
             for r in analysis.diagnostics[j].iter_mut().flat_map(|x| x.related.iter_mut()) {
-                if r.path.as_deref() == Some(&doc.file.path) && window.after(r.range.start) {
+                if moves(r) {
                     r.range = window.moved(&r.range);
                     kept[j] = None;
                 }
@@ -429,7 +439,9 @@ impl Memo {
         for (j, r, x) in parts {
             symbol_parts.push(((j, r.start)..(j, r.end + 1), x.1));
         }
-        replace_parts(&mut analysis.symbols, symbol_parts, |s| (s.doc, s.name_range.start));
+        if !symbol_parts.is_empty() {
+            replace_parts(&mut analysis.symbols, symbol_parts, |s| (s.doc, s.name_range.start));
+        }
 
         // What was read before the edit goes from the index, what is read now comes in.
         if let Some(readers) = &mut readers {
