@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
+use super::watch::Watch;
 use super::workspace::Settings;
 use crate::analysis::{Document, Family, FileKind, SourceFile, Text};
 
@@ -39,6 +40,8 @@ pub struct Disk {
     files: Mutex<Files>,
     /// Counts change events and forgotten directories (see `Graph::prepare`).
     events: std::sync::atomic::AtomicU64,
+    /// For a client that does not watch files: the directories looked at.
+    watch: Watch,
 }
 
 /// Whether `path` is one the disk is never asked about (a document
@@ -56,6 +59,7 @@ fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
 
 /// The regular files of `dir` with a kind this server reads.
 fn list(dir: &Path) -> Arc<[PathBuf]> {
+    look();
     let Ok(entries) = std::fs::read_dir(dir) else { return Arc::from([]) };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -109,7 +113,20 @@ fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
     Some((stamp, text))
 }
 
+// Looks at the disk (listings and stamps), per thread: tests check that
+// a watched directory is not looked at while nothing happens in it.
+#[cfg(test)]
+thread_local! {
+    static LOOKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn look() {
+    #[cfg(test)]
+    LOOKS.with(|n| n.set(n.get() + 1));
+}
+
 fn stamp(path: &Path) -> Option<Stamp> {
+    look();
     let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
     Some((meta.modified().ok(), meta.len()))
 }
@@ -131,13 +148,40 @@ impl Disk {
         if is_virtual(w.dir) {
             return Vec::new();
         }
+        let all = recheck;
+        let recheck = recheck && self.looks_again(w.dir);
         let known = if recheck { None } else { self.lock().listings.get(w.dir).cloned() };
         let listing = known.unwrap_or_else(|| {
             let fresh = list(w.dir);
             self.lock().listings.insert(w.dir.to_path_buf(), fresh.clone());
             fresh
         });
-        w.members(&listing).filter_map(|p| self.file(p, w.settings, recheck)).collect()
+        // (`also` may lie in another directory, not watched.)
+        let again = |p: &Path| recheck || (all && p.parent() != Some(w.dir));
+        w.members(&listing).filter_map(|p| self.file(p, w.settings, again(p))).collect()
+    }
+
+    /// For a client that does not watch files: whether `dir` must be
+    /// looked at again, after the events the server's own watch saw.
+    fn looks_again(&self, dir: &Path) -> bool {
+        self.take_events();
+        !self.watch.covers(dir)
+    }
+
+    /// What the server's own watch saw, taken in as a client's events.
+    fn take_events(&self) {
+        let happened = self.watch.happened();
+        for path in &happened.files {
+            self.changed(path);
+        }
+        for dir in &happened.dirs {
+            self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut files = self.lock();
+            files.listings.remove(dir);
+            for (_, f) in files.files.iter_mut().filter(|(p, _)| p.parent() == Some(dir)) {
+                f.current = false;
+            }
+        }
     }
 
     /// [`Self::module`] when it needs neither the disk nor much work (the
@@ -161,11 +205,13 @@ impl Disk {
         Some(docs)
     }
 
-    /// One file, parsed; read again only when it changed.
+    /// One file, parsed; read again only when it changed: after a change
+    /// event (which a change that keeps its size and time may be), or,
+    /// when `recheck` looks at the disk, when its size or time differ.
     fn file(&self, path: &Path, settings: &Settings, recheck: bool) -> Option<Document> {
-        let known = self.lock().files.get(path).map(|f| (f.current && !recheck, f.stamp, f.doc.clone()));
-        if let Some((current, known, doc)) = known {
-            if current {
+        let known = self.lock().files.get(path).filter(|f| f.current).map(|f| (f.stamp, f.doc.clone()));
+        if let Some((known, doc)) = known {
+            if !recheck {
                 return self.in_dialect(path, known, doc?, settings);
             }
             let Some(now) = stamp(path) else {
@@ -173,9 +219,6 @@ impl Disk {
                 return None;
             };
             if now == known {
-                if let Some(f) = self.lock().files.get_mut(path) {
-                    f.current = true;
-                }
                 return self.in_dialect(path, now, doc?, settings);
             }
         }
@@ -217,6 +260,7 @@ impl Disk {
     /// Forgets everything read in `dir` (none of its documents is open);
     /// returns it, to be freed off the message loop.
     pub fn forget(&self, dir: &Path) -> Vec<Document> {
+        self.watch.forget(dir);
         self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut files = self.lock();
         files.listings.remove(dir);
@@ -233,12 +277,18 @@ impl Disk {
     /// listings, and every file read with the same size and time (a check
     /// without reading, for a client that does not watch files).
     pub fn unchanged(&self, dirs: &HashSet<PathBuf>) -> bool {
-        dirs.iter().filter(|d| !is_virtual(d)).all(|dir| {
+        let before = self.events();
+        self.take_events();
+        if self.events() != before {
+            return false;
+        }
+        dirs.iter().filter(|d| !is_virtual(d) && !self.watch.covers(d)).all(|dir| {
             let fresh = list(dir);
             let stamps: Vec<Option<Stamp>> = fresh.iter().map(|p| stamp(p)).collect();
             let files = self.lock();
             files.listings.get(dir).is_some_and(|known| *known == fresh)
-                && (fresh.iter().zip(stamps)).all(|(p, now)| files.files.get(p).is_none_or(|f| Some(f.stamp) == now))
+                && (fresh.iter().zip(stamps))
+                    .all(|(p, now)| files.files.get(p).is_none_or(|f| f.current && Some(f.stamp) == now))
         })
     }
 
@@ -289,6 +339,64 @@ mod tests {
         assert_eq!(disk.forget(&dir).len(), 2);
         assert!(disk.lock().files.is_empty() && disk.lock().listings.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// For a client that does not watch files, the server's own watch
+    /// tells what changed: nothing is looked at while nothing happens, and
+    /// every change is seen, even one that keeps a file's size and time.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn a_watched_directory_is_looked_at_only_after_events() {
+        let dir = scratch("watch");
+        let a = dir.join("a.tf");
+        std::fs::write(&a, "locals { x = 1 }\n").unwrap();
+        let disk = Disk::default();
+        let looks = || LOOKS.with(|n| n.get());
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        // (The first time it is looked at and watched from then on.)
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        let before = looks();
+        for _ in 0..5 {
+            assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        }
+        assert_eq!(looks(), before, "nothing happened, nothing looked at");
+        // Same size, same time: only an event tells.
+        let time = std::fs::metadata(&a).unwrap().modified().unwrap();
+        std::fs::write(&a, "locals { x = 2 }\n").unwrap();
+        std::fs::File::options().write(true).open(&a).unwrap().set_modified(time).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 2 }\n"]);
+        std::fs::write(dir.join("b.tf"), "output \"o\" {}\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 2 }\n", "output \"o\" {}\n"]);
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n"]);
+        // A link's target changes elsewhere, unseen by the watch: a
+        // directory with links is looked at every time.
+        let elsewhere = scratch("watch-target");
+        std::fs::write(elsewhere.join("t.tf"), "locals {}\n").unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("t.tf"), dir.join("l.tf")).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n", "locals {}\n"]);
+        std::fs::write(elsewhere.join("t.tf"), "locals { y = 33 }\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n", "locals { y = 33 }\n"]);
+        // A directory that is not there (a call's missing source) is
+        // looked for again only once something is made in its parent.
+        let missing = dir.join("modules/x");
+        let unchanged = |disk: &Disk| disk.unchanged(&HashSet::from([missing.clone()]));
+        assert!(texts(&disk, &missing, true).is_empty());
+        unchanged(&disk);
+        assert!(unchanged(&disk));
+        let before = looks();
+        assert!(unchanged(&disk) && unchanged(&disk));
+        assert_eq!(looks(), before, "a missing directory is not looked for while nothing is made");
+        std::fs::create_dir_all(&missing).unwrap();
+        std::fs::write(missing.join("m.tf"), "locals {}\n").unwrap();
+        assert!(!unchanged(&disk), "made where it was missing");
+        assert!(!unchanged(&disk), "and then looked at: it has a file no listing had");
+        // Forgotten, and watched anew when needed.
+        disk.forget(&dir);
+        std::fs::remove_file(dir.join("l.tf")).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&elsewhere);
     }
 
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -24,6 +24,7 @@ mod stash;
 mod stdio;
 pub mod text;
 mod transport;
+mod watch;
 mod workspace;
 
 use std::collections::HashMap;
