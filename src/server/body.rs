@@ -34,6 +34,13 @@ impl Chunk {
         }
     }
 
+    pub fn len(&self) -> usize {
+        match self {
+            Chunk::Static(b) => b.len(),
+            Chunk::Shared(_, len) => *len,
+        }
+    }
+
     /// The same piece without its last byte.
     pub fn trimmed(self) -> Chunk {
         match self {
@@ -53,7 +60,7 @@ pub struct Body {
 
 impl Body {
     pub fn new(chunks: Vec<Chunk>) -> Body {
-        let len = chunks.iter().map(|c| c.bytes().len()).sum();
+        let len = chunks.iter().map(Chunk::len).sum();
         Body { chunks: chunks.into(), len }
     }
 

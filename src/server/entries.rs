@@ -126,6 +126,12 @@ impl Block {
         (self.lo, self.hi, self.other, self.bytes) = (lo, hi, other, bytes);
     }
 
+    /// Drops its chunk (its entries' JSON changed), kept in `spare`.
+    fn unmade(&mut self, spare: &mut Vec<Arc<Vec<u8>>>) {
+        spare.extend(self.chunk.take());
+        spare.truncate(SPARE);
+    }
+
     /// Adds the pending shift to its entries' offsets.
     fn settle(&mut self, path: &Path) {
         let by = std::mem::take(&mut self.shift);
@@ -141,12 +147,17 @@ impl Block {
         (self.lo, self.hi) = (self.lo.saturating_add_signed(by), self.hi.saturating_add_signed(by));
     }
 
-    /// Its bytes in a message, made when they are not yet.
-    fn chunk(&mut self) -> Arc<Vec<u8>> {
+    /// Its bytes in a message, made when they are not yet (in the buffer
+    /// of a spare chunk no message holds any more, when there is one).
+    fn chunk(&mut self, spare: &mut Vec<Arc<Vec<u8>>>) -> Arc<Vec<u8>> {
         let bytes = self.bytes;
         let entries = &self.entries;
         (self.chunk.get_or_insert_with(|| {
-            let mut out = Vec::with_capacity(bytes);
+            let mut out = std::iter::from_fn(|| spare.pop())
+                .find_map(|mut c| Arc::get_mut(&mut c).map(std::mem::take))
+                .unwrap_or_default();
+            out.clear();
+            out.reserve(bytes);
             for e in entries.iter().filter(|e| !e.json.is_empty()) {
                 out.extend_from_slice(e.json.as_bytes());
                 out.push(b',');
@@ -167,12 +178,21 @@ impl Block {
 pub struct Entries {
     blocks: Vec<Block>,
     len: usize,
+    /// Chunks dropped since the last message was made. Their buffers make
+    /// the next ones once the writer let go of that message: freed and
+    /// asked for again, 20 KB buffers cost more than copying into them
+    /// (glibc sorts its free lists on a large request; the trees an open
+    /// left behind made them long).
+    spare: Vec<Arc<Vec<u8>>>,
 }
+
+/// How many spare chunks are kept at most.
+const SPARE: usize = 16;
 
 impl Entries {
     pub fn new(entries: Vec<Entry>, path: &Path) -> Entries {
         let len = entries.len();
-        Entries { blocks: blocks(entries, path), len }
+        Entries { blocks: blocks(entries, path), len, spare: Vec::new() }
     }
 
     pub fn len(&self) -> usize {
@@ -183,7 +203,7 @@ impl Entries {
     /// entries only): each shown entry's JSON and a comma.
     pub fn chunks(&mut self, out: &mut Vec<Chunk>) {
         for b in self.blocks.iter_mut().filter(|b| b.bytes > 0) {
-            out.push(Chunk::shared(b.chunk()));
+            out.push(Chunk::shared(b.chunk(&mut self.spare)));
         }
     }
 
@@ -251,7 +271,7 @@ impl Entries {
                         changed |= each(count + k, e);
                     }
                     if changed {
-                        b.chunk = None;
+                        b.unmade(&mut self.spare);
                     }
                     b.sum(path);
                 }
@@ -321,11 +341,17 @@ impl Entries {
         let after = head + fresh.len();
         (0..tail.len()).for_each(|i| now[head + range.len() + i] = after + i);
         // The blocks that stay (where they start now, their chunk).
-        let stay = was.into_iter().filter_map(|(at, chunk)| {
+        let mut stay = Vec::new();
+        for (at, chunk) in was {
             let to = now[at.start];
-            let whole = !at.is_empty() && to != usize::MAX && at.clone().all(|i| now[i] == to + i - at.start);
-            Some((to, at.len(), chunk.filter(|_| whole)?))
-        });
+            match chunk {
+                Some(c) if !at.is_empty() && to != usize::MAX && at.clone().all(|i| now[i] == to + i - at.start) => {
+                    stay.push((to, at.len(), c))
+                }
+                c => self.spare.extend(c),
+            }
+        }
+        self.spare.truncate(SPARE);
         let mut entries = old.into_iter().chain(fresh.into_iter().map(|(e, _)| e)).chain(tail);
         let mut made = Vec::new();
         let mut done = 0;
@@ -337,6 +363,7 @@ impl Entries {
             if !between.is_empty() && between.len() < BLOCK / 2 {
                 between.extend(own);
                 made.push(Block::new(between, path));
+                self.spare.push(chunk);
                 continue;
             }
             made.extend(blocks(between, path));
@@ -348,7 +375,7 @@ impl Entries {
         match made.last_mut() {
             Some(b) if !rest.is_empty() && rest.len() < BLOCK / 2 => {
                 b.entries.extend(rest);
-                b.chunk = None;
+                b.unmade(&mut self.spare);
                 b.sum(path);
             }
             _ => made.extend(blocks(rest, path)),
