@@ -179,10 +179,9 @@ pub struct Entries {
     blocks: Vec<Block>,
     len: usize,
     /// Chunks dropped since the last message was made. Their buffers make
-    /// the next ones once the writer let go of that message: freed and
-    /// asked for again, 20 KB buffers cost more than copying into them
-    /// (glibc sorts its free lists on a large request; the trees an open
-    /// left behind made them long).
+    /// the next ones once the writer let go of that message: a new 20 KB
+    /// buffer per changed block cost more than copying into it (making
+    /// the chunks of a 10 MB rename: 84 -> 50 µs p50 with them).
     spare: Vec<Arc<Vec<u8>>>,
 }
 
@@ -381,6 +380,7 @@ impl Entries {
             _ => made.extend(blocks(rest, path)),
         }
         self.blocks.splice(first..first, made);
+        self.spare.truncate(SPARE);
     }
 }
 
