@@ -9,6 +9,7 @@
 //! A change's analysis and its results are `refresh.rs`; clients that pull
 //! diagnostics get them from `pull.rs` instead of publications.
 
+mod body;
 mod disk;
 mod entries;
 mod graph;
@@ -482,7 +483,7 @@ impl LanguageServer for Backend {
                     r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
                     publish::json_string(uri.as_str())
                 );
-                self.outbox.publish(uri.as_str(), Arc::new(empty.into_bytes()));
+                self.outbox.publish(uri.as_str(), empty.into_bytes().into());
             }
             self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
             self.disk.changed(&path);

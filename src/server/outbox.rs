@@ -7,11 +7,9 @@
 //! were made (a close's empty list and the reopen's diagnostics included).
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// A message body. Shared: the publisher keeps its last publication to
-/// make the next one from it, once the writer is done with it.
-pub type Body = Arc<Vec<u8>>;
+pub use super::body::Body;
 
 #[derive(Default)]
 struct Queue {
@@ -36,10 +34,10 @@ impl Outbox {
     }
 
     /// Queues one message body (a response, a request or an error).
-    pub fn send(&self, body: Vec<u8>) {
+    pub fn send(&self, body: impl Into<Body>) {
         let mut q = self.lock();
         if !q.closed {
-            q.frames.push_back(Arc::new(body));
+            q.frames.push_back(body.into());
             self.ready.notify_one();
         }
     }
@@ -117,7 +115,7 @@ impl Outbox {
                     super::phases::mark("header");
                     super::phases::line();
                 })
-                .and_then(|_| output.write_all(&body))
+                .and_then(|_| body.write_to(output))
                 .and_then(|_| output.flush());
             if written.is_err() {
                 self.abandon();
@@ -134,14 +132,41 @@ mod tests {
     #[test]
     fn a_newer_publication_replaces_the_waiting_one_and_frames_go_first() {
         let out = Outbox::default();
-        out.publish("a", Arc::new(b"a1".to_vec()));
-        out.publish("b", Arc::new(b"b1".to_vec()));
-        out.publish("a", Arc::new(b"a2".to_vec()));
+        out.publish("a", Body::from(b"a1".to_vec()));
+        out.publish("b", Body::from(b"b1".to_vec()));
+        out.publish("a", Body::from(b"a2".to_vec()));
         out.send(b"response".to_vec());
         assert_eq!(out.waiting(), 2);
         out.close();
         let all: Vec<Vec<u8>> = std::iter::from_fn(|| out.next()).map(|b| b.to_vec()).collect();
         assert_eq!(all, [b"response".to_vec(), b"a2".to_vec(), b"b1".to_vec()]);
+    }
+
+    #[test]
+    fn frames_and_publications_are_written_whole_and_in_order() {
+        use super::super::body::Chunk;
+        /// Takes at most 3 bytes a call.
+        struct Slow(Vec<u8>);
+        impl std::io::Write for Slow {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(3);
+                self.0.extend_from_slice(&buf[..n]);
+                Ok(n)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let out = Outbox::default();
+        out.send(br#"{"id":1}"#.to_vec());
+        let list = Chunk::new(b"1,2,".to_vec()).trimmed();
+        out.publish("a", Body::new(vec![Chunk::Static(br#"{"a":["#), list, Chunk::Static(b"]}")]));
+        out.send(br#"{"id":2}"#.to_vec());
+        out.close();
+        let mut written = Slow(Vec::new());
+        out.write_all(&mut written);
+        let expected = "Content-Length: 8\r\n\r\n{\"id\":1}Content-Length: 8\r\n\r\n{\"id\":2}Content-Length: 11\r\n\r\n{\"a\":[1,2]}";
+        assert_eq!(String::from_utf8(written.0).unwrap(), expected);
     }
 
     #[test]
@@ -158,7 +183,7 @@ mod tests {
         let out = Outbox::default();
         out.send(b"x".to_vec());
         out.write_all(&mut Broken);
-        out.publish("a", Arc::new(b"a1".to_vec()));
+        out.publish("a", Body::from(b"a1".to_vec()));
         out.send(b"y".to_vec());
         assert_eq!(out.waiting(), 0);
         assert_eq!(out.next(), None);

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp_server::ls_types::Uri;
 
+use super::body::{Body, Chunk};
 use super::entries::{here, Entries, Entry, Pos, Span};
-use super::outbox::Body;
 use super::ropes::Ropes;
 use super::text::{self, Encoding};
 use super::workspace::Edit;
@@ -53,42 +53,32 @@ pub struct Published {
 /// The next [`Published::result`].
 static RESULTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-/// A publication as sent: `head` bytes up to the list's `[`, then each
-/// shown entry's JSON and a comma up to `end` (the last comma written as
-/// `]`, or a `]` at `head` when none is shown), then the version. The next
-/// publication is made from it in place once the writer is done with it:
-/// the bytes of unchanged entries stay, or move as one block.
+/// A publication as sent, in pieces: `head` (up to the list), `[`, the
+/// chunks of the entries' blocks (the last one without its comma), `]`,
+/// the version. The next one shares the head and the chunks of the blocks
+/// it left as they were.
 struct Message {
     body: Body,
     uri_json: Arc<str>,
-    head: usize,
-    end: usize,
+    head: Chunk,
 }
 
 impl Message {
     fn empty() -> Message {
-        Message { body: Arc::default(), uri_json: Arc::from(""), head: 0, end: 0 }
+        Message { body: Body::default(), uri_json: Arc::from(""), head: Chunk::Static(b"") }
     }
 
-    /// Closes the list at the end of `buf` and adds the version.
-    fn finish(mut buf: Vec<u8>, uri_json: Arc<str>, head: usize, version: i32) -> Message {
-        let end = buf.len();
-        match buf.last_mut() {
-            Some(last) if end > head => *last = b']',
-            _ => buf.push(b']'),
+    fn new(head: Chunk, uri_json: Arc<str>, entries: &mut Entries, version: i32) -> Message {
+        let mut chunks = vec![head.clone(), Chunk::Static(b"[")];
+        entries.chunks(&mut chunks);
+        if chunks.len() > 2 {
+            let last = chunks.pop().map(Chunk::trimmed);
+            chunks.extend(last);
         }
-        buf.extend_from_slice(format!(r#","version":{version}}}}}"#).as_bytes());
-        Message { body: Arc::new(buf), uri_json, head, end }
+        chunks.push(Chunk::Static(b"]"));
+        chunks.push(Chunk::new(format!(r#","version":{version}}}}}"#).into_bytes()));
+        Message { body: Body::new(chunks), uri_json, head }
     }
-}
-
-fn push_entries(buf: &mut Vec<u8>, entries: &Entries, range: std::ops::Range<usize>) {
-    entries.each(range, |e| {
-        if !e.json.is_empty() {
-            buf.extend_from_slice(e.json.as_bytes());
-            buf.push(b',');
-        }
-    });
 }
 
 /// What a publication needs besides the diagnostics.
@@ -352,12 +342,6 @@ impl Published {
             |at, span| at.end <= known_back && after(span),
             |i, e| (i < known_back || change.same(&e.diag, &diags[diags.len() - 1 - i], path)) && reusable_after(e),
         );
-        // Where the old message's entries from `front` on, and those kept
-        // as they are (the back ones when no line moved), start.
-        let kept_from = if change.lines == 0 { old_len - back } else { old_len };
-        let front_at = old.message.head + old.entries.bytes(0..front);
-        let kept_at = front_at + old.entries.bytes(front..kept_from);
-        let kept = old_len - kept_from;
         // The entries are changed in place: only the middle is replaced.
         let mut entries = std::mem::take(&mut old.entries);
         let middle = front..old_len - back;
@@ -396,7 +380,8 @@ impl Published {
             e
         };
         // An entry after the change whose diagnostic only moved with the
-        // text keeps its positions (shifted by whole lines).
+        // text keeps its positions (shifted by whole lines); whether its
+        // JSON was made again.
         let follow = |e: &mut Entry, d: &Diagnostic| {
             if change.lines != 0 {
                 e.range = shift(e.range, change.lines);
@@ -407,11 +392,13 @@ impl Published {
                 }
                 e.diag = d.clone();
                 e.render(effective(d));
+                true
             } else {
                 e.diag.range = d.range.clone();
                 for (mine, theirs) in e.diag.related.iter_mut().zip(&d.related) {
                     mine.range = theirs.range.clone();
                 }
+                false
             }
         };
         // The middle: the new diagnostics and the old entries walked in
@@ -448,16 +435,13 @@ impl Published {
                 let e = if let Some(moved) = reuse {
                     taken[j] = true;
                     let mut e = std::mem::replace(&mut old_middle[j], Entry::placeholder());
-                    if moved {
-                        follow(&mut e, d);
-                        same &= change.lines == 0;
-                    }
-                    same &= j == i;
-                    e
+                    let rendered = moved && follow(&mut e, d);
+                    same &= !rendered && j == i;
+                    (e, (!rendered).then_some(j))
                 } else {
                     let n = fresh_entry(d);
                     same &= equal && !taken[i] && old_middle[i].json == n.json;
-                    n
+                    (n, None)
                 };
                 fresh.push(e);
             }
@@ -474,36 +458,18 @@ impl Published {
             }
         }
 
-        let written = next.entries.len() - kept;
-        next.message = match Arc::get_mut(&mut old.message.body) {
-            // The last message, no longer being written: its bytes before
-            // `front` stay, the kept ones move as one block.
-            Some(buf) if old.message.uri_json == target.uri_json && old.message.head > 0 => {
-                let mut buf = std::mem::take(buf);
-                buf.truncate(old.message.end);
-                if old.message.end > old.message.head {
-                    buf[old.message.end - 1] = b',';
-                }
-                let mut middle = Vec::new();
-                push_entries(&mut middle, &next.entries, front..written);
-                buf.splice(front_at..kept_at, middle);
-                Message::finish(buf, target.uri_json.clone(), old.message.head, version)
-            }
-            _ => {
-                let size = next.entries.bytes(0..next.entries.len());
-                let mut buf = Vec::with_capacity(size + target.uri_json.len() + 128);
-                let _ = std::io::Write::write_fmt(
-                    &mut buf,
-                    format_args!(
-                        r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":["#,
-                        target.uri_json
-                    ),
-                );
-                let head = buf.len();
-                push_entries(&mut buf, &next.entries, 0..next.entries.len());
-                Message::finish(buf, target.uri_json.clone(), head, version)
-            }
+        // The head is the last one's while the document's URI is.
+        let head = match old.message {
+            m if m.uri_json == target.uri_json => m.head,
+            _ => Chunk::new(
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":"#,
+                    target.uri_json
+                )
+                .into_bytes(),
+            ),
         };
+        next.message = Message::new(head, target.uri_json.clone(), &mut next.entries, version);
         let body = next.message.body.clone();
         (next, body)
     }
@@ -513,11 +479,13 @@ impl Published {
         self.result
     }
 
-    /// The last message and where in it the list of diagnostics (as a
-    /// JSON array) is.
-    pub fn list(&self) -> (Body, std::ops::Range<usize>) {
-        let m = &self.message;
-        (m.body.clone(), m.head.saturating_sub(1)..m.end.max(m.head + 1))
+    /// The list of diagnostics last published, as a JSON array (the
+    /// message's pieces but the first and the last).
+    pub fn list(&self) -> Body {
+        match self.message.body.chunks() {
+            [_, list @ .., _] if !list.is_empty() => Body::new(list.to_vec()),
+            _ => Body::from(b"[]".to_vec()),
+        }
     }
 
     /// The rope of the text last published.
@@ -563,8 +531,7 @@ mod tests {
     }
 
     fn list_of(p: &Published) -> Vec<u8> {
-        let (body, range) = p.list();
-        body[range].to_vec()
+        p.list().to_vec()
     }
 
     /// Publishes each text after the last; every message must be what a
@@ -632,10 +599,10 @@ mod tests {
             }
             let (_, fresh) = Published::update(None, &target, k as i32, &found);
             before = Some((text.clone(), found.clone()));
-            assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&fresh), "text {k}");
+            assert_eq!(body, fresh, "text {k}");
             // The list is the message's diagnostics, and its id changes
             // exactly when they do.
-            let message: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            let message: serde_json::Value = serde_json::from_slice(&body.to_vec()).unwrap();
             let list: serde_json::Value = serde_json::from_slice(&list_of(&next)).unwrap();
             assert_eq!(list, message["params"]["diagnostics"], "text {k}");
             if let Some((result, bytes)) = previous {

@@ -15,7 +15,6 @@
 //! an analysis changes something (or the session ends).
 
 use std::collections::{HashMap, HashSet};
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -194,8 +193,7 @@ impl Backend {
                 let reports = blocking(move || me.closed_reports(Some(&wanted))).await?;
                 let (result, list) =
                     reports.into_iter().find(|r| r.0 == path).map(|r| (r.1, r.2)).unwrap_or((0, b"[]".to_vec()));
-                let range = 0..list.len();
-                return Ok(self.answer(previous.as_deref(), result, Arc::new(list), range));
+                return Ok(self.answer(previous.as_deref(), result, list.into()));
             };
             let ready = guard(&pulls.ready).get(&path).copied();
             if ready.is_some_and(|(analysed, _)| analysed == current) {
@@ -205,8 +203,8 @@ impl Backend {
                     let p = slot.lock().unwrap_or_else(|e| e.into_inner());
                     p.as_ref().map(|p| (p.result(), p.list()))
                 });
-                if let Some((result, (body, range))) = found {
-                    return Ok(self.answer(previous.as_deref(), result, body, range));
+                if let Some((result, list)) = found {
+                    return Ok(self.answer(previous.as_deref(), result, list));
                 }
             }
             let waited = started.elapsed();
@@ -228,14 +226,8 @@ impl Backend {
     }
 
     /// A document report: `unchanged` when the client has this list
-    /// (`body[range]`); a large one is put in by the transport.
-    fn answer(
-        &self,
-        previous: Option<&str>,
-        result: u64,
-        body: Body,
-        range: Range<usize>,
-    ) -> DocumentDiagnosticReportResult {
+    /// (`list`, a JSON array); a large one is put in by the transport.
+    fn answer(&self, previous: Option<&str>, result: u64, list: Body) -> DocumentDiagnosticReportResult {
         let id = self.pulls.id(result);
         if previous == Some(id.as_str()) {
             return document_report(DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
@@ -245,11 +237,11 @@ impl Backend {
         }
         document_report(DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
             related_documents: None,
-            full_document_diagnostic_report: if self.direct && range.len() >= MIN_SPLICED {
-                self.splices.put(id.clone(), body, range);
+            full_document_diagnostic_report: if self.direct && list.len() >= MIN_SPLICED {
+                self.splices.put(id.clone(), list);
                 full(id, Vec::new())
             } else {
-                full(id, decode(&body[range]))
+                full(id, decode(&list.to_vec()))
             },
         }))
     }
@@ -408,8 +400,7 @@ impl Backend {
                     kept: analysis.kept.get(i).copied().flatten(),
                 };
                 let (next, _) = Published::update(last, &target, 0, &analysis.diagnostics[i]);
-                let (body, range) = next.list();
-                out.push((path.clone(), next.result(), body[range].to_vec()));
+                out.push((path.clone(), next.result(), next.list().to_vec()));
                 if only.is_none() || had {
                     guard(&self.pulls.closed).insert(path.clone(), (doc.file.text.clone(), next));
                 }

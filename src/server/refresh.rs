@@ -20,7 +20,7 @@ impl Backend {
         }
         let _in_order = self.delivering.lock().await;
         while let Some(body) = self.outbox.next_publication() {
-            if let Ok(mut message) = serde_json::from_slice::<serde_json::Value>(&body) {
+            if let Ok(mut message) = serde_json::from_slice::<serde_json::Value>(&body.to_vec()) {
                 self.client.send_notification::<RawPublish>(message["params"].take()).await;
             }
         }

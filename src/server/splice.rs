@@ -8,10 +8,9 @@
 //! id, and the transport puts it into the response as it passes. In
 //! process (no transport) the list is decoded into the answer instead.
 
-use std::ops::Range;
 use std::sync::Mutex;
 
-use super::outbox::Body;
+use super::body::{Body, Chunk};
 
 /// Lists shorter than this are decoded into the answer.
 pub const MIN_SPLICED: usize = 64 << 10;
@@ -22,64 +21,61 @@ const MAX_WAITING: usize = 8;
 
 #[derive(Default)]
 pub struct Splices {
-    lists: Mutex<Vec<(String, Body, Range<usize>)>>,
+    lists: Mutex<Vec<(String, Body)>>,
 }
 
 const EMPTY: &[u8] = br#""items":[]"#;
 
 impl Splices {
-    /// Keeps the list `body[range]` for the response with this result id.
-    pub fn put(&self, result_id: String, body: Body, range: Range<usize>) {
+    /// Keeps the list (a JSON array) for the response with this result id.
+    pub fn put(&self, result_id: String, list: Body) {
         let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
-        lists.push((result_id, body, range));
+        lists.push((result_id, list));
         if lists.len() > MAX_WAITING {
             lists.remove(0);
         }
     }
 
     /// A frame for the client, with its list put in when it is the answer
-    /// one waits for.
-    pub fn fill(&self, frame: Vec<u8>) -> Vec<u8> {
+    /// one waits for (its pieces, not copied).
+    pub fn fill(&self, frame: Vec<u8>) -> Body {
         let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
         if lists.is_empty() || frame.len() > 4096 {
-            return frame;
+            return frame.into();
         }
         let found = lists.iter().position(|(id, ..)| {
             let key = format!(r#""resultId":"{id}""#);
             memchr::memmem::find(&frame, key.as_bytes()).is_some()
         });
-        let Some(k) = found else { return frame };
-        let Some(at) = memchr::memmem::find(&frame, EMPTY) else { return frame };
-        let (_, body, range) = lists.remove(k);
+        let Some(k) = found else { return frame.into() };
+        let Some(at) = memchr::memmem::find(&frame, EMPTY) else { return frame.into() };
+        let (_, list) = lists.remove(k);
         drop(lists);
-        let list = &body[range];
-        let mut out = Vec::with_capacity(frame.len() + list.len());
-        out.extend_from_slice(&frame[..at]);
-        out.extend_from_slice(br#""items":"#);
-        out.extend_from_slice(list);
-        out.extend_from_slice(&frame[at + EMPTY.len()..]);
-        out
+        let mut chunks = Vec::with_capacity(list.chunks().len() + 3);
+        chunks.push(Chunk::new(frame[..at].to_vec()));
+        chunks.push(Chunk::Static(br#""items":"#));
+        chunks.extend_from_slice(list.chunks());
+        chunks.push(Chunk::new(frame[at + EMPTY.len()..].to_vec()));
+        Body::new(chunks)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn a_waiting_list_goes_into_its_answer_only() {
         let s = Splices::default();
-        let body: Body = Arc::new(br#"{"params":{"diagnostics":[{"a":1},{"b":2}]}}"#.to_vec());
-        let start = body.iter().position(|&b| b == b'[').unwrap();
-        s.put("n-7".into(), body.clone(), start..body.len() - 2);
+        let list = [Chunk::Static(b"["), Chunk::new(br#"{"a":1},{"b":2},"#.to_vec()).trimmed(), Chunk::Static(b"]")];
+        s.put("n-7".into(), Body::new(list.to_vec()));
         let other = br#"{"jsonrpc":"2.0","result":{"kind":"full","resultId":"n-8","items":[]},"id":1}"#.to_vec();
-        assert_eq!(s.fill(other.clone()), other);
+        assert_eq!(s.fill(other.clone()).to_vec(), other);
         let mine = br#"{"jsonrpc":"2.0","result":{"kind":"full","resultId":"n-7","items":[]},"id":2}"#.to_vec();
-        let filled: serde_json::Value = serde_json::from_slice(&s.fill(mine.clone())).unwrap();
+        let filled: serde_json::Value = serde_json::from_slice(&s.fill(mine.clone()).to_vec()).unwrap();
         assert_eq!(filled["result"]["items"], serde_json::json!([{"a": 1}, {"b": 2}]));
         assert_eq!(filled["id"], 2);
         // Taken once.
-        assert_eq!(s.fill(mine.clone()), mine);
+        assert_eq!(s.fill(mine.clone()).to_vec(), mine);
     }
 }
