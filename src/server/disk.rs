@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use super::watch::Watch;
+use super::watch::{Seen, Watch};
 use super::workspace::Settings;
 use crate::analysis::{Document, Family, FileKind, SourceFile, Text};
 
@@ -165,22 +165,46 @@ impl Disk {
     /// looked at again, after the events the server's own watch saw.
     fn looks_again(&self, dir: &Path) -> bool {
         self.take_events();
-        !self.watch.covers(dir)
+        !self.covered(dir)
     }
 
-    /// What the server's own watch saw, taken in as a client's events.
+    /// Whether the watch tells every change of `dir`. Newly watched, what
+    /// was read of it is dropped (it may be stale): whoever looks at it
+    /// first, later readers that trust the watch find it read anew.
+    fn covered(&self, dir: &Path) -> bool {
+        match self.watch.covers(dir) {
+            Seen::Covered => true,
+            Seen::New => {
+                self.stale(dir);
+                false
+            }
+            Seen::No => false,
+        }
+    }
+
+    /// Everything read of `dir` is to be looked at again.
+    fn stale(&self, dir: &Path) {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut files = self.lock();
+        files.listings.remove(dir);
+        for (_, f) in files.files.iter_mut().filter(|(p, _)| p.parent() == Some(dir)) {
+            f.current = false;
+        }
+    }
+
+    /// What the server's own watch saw, taken in as a client's events
+    /// (which name only the files a client is told to watch): a file of
+    /// a kind this server reads, or one it read. An editor's swap and
+    /// backup files beside the module are not changes of it.
     fn take_events(&self) {
         let happened = self.watch.happened();
         for path in &happened.files {
-            self.changed(path);
+            if FileKind::for_path(path).is_some() || self.lock().files.contains_key(path) {
+                self.changed(path);
+            }
         }
         for dir in &happened.dirs {
-            self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            let mut files = self.lock();
-            files.listings.remove(dir);
-            for (_, f) in files.files.iter_mut().filter(|(p, _)| p.parent() == Some(dir)) {
-                f.current = false;
-            }
+            self.stale(dir);
         }
     }
 
@@ -275,14 +299,18 @@ impl Disk {
 
     /// Whether what was read of `dirs` is what the disk has: the same
     /// listings, and every file read with the same size and time (a check
-    /// without reading, for a client that does not watch files).
+    /// without reading, for a client that does not watch files; one the
+    /// watch covers is the same while no event came and its listing is
+    /// still known).
     pub fn unchanged(&self, dirs: &HashSet<PathBuf>) -> bool {
         let before = self.events();
         self.take_events();
         if self.events() != before {
             return false;
         }
-        dirs.iter().filter(|d| !is_virtual(d) && !self.watch.covers(d)).all(|dir| {
+        // (Whether the watch spares looking at it.)
+        let spared = |dir: &Path| is_virtual(dir) || (self.covered(dir) && self.lock().listings.contains_key(dir));
+        dirs.iter().filter(|d| !spared(d)).all(|dir| {
             let fresh = list(dir);
             let stamps: Vec<Option<Stamp>> = fresh.iter().map(|p| stamp(p)).collect();
             let files = self.lock();
@@ -360,6 +388,13 @@ mod tests {
             assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
         }
         assert_eq!(looks(), before, "nothing happened, nothing looked at");
+        // An editor's swap and backup files are not changes of the module.
+        let events = disk.events();
+        std::fs::write(dir.join(".a.tf.swp"), "swap").unwrap();
+        std::fs::write(dir.join("4913"), "").unwrap();
+        std::fs::remove_file(dir.join("4913")).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        assert_eq!(disk.events(), events, "no change of the module");
         // Same size, same time: only an event tells.
         let time = std::fs::metadata(&a).unwrap().modified().unwrap();
         std::fs::write(&a, "locals { x = 2 }\n").unwrap();

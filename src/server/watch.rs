@@ -19,6 +19,17 @@ pub struct Happened {
     pub dirs: Vec<PathBuf>,
 }
 
+/// What the watch knows of a directory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Seen {
+    /// Its events tell every change.
+    Covered,
+    /// Watched from now on: what was read of it before may be stale.
+    New,
+    /// Not watched, or its events do not tell everything (links).
+    No,
+}
+
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub use inotify_watch::Watch;
 
@@ -30,7 +41,7 @@ mod inotify_watch {
 
     use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 
-    use super::Happened;
+    use super::{Happened, Seen};
 
     #[derive(Default)]
     pub struct Watch(Mutex<State>);
@@ -100,23 +111,22 @@ mod inotify_watch {
             out
         }
 
-        /// Whether the events of `dir` tell its changes. A directory not
-        /// watched yet is from now on, but `false` then: what was read of
-        /// it before may be stale, and the caller looks at it again.
-        pub fn covers(&self, dir: &Path) -> bool {
+        /// Whether the events of `dir` tell its changes; a directory not
+        /// watched yet is from now on.
+        pub fn covers(&self, dir: &Path) -> Seen {
             let mut st = self.lock();
             if let Some((_, trusted)) = st.watched.get(dir) {
-                return *trusted;
+                return if *trusted { Seen::Covered } else { Seen::No };
             }
             if st.missing.get(dir).is_some_and(|ancestor| st.watched.contains_key(ancestor)) {
-                return true;
+                return Seen::Covered;
             }
             if !st.tried {
                 st.tried = true;
                 st.inotify = Inotify::init().ok();
             }
             let State { inotify, dirs, watched, missing, .. } = &mut *st;
-            let Some(inotify) = inotify.as_mut() else { return false };
+            let Some(inotify) = inotify.as_mut() else { return Seen::No };
             let mask = WatchMask::CREATE
                 | WatchMask::DELETE
                 | WatchMask::MODIFY
@@ -138,17 +148,22 @@ mod inotify_watch {
                 watched.insert(at.to_path_buf(), (wd, !has_links(at)));
                 Ok(())
             };
-            if add(dir) == Err(std::io::ErrorKind::NotFound) {
-                // Not there: what would make it is an event in the nearest
-                // ancestor that is.
-                for ancestor in dir.ancestors().skip(1) {
-                    if add(ancestor).is_ok() {
-                        missing.insert(dir.to_path_buf(), ancestor.to_path_buf());
-                        break;
+            match add(dir) {
+                Ok(()) => Seen::New,
+                Err(std::io::ErrorKind::NotFound) => {
+                    // Not there: what would make it is an event in the
+                    // nearest ancestor that is.
+                    let ancestor = dir.ancestors().skip(1).find(|a| add(a).is_ok());
+                    match ancestor {
+                        Some(a) => {
+                            missing.insert(dir.to_path_buf(), a.to_path_buf());
+                            Seen::New
+                        }
+                        None => Seen::No,
                     }
                 }
+                Err(_) => Seen::No,
             }
-            false
         }
 
         /// Stops watching `dir` (none of its documents is open any more).
@@ -181,8 +196,8 @@ impl Watch {
     pub fn happened(&self) -> Happened {
         Happened::default()
     }
-    pub fn covers(&self, _: &std::path::Path) -> bool {
-        false
+    pub fn covers(&self, _: &std::path::Path) -> Seen {
+        Seen::No
     }
     pub fn forget(&self, _: &std::path::Path) {}
 }
