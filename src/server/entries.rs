@@ -340,11 +340,16 @@ impl Entries {
         let after = head + fresh.len();
         (0..tail.len()).for_each(|i| now[head + range.len() + i] = after + i);
         // The blocks that stay (where they start now, their chunk).
+        // (In order, apart: a block that would overlap the last kept one is
+        // made again, whatever the caller said.)
         let mut stay = Vec::new();
+        let mut free = 0;
         for (at, chunk) in was {
             let to = now[at.start];
+            let kept = |i: usize| now[i] == to + i - at.start;
             match chunk {
-                Some(c) if !at.is_empty() && to != usize::MAX && at.clone().all(|i| now[i] == to + i - at.start) => {
+                Some(c) if !at.is_empty() && to != usize::MAX && to >= free && at.clone().all(kept) => {
+                    free = to + at.len();
                     stay.push((to, at.len(), c))
                 }
                 c => self.spare.extend(c),

@@ -86,7 +86,7 @@ impl Backend {
             // rendered: a keystroke that comes meanwhile patches the
             // analysis, and would copy what is still held.
             let (id, kept) = (analysis.id, analysis.kept.clone());
-            let mut diagnostics: Vec<Option<_>> = analysis.diagnostics.iter().cloned().map(Some).collect();
+            let mut diagnostics = analysis.diagnostics.clone();
             drop(analysis);
             let mut pull_again = false;
             // Related locations may point into called modules.
@@ -116,7 +116,7 @@ impl Backend {
                 };
                 let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
                 let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
-                let diags = diagnostics.get_mut(*i).and_then(Option::take).unwrap_or_default();
+                let diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
                 let (next, params) = Published::update(slot.take(), &target, *version, &diags);
                 drop(diags);
                 super::phases::mark("rendered");

@@ -75,12 +75,17 @@ mod inotify_watch {
             let mut buffer = [0u8; 8192];
             let mut entries = Vec::new();
             let made_or_gone = EventMask::CREATE | EventMask::DELETE | EventMask::MOVED_FROM | EventMask::MOVED_TO;
-            // (Until a read finds nothing: `WouldBlock`, or any error.)
-            while let Ok(events) = inotify.read_events(&mut buffer) {
+            // Until a read finds nothing (`WouldBlock`, or any error); at
+            // most 64 reads, so that a process writing beside the module
+            // without pause cannot hold a keystroke here (the rest waits
+            // for the next look).
+            for _ in 0..64 {
+                let Ok(events) = inotify.read_events(&mut buffer) else { break };
                 for e in events {
                     if e.mask.contains(EventMask::Q_OVERFLOW) {
                         // Events were lost: everything watched may have changed.
                         out.dirs.extend(watched.keys().cloned());
+                        missing.clear();
                         continue;
                     }
                     let Some(dir) = dirs.get(&e.wd) else { continue };
@@ -101,6 +106,7 @@ mod inotify_watch {
             }
             // An entry made or gone may be a link: trusted while there is
             // none; and it may be (or lead to) a missing directory.
+            entries.sort_unstable();
             entries.dedup();
             missing.retain(|_, ancestor| watched.contains_key(ancestor) && !entries.contains(ancestor));
             for dir in entries {
