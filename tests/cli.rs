@@ -468,3 +468,30 @@ fn a_bad_provider_schema_is_an_io_failure_of_that_file() {
     );
     assert!(stdout(&out).contains("error[invalid-value]"), "{}", stdout(&out));
 }
+
+/// Issue 27: Terraform reads only the root module's own
+/// `.terraform/modules/modules.json`. A manifest in a directory above what
+/// is checked (a parent project's, or any directory up to `/`) must not
+/// redirect a registry call: here it would lead to a module whose variable
+/// makes the call's argument an error.
+#[test]
+fn a_manifest_above_the_checked_path_is_not_read() {
+    let dir = tempdir("manifest-above");
+    // The project `proj` is module `app` of the root above it, and its call
+    // `vpc` was installed in `elsewhere`.
+    let manifest = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"app","Source":"./proj","Dir":"proj"},{"Key":"app.vpc","Source":"registry.terraform.io/x/vpc/aws","Version":"1.0.0","Dir":"elsewhere"}]}"#;
+    write(&dir, ".terraform/modules/modules.json", manifest);
+    write(&dir, "elsewhere/main.tf", "variable \"n\" {\n  type = number\n}\n");
+    write(&dir, "proj/main.tf", "module \"vpc\" {\n  source = \"x/vpc/aws\"\n  n      = \"three\"\n}\n");
+    // The project checked (by its absolute path, so that its ancestors are
+    // known): the call is not installed there.
+    let proj = dir.join("proj");
+    let o = run(&proj, &["check", proj.to_str().expect("UTF-8 path")]);
+    let main = proj.join("main.tf").display().to_string();
+    assert_eq!(reported(&o), [(main, "module-source".into(), "hint".into())], "{}", stdout(&o));
+    // Checked from the directory that holds the manifest, that is the root
+    // module: the call leads to `elsewhere` and its argument is checked.
+    let o = run(&dir, &["check", "."]);
+    let codes: Vec<String> = reported(&o).into_iter().map(|(_, code, _)| code).collect();
+    assert!(codes.contains(&"invalid-value".to_string()), "{}", stdout(&o));
+}

@@ -30,6 +30,13 @@ pub trait Files {
     fn module(&self, dir: &Path, family: Family) -> Vec<Document>;
     /// A small file's text (a module manifest).
     fn read(&self, path: &Path) -> Option<String>;
+    /// The directories a root module may be in: what the user checks (the
+    /// CLI) or the workspace folders (the server). A registry call is
+    /// resolved through the manifest of its module's own directory or of an
+    /// ancestor within one of these, never above: Terraform reads only the
+    /// root module's `.terraform/modules/modules.json`, and a manifest
+    /// above the project is another project's.
+    fn roots(&self) -> &[PathBuf];
 }
 
 /// A called module, as last analysed.
@@ -183,8 +190,10 @@ fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
     if call.family != Family::Terraform {
         return None;
     }
-    // The root module is the nearest directory above with an install manifest.
-    for root in dir.ancestors() {
+    // The root module is the nearest directory above with an install
+    // manifest, within the roots.
+    let within = |a: &Path| a == dir || files.roots().iter().any(|r| a.starts_with(r));
+    for root in dir.ancestors().take_while(|a| within(a)) {
         let manifest = root.join(".terraform/modules/modules.json");
         let Some(text) = files.read(&manifest) else { continue };
         let entries = manifest_entries(&text);
@@ -239,12 +248,17 @@ pub fn normalize(path: &Path) -> PathBuf {
 #[derive(Default)]
 pub struct DiskFiles {
     dialect: Option<crate::syntax::Dialect>,
+    /// The checked paths' directories ([`Files::roots`]).
+    roots: Vec<PathBuf>,
     modules: std::sync::Mutex<HashMap<(PathBuf, Family), Vec<Document>>>,
 }
 
 impl DiskFiles {
-    pub fn new(dialect: Option<crate::syntax::Dialect>) -> Self {
-        DiskFiles { dialect, modules: Default::default() }
+    /// Files for checking `roots` (directories, or files standing for
+    /// their directory).
+    pub fn new(dialect: Option<crate::syntax::Dialect>, roots: &[PathBuf]) -> Self {
+        let dir = |p: &PathBuf| if p.is_dir() { normalize(p) } else { normalize(p.parent().unwrap_or(Path::new(""))) };
+        DiskFiles { dialect, roots: roots.iter().map(dir).collect(), modules: Default::default() }
     }
 
     /// The regular files of `family` in `dir`, sorted.
@@ -288,6 +302,10 @@ impl Files for DiskFiles {
 
     fn read(&self, path: &Path) -> Option<String> {
         std::fs::read_to_string(path).ok()
+    }
+
+    fn roots(&self) -> &[PathBuf] {
+        &self.roots
     }
 }
 

@@ -334,7 +334,7 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
         bar
     });
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let results = super::modules::check_modules(&modules, args.dialect, bar.as_ref(), schemas);
+    let results = super::modules::check_modules(&modules, args.dialect, bar.as_ref(), schemas, &paths);
     let mut reports = Vec::new();
     for (r, f) in results {
         reports.extend(r);

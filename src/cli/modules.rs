@@ -63,10 +63,11 @@ pub fn check_modules(
     dialect: Option<Dialect>,
     progress: Option<&indicatif::ProgressBar>,
     schemas: Option<Arc<Schemas>>,
+    roots: &[PathBuf],
 ) -> Vec<Checked> {
     let loaded: Vec<Mutex<Option<Loaded>>> =
         modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect)))).collect();
-    let files = DiskFiles::new(dialect);
+    let files = DiskFiles::new(dialect, roots);
     let mut workspace = Workspace::default();
     workspace.schemas = schemas;
     let workspace = Mutex::new(workspace);

@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use crate::types::Type;
 
+mod child;
 pub mod own;
+pub use child::stop_all as stop_children;
 pub mod pulumi;
 mod set;
 pub use set::{read_cached, Found, PackageFile, SchemaFile, Schemas};

@@ -140,6 +140,10 @@ impl Files for ServerFiles<'_> {
         }
         std::fs::read_to_string(path).ok()
     }
+
+    fn roots(&self) -> &[PathBuf] {
+        &self.settings.session.roots
+    }
 }
 
 impl Graph {

@@ -46,7 +46,7 @@ use outbox::Outbox;
 use publish::Published;
 pub use stdio::run;
 pub use text::Encoding;
-use workspace::{module_key, Open, Settings, Workspace};
+use workspace::{module_key, Open, Session, Settings, Workspace};
 
 /// What was last published for an open document: the sequence number of
 /// its analysis, so a slower, older analysis never overwrites a newer one,
@@ -190,7 +190,9 @@ impl Backend {
     async fn apply_settings(&self, v: &serde_json::Value) {
         let hint_refresh = {
             let mut st = lock(&self.state);
-            st.workspace.settings = Settings::from_json(v);
+            // What may run stays as `initialize` said (`Session`).
+            let session = st.workspace.settings.session.clone();
+            st.workspace.settings = Settings { session, ..Settings::from_json(v) };
             self.graph.settings_changed();
             st.hint_refresh
         };
@@ -315,11 +317,12 @@ impl LanguageServer for Backend {
                     .and_then(|d| d.refresh_support)
                     .unwrap_or(false);
             pull = st.pull;
-            if let Some(opts) = &params.initialization_options {
-                st.workspace.settings = Settings::from_json(opts);
-            }
+            let roots = pull::roots(&params);
+            let opts = params.initialization_options.clone().unwrap_or_default();
+            let session = Arc::new(Session::from_init(&opts, roots.clone()));
+            st.workspace.settings = Settings { session, ..Settings::from_json(&opts) };
+            *self.pulls.roots.lock().unwrap_or_else(|e| e.into_inner()) = roots;
         }
-        *self.pulls.roots.lock().unwrap_or_else(|e| e.into_inner()) = pull::roots(&params);
         let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
         Ok(InitializeResult {
             offset_encoding: None,

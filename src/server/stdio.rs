@@ -60,6 +60,8 @@ pub fn run() -> u8 {
     // Blocked reads of stdin, and tasks still waiting for answers from the
     // client (they are abandoned), must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    // No `terraform` the server started outlives it.
+    crate::schema::stop_children();
     ending.status()
 }
 

@@ -18,6 +18,72 @@ use crate::diagnostic::{Code, Severity};
 use crate::schema::{own, read_cached, Schemas};
 use crate::syntax::Dialect;
 
+/// What the server may run, from `initializationOptions` only (lsp.md
+/// "What the server runs"): the client's own start-up configuration, on the
+/// user's machine. `workspace/configuration` answers merge a workspace's
+/// settings (`.vscode/settings.json`), which an untrusted repository writes,
+/// so they never choose or allow an executable.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// `terraform.runForSchemas`: run `terraform providers schema -json`
+    /// for a module's own schemas. Off unless the user turned it on.
+    pub run_for_schemas: bool,
+    /// `terraform.path`: the executable that prints them (else `terraform`
+    /// or `tofu` in an absolute `PATH` entry).
+    pub terraform_path: Option<PathBuf>,
+    /// `workspaceTrusted`: `false` from a client that knows the workspace is
+    /// not trusted (VS Code's workspace trust) forbids any run.
+    pub workspace_trusted: bool,
+    /// The workspace folders: a registry module call is resolved through a
+    /// module manifest only in the module's own directory or one within them.
+    pub roots: Vec<PathBuf>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session { run_for_schemas: false, terraform_path: None, workspace_trusted: true, roots: Vec::new() }
+    }
+}
+
+impl Session {
+    /// Reads what `initializationOptions` allow (`{"hclTypes": {…}}` or the
+    /// inner object itself).
+    pub fn from_init(v: &serde_json::Value, roots: Vec<PathBuf>) -> Session {
+        let v = v.get("hclTypes").unwrap_or(v);
+        Session {
+            run_for_schemas: v.pointer("/terraform/runForSchemas").and_then(|b| b.as_bool()).unwrap_or(false),
+            terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
+            workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
+            roots: roots.iter().map(|r| crate::analysis::workspace::normalize(r)).collect(),
+        }
+    }
+
+    /// The executable to run for a module's own schemas, when the user
+    /// allowed one.
+    fn executable(&self) -> Option<PathBuf> {
+        if !self.run_for_schemas || !self.workspace_trusted {
+            return None;
+        }
+        match own::find_executable(self.terraform_path.as_deref()) {
+            Ok(exe) => Some(exe),
+            Err(e) => {
+                warn_once(&e);
+                None
+            }
+        }
+    }
+}
+
+/// Says on stderr (the server's log) why the user's setting is not used,
+/// once per reason.
+fn warn_once(why: &str) {
+    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if said.get_or_insert_with(HashSet::new).insert(why.to_string()) {
+        eprintln!("hcl-types: not running terraform for provider schemas: {why}");
+    }
+}
+
 /// `hclTypes` settings (lsp.md).
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -27,9 +93,9 @@ pub struct Settings {
     /// `providerSchemas`: files of `terraform providers schema -json`
     /// output, read when the settings are (once per file and change).
     pub schemas: Option<Arc<Schemas>>,
-    /// `terraform.path`: the executable that prints a module's own provider
-    /// schemas (else `terraform` or `tofu` on the PATH).
-    pub terraform_path: Option<PathBuf>,
+    /// What the user allowed the server to run, and the workspace folders:
+    /// fixed at `initialize` (never taken from `workspace/configuration`).
+    pub session: Arc<Session>,
     /// The files `schemas` was made of (a PCL program adds the package
     /// schemas Pulumi cached for it).
     pub provider_files: Vec<PathBuf>,
@@ -43,7 +109,7 @@ impl Default for Settings {
             severity: BTreeMap::new(),
             inlay_hints: true,
             schemas: None,
-            terraform_path: None,
+            session: Arc::default(),
             provider_files: Vec::new(),
             package_files: Vec::new(),
         }
@@ -90,7 +156,6 @@ impl Settings {
         let packages = files("packageSchemas", &|p| read_cached(p, crate::schema::pulumi::load_package).is_ok());
         s.schemas = Schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
         (s.provider_files, s.package_files) = (providers, packages);
-        s.terraform_path = v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from);
         s
     }
 
@@ -101,8 +166,8 @@ impl Settings {
         if family != Family::Terraform || !own::initialised(dir) {
             return self.schemas.clone();
         }
-        let Some(exe) = own::find_executable(self.terraform_path.as_deref()) else { return self.schemas.clone() };
-        match own::in_background(&exe, dir) {
+        let Some(exe) = self.session.executable() else { return self.schemas.clone() };
+        match own::in_background(&exe, dir, own::TIMEOUT) {
             Some((key, own::State::Ready(s))) => Some(Arc::new(Schemas::with_own(self.schemas.as_deref(), s, key))),
             _ => self.schemas.clone(),
         }
@@ -111,7 +176,7 @@ impl Settings {
     /// Whether the module in `dir` waits for its own providers' schema.
     pub fn own_schema_running(&self, dir: &Path) -> bool {
         own::initialised(dir)
-            && own::find_executable(self.terraform_path.as_deref()).is_some_and(|exe| own::running(&exe, dir))
+            && self.session.executable().is_some_and(|exe| own::running(&exe, dir))
     }
 
     pub fn dialect_for(&self, path: &Path) -> Dialect {

@@ -21,14 +21,18 @@ class ServerGone(Exception):
 
 
 class RawServer:
-    def __init__(self, cmd: list[str], cwd: str | None = None):
+    def __init__(self, cmd: list[str], cwd: str | None = None, env: dict[str, str] | None = None):
         self.proc = subprocess.Popen(
             cmd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
+            env=env,
         )
+        # What `workspace/configuration` answers for each item (a
+        # workspace's `.vscode/settings.json` arrives this way in VS Code).
+        self.configuration: Any = None
         self.messages: "queue.Queue[dict[str, Any] | None]" = queue.Queue()
         # Everything received, in order (requests from the server, notifications, responses).
         self.received: list[dict[str, Any]] = []
@@ -91,7 +95,7 @@ class RawServer:
         if "method" in msg and "id" in msg and self.answers:
             result: Any = None
             if msg["method"] == "workspace/configuration":
-                result = [None for _ in msg.get("params", {}).get("items", [])]
+                result = [self.configuration for _ in msg.get("params", {}).get("items", [])]
             self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
         return msg
 

@@ -4,13 +4,23 @@ executable) through the setting `hclTypes.terraform.path`, runs
 `providers schema -json` in an initialised root in the background, caches
 it on disk, and then types and checks the built-in provider's resources
 (`terraform_data`, `terraform_remote_state`) with it: no download needed.
-The schema is the module's own, so what it lacks is an error."""
+The schema is the module's own, so what it lacks is an error.
 
+Issue 27: it runs only because the user's own start-up options
+(`initializationOptions`) allow it (`terraform.runForSchemas`), and it runs
+without the module's backend: the module names an `http` backend at a local
+listener, initialised (`.terraform/terraform.tfstate`, as a repository may
+commit it), and the user's `TF_HTTP_PASSWORD` is set. Run in the module,
+Terraform 1.15 sends that password to the listener; the server's run must
+send nothing."""
+
+import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 WRAPPER = """#!{python}
@@ -25,6 +35,30 @@ sys.stdout.write(out)
 sys.stderr.write(err)
 sys.exit(code)
 """
+
+BACKEND = """terraform {{
+  backend "http" {{
+    address = "http://127.0.0.1:{port}/state"
+  }}
+}}
+"""
+
+class Listener(http.server.BaseHTTPRequestHandler):
+    """Records every request (the backend's address points here)."""
+
+    seen: list = []
+
+    def do_GET(self):  # noqa: N802 (the http.server API)
+        Listener.seen.append((self.command, self.path, self.headers.get("Authorization")))
+        self.send_response(404)
+        self.end_headers()
+
+    do_POST = do_GET
+    do_LOCK = do_GET
+
+    def log_message(self, *args):
+        pass
+
 
 MAIN = """resource "terraform_data" "x" {
   input  = "a"
@@ -107,12 +141,22 @@ def test_the_module_s_own_schema_types_builtin_resources(binary):
     main = os.path.join(module, "main.tf")
     with open(main, "w") as f:
         f.write(MAIN)
+    listener = http.server.HTTPServer(("127.0.0.1", 0), Listener)
+    port = listener.server_address[1]
+    threading.Thread(target=listener.serve_forever, daemon=True).start()
+    with open(os.path.join(module, "backend.tf"), "w") as f:
+        f.write(BACKEND.format(port=port))
     exe = os.path.join(work, "terraform")
     with open(exe, "w") as f:
         f.write(WRAPPER.format(python=sys.executable))
     os.chmod(exe, 0o755)
-    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"))
-    settings = {"terraform": {"path": exe}}
+    # Initialised as a repository may commit it: `.terraform/terraform.tfstate`
+    # names the backend (`init` itself reads the state once).
+    subprocess.run([exe, "init", "-input=false"], cwd=module, check=True, capture_output=True, timeout=120)
+    assert os.path.exists(os.path.join(module, ".terraform", "terraform.tfstate"))
+    Listener.seen.clear()
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"), TF_HTTP_PASSWORD="the-users-secret")
+    settings = {"terraform": {"path": exe, "runForSchemas": True}}
     c = Client(binary, env, settings)
     c.request("initialize", {"capabilities": {}, "initializationOptions": {"hclTypes": settings}})
     c.notify("initialized", {})
@@ -144,6 +188,8 @@ def test_the_module_s_own_schema_types_builtin_resources(binary):
         time.sleep(0.2)
     assert all(p.get("version") == 1 for p in c.published if p["uri"] == uri), c.published
     c.close()
+    listener.shutdown()
+    assert Listener.seen == [], "the module's backend was contacted: %r" % Listener.seen
     found = {(d["code"], d["severity"]): d["message"] for d in diags}
     unsupported = found.get(("unsupported-argument", 1), "")
     assert "no argument `inputs`; did you mean `input`?" in unsupported, diags
