@@ -121,15 +121,6 @@ function userPath(key: "server.path" | "terraform.path"): { configured: string; 
   return { configured, path: p };
 }
 
-/** Reports, once per start, a setting a workspace gave but that is read only from the user's settings. */
-function ignoredWorkspaceValues(): string[] {
-  const c = vscode.workspace.getConfiguration(SECTION);
-  return USER_ONLY.filter((k) => {
-    const i = c.inspect(k);
-    return i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
-  }).map((k) => `${SECTION}.${k}`);
-}
-
 /**
  * The terraform settings the server gets at start (and only then): whether it may
  * run `terraform providers schema -json` for a module's provider schemas, and which
@@ -207,10 +198,6 @@ function isExecutable(p: string): boolean {
 
 async function start(): Promise<void> {
   startedWith = startKey();
-  const ignored = ignoredWorkspaceValues();
-  if (ignored.length) {
-    output.appendLine(`[hcl-types] ignoring ${ignored.join(", ")} from the workspace settings: only your user settings choose what runs`);
-  }
   const found = findServer();
   if (!found.path) {
     const msg = found.error
