@@ -5,6 +5,14 @@
 --
 -- Neovim finds this file on the 'runtimepath' (lsp/<name>.lua) and merges
 -- what you pass to vim.lsp.config() over it.
+--
+-- Whether the server may run `terraform providers schema -json` (executing the
+-- provider binaries `terraform init` installed in the module), and which
+-- terraform, goes in init_options only, in your own config, never in a
+-- project-local file (.nvim.lua, .exrc, .neoconf.json, .lazy.lua):
+--
+--   vim.lsp.config('hcl_types', { init_options = { hclTypes = {
+--     terraform = { runForSchemas = true, path = '/usr/local/bin/terraform' } } } })
 local defaults = require('hcl-types.config')
 
 ---@type vim.lsp.Config

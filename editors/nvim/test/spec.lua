@@ -378,6 +378,37 @@ local function settings_mode()
 end
 
 local function init_options_mode()
+  check('terraform settings reach initializationOptions from init_options only', function()
+    local params = {}
+    local settings = {
+      hclTypes = {
+        severity = { ['invalid-value'] = 'warning' },
+        terraform = { runForSchemas = true, path = '/project/evil' },
+        workspaceTrusted = true,
+      },
+    }
+    local config = {
+      init_options = { hclTypes = { terraform = { runForSchemas = true, path = '/usr/bin/terraform' } } },
+      settings = settings,
+    }
+    require('hcl-types.config').before_init(params, config)
+    expect_eq('initializationOptions', params.initializationOptions, {
+      hclTypes = {
+        severity = { ['invalid-value'] = 'warning' },
+        terraform = { runForSchemas = true, path = '/usr/bin/terraform' },
+      },
+    })
+    expect_eq('settings (sent in didChangeConfiguration)', config.settings, {
+      hclTypes = { severity = { ['invalid-value'] = 'warning' } },
+    })
+    if config.settings ~= settings then
+      fail('before_init replaced the settings table the client keeps')
+    end
+    local only_settings = { settings = { hclTypes = { terraform = { runForSchemas = true } } } }
+    local p2 = {}
+    require('hcl-types.config').before_init(p2, only_settings)
+    expect_eq('from settings alone', p2.initializationOptions, { hclTypes = {} })
+  end)
   check('init_options alone: invalid-value = warning, implicit-conversion = off', function()
     local tf = open(FIX .. '/terraform/variables.tf')
     local c = wait_client(tf)

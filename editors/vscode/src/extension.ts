@@ -1,11 +1,16 @@
 // The hcl-types extension: starts `hcl-types lsp` for Terraform, Pulumi PCL and
 // plain HCL files and keeps its settings in step with VS Code's.
+//
+// What runs is the user's choice alone: the server binary and whether (and which)
+// `terraform` runs for provider schemas are read from the user's own settings,
+// never from a workspace's `.vscode/settings.json` (issue 27).
 
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as vscode from "vscode";
 import {
+  ConfigurationParams,
   DidChangeConfigurationNotification,
   LanguageClient,
   LanguageClientOptions,
@@ -19,7 +24,30 @@ const SECTION = "hclTypes";
 const INSTALL = "How to install";
 const SETTINGS = "Open settings";
 
-let client: LanguageClient | undefined;
+/**
+ * The settings that choose what runs. Only the user's own settings give them
+ * (they are machine-scoped, and read with `inspect().globalValue` besides), and
+ * the server gets the terraform ones only in `initializationOptions`.
+ */
+export const USER_ONLY = ["server.path", "terraform.path", "terraform.runForSchemas"] as const;
+
+/** A language client that does not call a stop it asked for an error. */
+class Client extends LanguageClient {
+  stopping = false;
+
+  override error(message: string, data?: unknown, showNotification: boolean | "force" = true): void {
+    // vscode-languageclient logs every exit as an error, even after a shutdown it sent.
+    if (this.stopping && message === "Server process exited with code 0.") {
+      output.appendLine("[hcl-types] the server stopped");
+      return;
+    }
+    super.error(message, data, showNotification);
+  }
+}
+
+let client: Client | undefined;
+/** What the running client was started with (binary, terraform settings, trust). */
+let startedWith: string | undefined;
 let output: vscode.OutputChannel;
 let extensionUri: vscode.Uri;
 /** Serialises start, stop and restart so that quick setting changes cannot race. */
@@ -33,12 +61,16 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("hclTypes.restartServer", () => enqueue(restart)),
     vscode.commands.registerCommand("hclTypes.showOutput", () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`${SECTION}.server.path`)) {
+      if (!e.affectsConfiguration(SECTION)) return;
+      // A change to what runs restarts the server (the terraform settings travel only
+      // at start). A workspace value of those settings is no change: it is never read.
+      if (USER_ONLY.some((k) => e.affectsConfiguration(`${SECTION}.${k}`)) && startKey() !== startedWith) {
         enqueue(restart);
-      } else if (e.affectsConfiguration(SECTION)) {
+      } else {
         enqueue(pushSettings);
       }
     }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => enqueue(restart)),
   );
   enqueue(start);
 }
@@ -54,7 +86,10 @@ function enqueue(step: () => Promise<void>): Promise<void> {
   return queue;
 }
 
-/** The settings the server reads (lsp.md): dialects, severity and inlay hints. */
+/**
+ * The settings the server reads (lsp.md) that may change while it runs: dialects,
+ * severity and inlay hints. Never the terraform settings: see `initializationOptions`.
+ */
 export function serverSettings(): { hclTypes: Record<string, unknown> } {
   const c = vscode.workspace.getConfiguration(SECTION);
   return {
@@ -66,15 +101,79 @@ export function serverSettings(): { hclTypes: Record<string, unknown> } {
   };
 }
 
-/** Where the binary is: the `hclTypes.server.path` setting, else `hcl-types` on PATH. */
-function findServer(): { path?: string; looked: string } {
-  const configured = (vscode.workspace.getConfiguration(SECTION).get<string>("server.path") ?? "").trim();
-  if (configured) {
-    let p = configured.replace(/^~(?=$|[\\/])/, os.homedir());
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    if (folder) p = p.replace(/\$\{workspaceFolder\}/g, folder);
-    if (!path.isAbsolute(p) && folder) p = path.join(folder, p);
-    return { path: isExecutable(p) ? p : undefined, looked: `hclTypes.server.path = ${configured} (${p})` };
+/** A setting's value in the user's own settings (local or remote), never a workspace's. */
+function userValue<T>(key: (typeof USER_ONLY)[number]): T | undefined {
+  return vscode.workspace.getConfiguration(SECTION).inspect<T>(key)?.globalValue;
+}
+
+/** A user's path setting: trimmed, `~` expanded; `error` when it is not absolute then. */
+function userPath(key: "server.path" | "terraform.path"): { configured: string; path?: string; error?: string } {
+  const raw = userValue<unknown>(key);
+  const configured = typeof raw === "string" ? raw.trim() : "";
+  if (!configured) return { configured };
+  const p = configured.replace(/^~(?=$|[\\/])/, os.homedir());
+  if (!path.isAbsolute(p)) {
+    return {
+      configured,
+      error: `${SECTION}.${key} must be an absolute path (\`~/\` may start it): "${configured}" is not, and it is never resolved against the workspace or expanded (no \${workspaceFolder})`,
+    };
+  }
+  return { configured, path: p };
+}
+
+/**
+ * The terraform settings the server gets at start (and only then): whether it may
+ * run `terraform providers schema -json` for a module's provider schemas, and which
+ * executable. Never in an untrusted workspace.
+ */
+export function terraformSettings(): { runForSchemas: boolean; path?: string } {
+  const tf = userPath("terraform.path");
+  if (tf.error) output.appendLine(`[hcl-types] ${tf.error}; it is ignored`);
+  const t: { runForSchemas: boolean; path?: string } = {
+    runForSchemas: userValue<unknown>("terraform.runForSchemas") === true && vscode.workspace.isTrusted,
+  };
+  if (tf.path) t.path = tf.path;
+  return t;
+}
+
+/** What a start depends on; a change of it restarts the server. */
+function startKey(): string {
+  return JSON.stringify([
+    userValue<unknown>("server.path"),
+    userValue<unknown>("terraform.path"),
+    userValue<unknown>("terraform.runForSchemas"),
+    vscode.workspace.isTrusted,
+  ]);
+}
+
+/**
+ * Answers the server's `workspace/configuration` without the settings that choose
+ * what runs: VS Code answers it from the merged settings, workspace ones included.
+ */
+export function withoutUserOnly(params: ConfigurationParams, result: unknown[]): unknown[] {
+  const strip = (v: unknown): unknown => {
+    if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+    const { terraform: _t, server: _s, workspaceTrusted: _w, ...rest } = v as Record<string, unknown>;
+    return rest;
+  };
+  return result.map((v, i) => {
+    const section = params.items[i]?.section ?? "";
+    if (section === SECTION) return strip(v);
+    if (section === "" && v && typeof v === "object" && SECTION in v) {
+      return { ...(v as Record<string, unknown>), [SECTION]: strip((v as Record<string, unknown>)[SECTION]) };
+    }
+    if (/^hclTypes\.(terraform|server|workspaceTrusted)(\.|$)/.test(section)) return null;
+    return v;
+  });
+}
+
+/** Where the binary is: the user's `hclTypes.server.path`, else `hcl-types` on PATH. */
+function findServer(): { path?: string; looked: string; error?: string } {
+  const configured = userPath("server.path");
+  if (configured.error) return { looked: `hclTypes.server.path = ${configured.configured}`, error: configured.error };
+  if (configured.path) {
+    const p = configured.path;
+    return { path: isExecutable(p) ? p : undefined, looked: `hclTypes.server.path = ${configured.configured} (${p})` };
   }
   const names = process.platform === "win32" ? ["hcl-types.exe", "hcl-types"] : ["hcl-types"];
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
@@ -98,9 +197,12 @@ function isExecutable(p: string): boolean {
 }
 
 async function start(): Promise<void> {
+  startedWith = startKey();
   const found = findServer();
   if (!found.path) {
-    const msg = `hcl-types: the language server was not found: looked for ${found.looked}. Install it with \`cargo install --path .\` in the hcl-types repository, or set hclTypes.server.path.`;
+    const msg = found.error
+      ? `hcl-types: the language server did not start: ${found.error}.`
+      : `hcl-types: the language server was not found: looked for ${found.looked}. Install it with \`cargo install --path .\` in the hcl-types repository, or set hclTypes.server.path.`;
     output.appendLine(`[hcl-types] ${msg}`);
     void vscode.window.showErrorMessage(msg, INSTALL, SETTINGS).then((choice) => {
       if (choice === INSTALL) {
@@ -116,11 +218,25 @@ async function start(): Promise<void> {
   const serverOptions: ServerOptions = { run, debug: run };
   const clientOptions: LanguageClientOptions = {
     documentSelector: LANGUAGES.map((language) => ({ scheme: "file", language })),
-    initializationOptions: serverSettings(),
+    initializationOptions: {
+      hclTypes: {
+        ...serverSettings().hclTypes,
+        terraform: terraformSettings(),
+        workspaceTrusted: vscode.workspace.isTrusted,
+      },
+    },
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          return Array.isArray(result) ? withoutUserOnly(params, result) : result;
+        },
+      },
+    },
     outputChannel: output,
     traceOutputChannel: output,
   };
-  const c = new LanguageClient(SECTION, "hcl-types", serverOptions, clientOptions);
+  const c = new Client(SECTION, "hcl-types", serverOptions, clientOptions);
   client = c;
   try {
     await c.start();
@@ -150,6 +266,7 @@ async function stop(): Promise<void> {
   const c = client;
   client = undefined;
   if (c) {
+    c.stopping = true;
     try {
       await c.stop(5000);
     } catch (err) {

@@ -6,6 +6,12 @@
 //   ARTIFACTS     where screenshots go
 //   LOGS          code-server's log folder (the output channel is written there)
 //   README_SHOT   where the README screenshot goes (optional)
+//   MACHINE_SETTINGS  the user's machine-scoped settings (code-server's Machine/settings.json)
+//   HOSTILE       a second workspace whose .vscode/settings.json names programs to run
+//   MARKERS       where those programs record that they ran (must stay empty)
+//   USER_TERRAFORM  a terraform the user's own settings name (may run)
+//   SERVER_BIN    the hcl-types binary the user's settings name
+//   EXTENSIONS    code-server's extensions folder (the installed package.json)
 // Every check compares exact strings the server is known to produce; a failure
 // names the step, what was expected and what the page showed.
 
@@ -24,12 +30,18 @@ const SETTINGS = env("SETTINGS");
 const ARTIFACTS = env("ARTIFACTS");
 const LOGS = env("LOGS");
 const README_SHOT = process.env.README_SHOT || "";
+const MACHINE_SETTINGS = env("MACHINE_SETTINGS");
+const HOSTILE = env("HOSTILE");
+const MARKERS = env("MARKERS");
+const USER_TERRAFORM = env("USER_TERRAFORM");
+const SERVER_BIN = env("SERVER_BIN");
+const EXTENSIONS = env("EXTENSIONS");
 const TIMEOUT = Number(process.env.STEP_TIMEOUT_MS || 30000);
 
 class Failure extends Error {}
 
-/** The text of the extension's output channel, as VS Code logs it to disk. */
-function outputChannelLog() {
+/** The files of the extension's output channel, one a window, as VS Code logs it to disk. */
+function outputChannelFiles() {
   const found = [];
   const walk = (d) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -41,7 +53,65 @@ function outputChannelLog() {
   try {
     walk(LOGS);
   } catch {}
-  return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+  return found;
+}
+
+/** The text of the extension's output channel, of every window so far. */
+function outputChannelLog() {
+  return outputChannelFiles()
+    .map((f) => fs.readFileSync(f, "utf8"))
+    .join("\n");
+}
+
+/** The JSON value that starts at `text[start]` (an object or array), parsed. */
+function jsonAt(text, start) {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "{" || ch === "[") depth++;
+    else if (ch === "}" || ch === "]") {
+      depth--;
+      if (depth === 0) return JSON.parse(text.slice(start, i + 1));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What the client sent or answered, from a verbose trace: each `Params:` of the
+ * request or notification `method` it sent, or each `Result:` of its responses
+ * to the server's request `method`.
+ */
+function traced(log, kind, method) {
+  const head = {
+    request: `Sending request '${method} - (`,
+    notification: `Sending notification '${method}'.`,
+    response: `Sending response '${method} - (`,
+  }[kind];
+  const label = kind === "response" ? "\nResult: " : "\nParams: ";
+  const found = [];
+  for (let i = log.indexOf(head); i >= 0; i = log.indexOf(head, i + 1)) {
+    const at = log.indexOf(label, i);
+    const next = log.indexOf("[Trace", i + 1);
+    if (at < 0 || (next >= 0 && at > next)) continue;
+    found.push(jsonAt(log, at + label.length));
+  }
+  return found;
+}
+
+/** Writes the user's machine-scoped settings (code-server's Machine/settings.json). */
+function writeMachineSettings(settings) {
+  fs.writeFileSync(MACHINE_SETTINGS, JSON.stringify(settings, null, 2) + "\n");
+}
+
+/** The programs of the hostile workspace that ran: one file each in MARKERS. */
+function markersRan() {
+  return fs.readdirSync(MARKERS).map((f) => `${f}: ${fs.readFileSync(path.join(MARKERS, f), "utf8").trim()}`);
 }
 const fail = (msg) => {
   throw new Failure(msg);
@@ -381,31 +451,116 @@ async function main() {
       console.log(`\nvscode-test: output channel: ${log.split("\n").filter((l) => l.startsWith("[hcl-types]")).join(" | ")}`);
     });
 
-    await step("a missing server is reported with install help", async () => {
-      // hclTypes.server.path is machine-overridable: a workspace setting may point it elsewhere.
-      await runCommand("Preferences: Open Workspace Settings (JSON)");
+    // A second folder, as a cloned repository could be: its .vscode/settings.json
+    // names a server binary, a terraform executable and runForSchemas, and its
+    // module was prepared by `terraform init` (a lock file and a provider binary).
+    let hostileLog;
+    const noTerraformSent = (log, what) => {
+      for (const r of traced(log, "response", "workspace/configuration")) {
+        for (const v of r ?? []) {
+          if (v && typeof v === "object" && ("terraform" in v || "workspaceTrusted" in v)) {
+            fail(`${what}: the answer to the server's workspace/configuration carries ${JSON.stringify(v)}`);
+          }
+        }
+      }
+      for (const p of traced(log, "notification", "workspace/didChangeConfiguration")) {
+        if (p?.settings?.hclTypes && "terraform" in p.settings.hclTypes) {
+          fail(`${what}: workspace/didChangeConfiguration carries ${JSON.stringify(p.settings.hclTypes.terraform)}`);
+        }
+      }
+    };
+    const initOptions = (log, what) => {
+      const inits = traced(log, "request", "initialize");
+      if (inits.length !== 1) fail(`${what}: expected one traced initialize request, found ${inits.length}`);
+      return inits[0]?.initializationOptions?.hclTypes;
+    };
+
+    await step("opening a folder whose settings name programs runs none of them", async () => {
+      const before = new Set(outputChannelFiles());
+      await page.goto(`${URL}/?folder=${encodeURIComponent(HOSTILE)}`, { timeout: TIMEOUT });
+      await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: TIMEOUT });
       await until(
-        async () => (await visibleText(".tabs-container .tab.active")).some((t) => t.includes("settings.json")),
-        async () => `the workspace settings.json did not open; active tab: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+        async () => (await visibleText(".explorer-folders-view .monaco-list-row")).some((t) => t.includes("main.tf")),
+        async () => "the explorer does not list the second workspace's main.tf",
       );
-      await page.locator(".editor-group-container.active .monaco-editor textarea").first().focus();
-      // The new file is `{` … `}`: add the key after the `{`.
-      await until(
-        async () => (await visibleText(".editor-group-container.active .view-line")).some((l) => l.trim() === "{"),
-        async () => `the workspace settings.json does not start with {: ${JSON.stringify(await visibleText(".editor-group-container.active .view-line"))}`,
+      // The extension still works there: the invalid default is squiggled (as a
+      // warning: the user's hclTypes.severity from the settings step applies).
+      await openFile("main.tf");
+      await waitSquiggle("warning", "main.tf of the second workspace");
+      await gotoLine(3, 13);
+      await hover(['invalid value for `bool`: "maybe" is not a bool: only "true", "false", "1" and "0" convert']);
+      hostileLog = await until(
+        async () =>
+          outputChannelFiles().find((f) => !before.has(f) && fs.readFileSync(f, "utf8").includes("[hcl-types] running hcl-types")),
+        async () => `the second window's output channel does not show a running server: ${JSON.stringify(outputChannelFiles())}`,
       );
-      await page.keyboard.press("Control+Home");
-      await page.keyboard.press("End");
-      await page.keyboard.insertText(' "hclTypes.server.path": "/nonexistent/hcl-types" ');
-      await page.keyboard.press("Control+S");
-      const wsSettings = path.join(WORKSPACE, ".vscode", "settings.json");
-      await until(
+      // A background run of terraform starts when the module is first analysed,
+      // before its diagnostics are published; give a marker time to write.
+      await page.waitForTimeout(3000);
+      const ran = markersRan();
+      if (ran.length) fail(`programs named by the workspace ran: ${JSON.stringify(ran)}`);
+      const log = fs.readFileSync(hostileLog, "utf8");
+      const started = log.split("\n").filter((l) => l.startsWith("[hcl-types] starting "));
+      if (JSON.stringify(started) !== JSON.stringify([`[hcl-types] starting ${SERVER_BIN} lsp`])) {
+        fail(`the server started is not the user's ${SERVER_BIN}: ${JSON.stringify(started)}`);
+      }
+      const opts = initOptions(log, "in the second workspace");
+      if (JSON.stringify(opts?.terraform) !== JSON.stringify({ runForSchemas: false }) || opts?.workspaceTrusted !== true) {
+        fail(`initializationOptions are not {terraform: {runForSchemas: false}, workspaceTrusted: true}: ${JSON.stringify(opts)}`);
+      }
+      noTerraformSent(log, "in the second workspace");
+      const leaked = log.split("\n").filter((l) => l.includes(".evil"));
+      if (leaked.length) fail(`a path from the workspace's settings reached the server: ${JSON.stringify(leaked.slice(0, 5))}`);
+      await shot("hostile-workspace");
+    });
+
+    await step("the user's own terraform settings reach the server at start, and a deliberate restart is quiet", async () => {
+      const from = fs.readFileSync(hostileLog, "utf8").length;
+      const since = () => fs.readFileSync(hostileLog, "utf8").slice(from);
+      writeMachineSettings({
+        "hclTypes.server.path": SERVER_BIN,
+        "hclTypes.terraform.path": USER_TERRAFORM,
+        "hclTypes.terraform.runForSchemas": true,
+      });
+      const log = await until(
         async () => {
-          const text = fs.readFileSync(wsSettings, "utf8");
-          return JSON.parse(text)["hclTypes.server.path"] === "/nonexistent/hcl-types";
+          const t = since();
+          return t.includes("[hcl-types] restarting the server") && t.includes("[hcl-types] running hcl-types") ? t : undefined;
         },
-        async () => `the workspace settings.json is not the JSON typed: ${JSON.stringify(fs.existsSync(wsSettings) ? fs.readFileSync(wsSettings, "utf8") : "(missing)")}`,
+        async () => `the server did not restart after the user's terraform settings changed: ${JSON.stringify(since().split("\n").filter((l) => l.startsWith("[hcl-types]")))}`,
       );
+      const opts = initOptions(log, "after the user's settings changed");
+      const want = { runForSchemas: true, path: USER_TERRAFORM };
+      if (JSON.stringify(opts?.terraform) !== JSON.stringify(want) || opts?.workspaceTrusted !== true) {
+        fail(`initializationOptions are not {terraform: ${JSON.stringify(want)}, workspaceTrusted: true}: ${JSON.stringify(opts)}`);
+      }
+      await waitSquiggle("warning", "main.tf of the second workspace, after the restart");
+      // Back to the start's settings: one more restart, with nothing to run.
+      writeMachineSettings({ "hclTypes.server.path": SERVER_BIN });
+      const log2 = await until(
+        async () => {
+          const t = since();
+          return t.split("[hcl-types] running hcl-types").length > 2 ? t : undefined;
+        },
+        async () => `the server did not restart after the user's terraform settings were removed: ${JSON.stringify(since().split("\n").filter((l) => l.startsWith("[hcl-types]")))}`,
+      );
+      const opts2 = traced(log2, "request", "initialize")[1]?.initializationOptions?.hclTypes;
+      if (JSON.stringify(opts2?.terraform) !== JSON.stringify({ runForSchemas: false })) {
+        fail(`after the user's terraform settings went, initializationOptions.hclTypes.terraform is ${JSON.stringify(opts2?.terraform)}`);
+      }
+      noTerraformSent(log2, "with the user's terraform settings");
+      await waitSquiggle("warning", "main.tf of the second workspace, after the second restart");
+      await page.waitForTimeout(1000);
+      const noisy = since().split("\n").filter((l) => /Server process exited/.test(l));
+      if (noisy.length) fail(`a deliberate restart is logged as ${JSON.stringify(noisy)}`);
+      if (!since().includes("[hcl-types] the server stopped")) fail("the output channel does not say the server stopped");
+      const ran = markersRan();
+      if (ran.length) fail(`programs named by the workspace ran: ${JSON.stringify(ran)}`);
+    });
+
+    await step("a missing server is reported with install help", async () => {
+      // hclTypes.server.path is machine-scoped: only the user's settings set it.
+      writeMachineSettings({ "hclTypes.server.path": "/nonexistent/hcl-types" });
       const want =
         "hcl-types: the language server was not found: looked for hclTypes.server.path = /nonexistent/hcl-types (/nonexistent/hcl-types). Install it with `cargo install --path .` in the hcl-types repository, or set hclTypes.server.path.";
       await until(
@@ -438,7 +593,53 @@ async function main() {
       await shot("missing-server-readme");
     });
 
-    const bad = consoleErrors.filter((e) => /hcl-types|hclTypes/i.test(e) && !e.includes("/nonexistent/"));
+    await step("a relative server path is refused, not resolved against the workspace", async () => {
+      writeMachineSettings({ "hclTypes.server.path": ".evil/hcl-types" });
+      const want =
+        'hcl-types: the language server did not start: hclTypes.server.path must be an absolute path (`~/` may start it): ".evil/hcl-types" is not';
+      await until(
+        async () => (await visibleText(".notifications-toasts .notification-toast")).some((t) => t.includes(want)),
+        async () => `no notification says ${JSON.stringify(want)}; notifications: ${JSON.stringify(await visibleText(".notifications-toasts .notification-toast"))}`,
+      );
+      await shot("relative-server-path");
+      const ran = markersRan();
+      if (ran.length) fail(`programs named by the workspace ran: ${JSON.stringify(ran)}`);
+      // The user's path again: the server comes back.
+      const from = fs.readFileSync(hostileLog, "utf8").length;
+      writeMachineSettings({ "hclTypes.server.path": SERVER_BIN });
+      await until(
+        async () => fs.readFileSync(hostileLog, "utf8").slice(from).includes("[hcl-types] running hcl-types"),
+        async () => "the server did not start again after hclTypes.server.path was restored",
+      );
+    });
+
+    await step("package.json: what runs is machine-scoped and restricted in untrusted workspaces", async () => {
+      // The manifest code-server installed (from the .vsix), not the source.
+      const dir = fs.readdirSync(EXTENSIONS).find((d) => d.startsWith("hcl-types.hcl-types-"));
+      if (!dir) fail(`no hcl-types extension in ${EXTENSIONS}`);
+      const pkg = JSON.parse(fs.readFileSync(path.join(EXTENSIONS, dir, "package.json"), "utf8"));
+      const keys = ["hclTypes.server.path", "hclTypes.terraform.path", "hclTypes.terraform.runForSchemas"];
+      const u = pkg.capabilities?.untrustedWorkspaces;
+      if (u?.supported !== "limited" || !u.description) {
+        fail(`capabilities.untrustedWorkspaces is not {supported: "limited", description: …}: ${JSON.stringify(u)}`);
+      }
+      if (JSON.stringify([...(u.restrictedConfigurations ?? [])].sort()) !== JSON.stringify(keys)) {
+        fail(`restrictedConfigurations are ${JSON.stringify(u.restrictedConfigurations)}, expected ${JSON.stringify(keys)}`);
+      }
+      const props = pkg.contributes?.configuration?.properties ?? {};
+      for (const k of keys) {
+        if (props[k]?.scope !== "machine") fail(`${k} has scope ${JSON.stringify(props[k]?.scope)}, expected "machine"`);
+      }
+      const run = props["hclTypes.terraform.runForSchemas"];
+      if (run.type !== "boolean" || run.default !== false) fail(`hclTypes.terraform.runForSchemas is ${JSON.stringify(run)}`);
+      for (const w of ["terraform providers schema -json", ".terraform/providers", "trusted"]) {
+        if (!run.markdownDescription?.includes(w)) fail(`hclTypes.terraform.runForSchemas' description does not say ${JSON.stringify(w)}`);
+      }
+      if (props["hclTypes.terraform.path"]?.type !== "string") fail(`hclTypes.terraform.path is ${JSON.stringify(props["hclTypes.terraform.path"])}`);
+    });
+
+    const expected = ["/nonexistent/", 'hclTypes.server.path must be an absolute path (`~/` may start it): ".evil/hcl-types"'];
+    const bad = consoleErrors.filter((e) => /hcl-types|hclTypes/i.test(e) && !expected.some((x) => e.includes(x)));
     if (bad.length) console.log(`vscode-test: browser console errors naming hcl-types:\n  ${bad.join("\n  ")}`);
   } finally {
     await browser.close();

@@ -17,23 +17,54 @@ M.root_markers = { '.git', '.terraform', 'Pulumi.yaml' }
 --   dialects   = { ['**/*.hcl'] = 'terraform' },          -- terraform|pcl|hcl
 --   severity   = { ['unsafe-conversion'] = 'off' },        -- error|warning|hint|off
 --   inlayHints = { enable = true },
+-- and, in `init_options` only (the server reads them nowhere else):
+--   terraform  = { runForSchemas = true, path = '/usr/local/bin/terraform' },
 function M.default_settings()
   return { hclTypes = { inlayHints = { enable = true } } }
 end
+
+-- What decides whether the server runs a program (`terraform providers schema
+-- -json` for provider schemas): the server takes it from initializationOptions
+-- only, and this plugin takes it from `init_options` only, never from
+-- `settings`, which project-local configuration (a plugin that reads a
+-- project's settings file) may fill.
+local START_ONLY = { 'terraform', 'workspaceTrusted' }
 
 --- Makes `initializationOptions` and `settings` carry the same values: the
 --- server reads the first at start and the second from
 --- `workspace/didChangeConfiguration`, which Neovim sends right after start
 --- and which replaces all settings. So whatever the user put in either one
 --- is merged (settings win) into both; `config.settings` is filled in place,
---- because the client keeps a reference to that very table.
+--- because the client keeps a reference to that very table. The exception:
+--- `hclTypes.terraform` (and `workspaceTrusted`) reach initializationOptions
+--- only from `init_options`, and never `settings`.
 --- Use as `before_init`.
 function M.before_init(params, config)
-  local merged = vim.tbl_deep_extend('force', {}, config.init_options or {}, config.settings or {})
+  local settings = vim.deepcopy(config.settings or {})
+  local init = vim.deepcopy(config.init_options or {})
+  if type(settings.hclTypes) == 'table' then
+    for _, k in ipairs(START_ONLY) do
+      settings.hclTypes[k] = nil
+    end
+  end
+  local merged = vim.tbl_deep_extend('force', {}, init, settings)
+  if type(merged.hclTypes) == 'table' and type(init.hclTypes) == 'table' then
+    for _, k in ipairs(START_ONLY) do
+      merged.hclTypes[k] = init.hclTypes[k]
+    end
+  end
   params.initializationOptions = merged
   if type(config.settings) == 'table' then
-    for k, v in pairs(merged) do
+    for k in pairs(config.settings) do
+      config.settings[k] = nil
+    end
+    for k, v in pairs(vim.deepcopy(merged)) do
       config.settings[k] = v
+    end
+    if type(config.settings.hclTypes) == 'table' then
+      for _, k in ipairs(START_ONLY) do
+        config.settings.hclTypes[k] = nil
+      end
     end
   end
 end
