@@ -97,7 +97,7 @@ impl Opened {
 }
 
 /// What a file type is, for [`ReadError::NotRegular`].
-fn kind(t: std::fs::FileType) -> &'static str {
+pub fn kind(t: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
