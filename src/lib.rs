@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod diagnostic;
+pub mod fsread;
 pub mod functions;
 pub mod schema;
 pub mod server;

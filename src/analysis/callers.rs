@@ -58,7 +58,9 @@ fn pcl_components(text: &str, out: &mut Vec<Call>) {
 }
 
 /// Limits of a scan, so a huge tree (a home directory opened as the
-/// workspace) costs a bounded amount.
+/// workspace) costs a bounded amount: a file over `MAX_FILE` (below
+/// [`crate::fsread::SOURCE_CAP`]: a scan reads every file of the tree)
+/// is not scanned for its calls.
 const MAX_DIRS: usize = 20_000;
 const MAX_DEPTH: usize = 32;
 const MAX_FILE: u64 = 4 << 20;
@@ -118,9 +120,7 @@ impl Scan {
             } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl)) =
                 kind.is_file().then(|| FileKind::for_path(&path)).flatten()
             {
-                if e.metadata().is_ok_and(|m| m.len() <= MAX_FILE) {
-                    texts.extend(std::fs::read_to_string(&path).ok().map(|t| (kind, t)));
-                }
+                texts.extend(crate::fsread::read_regular_to_string(&path, MAX_FILE).ok().map(|t| (kind, t)));
             }
         }
         for c in prescan(texts.iter().map(|(k, t)| (*k, t.as_str()))) {

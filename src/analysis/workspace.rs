@@ -251,6 +251,9 @@ pub struct DiskFiles {
     /// The checked paths' directories ([`Files::roots`]).
     roots: Vec<PathBuf>,
     modules: std::sync::Mutex<HashMap<(PathBuf, Family), Vec<Document>>>,
+    /// Files that were there but not read (a FIFO, a file over its cap):
+    /// the run says so rather than analyse without them in silence.
+    skipped: std::sync::Mutex<Vec<(PathBuf, String)>>,
 }
 
 impl DiskFiles {
@@ -258,7 +261,29 @@ impl DiskFiles {
     /// their directory).
     pub fn new(dialect: Option<crate::syntax::Dialect>, roots: &[PathBuf]) -> Self {
         let dir = |p: &PathBuf| if p.is_dir() { normalize(p) } else { normalize(p.parent().unwrap_or(Path::new(""))) };
-        DiskFiles { dialect, roots: roots.iter().map(dir).collect(), modules: Default::default() }
+        DiskFiles { dialect, roots: roots.iter().map(dir).collect(), ..DiskFiles::default() }
+    }
+
+    /// The files that were there but could not be read, each once, with why.
+    pub fn skipped(&self) -> Vec<(PathBuf, String)> {
+        let mut out = self.skipped.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// `path`'s text, or `None`, noting why when it is there.
+    fn text(&self, path: &Path, cap: u64) -> Option<String> {
+        match crate::fsread::read_regular_to_string(path, cap) {
+            Ok(text) => Some(text),
+            // (A called module's text that is not UTF-8 is left out as
+            // before: a content problem of a file nobody asked to check.)
+            Err(e) if e.is_not_found() || matches!(e, crate::fsread::ReadError::NotUtf8) => None,
+            Err(e) => {
+                self.skipped.lock().unwrap_or_else(|e| e.into_inner()).push((path.to_path_buf(), e.to_string()));
+                None
+            }
+        }
     }
 
     /// The regular files of `family` in `dir`, sorted.
@@ -288,7 +313,7 @@ impl Files for DiskFiles {
         let docs: Vec<Document> = DiskFiles::listing(dir, family)
             .iter()
             .filter_map(|p| {
-                let text = std::fs::read_to_string(p).ok()?;
+                let text = self.text(p, crate::fsread::SOURCE_CAP)?;
                 let mut file = super::SourceFile::new(p.clone(), text)?;
                 if let Some(d) = self.dialect {
                     file.dialect = d;
@@ -301,7 +326,8 @@ impl Files for DiskFiles {
     }
 
     fn read(&self, path: &Path) -> Option<String> {
-        std::fs::read_to_string(path).ok()
+        // A manifest: never a FIFO or something huge.
+        self.text(path, crate::fsread::MANIFEST_CAP)
     }
 
     fn roots(&self) -> &[PathBuf] {

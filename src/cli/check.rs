@@ -59,7 +59,7 @@ fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
 /// Reads a `--var-file-table`.
 pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
     // Errors are reported under the table's path: they do not repeat it.
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let text = crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -218,6 +218,11 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
     };
     for root in paths {
         match std::fs::metadata(root) {
+            // Named, a FIFO or a device is a failure, not 0 files.
+            Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
+                path: root.clone(),
+                message: crate::fsread::ReadError::NotRegular(crate::fsread::kind(m.file_type())).to_string(),
+            }),
             Ok(m) if m.is_file() => {
                 if FileKind::for_path(root).is_some() {
                     add(root.clone(), &mut modules);
@@ -259,7 +264,7 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
 /// Reads a file as text. Invalid UTF-8 and binary content become a
 /// diagnostic on an otherwise empty document, not an I/O failure.
 pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option<Diagnostic>), String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = crate::fsread::read_regular(path, crate::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
     let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
     let dialect = dialect.unwrap_or_else(|| Dialect::for_path(path));
     let (text, problem) = match String::from_utf8(bytes) {
@@ -307,7 +312,9 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
     if !pcl.is_empty() {
         let mut names: Vec<String> = Vec::new();
-        for text in pcl.iter().filter_map(|p| std::fs::read_to_string(p).ok()) {
+        // (A program that does not read is reported when it is checked.)
+        let texts = pcl.iter().filter_map(|p| crate::fsread::read_regular_to_string(p, crate::fsread::SOURCE_CAP).ok());
+        for text in texts {
             names.extend(crate::schema::pulumi::packages_named(&text));
         }
         names.sort();
@@ -343,6 +350,9 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    // A file both checked and read for a caller failed twice: said once.
+    let mut seen = std::collections::HashSet::new();
+    failures.retain(|f| seen.insert((f.path.clone(), f.message.clone())));
     reports.retain(|r| !context_only.contains(&r.path));
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     (reports, failures)

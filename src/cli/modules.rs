@@ -120,7 +120,11 @@ pub fn check_modules(
             results[k] = Some(r);
         }
     }
-    results.into_iter().map(Option::unwrap_or_default).collect()
+    let mut out: Vec<Checked> = results.into_iter().map(Option::unwrap_or_default).collect();
+    // Files of called modules (and manifests) that were there but not read.
+    let skipped = files.skipped().into_iter().map(|(path, message)| IoFailure { path, message });
+    out.push((Vec::new(), skipped.collect()));
+    out
 }
 
 /// Each module's depth in the call graph (0: calls no checked module).

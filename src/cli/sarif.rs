@@ -110,7 +110,7 @@ impl<'a> Files<'a> {
             Some((text, index)) => (*text, index),
             None => {
                 let other = self.others.entry(path.to_path_buf()).or_insert_with(|| {
-                    let text = std::fs::read_to_string(path).ok()?;
+                    let text = crate::fsread::read_regular_to_string(path, crate::fsread::SOURCE_CAP).ok()?;
                     let index = LineIndex::new(&text);
                     Some((text, index))
                 });

@@ -26,16 +26,14 @@ use super::{child, load, read_cached, ProviderSchemas};
 /// module's analysis back for ever).
 pub const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The largest schema kept (the AWS provider's is about 15 MB).
-const SCHEMA_CAP: usize = 256 << 20;
-
 /// The largest lock file read (a real one is a few KB per provider).
-const LOCK_CAP: u64 = 1 << 20;
+const LOCK_CAP: u64 = crate::fsread::MANIFEST_CAP;
 
 /// Whether `terraform init` prepared `dir` (so its providers are known).
-/// Asks only for metadata: a lock file that is a FIFO does not block.
+/// A lock file that is a FIFO or a device does not count (opened
+/// non-blocking and looked at, never read).
 pub fn initialised(dir: &Path) -> bool {
-    dir.join(".terraform").is_dir() || dir.join(".terraform.lock.hcl").is_file()
+    dir.join(".terraform").is_dir() || crate::fsread::open_regular(&dir.join(".terraform.lock.hcl")).is_ok()
 }
 
 /// The executable to run: `setting` when it is an absolute path, else
@@ -65,24 +63,6 @@ fn absolute_path() -> std::ffi::OsString {
     std::env::join_paths(std::env::split_paths(&path).filter(|d| d.is_absolute())).unwrap_or_default()
 }
 
-/// A regular file's bytes, at most `cap`; never waits on a FIFO or a
-/// device (opened non-blocking and checked once open).
-fn read_small(path: &Path, cap: u64) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).ok()?;
-    let meta = file.metadata().ok().filter(|m| m.is_file() && m.len() <= cap)?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(cap + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() as u64 <= cap).then_some(bytes)
-}
-
 /// What identifies a module's schema: its lock file (the same lock, the
 /// same providers) and the executable that prints it (its resolved path,
 /// size and modification time: an upgraded `terraform` in place is another
@@ -92,7 +72,7 @@ pub fn lock_key(exe: &Path, dir: &Path) -> Option<u64> {
     let lock = dir.join(".terraform.lock.hcl");
     let bytes = match std::fs::symlink_metadata(&lock) {
         Err(_) => Vec::new(),
-        Ok(_) => read_small(&lock, LOCK_CAP)?,
+        Ok(_) => crate::fsread::read_regular(&lock, LOCK_CAP).ok()?,
     };
     let mut h = rustc_hash::FxHasher::default();
     // The scratch configuration's format: a change of it is a new schema.
@@ -186,7 +166,7 @@ fn command(exe: &Path, dir: &Path) -> Result<(std::process::Command, Scratch), S
     let scratch = Scratch::new()?;
     let at = |name: &str| scratch.0.join(name);
     let write = |name: &str, text: &[u8]| std::fs::write(at(name), text).map_err(|e| format!("{name}: {e}"));
-    let lock = read_small(&dir.join(".terraform.lock.hcl"), LOCK_CAP).unwrap_or_default();
+    let lock = crate::fsread::read_regular(&dir.join(".terraform.lock.hcl"), LOCK_CAP).unwrap_or_default();
     let providers = locked_providers(&String::from_utf8_lossy(&lock));
     write("providers.tf", scratch_config(&providers).as_bytes())?;
     if !lock.is_empty() {
@@ -221,7 +201,7 @@ pub fn run(exe: &Path, dir: &Path, key: u64, timeout: Duration) -> Result<Arc<Pr
     let cached = cache_path(key).ok_or("no cache directory (neither XDG_CACHE_HOME nor HOME is set)")?;
     if !cached.is_file() {
         let (cmd, scratch) = command(exe, dir)?;
-        let out = child::run(cmd, timeout, SCHEMA_CAP).map_err(|e| format!("{}: {e}", exe.display()))?;
+        let out = child::run(cmd, timeout, crate::fsread::SCHEMA_CAP as usize).map_err(|e| format!("{}: {e}", exe.display()))?;
         drop(scratch);
         if !out.success {
             return Err(format!("{} providers schema -json failed: {}", exe.display(), out.stderr.trim()));

@@ -59,7 +59,7 @@ impl<'a> Found<'a> {
     /// (nested block names, then the name; empty: the resource itself),
     /// read from the file now: descriptions are not kept in memory.
     pub fn description(&self, data: bool, ty: &str, path: &[&str]) -> Option<String> {
-        let bytes = std::fs::read(&self.file.path).ok()?;
+        let bytes = crate::fsread::read_regular(&self.file.path, crate::fsread::SCHEMA_CAP).ok()?;
         let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
         let kind = if data { "data_source_schemas" } else { "resource_schemas" };
         let mut block = doc.get("provider_schemas")?.get(&self.provider.address)?.get(kind)?.get(ty)?.get("block")?;
@@ -209,7 +209,9 @@ type Shared = Arc<dyn std::any::Any + Send + Sync>;
 type Cache = Mutex<HashMap<PathBuf, (SystemTime, Shared)>>;
 
 /// A schema file read by `read`, read again only when its modification
-/// time changed (one process-wide cache for every kind of schema).
+/// time changed (one process-wide cache for every kind of schema). Only a
+/// regular file of at most [`crate::fsread::SCHEMA_CAP`] bytes is read: a
+/// FIFO named in the settings must not freeze the server.
 pub fn read_cached<T: Send + Sync + 'static>(
     path: &Path,
     read: fn(&[u8]) -> Result<T, String>,
@@ -218,14 +220,17 @@ pub fn read_cached<T: Send + Sync + 'static>(
     let cache = CACHE.get_or_init(Cache::default);
     // The caller knows the path: messages do not repeat it.
     let fail = |e: &dyn std::fmt::Display| e.to_string();
-    let mtime = std::fs::metadata(path).and_then(|m| m.modified()).map_err(|e| fail(&e))?;
+    // Opened first (never blocking on a FIFO), so the time is that of
+    // what is read.
+    let opened = crate::fsread::open_regular(path).map_err(|e| fail(&e))?;
+    let mtime = opened.meta.modified().map_err(|e| fail(&e))?;
     let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     if let Some((t, s)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         if let (true, Ok(s)) = (*t == mtime, s.clone().downcast::<T>()) {
             return Ok((s, mtime));
         }
     }
-    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    let bytes = opened.read(crate::fsread::SCHEMA_CAP).map_err(|e| fail(&e))?;
     let value = Arc::new(read(&bytes).map_err(|e| fail(&e))?);
     cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (mtime, value.clone()));
     Ok((value, mtime))

@@ -7,7 +7,6 @@
 //! directory is forgotten once none of its documents is open.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
@@ -91,24 +90,18 @@ impl Wanted<'_> {
     }
 }
 
-/// A regular file's text; never waits on a FIFO or device (opened
-/// non-blocking, checked to be a regular file once open).
+/// A regular file's text, `None` when it is not UTF-8 text or is over
+/// [`SOURCE_CAP`](crate::fsread::SOURCE_CAP) (skipped, but its stamp
+/// kept, so it is not opened again until it changes); never waits on a
+/// FIFO or device ([`crate::fsread`]).
 fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return None;
-    }
-    let mut file = options.open(path).ok()?;
-    let meta = file.metadata().ok().filter(|m| m.is_file())?;
-    let stamp = (meta.modified().ok(), meta.len());
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes).ok()?;
+    let opened = crate::fsread::open_regular(path).ok()?;
+    let stamp = (opened.meta.modified().ok(), opened.meta.len());
+    let bytes = match opened.read(crate::fsread::SOURCE_CAP) {
+        Ok(bytes) => bytes,
+        Err(crate::fsread::ReadError::TooLarge(_)) => return Some((stamp, None)),
+        Err(_) => return None,
+    };
     let text = String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'));
     Some((stamp, text))
 }

@@ -133,12 +133,8 @@ impl Files for ServerFiles<'_> {
     }
 
     fn read(&self, path: &Path) -> Option<String> {
-        let meta = std::fs::metadata(path).ok()?;
-        // A manifest, never a FIFO or something huge.
-        if !meta.is_file() || meta.len() > 16 << 20 {
-            return None;
-        }
-        std::fs::read_to_string(path).ok()
+        // A manifest: never a FIFO or something huge.
+        crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).ok()
     }
 
     fn roots(&self) -> &[PathBuf] {

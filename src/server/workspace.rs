@@ -163,10 +163,9 @@ impl Settings {
     /// providers' once `terraform providers schema -json` has printed them
     /// (started in the background on first use).
     pub fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
-        if family != Family::Terraform || !own::initialised(dir) {
-            return self.schemas.clone();
-        }
-        let Some(exe) = self.session.executable() else { return self.schemas.clone() };
+        // Nothing of the module's is looked at unless a run is allowed.
+        let exe = (family == Family::Terraform).then(|| self.session.executable()).flatten();
+        let Some(exe) = exe.filter(|_| own::initialised(dir)) else { return self.schemas.clone() };
         match own::in_background(&exe, dir, own::TIMEOUT) {
             Some((key, own::State::Ready(s))) => Some(Arc::new(Schemas::with_own(self.schemas.as_deref(), s, key))),
             _ => self.schemas.clone(),
@@ -175,8 +174,7 @@ impl Settings {
 
     /// Whether the module in `dir` waits for its own providers' schema.
     pub fn own_schema_running(&self, dir: &Path) -> bool {
-        own::initialised(dir)
-            && self.session.executable().is_some_and(|exe| own::running(&exe, dir))
+        self.session.executable().is_some_and(|exe| own::initialised(dir) && own::running(&exe, dir))
     }
 
     pub fn dialect_for(&self, path: &Path) -> Dialect {
