@@ -150,26 +150,27 @@ fn own_schemas_run_once_per_lock_and_are_cached_on_disk() {
     std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::env::set_var("XDG_CACHE_HOME", dir.join("cache"));
 
-    let key = own::lock_key(&exe, &module);
-    let s = own::run(&exe, &module, key).expect("schema");
+    let key = own::lock_key(&exe, &module).expect("a regular lock file");
+    let s = own::run(&exe, &module, key, own::TIMEOUT).expect("schema");
     assert!(s.providers[0].resources.contains_key("local_file"));
     assert!(own::cache_path(key).unwrap().is_file());
-    own::run(&exe, &module, key).expect("cached");
+    own::run(&exe, &module, key, own::TIMEOUT).expect("cached");
     assert_eq!(std::fs::read_to_string(&counter).unwrap().lines().count(), 1, "the second run reads the cache");
     // Another lock file is another key.
     std::fs::write(module.join(".terraform.lock.hcl"), "# lock 2\n").unwrap();
-    let mut state = own::in_background(&exe, &module).unwrap().1;
+    let mut state = own::in_background(&exe, &module, own::TIMEOUT).unwrap().1;
     for _ in 0..500 {
         if !matches!(state, own::State::Running) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
-        state = own::in_background(&exe, &module).unwrap().1;
+        state = own::in_background(&exe, &module, own::TIMEOUT).unwrap().1;
     }
     assert!(matches!(state, own::State::Ready(_)), "{state:?}");
     assert_eq!(std::fs::read_to_string(&counter).unwrap().lines().count(), 2);
     // An executable that fails is a failure with its message, not a schema.
     std::fs::write(module.join(".terraform.lock.hcl"), "# lock 3\n").unwrap();
-    let bad = own::run(Path::new("/bin/false"), &module, own::lock_key(Path::new("/bin/false"), &module));
+    let key = own::lock_key(Path::new("/bin/false"), &module).expect("a regular lock file");
+    let bad = own::run(Path::new("/bin/false"), &module, key, own::TIMEOUT);
     assert!(bad.is_err());
 }

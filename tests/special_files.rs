@@ -158,8 +158,9 @@ fn a_file_swapped_for_a_fifo_after_discovery_is_refused() {
     assert_eq!(files.len(), 2, "{files:?}");
     mkfifo(&dir.join("x.tf"));
     let (tx, rx) = mpsc::channel();
+    let roots = vec![dir.clone()];
     std::thread::spawn(move || {
-        let checked = hcl_types::cli::modules::check_modules(&[&files], None, None, None);
+        let checked = hcl_types::cli::modules::check_modules(&[&files], None, None, None, &roots);
         let failures: Vec<(PathBuf, String)> =
             checked.into_iter().flat_map(|(_, f)| f).map(|f| (f.path, f.message)).collect();
         let _ = tx.send(failures);

@@ -89,10 +89,9 @@ pub fn lock_key(exe: &Path, dir: &Path) -> Option<u64> {
 /// Where the schema of a lock key is kept between runs:
 /// `$XDG_CACHE_HOME/hcl-types/provider-schemas/KEY.json` (default `~/.cache`).
 pub fn cache_path(key: u64) -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute()).map(|h| h.join(".cache")))?;
+    let base = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from).filter(|p| p.is_absolute()).or_else(|| {
+        std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute()).map(|h| h.join(".cache"))
+    })?;
     Some(base.join("hcl-types/provider-schemas").join(format!("{key:016x}.json")))
 }
 
@@ -201,7 +200,8 @@ pub fn run(exe: &Path, dir: &Path, key: u64, timeout: Duration) -> Result<Arc<Pr
     let cached = cache_path(key).ok_or("no cache directory (neither XDG_CACHE_HOME nor HOME is set)")?;
     if !cached.is_file() {
         let (cmd, scratch) = command(exe, dir)?;
-        let out = child::run(cmd, timeout, crate::fsread::SCHEMA_CAP as usize).map_err(|e| format!("{}: {e}", exe.display()))?;
+        let out = child::run(cmd, timeout, crate::fsread::SCHEMA_CAP as usize)
+            .map_err(|e| format!("{}: {e}", exe.display()))?;
         drop(scratch);
         if !out.success {
             return Err(format!("{} providers schema -json failed: {}", exe.display(), out.stderr.trim()));
@@ -392,7 +392,8 @@ provider "registry.terraform.io/hashicorp/null" {
         // what the shell adds itself.
         let env = std::fs::read_to_string(log.with_extension("env")).expect("env");
         let names: Vec<&str> = env.lines().filter_map(|l| l.split_once('=')).map(|(k, _)| k).collect();
-        let ours = ["PATH", "HOME", "TF_DATA_DIR", "TF_CLI_CONFIG_FILE", "CHECKPOINT_DISABLE", "TF_IN_AUTOMATION", "TF_INPUT"];
+        let ours =
+            ["PATH", "HOME", "TF_DATA_DIR", "TF_CLI_CONFIG_FILE", "CHECKPOINT_DISABLE", "TF_IN_AUTOMATION", "TF_INPUT"];
         let shell = ["PWD", "SHLVL", "_", "OLDPWD"];
         let extra: Vec<&&str> = names.iter().filter(|n| !ours.contains(n) && !shell.contains(n)).collect();
         assert!(extra.is_empty() && names.contains(&"TF_DATA_DIR"), "{names:?}");
