@@ -495,3 +495,53 @@ fn a_manifest_above_the_checked_path_is_not_read() {
     let codes: Vec<String> = reported(&o).into_iter().map(|(_, code, _)| code).collect();
     assert!(codes.contains(&"invalid-value".to_string()), "{}", stdout(&o));
 }
+
+/// Issue 29.1: a `.tf` file linked into a module is part of it, as Terraform
+/// reads it (here a shared `variables-common.tf` linked into two modules);
+/// `check`'s walk used to skip it, so every use was "not declared".
+#[test]
+fn linked_files_belong_to_their_module() {
+    let dir = tempdir("linked");
+    write(&dir, "shared/variables-common.tf", "variable \"region\" {\n  type = string\n}\n");
+    for m in ["a", "b"] {
+        write(&dir, &format!("{m}/main.tf"), "output \"r\" {\n  value = var.region\n}\n");
+        std::os::unix::fs::symlink("../shared/variables-common.tf", dir.join(m).join("variables-common.tf")).unwrap();
+    }
+    let o = run(&dir, &["check", "a", "b"]);
+    assert!(reported(&o).is_empty(), "{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// Issue 29.2: `check path/to/main.tf` (pre-commit, an editor's "lint this
+/// file") checks the file within its module, and reports only that file.
+#[test]
+fn a_named_file_is_checked_within_its_module() {
+    let dir = tempdir("named-file");
+    write(&dir, "m/variables.tf", &format!("variable \"region\" {{\n  type = string\n}}\n{BAD_BOOL}"));
+    write(&dir, "m/main.tf", "output \"r\" {\n  value = var.region\n}\noutput \"s\" {\n  value = var.nope\n}\n");
+    let o = run(&dir, &["check", "m/main.tf"]);
+    // `var.region` is declared beside it; `var.nope` is not; the bad default
+    // in variables.tf is not this file's.
+    assert_eq!(reported(&o), [("m/main.tf".into(), "undefined-reference".into(), "error".into())], "{}", stdout(&o));
+    // Both named: both reported.
+    let o = run(&dir, &["check", "m/main.tf", "m/variables.tf"]);
+    let files: BTreeSet<String> = reported(&o).into_iter().map(|(p, _, _)| p).collect();
+    assert_eq!(files, ["m/main.tf", "m/variables.tf"].map(String::from).into(), "{}", stdout(&o));
+}
+
+/// Issue 29.3: checked from a module's root, an example that calls the module
+/// as `source = "../../"` finds it (the path normalises to the current
+/// directory, which used to read as a directory with no files).
+#[test]
+fn a_call_back_to_the_current_directory_finds_the_module() {
+    let dir = tempdir("call-root");
+    write(&dir, "variables.tf", "variable \"name\" {\n  type = string\n}\n");
+    write(&dir, "examples/complete/main.tf", "module \"this\" {\n  source = \"../../\"\n  name   = \"x\"\n}\n");
+    let o = run(&dir, &["check", "."]);
+    assert!(reported(&o).is_empty(), "{}", stdout(&o));
+    // And its arguments are checked there as anywhere.
+    write(&dir, "examples/complete/main.tf", "module \"this\" {\n  source = \"../../\"\n  name   = [1]\n}\n");
+    let o = run(&dir, &["check", "."]);
+    let codes: Vec<String> = reported(&o).into_iter().map(|(_, c, _)| c).collect();
+    assert_eq!(codes, ["type-mismatch"], "{}", stdout(&o));
+}

@@ -287,9 +287,13 @@ impl DiskFiles {
     }
 
     /// The regular files of `family` in `dir`, sorted.
+    /// Named as `dir` spells them: the empty directory (what [`normalize`]
+    /// makes of `.`, e.g. `examples/x/../..`) is the current one, and its
+    /// files are bare names, as `check`'s paths name them there.
     pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
-        let mut paths: Vec<PathBuf> =
-            std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
+        let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let names = std::fs::read_dir(here).map(|rd| rd.filter_map(Result::ok).map(|e| dir.join(e.file_name())));
+        let mut paths: Vec<PathBuf> = names.map(Iterator::collect).unwrap_or_default();
         paths.retain(|p| {
             super::FileKind::for_path(p).is_some_and(|k| k.family() == family)
                 && std::fs::metadata(p).is_ok_and(|m| m.is_file())

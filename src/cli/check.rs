@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::analysis::workspace::DiskFiles;
 use crate::analysis::{Family, FileKind, SourceFile};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::syntax::Dialect;
@@ -130,7 +131,7 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
                 .unwrap_or(exact)
         };
         if !modules.contains_key(&key) {
-            let found = discover_dir(&module);
+            let found = DiskFiles::listing(&module, Family::Terraform);
             context_only.extend(found.iter().cloned());
             modules.insert(key.clone(), found);
         }
@@ -140,19 +141,6 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
         }
     }
     context_only
-}
-
-/// The Terraform files directly in `dir` (not its subdirectories).
-fn discover_dir(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && FileKind::for_path(p).map(FileKind::family) == Some(Family::Terraform))
-        .collect();
-    files.sort();
-    files
 }
 
 #[derive(Args, Debug, Clone)]
@@ -242,7 +230,13 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
                     });
                 for entry in walker {
                     match entry {
-                        Ok(e) if e.file_type().is_file() => add(e.into_path(), &mut modules),
+                        // A linked file is read, as Terraform reads it (a shared
+                        // `variables.tf` linked into many modules); a linked
+                        // directory is not walked (Terraform reads no
+                        // subdirectory, and a link may lead anywhere or loop).
+                        Ok(e) if e.file_type().is_file() || e.path_is_symlink() && e.path().is_file() => {
+                            add(e.into_path(), &mut modules)
+                        }
                         Ok(_) => {}
                         Err(e) => failures.push(IoFailure {
                             path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.clone()),
@@ -259,6 +253,31 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
         files.dedup();
     }
     (modules, failures)
+}
+
+/// A Terraform or PCL file named on the command line is checked within its
+/// module (pre-commit and editors name single files): the other files of its
+/// directory and family join it, for their declarations only. Returns those
+/// files, which are not reported.
+fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut context_only = Vec::new();
+    for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
+        let Some(family) = FileKind::for_path(path).map(FileKind::family).filter(|f| *f != Family::Hcl) else {
+            continue;
+        };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let Some(files) = modules.get_mut(&(dir.clone(), family)) else { continue };
+        for other in DiskFiles::listing(&dir, family) {
+            if !files.contains(&other) && !context_only.contains(&other) {
+                files.push(other.clone());
+                context_only.push(other);
+            }
+        }
+        files.sort();
+    }
+    // A file named as well as found beside another named one is reported.
+    context_only.retain(|f| !paths.contains(f));
+    context_only
 }
 
 /// Reads a file as text. Invalid UTF-8 and binary content become a
@@ -306,7 +325,8 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
             Err(message) => failures.push(IoFailure { path: table.clone(), message }),
         }
     }
-    let context_only = retarget(&mut modules, &targets);
+    let mut context_only = within_module(&mut modules, &paths);
+    context_only.extend(retarget(&mut modules, &targets));
     // PCL programs also get the schemas Pulumi cached for their packages.
     let mut packages = args.package_schemas.clone();
     let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
