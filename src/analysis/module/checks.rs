@@ -86,7 +86,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("moved" | "removed", FileKind::Terraform) => {}
         ("import", FileKind::Terraform) => {
             let (k, v) = match b.body.get_attribute("for_each") {
-                Some(f) => for_each(inf, &f.value),
+                Some(f) => import_for_each(inf, &f.value),
                 None => (Type::any(), Type::any()),
             };
             inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
@@ -237,6 +237,11 @@ pub(super) fn count_value(inf: &mut Infer, c: &Attribute) {
 /// and `each.value` are.
 pub(super) fn for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
     let t = inf.expr(e);
+    for_each_of(inf, e, t)
+}
+
+/// [`for_each`] of `e`, whose type `t` is known.
+fn for_each_of(inf: &mut Infer, e: &Expression, t: Type) -> (Type, Type) {
     let inner = t.strip(Strip::Eventuals);
     let members: Vec<Type> = inner.members().iter().filter(|m| !m.is_none()).cloned().collect();
     let inner = if members.len() == 1 { members[0].clone() } else { inner };
@@ -258,6 +263,19 @@ pub(super) fn for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
             format!("`for_each` needs a map or a set of strings, not `{t}`: convert it with toset() (or build a map with a for expression)"),
         ),
         _ => fail(inf, format!("`for_each` needs a map or a set of strings, not `{t}`")),
+    }
+}
+
+/// An `import` block's `for_each`, which also takes a list or tuple
+/// (Terraform's `ImportValues` allows tuples, unlike a resource's): `each.key`
+/// is then the element's index.
+fn import_for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
+    let t = inf.expr(e);
+    let inner = t.strip(Strip::Eventuals);
+    match inner.kind() {
+        Kind::List(elem) => (Type::number(), elem.clone()),
+        Kind::Tuple(elems) => (Type::number(), Type::union(elems.to_vec())),
+        _ => for_each_of(inf, e, t),
     }
 }
 
