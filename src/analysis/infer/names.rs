@@ -3,6 +3,30 @@
 
 use super::*;
 
+/// The roots of a Terraform reference that need no declaration in the
+/// module, or are declared where this analysis does not look (data sources
+/// scoped to a `check` block, `ephemeral` and `action` blocks, test files'
+/// `run` and `output`), and Packer's (`source`, `build`, `packer`: `.pkr.hcl`
+/// files follow the terraform dialect).
+const ROOTS: [&str; 16] = [
+    "path",
+    "terraform",
+    "self",
+    "count",
+    "each",
+    "data",
+    "ephemeral",
+    "action",
+    "list",
+    "resource",
+    "provider",
+    "run",
+    "output",
+    "source",
+    "build",
+    "packer",
+];
+
 impl<'e, 's> Infer<'e, 's> {
     /// A bare name, then traversal operators applied to it.
     pub(super) fn variable(
@@ -60,6 +84,9 @@ impl<'e, 's> Infer<'e, 's> {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }
+            if !self.env.lenient() && !ROOTS.contains(&name) {
+                return self.undeclared(name, range, ops);
+            }
         }
         // Terraform's other roots: path.*, terraform.workspace, resources
         // and data sources no schema describes. They are any.
@@ -70,6 +97,44 @@ impl<'e, 's> Infer<'e, 's> {
             _ => Type::any(),
         };
         (self.apply(t, ops), Note::Plain)
+    }
+
+    /// A reference whose root Terraform does not know: `TYPE.NAME` of a
+    /// resource no block declares is "Reference to undeclared resource", a
+    /// bare name (`p` for `var.p`) "Invalid reference" (Terraform's
+    /// `addrs.ParseRef`, reported by `validate` without any schema).
+    fn undeclared(
+        &mut self,
+        name: &str,
+        range: Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> (Type, Note) {
+        let (msg, full, rest) = match ops.first().map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(attr)) => {
+                let key = format!("{name}.{}", attr.value());
+                let mut msg = format!(
+                    "`{key}` is not declared in this module: no `resource \"{name}\" \"{}\"` block",
+                    attr.value()
+                );
+                if let Some(s) = self.env.suggest(Space::Resource, &key) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                (msg, range.start..self.range(&ops[0]).end, &ops[1..])
+            }
+            _ => {
+                let mut msg = format!("`{name}` is not a reference Terraform knows");
+                if self.env.lookup(Space::Var, name).is_some() {
+                    msg.push_str(&format!("; did you mean `var.{name}`?"));
+                } else if self.env.lookup(Space::Local, name).is_some() {
+                    msg.push_str(&format!("; did you mean `local.{name}`?"));
+                } else {
+                    msg.push_str(": a resource type must be followed by the resource's name (`TYPE.NAME`)");
+                }
+                (msg, range, ops)
+            }
+        };
+        self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+        (self.apply(Type::any(), rest), Note::Plain)
     }
 
     /// `TYPE.NAME…` or `data.TYPE.NAME…` of a declared resource or data

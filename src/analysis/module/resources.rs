@@ -48,7 +48,15 @@ pub(super) fn resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let ty = b.labels.first().map(label_text).unwrap_or("");
     let schemas = inf.env().schemas();
     let Some(found) = schemas.as_ref().and_then(|s| s.find(data, ty)) else {
-        return body(inf, &b.body, dialect, false);
+        // Without a schema every argument is a value, but the
+        // meta-arguments: `provider = aws.west` names a configuration.
+        let bound = repetition(inf, &b.body);
+        for a in b.body.attributes().filter(|a| !META.contains(&a.key.value().as_str())) {
+            inf.expr(&a.value);
+        }
+        body(inf, &b.body, dialect, true);
+        inf.unbind(bound);
+        return;
     };
     let mut bound = repetition(inf, &b.body);
     // `self` in provisioners and connections: this instance.
