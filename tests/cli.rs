@@ -448,6 +448,39 @@ fn pcl_programs_use_pulumis_cached_package_schemas() {
     assert!(out.contains("output.secret: output(string)"), "{out}");
 }
 
+/// Issue 27: a PCL token that two resources of a package schema share
+/// gave a warning in about half the runs (a `HashMap`'s order, random per
+/// process). Now every run says the same: the ambiguous resource and
+/// invoke one warning each naming both tokens, a token found by Pulumi's
+/// canonical form checked, and one Pulumi's rules find nothing for
+/// (`moduleFormat` absent: `yaml/v1` is its own module) left untyped.
+#[test]
+fn a_pcl_token_matching_two_resources_reports_the_same_every_run() {
+    let dir = tempdir("pcl-ambiguous");
+    let program = "resource b \"demo:storage:Bucket\" {\n  legacyName = \"x\"\n}\n\n\
+                   resource q \"demo:storage:Queue\" {\n  size = \"big\"\n}\n\n\
+                   resource cg \"kubernetes:yaml/v1:ConfigGroup\" {\n  transformations = []\n}\n\n\
+                   output arn {\n  value = invoke(\"demo:storage:getBucket\", {}).arn\n}\n";
+    write(&dir, "prog/main.pp", program);
+    let demo = paths::data("schemas/pulumi/colliding-test.json");
+    let k8s = paths::data("schemas/pulumi/kubernetes20-test.json");
+    let args = ["check", "--package-schema", demo.to_str().unwrap(), "--package-schema", k8s.to_str().unwrap(), "prog"];
+    let first = stdout(&run(&dir, &args));
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 3, "{first}");
+    assert!(lines[0].starts_with("prog/main.pp:1:12: warning[undefined-reference]: resource token `demo:storage:Bucket` matches 2 tokens of colliding-test.json: `demo:storage/bucket:Bucket`, `demo:storage/bucketV1:Bucket`"), "{first}");
+    assert!(lines[1].starts_with("prog/main.pp:6:10: error[invalid-value]"), "{first}");
+    assert!(
+        lines[2].starts_with(
+            "prog/main.pp:14:18: warning[undefined-reference]: invoke token `demo:storage:getBucket` matches 2 tokens"
+        ),
+        "{first}"
+    );
+    for run_no in 1..20 {
+        assert_eq!(stdout(&run(&dir, &args)), first, "run {run_no}");
+    }
+}
+
 /// A schema file that cannot be read or is no schema is an I/O failure
 /// named by its own path (exit 2); the files are still checked.
 #[test]

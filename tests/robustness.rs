@@ -139,8 +139,16 @@ proptest! {
 
 #[test]
 fn deep_nesting_and_long_lines_finish() {
-    let deep = format!("locals {{\n  a = {}1{}\n}}\n", "[".repeat(100_000), "]".repeat(100_000));
-    exercise("main.tf", &deep, &[20]);
+    // On the test's own thread (2 MiB, as rayon's and tokio's): 255
+    // levels are accepted (`locals` takes one), deeper is one syntax error.
+    for (n, errors) in [(65, 0), (255, 0), (256, 1), (100_000, 1)] {
+        let deep = format!("locals {{\n  a = {}1{}\n}}\n", "[".repeat(n), "]".repeat(n));
+        exercise("main.tf", &deep, &[20, deep.len() / 2]);
+        let file = SourceFile::new("/tmp/robust/n.tf", deep.as_str()).unwrap();
+        let a = analyze(&[Document::parse(file)]);
+        assert_eq!(a.diagnostics[0].len(), errors, "{n} levels: {:?}", a.diagnostics[0]);
+        assert!(a.diagnostics[0].iter().all(|d| d.code.as_str() == "syntax" && d.message.contains("nested levels")));
+    }
     let long = format!("locals {{\n  a = \"{}\"\n}}\n", "x".repeat(5_000_000));
     exercise("main.tf", &long, &[20]);
     let digits = format!("locals {{\n  a = {}\n}}\n", "9".repeat(100_000));

@@ -122,6 +122,61 @@ fn pulumi_package_schemas_load() {
     assert!(load_package(b"{}").is_err());
 }
 
+/// Issue 27: a PCL token is found by Pulumi's own rules
+/// (`canonicalizeToken` with the schema's `meta.moduleFormat`), the same
+/// way in every process: a token that two schema tokens share is
+/// ambiguous, never whichever a `HashMap` met first. Each schema is read
+/// many times, so each read's map has its own random order.
+#[test]
+fn pulumi_tokens_resolve_by_pulumis_rules_the_same_every_time() {
+    use hcl_types::schema::pulumi::load_package;
+    let read = |file: &str| std::fs::read(paths::data("schemas/pulumi").join(file)).unwrap();
+    let (k8s, demo) = (read("kubernetes20-test.json"), read("colliding-test.json"));
+    for _ in 0..64 {
+        // No `moduleFormat`: Pulumi's default `(.*)` keeps the whole module,
+        // so `yaml/v1` is no version of `yaml` or `yaml/v2`.
+        let k = load_package(&k8s).unwrap();
+        assert!(k.resource("kubernetes:yaml/v1:ConfigGroup").is_none());
+        assert!(k.resource("kubernetes:core:ConfigMap").is_none());
+        let exact = k.resource("kubernetes:yaml:ConfigGroup").unwrap();
+        assert!(exact.inputs.iter().any(|p| p.name == "transformations"));
+        let v2 = k.resource("kubernetes:yaml/v2:ConfigGroup").unwrap();
+        assert!(!v2.inputs.iter().any(|p| p.name == "transformations"));
+
+        // `(.*)(?:/[^/]*)`: `storage/queue` is the module `storage`.
+        let d = load_package(&demo).unwrap();
+        for token in ["demo:storage:Queue", "demo:storage/queue:Queue", "demo:storage/other:Queue"] {
+            assert!(d.resource(token).is_some(), "{token}");
+        }
+        for token in ["demo:index:Thing", "demo:Thing", "demo::Thing", "demo:index/x:Thing"] {
+            assert!(d.resource(token).is_some(), "{token}");
+        }
+        assert!(d.resource("demo:other:Queue").is_none());
+        // Two tokens share `demo:storage:Bucket`: either written in full
+        // is found, the short form is neither.
+        assert!(d.resource("demo:storage:Bucket").is_none());
+        assert!(d.resource("demo:storage/misc:Bucket").is_none());
+        assert!(d.function("demo:storage:getBucket").is_none());
+        let full = d.resource("demo:storage/bucketV1:Bucket").unwrap();
+        assert!(full.inputs.iter().any(|p| p.name == "legacyName"));
+    }
+}
+
+/// An ambiguous token names its matches, sorted; a `moduleFormat` that is
+/// no regex fails the schema, as Pulumi's binder fails it.
+#[test]
+fn an_ambiguous_pulumi_token_names_every_match() {
+    use hcl_types::schema::pulumi::{load_package, Lookup};
+    let demo = std::fs::read(paths::data("schemas/pulumi/colliding-test.json")).unwrap();
+    let d = load_package(&demo).unwrap();
+    match d.lookup_resource("demo:storage:Bucket") {
+        Lookup::Ambiguous(tokens) => assert_eq!(tokens, ["demo:storage/bucket:Bucket", "demo:storage/bucketV1:Bucket"]),
+        other => panic!("{other:?}"),
+    }
+    let bad = br#"{"name": "x", "meta": {"moduleFormat": "(unclosed"}}"#;
+    assert!(load_package(bad).unwrap_err().contains("moduleFormat"));
+}
+
 /// A module's own schemas (issue 15, first source): `EXE providers schema
 /// -json` run in an initialised root, kept on disk by the lock file's hash
 /// (a second run reads the cache, not the executable), and in the

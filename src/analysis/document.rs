@@ -9,7 +9,7 @@ use hcl_edit::structure::Body;
 use super::SourceFile;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::constant::Source;
-use crate::syntax::scan;
+use crate::syntax::{deep, scan};
 
 /// Names one parse of one item. An item that an edit only moves keeps its
 /// id, so analysis results remembered for it stay valid; a re-parsed item
@@ -329,7 +329,7 @@ fn same_item(old: &Item, found: &scan::Item) -> bool {
 
 /// Parses an item's text, repairing what hcl-edit wrongly rejects.
 fn parse_tree(parse_text: &str) -> Result<Body, hcl_edit::parser::Error> {
-    hcl_edit::parser::parse_body(parse_text).or_else(|e| repair(parse_text).ok_or(e))
+    deep::parse_body(parse_text).or_else(|e| repair(parse_text).ok_or(e))
 }
 
 /// Parses one item.
@@ -362,7 +362,7 @@ fn parse_item(text: &str, found: &scan::Item) -> Item {
 /// A same-length rewrite for valid HCL that hcl-edit rejects, tried only
 /// after a parse failure: operator continuation lines.
 fn repair(text: &str) -> Option<Body> {
-    hcl_edit::parser::parse_body(&scan::join_continuation_lines(text)?).ok()
+    deep::parse_body(&scan::join_continuation_lines(text)?).ok()
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use regex::Regex;
 use serde_json::Value;
 
 use crate::types::Type;
@@ -19,6 +20,16 @@ pub struct Package {
     pub version: String,
     pub resources: HashMap<String, PulumiResource>,
     pub functions: HashMap<String, PulumiFunction>,
+    /// `meta.moduleFormat`: the part of a token's module that is its
+    /// module (its first group), as Pulumi's `TokenToModule` reads it;
+    /// none is Pulumi's default `(.*)`, the whole module.
+    module_format: Option<Regex>,
+    /// The schema's resource and function tokens by their canonical form
+    /// (`pkg:module:Name`), each list sorted: a lookup that is no exact
+    /// token goes through these, never through a `HashMap`'s (per-process
+    /// random) order.
+    resource_tokens: HashMap<String, Vec<String>>,
+    function_tokens: HashMap<String, Vec<String>>,
 }
 
 /// A resource input (or an invoke's argument).
@@ -60,6 +71,11 @@ pub fn load_package(json: &[u8]) -> Result<Package, String> {
     let doc: Value = serde_json::from_slice(json).map_err(|e| format!("not a package schema: {e}"))?;
     let name = doc.get("name").and_then(Value::as_str).ok_or("not a package schema: no `name`")?.to_string();
     let version = doc.get("version").and_then(Value::as_str).unwrap_or_default().to_string();
+    let module_format = match doc.pointer("/meta/moduleFormat").and_then(Value::as_str) {
+        // Pulumi fails to bind a schema whose format does not compile.
+        Some(f) => Some(Regex::new(f).map_err(|e| format!("not a package schema: `meta.moduleFormat`: {e}"))?),
+        None => None,
+    };
     let mut r = Reader { types: doc.get("types").and_then(Value::as_object), seen: HashMap::new(), stack: Vec::new() };
     let mut resources = HashMap::new();
     for (token, res) in doc.get("resources").and_then(Value::as_object).into_iter().flatten() {
@@ -90,7 +106,9 @@ pub fn load_package(json: &[u8]) -> Result<Package, String> {
         };
         functions.insert(token.clone(), PulumiFunction { inputs, outputs });
     }
-    Ok(Package { name, version, resources, functions })
+    let resource_tokens = by_canonical(resources.keys(), module_format.as_ref());
+    let function_tokens = by_canonical(functions.keys(), module_format.as_ref());
+    Ok(Package { name, version, resources, functions, module_format, resource_tokens, function_tokens })
 }
 
 fn names(v: Option<&Value>) -> Vec<&str> {
@@ -172,35 +190,116 @@ impl Reader<'_> {
     }
 }
 
+/// What a token names in a package.
+#[derive(Debug)]
+pub enum Lookup<'a, T> {
+    Found(&'a T),
+    /// Several schema tokens share the token's canonical form (sorted).
+    /// Pulumi refuses such a schema ("multiple tokens map to …"), and its
+    /// own alias lookup misses an ambiguous token rather than pick one:
+    /// none is taken.
+    Ambiguous(Vec<&'a str>),
+    Missing,
+}
+
+impl<'a, T> Lookup<'a, T> {
+    pub fn found(self) -> Option<&'a T> {
+        match self {
+            Lookup::Found(x) => Some(x),
+            _ => None,
+        }
+    }
+}
+
 impl Package {
-    /// A resource by its token, as PCL writes it: exactly, or with the
-    /// module's last part left out (`random:index/randomPassword:RandomPassword`
-    /// is also `random:index:RandomPassword`), or `pkg:Type` for `pkg:index:Type`.
+    /// A resource by its token, as Pulumi's PCL binder finds it
+    /// (`LookupResource`): the schema's token exactly, or any token with
+    /// the same canonical form (see [`canonical`]). With AWS's module
+    /// format `(.*)(?:/[^/]*)`, `aws:s3:Bucket` is `aws:s3/bucket:Bucket`;
+    /// `random:index:RandomPassword` and `random:RandomPassword` are
+    /// `random:index/randomPassword:RandomPassword`.
     pub fn resource(&self, token: &str) -> Option<&PulumiResource> {
-        lookup(&self.resources, token)
+        self.lookup_resource(token).found()
+    }
+
+    pub fn lookup_resource(&self, token: &str) -> Lookup<'_, PulumiResource> {
+        lookup(&self.resources, &self.resource_tokens, self.module_format.as_ref(), token)
     }
 
     pub fn function(&self, token: &str) -> Option<&PulumiFunction> {
-        lookup(&self.functions, token)
+        self.lookup_function(token).found()
+    }
+
+    pub fn lookup_function(&self, token: &str) -> Lookup<'_, PulumiFunction> {
+        lookup(&self.functions, &self.function_tokens, self.module_format.as_ref(), token)
     }
 }
 
-fn canonical(token: &str) -> Option<(&str, &str, &str)> {
-    let mut parts = token.split(':');
-    let (pkg, a, b) = (parts.next()?, parts.next()?, parts.next());
-    let (module, name) = match b {
-        Some(name) => (a.split('/').next().unwrap_or(a), name),
-        None => ("index", a),
+/// A token's canonical form, as Pulumi's `canonicalizeToken` (pkg/codegen/pcl)
+/// writes it: `pkg:module:Name`, the module as `TokenToModule` reads it
+/// (the format's first group; empty for `index`, a two-part token or a
+/// module the format does not match). None for a malformed token.
+fn canonical(token: &str, format: Option<&Regex>) -> Option<String> {
+    let parts: Vec<&str> = token.split(':').collect();
+    let (pkg, module, name) = match parts[..] {
+        [pkg, name] => (pkg, "", name),
+        [pkg, module, name] => (pkg, module, name),
+        _ => return None,
     };
-    Some((pkg, if module.is_empty() { "index" } else { module }, name))
+    if pkg.is_empty() || name.is_empty() {
+        return None;
+    }
+    let module = if pkg == "pulumi" && matches!(module, "pulumi" | "providers") {
+        ""
+    } else {
+        // The default format `(.*)` is the whole module.
+        let m = match format {
+            Some(f) => f.captures(module).and_then(|c| c.get(1)).map_or("", |g| g.as_str()),
+            None => module,
+        };
+        if m == "index" {
+            ""
+        } else {
+            m
+        }
+    };
+    Some(format!("{pkg}:{module}:{name}"))
 }
 
-fn lookup<'a, T>(map: &'a HashMap<String, T>, token: &str) -> Option<&'a T> {
-    if let Some(x) = map.get(token) {
-        return Some(x);
+/// Schema tokens by canonical form, each list sorted.
+fn by_canonical<'a>(tokens: impl Iterator<Item = &'a String>, format: Option<&Regex>) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for t in tokens {
+        if let Some(c) = canonical(t, format) {
+            out.entry(c).or_default().push(t.clone());
+        }
     }
-    let want = canonical(token)?;
-    map.iter().find(|(k, _)| canonical(k) == Some(want)).map(|(_, v)| v)
+    for v in out.values_mut() {
+        v.sort();
+    }
+    out
+}
+
+/// The exact token first (it names one entry, whatever else shares its
+/// form), then as Pulumi's binder looks: the token as a canonical form
+/// (`aws:s3:Bucket` is one already; the format would read its module
+/// `s3` as no module), then the token's canonical form. One entry is
+/// found, several are ambiguous.
+fn lookup<'a, T>(
+    map: &'a HashMap<String, T>,
+    index: &'a HashMap<String, Vec<String>>,
+    format: Option<&Regex>,
+    token: &str,
+) -> Lookup<'a, T> {
+    if let Some(x) = map.get(token) {
+        return Lookup::Found(x);
+    }
+    let entries = index.get(token).or_else(|| index.get(&canonical(token, format)?));
+    match entries.map(Vec::as_slice) {
+        Some([one]) => map.get(one).map_or(Lookup::Missing, Lookup::Found),
+        Some(several) if several.len() > 1 => Lookup::Ambiguous(several.iter().map(String::as_str).collect()),
+        _ => Lookup::Missing,
+    }
 }
 
 /// The schemas Pulumi cached for the packages `names` (`schema-NAME-VERSION-.json`

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
-use super::pulumi::{load_package, Package, PulumiFunction, PulumiResource};
+use super::pulumi::{load_package, Lookup, Package, PulumiFunction, PulumiResource};
 use super::{load, BlockSchema, FunctionSchema, Provider, ProviderSchemas};
 use crate::types::Type;
 
@@ -172,14 +172,30 @@ impl Schemas {
         self.files.is_empty() && self.packages.is_empty()
     }
 
-    /// A PCL resource by token, and the package file that has it.
-    pub fn pulumi_resource(&self, token: &str) -> Option<(&PulumiResource, &PackageFile)> {
-        self.packages.iter().find_map(|p| p.package.resource(token).map(|r| (r, p)))
+    /// A PCL resource by token, and the package file that has it: the
+    /// first file (in the order named) that knows the token, even as
+    /// ambiguous.
+    pub fn pulumi_lookup(&self, token: &str) -> Option<(Lookup<'_, PulumiResource>, &PackageFile)> {
+        self.packages.iter().find_map(|p| match p.package.lookup_resource(token) {
+            Lookup::Missing => None,
+            found => Some((found, p)),
+        })
     }
 
-    /// A PCL invoke's function by token.
-    pub fn pulumi_function(&self, token: &str) -> Option<&PulumiFunction> {
-        self.packages.iter().find_map(|p| p.package.function(token))
+    /// A PCL resource that its token names unambiguously.
+    pub fn pulumi_resource(&self, token: &str) -> Option<(&PulumiResource, &PackageFile)> {
+        match self.pulumi_lookup(token)? {
+            (Lookup::Found(r), p) => Some((r, p)),
+            _ => None,
+        }
+    }
+
+    /// A PCL invoke's function by token, as [`Self::pulumi_lookup`].
+    pub fn pulumi_function(&self, token: &str) -> Option<(Lookup<'_, PulumiFunction>, &PackageFile)> {
+        self.packages.iter().find_map(|p| match p.package.lookup_function(token) {
+            Lookup::Missing => None,
+            found => Some((found, p)),
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! expressions with byte spans.
 
 pub mod constant;
+pub mod deep;
 pub mod dialect;
 pub mod recover;
 pub mod scan;

@@ -2,6 +2,7 @@
 //! Pulumi's `invoke`.
 
 use super::*;
+use crate::schema::pulumi::Lookup;
 
 impl<'e, 's> Infer<'e, 's> {
     pub(super) fn call(&mut self, call: &FuncCall) -> Type {
@@ -106,9 +107,18 @@ impl<'e, 's> Infer<'e, 's> {
     /// result, `promise(T)`, or `output(T)` when an argument is an output
     /// (as Pulumi's binder types it).
     pub(super) fn pulumi_invoke(&mut self, args: &[&Expression], types: &[Type]) -> Option<Type> {
-        let Ok(Value::String(token)) = eval(args.first()?, self.src) else { return None };
+        let first = args.first()?;
+        let Ok(Value::String(token)) = eval(first, self.src) else { return None };
         let schemas = self.env.schemas()?;
-        let f = schemas.pulumi_function(&token)?;
+        let f = match schemas.pulumi_function(&token)? {
+            (Lookup::Found(f), _) => f,
+            (Lookup::Ambiguous(tokens), file) => {
+                let range = self.range(*first);
+                self.report(crate::analysis::module::ambiguous(range, "invoke", &token, &tokens, &file.label));
+                return None;
+            }
+            (Lookup::Missing, _) => return None,
+        };
         let t = f.outputs.clone();
         Some(if types.iter().any(Type::contains_output) { Type::output(t) } else { Type::promise(t) })
     }

@@ -63,6 +63,7 @@ pub use memo::Memo;
 use memo::*;
 use order::*;
 use readers::*;
+pub(crate) use resources::ambiguous;
 use resources::*;
 pub use shared::Shared;
 pub use shifted::{NodeAt, TypeNodes};

@@ -9,6 +9,7 @@
 //! so is a required argument it lacks, never an error.
 
 use super::*;
+use crate::schema::pulumi::Lookup;
 use crate::schema::{BlockSchema, Found};
 
 /// Arguments Terraform itself takes in every resource and data source.
@@ -229,8 +230,14 @@ fn dynamic_block(inf: &mut Infer, b: &Block, schema: &BlockSchema, site: &Site, 
 pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let token = b.labels.get(1).map(label_text).unwrap_or("");
     let schemas = inf.env().schemas();
-    let Some((resource, file)) = schemas.as_ref().and_then(|s| s.pulumi_resource(token)) else {
-        return body(inf, &b.body, dialect, false);
+    let (resource, file) = match schemas.as_ref().and_then(|s| s.pulumi_lookup(token)) {
+        Some((Lookup::Found(r), file)) => (r, file),
+        Some((Lookup::Ambiguous(tokens), file)) => {
+            let range = b.labels.get(1).map_or_else(|| header_range(inf, b), |l| inf.range(l));
+            inf.report(ambiguous(range, "resource", token, &tokens, &file.label));
+            return body(inf, &b.body, dialect, false);
+        }
+        _ => return body(inf, &b.body, dialect, false),
     };
     let site = Site { what: format!("resource `{token}`"), origin: &file.label, trusted: file.trusted };
     for a in b.body.attributes() {
@@ -267,4 +274,18 @@ pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
             site.missing(inf, header.clone(), format!("{} needs the input `{}`", site.what, p.name));
         }
     }
+}
+
+/// A PCL token that several of a package schema's tokens share the
+/// canonical form of: a warning naming them all (the schema is the
+/// user's file, and Pulumi refuses it), and the resource or invoke left
+/// untyped rather than typed by an arbitrary one of them.
+pub(crate) fn ambiguous(range: Range<usize>, what: &str, token: &str, tokens: &[&str], origin: &str) -> Diagnostic {
+    let list = tokens.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+    let msg = format!(
+        "{what} token `{token}` matches {} tokens of {origin}: {list}; write one of them in full \
+         (Pulumi refuses a schema whose tokens share a canonical form)",
+        tokens.len()
+    );
+    Diagnostic::new(Code::UndefinedReference, range, msg).with_severity(Severity::Warning)
 }

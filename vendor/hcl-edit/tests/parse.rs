@@ -167,15 +167,32 @@ fn invalid_exprs() {
 fn redefined_object_keys() {
     // HCL evaluates object items in order and the last value of a repeated key wins.
     let body = parse_body("ident = { foo = 1, bar = 2, foo = 3 }").unwrap();
-    let object = body.get_attribute("ident").unwrap().value.as_object().unwrap();
+    let object = body
+        .get_attribute("ident")
+        .unwrap()
+        .value
+        .as_object()
+        .unwrap();
     let items: Vec<String> = object
         .iter()
-        .map(|(k, v)| format!("{}={}", k.as_ident().unwrap().as_str(), v.expr().to_string().trim()))
+        .map(|(k, v)| {
+            format!(
+                "{}={}",
+                k.as_ident().unwrap().as_str(),
+                v.expr().to_string().trim()
+            )
+        })
         .collect();
     assert_eq!(items, ["bar=2", "foo=3"]);
     let superseded: Vec<String> = object
         .superseded()
-        .map(|(k, v)| format!("{}={}", k.as_ident().unwrap().as_str(), v.expr().to_string().trim()))
+        .map(|(k, v)| {
+            format!(
+                "{}={}",
+                k.as_ident().unwrap().as_str(),
+                v.expr().to_string().trim()
+            )
+        })
         .collect();
     assert_eq!(superseded, ["foo=1"]);
 
@@ -189,7 +206,12 @@ fn redefined_object_keys() {
         }
     "#})
     .unwrap();
-    let object = body.get_attribute("values").unwrap().value.as_object().unwrap();
+    let object = body
+        .get_attribute("values")
+        .unwrap()
+        .value
+        .as_object()
+        .unwrap();
     assert_eq!(object.len(), 2);
     assert_eq!(object.superseded().count(), 2);
 }
@@ -237,6 +259,63 @@ fn max_nesting_depth_exceeded() {
     // Blocks: the 65th block body is one level too deep. The error is reported at its `{`.
     let input = format!("{}{}", "a {\n".repeat(200), "}\n".repeat(200));
     assert_error!(&input, expected(65, 3, "a {"));
+}
+
+#[test]
+fn max_nesting_depth_can_be_raised() {
+    use hcl_edit::parser::{parse_body_with, parse_expr_with, ParseOptions};
+
+    // HCL has no small limit (Terraform 1.11 validates 50,000 nested `[`), but each level takes
+    // stack: up to ~35 KB in a debug build. Parse deep input on a stack made for it.
+    let deep = std::thread::Builder::new().stack_size(64 << 20);
+    deep.spawn(|| {
+        let options = ParseOptions::default().max_nesting_depth(256);
+        let nest = |open: &str, close: &str, n: usize| {
+            format!("x = {}1{}", open.repeat(n), close.repeat(n))
+        };
+        for n in [65, 200, 255] {
+            let inputs = [
+                nest("[", "]", n),
+                nest("(", ")", n),
+                nest("{a = ", "}", n),
+                nest("[for v in ", " : v]", n),
+                nest("\"${", "}\"", n),
+                nest("f(", ")", n),
+                nest("true ? ", " : 0", n),
+                format!("{}{}", "a {\n".repeat(n), "}\n".repeat(n)),
+            ];
+            for input in inputs {
+                let body =
+                    parse_body_with(&input, options).unwrap_or_else(|e| panic!("{n} levels: {e}"));
+                assert_eq!(body.to_string(), input);
+                // The default still rejects it.
+                assert!(
+                    parse_body(&input).is_err(),
+                    "{n} levels with the default limit"
+                );
+            }
+        }
+        let expr = format!("{}1{}", "[".repeat(256), "]".repeat(256));
+        assert!(parse_expr_with(&expr, options).is_ok());
+
+        // One level too deep: the same error as the default limit's, with this limit.
+        let input = nest("[", "]", 300);
+        let err = parse_body_with(&input, options).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "invalid nesting depth; expected at most 256 nested levels"
+        );
+        assert_eq!(err.location().column(), 4 + 257 + 1);
+        let err =
+            parse_body_with(&input, ParseOptions::default().max_nesting_depth(100)).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "invalid nesting depth; expected at most 100 nested levels"
+        );
+    })
+    .unwrap()
+    .join()
+    .unwrap();
 }
 
 #[test]

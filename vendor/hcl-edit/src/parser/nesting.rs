@@ -5,13 +5,16 @@ use super::prelude::*;
 
 use winnow::combinator::{cut_err, fail};
 
-/// The maximum nesting depth of expressions, templates and blocks.
+/// The default maximum nesting depth of expressions, templates and blocks.
 ///
 /// Root expressions like attribute values do not count towards the nesting depth, only the
 /// expressions, templates and blocks nested within them do.
 ///
 /// Input exceeding this limit is rejected with a parse error instead of overflowing the stack.
-pub(super) const MAX_NESTING_DEPTH: usize = 64;
+/// The parser recurses once per level, and a level takes up to ~35 KB of stack in a debug build
+/// (a `for` expression), so 64 levels fit a 2 MiB thread stack. Callers that parse on a larger
+/// stack can raise the limit with [`ParseOptions::max_nesting_depth`][super::ParseOptions].
+pub(super) const DEFAULT_MAX_NESTING_DEPTH: usize = 64;
 
 /// The maximum number of binary operations on any path through an expression tree.
 ///
@@ -25,13 +28,52 @@ pub(super) const MAX_NESTING_DEPTH: usize = 64;
 pub(super) const MAX_OPERATOR_DEPTH: usize = 128;
 
 /// Nesting state of the parser, tracked as part of the parser input state.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct NestingState {
     /// The number of nested levels the parser is currently in.
     depth: usize,
+    /// The nesting depth beyond which input is rejected.
+    max_depth: usize,
     /// The maximum operator depth of the expressions parsed within the current operator depth
     /// scope.
     operator_depth: usize,
+}
+
+impl NestingState {
+    pub(super) fn new(max_depth: usize) -> NestingState {
+        NestingState {
+            depth: 0,
+            max_depth,
+            operator_depth: 0,
+        }
+    }
+}
+
+impl Default for NestingState {
+    fn default() -> Self {
+        NestingState::new(DEFAULT_MAX_NESTING_DEPTH)
+    }
+}
+
+/// The expected-description of a nesting depth error: `at most N nested levels`.
+///
+/// Error contexts hold `&'static str`, so the description of a limit other than the default is
+/// leaked, once per distinct limit a program uses.
+fn depth_description(max_depth: usize) -> &'static str {
+    use std::sync::Mutex;
+    static LEAKED: Mutex<Vec<(usize, &'static str)>> = Mutex::new(Vec::new());
+    if max_depth == DEFAULT_MAX_NESTING_DEPTH {
+        return "at most 64 nested levels";
+    }
+    let mut leaked = LEAKED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, d)) = leaked.iter().find(|(m, _)| *m == max_depth) {
+        return d;
+    }
+    let d: &'static str = Box::leak(format!("at most {max_depth} nested levels").into_boxed_str());
+    leaked.push((max_depth, d));
+    d
 }
 
 /// Runs `parser` one nesting level deeper within its own operator depth scope (see
@@ -51,12 +93,12 @@ where
     move |input: &mut Input<'i>| {
         let depth = input.state.depth;
 
-        if depth >= MAX_NESTING_DEPTH {
-            // Keep the description in sync with `MAX_NESTING_DEPTH`.
+        if depth >= input.state.max_depth {
+            let description = depth_description(input.state.max_depth);
             return cut_err(fail)
                 .context(StrContext::Label("nesting depth"))
                 .context(StrContext::Expected(StrContextValue::Description(
-                    "at most 64 nested levels",
+                    description,
                 )))
                 .parse_next(input);
         }

@@ -1,0 +1,205 @@
+//! Deep nesting (issue 27 item 10): Terraform 1.11 validates 65, 200,
+//! 1,000, 10,000 and 50,000 nested `[`, `(` and `{a = …}` (and 100,000
+//! nested blocks); hcl-edit's parser stopped at 64. hcl-types accepts
+//! `MAX_NESTING` (256) levels and says one `syntax` error beyond, never
+//! overflowing a stack: `check` as a user runs it, and the language server
+//! in process on a multi-threaded runtime whose threads have tokio's
+//! default 2 MiB stacks, like the server's own. Run in a debug build by
+//! `cargo test`, whose stack frames are the biggest.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use hcl_types::server::Backend;
+use serde_json::{json, Value};
+use tower::{Service, ServiceExt};
+use tower_lsp_server::jsonrpc::Request;
+use tower_lsp_server::LspService;
+
+/// The deepest nesting `locals { x = … }` holds: the block's body is one
+/// level, the attribute's value none, each constructor inside one.
+const DEEPEST: usize = 255;
+
+/// `locals { NAME = … }` with `n` levels of each kind of nesting (`n`
+/// nested blocks in plain HCL), each valid for Terraform (`terraform validate` says so up to 50,000).
+fn programs(n: usize) -> Vec<(String, String)> {
+    let kinds: [(&str, &str, &str, &str); 7] = [
+        ("list", "[", "1", "]"),
+        ("paren", "(", "1", ")"),
+        ("object", "{a = ", "1", "}"),
+        ("template", "\"${", "1", "}\""),
+        ("call", "tolist(", "[1]", ")"),
+        ("for", "[for v in ", "[1]", " : v]"),
+        ("try", "try(", "1", ")"),
+    ];
+    let mut out: Vec<(String, String)> = kinds
+        .iter()
+        .map(|(name, open, leaf, close)| {
+            // A `[1]` leaf is a level of its own.
+            let m = if leaf.starts_with('[') { n - 1 } else { n };
+            let text = format!("locals {{\n  {name} = {}{leaf}{}\n}}\n", open.repeat(m), close.repeat(m));
+            (format!("{name}{n}.tf"), text)
+        })
+        .collect();
+    // Nested blocks, in plain HCL (Terraform has no block type that nests
+    // freely; it parses 100,000 and then rejects the unknown type).
+    let blocks = format!("{}{}", "b {\n".repeat(n + 1), "}\n".repeat(n + 1));
+    out.push((format!("blocks{n}.hcl"), blocks));
+    out
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hcl-types-deep-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn check(dir: &Path) -> (Option<i32>, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_hcl-types")).arg("check").arg(dir).output().expect("run hcl-types");
+    (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+#[test]
+fn check_accepts_what_terraform_accepts_up_to_the_limit() {
+    let dir = tempdir("ok");
+    for n in [65, 200, DEEPEST] {
+        for (name, text) in programs(n) {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+    }
+    let (status, out) = check(&dir);
+    assert_eq!((status, out.as_str()), (Some(0), ""));
+}
+
+#[test]
+fn check_says_one_syntax_error_far_beyond_the_limit() {
+    let dir = tempdir("far");
+    let programs = programs(100_000);
+    for (name, text) in &programs {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let (status, out) = check(&dir);
+    assert_eq!(status, Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), programs.len(), "{out}");
+    for l in lines {
+        assert!(
+            l.contains("error[syntax]: syntax error: invalid nesting depth; expected at most 256 nested levels"),
+            "{l}"
+        );
+    }
+}
+
+/// Just past the limit is the same one error.
+#[test]
+fn check_says_one_syntax_error_just_past_the_limit() {
+    let dir = tempdir("past");
+    let programs = programs(DEEPEST + 1);
+    for (name, text) in &programs {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let (status, out) = check(&dir);
+    assert_eq!(
+        (status, out.lines().filter(|l| l.contains("error[syntax]")).count()),
+        (Some(1), programs.len()),
+        "{out}"
+    );
+}
+
+struct Session {
+    service: LspService<Backend>,
+    next_id: i64,
+    published: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Session {
+    async fn start() -> Session {
+        let (service, socket) = LspService::new(Backend::new);
+        let published = Arc::new(Mutex::new(Vec::new()));
+        let sink = published.clone();
+        tokio::spawn(async move {
+            let mut socket = socket;
+            while let Some(req) = socket.next().await {
+                if req.method() == "textDocument/publishDiagnostics" {
+                    if let Some(p) = req.params() {
+                        sink.lock().unwrap().push(p.clone());
+                    }
+                }
+            }
+        });
+        let mut s = Session { service, next_id: 1, published };
+        let options = json!({"hclTypes": {"inlayHints": {"enable": true}}});
+        s.request("initialize", json!({"capabilities": {}, "initializationOptions": options})).await;
+        s.notify("initialized", json!({})).await;
+        s
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let req = Request::build(method.to_string()).params(params).id(id).finish();
+        let resp = self.service.ready().await.unwrap().call(req).await.unwrap().expect("a response");
+        resp.into_parts().1.unwrap_or_else(|e| panic!("{method} failed: {e:?}"))
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        let req = Request::build(method.to_string()).params(params).finish();
+        let _ = self.service.ready().await.unwrap().call(req).await.unwrap();
+    }
+
+    /// Opens `path` with `text`; its first published diagnostics.
+    async fn open(&mut self, path: &Path, text: &str) -> Vec<Value> {
+        std::fs::write(path, text).unwrap();
+        let u = format!("file://{}", path.display());
+        let doc = json!({"textDocument": {"uri": u, "languageId": "hcl", "version": 1, "text": text}});
+        self.notify("textDocument/didOpen", doc).await;
+        for _ in 0..1000 {
+            let found = self.published.lock().unwrap().iter().find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                return p["diagnostics"].as_array().cloned().unwrap_or_default();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("no diagnostics for {u}");
+    }
+
+    /// Every per-position and per-document request at the middle of a
+    /// document's one line of nesting.
+    async fn everything(&mut self, path: &Path, column: usize) {
+        let u = format!("file://{}", path.display());
+        let doc = json!({"uri": u});
+        let at = json!({"textDocument": doc, "position": {"line": 1, "character": column}});
+        for method in
+            ["textDocument/hover", "textDocument/completion", "textDocument/signatureHelp", "textDocument/definition"]
+        {
+            self.request(method, at.clone()).await;
+        }
+        let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+        self.request("textDocument/inlayHint", json!({"textDocument": doc, "range": range})).await;
+        self.request("textDocument/semanticTokens/full", json!({"textDocument": doc})).await;
+        self.request("textDocument/documentSymbol", json!({"textDocument": doc})).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_accepts_the_deepest_nesting_and_survives_far_beyond() {
+    let dir = tempdir("server");
+    let mut s = Session::start().await;
+    for (name, text) in programs(DEEPEST) {
+        let path = dir.join(&name);
+        let diags = s.open(&path, &text).await;
+        assert!(diags.is_empty(), "{name}: {diags:?}");
+        s.everything(&path, text.lines().nth(1).map_or(0, |l| l.len() / 2)).await;
+    }
+    for (name, text) in programs(100_000) {
+        let path = dir.join(format!("far-{name}"));
+        let diags = s.open(&path, &text).await;
+        assert_eq!(diags.len(), 1, "{name}: {diags:?}");
+        assert_eq!(diags[0]["code"], "syntax");
+        assert!(diags[0]["message"].as_str().unwrap().contains("at most 256 nested levels"), "{:?}", diags[0]);
+        s.everything(&path, 50_000).await;
+    }
+}
