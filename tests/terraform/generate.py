@@ -26,6 +26,7 @@ ODDITIES = [
     ("splat-then-index", "aws_instance.x[*].id[0]"),
     ("nested-for", "{ for k, v in var.m : k => [for x in v : x if x != null] if v != null }"),
     ("for-grouping", "{ for x in var.l : x.k => x... if x != null }"),
+    ("for-object-multiline", "{ for x in var.l : x => var.a &&\n  var.b\n  if x != null ||\n  var.c\n}"),
     ("conditional-multiline", "(\n  var.a\n  ? 1\n  : 2\n)"),
     ("unicode-string", '"Grüße, 世界, 🚀"'),
     ("empty-template", '""'),

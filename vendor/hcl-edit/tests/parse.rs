@@ -342,3 +342,24 @@ fn max_operator_depth_exceeded() {
     let input = format!("y = 1\n{line}");
     assert_error!(&input, expected(2, 6 + 128 * 4 + 3 + 128 * 4 + 2, &line));
 }
+
+#[test]
+fn object_for_expressions_ignore_newlines() {
+    // HCL reads a whole `for` expression with newlines ignored (hclsyntax's
+    // parseForExpr), inside `{ … }` as inside `[ … ]`: Terraform 1.11
+    // validates each of these. (A line break inside a binary operation is
+    // not kept when encoding, in a list as in an object: not checked here.)
+    for hcl in [
+        "m = [for x in [\"a\"] : x == \"a\" ||\n  false]\n",
+        "m = { for x in [\"a\"] : x => true &&\n  false\n}\n",
+        "m = { for x in [\"a\"] :\n  x\n  =>\n  x\n}\n",
+        "m = { for x in [\"a\"] : x => x\n  if x != null &&\n  true\n}\n",
+    ] {
+        let body = parse_body(hcl).unwrap_or_else(|e| panic!("{hcl:?}: {e}"));
+        let value = &body.get_attribute("m").unwrap().value;
+        assert!(
+            matches!(value, hcl_edit::expr::Expression::ForExpr(_)),
+            "{hcl:?}"
+        );
+    }
+}

@@ -495,10 +495,12 @@ fn for_object_expr<'i>(
         state.borrow_mut().allow_newlines();
         (
             for_intro,
+            // HCL reads a whole `for` expression with newlines ignored
+            // (hclsyntax's parseForExpr), also inside `{ … }`.
             separated_pair(
-                decorated(ws, expr, ws),
+                decorated(ws, multiline_expr, ws),
                 cut_tag("=>"),
-                decorated(ws, expr, ws),
+                decorated(ws, multiline_expr, ws),
             ),
             opt(("...", raw_string(ws))),
             opt(for_cond(state)),
