@@ -50,6 +50,13 @@ impl<'e, 's> Infer<'e, 's> {
             self.report(Diagnostic::new(Code::UnknownFunction, name_range, msg));
             return Type::lift(Type::any(), &types.iter().collect::<Vec<_>>());
         };
+        if dialect == Dialect::Terraform && matches!(name, "list" | "map") {
+            // Terraform: "the list function was deprecated in Terraform
+            // v0.12 and is no longer available" (an error since 0.15).
+            let (what, write) = if name == "list" { ("list", "tolist([…])") } else { ("map", "tomap({…})") };
+            let msg = format!("`{name}` was removed in Terraform 0.15: write the {what} as `{write}`");
+            self.report(Diagnostic::new(Code::UnknownFunction, self.range(call), msg));
+        }
         let expand = call.args.expand_final();
         let (min, max) = f.arity();
         if !expand && (args.len() < min || max.is_some_and(|m| args.len() > m)) {
