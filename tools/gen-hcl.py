@@ -8,8 +8,16 @@ outputs, sometimes data/module blocks) repeated until --size bytes are
 reached; it always ends on a block boundary, so the file is a little larger
 than --size. Same seed + same size + same script = byte-identical output.
 Some strings and comments contain non-ASCII text (UTF-16 conversion paths).
+
+    tools/gen-hcl.py --worst list-int --size 10MB -o huge.tf
+
+--worst CASE writes one pathological construct of about --size bytes instead: the
+memory-per-source-byte worst cases of BENCHMARKS.md ("Memory per source byte").
+`--worst list` names them. A tfvars case writes the variable it targets to
+OUT's directory as variables.tf unless OUT is stdout.
 """
 import argparse
+import os
 import random
 import sys
 
@@ -262,6 +270,79 @@ class Gen:
         return "\n\n".join(blocks) + "\n\n"
 
 
+def worst(case, target):
+    """One huge construct of about `target` bytes: (main text, companion variables.tf or None)."""
+    body = []
+    n = 0
+
+    def fill(item, sep=", "):
+        nonlocal n
+        i = 0
+        while n < target:
+            t = item(i) + sep
+            body.append(t)
+            n += len(t)
+            i += 1
+        return "".join(body)
+
+    prims = lambda i: ("%d" % i, '"s%d"' % i, "true", "%d.5" % i, "null")[i % 5]
+    if case == "list-int":
+        return "locals {\n  l = [%s0]\n}\n" % fill(lambda i: "%d" % i), None
+    if case == "list-tight":
+        # The fewest bytes per element: one digit and a comma.
+        return "locals {\n  l = [%s0]\n}\n" % fill(lambda i: "%d" % (i % 10), ","), None
+    if case == "list-empty":
+        return "locals {\n  l = [%s[]]\n}\n" % fill(lambda i: ("[]", "{}")[i % 2], ","), None
+    if case == "list-refs":
+        return "locals {\n  a = 1\n  l = [%slocal.a]\n}\n" % fill(lambda i: "local.a", ","), None
+    if case == "list-str":
+        return "locals {\n  l = [%s\"\"]\n}\n" % fill(lambda i: '"item-%d"' % i), None
+    if case == "list-mixed":
+        return "locals {\n  l = [%s0]\n}\n" % fill(prims), None
+    if case == "list-nested":
+        return "locals {\n  l = [%s[0]]\n}\n" % fill(lambda i: "[%d, [%d, \"x\"]]" % (i, i)), None
+    if case == "list-objects":
+        return "locals {\n  l = [%s{}]\n}\n" % fill(lambda i: "{a = %d, b%d = \"x\"}" % (i, i % 7)), None
+    if case == "object":
+        return "locals {\n  o = {\n%s  }\n}\n" % fill(lambda i: "    k%d = %s" % (i, prims(i)), "\n"), None
+    if case == "var-tuple":
+        # A tuple type as long as its default, element for element.
+        tys, vals = [], []
+        while n < target:
+            i = len(tys)
+            tys.append(("number", "string", "bool")[i % 3])
+            vals.append(("%d" % i, '"s%d"' % i, "true")[i % 3])
+            n += len(tys[-1]) + len(vals[-1]) + 4
+        return ('variable "v" {\n  type    = tuple([%s])\n  default = [%s]\n}\n'
+                % (", ".join(tys), ", ".join(vals))), None
+    if case == "var-list":
+        return ('variable "v" {\n  type    = list(number)\n  default = [%s0]\n}\n'
+                % fill(lambda i: ('%d' % i, '"%d"' % i)[i % 2])), None
+    if case == "template":
+        return ('variable "x" {}\nlocals {\n  t = "%s"\n}\n'
+                % fill(lambda i: "w%d ${var.x}" % i, " ")), None
+    if case == "heredoc":
+        return ('variable "x" {}\nlocals {\n  t = <<EOT\n%sEOT\n}\n'
+                % fill(lambda i: "line %d ${var.x}" % i, "\n")), None
+    if case == "tfvars-list":
+        return ("l = [%s0]\n" % fill(lambda i: ('%d' % i, '"%d"' % i)[i % 2]),
+                'variable "l" {\n  type = list(number)\n}\n')
+    if case == "for":
+        return "locals {\n  f = [for x in [%s0] : x]\n}\n" % fill(prims), None
+    if case == "blocks":
+        return fill(lambda i: 'resource "null_resource" "r%d" {}' % i, "\n"), None
+    if case == "locals":
+        return "locals {\n%s}\n" % fill(lambda i: "  a%d = %s" % (i, prims(i)), "\n"), None
+    if case == "refs":
+        return "locals {\n  a0 = 1\n%s}\n" % fill(lambda i: "  a%d = [local.a%d]" % (i + 1, i), "\n"), None
+    raise SystemExit("unknown --worst case %r; one of: %s" % (case, " ".join(WORST)))
+
+
+WORST = ["list-tight", "list-empty", "list-refs", "list-int", "list-str", "list-mixed", "list-nested", "list-objects", "object",
+         "var-tuple", "var-list", "template", "heredoc", "tfvars-list", "for", "blocks",
+         "locals", "refs"]
+
+
 def parse_size(s):
     s = s.strip().upper()
     for suf, m in (("KB", 1000), ("MB", 1000**2), ("GB", 1000**3), ("K", 1000), ("M", 1000**2)):
@@ -277,8 +358,24 @@ def main():
     ap.add_argument("-o", "--out", default="-", help="output file (default stdout)")
     ap.add_argument("--ts-compat", action="store_true",
                     help="write exponents as 1.0e6, not 1e6 (tree-sitter-hcl rejects the latter)")
+    ap.add_argument("--worst", metavar="CASE",
+                    help="one pathological construct instead (`--worst list` names them)")
     a = ap.parse_args()
     target = parse_size(a.size)
+    if a.worst == "list":
+        print("\n".join(WORST))
+        return
+    if a.worst:
+        text, companion = worst(a.worst, target)
+        if a.out == "-":
+            sys.stdout.write(text)
+            return
+        with open(a.out, "w") as f:
+            f.write(text)
+        if companion is not None:
+            with open(os.path.join(os.path.dirname(os.path.abspath(a.out)), "variables.tf"), "w") as f:
+                f.write(companion)
+        return
     g = Gen(a.seed, a.ts_compat)
     parts, n = ["# generated by gen_hcl.py --size %s --seed %d%s\n\n" % (
         a.size, a.seed, " --ts-compat" if a.ts_compat else "")], 0

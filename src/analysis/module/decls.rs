@@ -180,22 +180,49 @@ pub(super) struct Decls {
 
 /// The computed names' expressions of an item, in [`declare`]'s order.
 pub(super) fn computed_of(body: &Body, kind: FileKind) -> Vec<&Expression> {
+    computed_paths(body, kind).into_iter().filter_map(|p| computed_at(body, p)).collect()
+}
+
+/// Where a computed value's expression lies in its item's tree: the index
+/// of its structure, and within a block the index of the attribute in the
+/// block's body. Found once per tree, so that inferring each of the
+/// 100 000 locals of one generated block does not walk the block again
+/// (which made that quadratic).
+pub(super) type ComputedPath = (usize, Option<usize>);
+
+/// The paths of [`computed_of`]'s expressions, in its order.
+pub(super) fn computed_paths(body: &Body, kind: FileKind) -> Vec<ComputedPath> {
     let mut out = Vec::new();
-    for s in body.iter() {
+    for (si, s) in body.iter().enumerate() {
         match s {
             Structure::Block(b)
                 if b.ident.value().as_str() == "locals" && matches!(kind, FileKind::Terraform | FileKind::Hcl) =>
             {
-                out.extend(b.body.attributes().map(|a| &a.value));
+                let attributes = b.body.iter().enumerate().filter(|(_, s)| s.is_attribute());
+                out.extend(attributes.map(|(ai, _)| (si, Some(ai))));
             }
             Structure::Block(b) if b.ident.value().as_str() == "local" && kind == FileKind::Terraform => {
-                out.extend(packer_local(b).map(|(_, e)| e));
+                if let Some((_, e)) = packer_local(b) {
+                    let at = b.body.iter().position(|s| s.as_attribute().is_some_and(|a| std::ptr::eq(&a.value, e)));
+                    out.extend(at.map(|ai| (si, Some(ai))));
+                }
             }
-            Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => out.push(&a.value),
+            Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => out.push((si, None)),
             _ => {}
         }
     }
     out
+}
+
+/// The expression at `path` (see [`computed_paths`]).
+pub(super) fn computed_at(body: &Body, (si, ai): ComputedPath) -> Option<&Expression> {
+    let s = body.get(si)?;
+    let a = match (s, ai) {
+        (Structure::Block(b), Some(ai)) => b.body.get(ai)?.as_attribute()?,
+        (Structure::Attribute(a), None) => a,
+        _ => return None,
+    };
+    Some(&a.value)
 }
 
 /// Packer's single `local "NAME" { expression = … }` block (for sensitive

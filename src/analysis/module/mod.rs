@@ -348,10 +348,17 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             c.refs.iter().any(|(s, n)| *s == c.space && *n == c.name)
         }
     };
+    // Each item's tree (a dropped tree is parsed again once per item) and
+    // where its computed values lie, kept from level to level (a chain of
+    // locals in one block is a level each) until none of its values is left.
+    let mut trees: HashMap<ItemId, (Option<Arc<Body>>, Vec<decls::ComputedPath>)> = HashMap::default();
+    let mut left: HashMap<ItemId, usize> = HashMap::default();
+    for component in levels.iter().flatten().filter(|c| !cyclic(c)) {
+        *left.entry(computed[component[0]].item.id).or_default() += 1;
+    }
     for level in levels {
         // The names to infer again (not remembered, or probed), each with
-        // its item's tree (a dropped tree is parsed again once per item).
-        let mut trees: HashMap<ItemId, Option<Arc<Body>>> = HashMap::default();
+        // its item's tree and its place in it.
         let mut todo = Vec::new();
         for component in level.iter().filter(|c| !cyclic(c)) {
             let c = &computed[component[0]];
@@ -359,18 +366,31 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             let reuse =
                 !is_probed && memo.computed.get(&(c.item.id, c.index)).is_some_and(|r| r.deps.hold(&env, dialect));
             if !reuse {
-                let tree = trees.entry(c.item.id).or_insert_with(|| c.item.body(&docs[c.doc].file.text)).clone();
-                todo.push((c, is_probed, tree));
+                let (tree, paths) = trees.entry(c.item.id).or_insert_with(|| {
+                    let doc = &docs[c.doc];
+                    let tree = c.item.body(&doc.file.text);
+                    let paths = tree.as_deref().map(|t| decls::computed_paths(t, doc.file.kind)).unwrap_or_default();
+                    (tree, paths)
+                });
+                todo.push((c, is_probed, tree.clone(), paths.get(c.index).copied()));
+            }
+            let id = c.item.id;
+            if let Some(n) = left.get_mut(&id) {
+                *n -= 1;
+                if *n == 0 {
+                    left.remove(&id);
+                    trees.remove(&id);
+                }
             }
         }
         type Inferred = ((ItemId, usize), Option<(ComputedResult, Vec<Typed>)>);
         let inferred: Vec<Inferred> = todo
             .par_iter()
             .with_min_len(32)
-            .map(|(c, is_probed, tree)| {
+            .map(|(c, is_probed, tree, path)| {
                 let doc = &docs[c.doc];
                 let key = (c.item.id, c.index);
-                let Some(expr) = tree.as_ref().and_then(|t| computed_of(t, doc.file.kind).get(c.index).copied()) else {
+                let Some(expr) = tree.as_deref().zip(*path).and_then(|(t, p)| decls::computed_at(t, p)) else {
                     return (key, None);
                 };
                 let view = View::new(&env, dialect, false);

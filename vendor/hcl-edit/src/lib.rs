@@ -20,6 +20,7 @@ mod encode;
 pub mod expr;
 pub mod parser;
 mod raw_string;
+mod span_cell;
 #[doc(hidden)]
 pub mod repr;
 pub mod structure;

@@ -69,13 +69,13 @@ macro_rules! span_impl {
         $(
             impl $crate::Span for $ty {
                 fn span(&self) -> Option<std::ops::Range<usize>> {
-                    self.span.clone()
+                    self.span.get()
                 }
             }
 
             impl $crate::SetSpan for $ty {
                 fn set_span(&mut self, span: std::ops::Range<usize>) {
-                    self.span = Some(span);
+                    self.span = crate::span_cell::SpanCell::new(span);
                 }
             }
         )+

@@ -156,13 +156,13 @@ where
 #[derive(Debug, Clone, Eq)]
 pub struct Spanned<T> {
     value: T,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl<T> Spanned<T> {
     /// Creates a new `Spanned<T>` from a `T`.
     pub fn new(value: T) -> Spanned<T> {
-        Spanned { value, span: None }
+        Spanned { value, span: crate::span_cell::SpanCell::NONE }
     }
 
     /// Consumes the `Spanned<T>` and returns the wrapped value.
@@ -237,13 +237,13 @@ impl<T> From<T> for Spanned<T> {
 
 impl<T> Span for Spanned<T> {
     fn span(&self) -> Option<Range<usize>> {
-        self.span.clone()
+        self.span.get()
     }
 }
 
 impl<T> SetSpan for Spanned<T> {
     fn set_span(&mut self, span: Range<usize>) {
-        self.span = Some(span);
+        self.span = crate::span_cell::SpanCell::new(span);
     }
 }
 
@@ -262,7 +262,7 @@ where
 pub struct Decorated<T> {
     value: T,
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl<T> Decorated<T> {
@@ -271,7 +271,7 @@ impl<T> Decorated<T> {
         Decorated {
             value,
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -357,13 +357,13 @@ impl<T> Decorate for Decorated<T> {
 
 impl<T> Span for Decorated<T> {
     fn span(&self) -> Option<Range<usize>> {
-        self.span.clone()
+        self.span.get()
     }
 }
 
 impl<T> SetSpan for Decorated<T> {
     fn set_span(&mut self, span: Range<usize>) {
-        self.span = Some(span);
+        self.span = crate::span_cell::SpanCell::new(span);
     }
 }
 
@@ -384,7 +384,7 @@ pub struct Formatted<T> {
     value: T,
     decor: Decor,
     repr: Option<RawString>,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl<T> Formatted<T>
@@ -397,7 +397,7 @@ where
             value,
             decor: Decor::default(),
             repr: None,
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -502,13 +502,13 @@ impl<T> Decorate for Formatted<T> {
 
 impl<T> Span for Formatted<T> {
     fn span(&self) -> Option<Range<usize>> {
-        self.span.clone()
+        self.span.get()
     }
 }
 
 impl<T> SetSpan for Formatted<T> {
     fn set_span(&mut self, span: Range<usize>) {
-        self.span = Some(span);
+        self.span = crate::span_cell::SpanCell::new(span);
     }
 }
 

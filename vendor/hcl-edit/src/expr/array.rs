@@ -1,6 +1,5 @@
 use crate::expr::Expression;
 use crate::{Decor, RawString};
-use std::ops::Range;
 
 /// An owning iterator over the values of an `Array`.
 ///
@@ -34,7 +33,7 @@ pub struct Array {
     trailing: RawString,
     trailing_comma: bool,
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Array {

@@ -1,6 +1,5 @@
 use crate::expr::Expression;
 use crate::Decor;
-use std::ops::Range;
 
 /// The conditional operator allows selecting from one of two expressions based on the outcome of a
 /// boolean expression.
@@ -14,7 +13,7 @@ pub struct Conditional {
     pub false_expr: Expression,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Conditional {
@@ -30,7 +29,7 @@ impl Conditional {
             true_expr: true_expr.into(),
             false_expr: false_expr.into(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 

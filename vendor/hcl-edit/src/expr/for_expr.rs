@@ -1,6 +1,5 @@
 use crate::expr::Expression;
 use crate::{Decor, Decorate, Decorated, Ident};
-use std::ops::Range;
 
 /// A for expression is a construct for constructing a collection by projecting the items from
 /// another collection.
@@ -23,7 +22,7 @@ pub struct ForExpr {
     pub cond: Option<ForCond>,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl ForExpr {
@@ -37,7 +36,7 @@ impl ForExpr {
             grouping: false,
             cond: None,
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -82,7 +81,7 @@ pub struct ForIntro {
     pub collection_expr: Expression,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl ForIntro {
@@ -96,7 +95,7 @@ impl ForIntro {
             value_var: value_var.into(),
             collection_expr: collection_expr.into(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -127,7 +126,7 @@ pub struct ForCond {
     pub expr: Expression,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl ForCond {
@@ -136,7 +135,7 @@ impl ForCond {
         ForCond {
             expr: expr.into(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 

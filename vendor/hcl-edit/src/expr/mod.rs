@@ -9,6 +9,7 @@ mod operation;
 mod traversal;
 
 pub use self::array::{Array, IntoIter, Iter, IterMut};
+pub(crate) use self::object::ObjectBuilder;
 pub use self::conditional::Conditional;
 pub use self::for_expr::{ForCond, ForExpr, ForIntro};
 pub use self::func_call::{FuncArgs, FuncCall, FuncName};
@@ -23,7 +24,6 @@ use crate::template::{HeredocTemplate, StringTemplate, Template};
 use crate::{parser, Decor, Decorate, Decorated, Formatted, Ident, Number};
 use std::borrow::Cow;
 use std::fmt;
-use std::ops::Range;
 use std::str::FromStr;
 
 /// A type representing any expression from the expression sub-language.
@@ -530,7 +530,7 @@ impl fmt::Display for Expression {
 pub struct Parenthesis {
     inner: Expression,
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Parenthesis {
@@ -539,7 +539,7 @@ impl Parenthesis {
         Parenthesis {
             inner,
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 

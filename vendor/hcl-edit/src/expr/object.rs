@@ -32,10 +32,12 @@ pub type ObjectIterMut<'a> = Box<dyn Iterator<Item = (ObjectKeyMut<'a>, &'a mut 
 #[derive(Debug, Clone, Eq, Default)]
 pub struct Object {
     items: VecMap<ObjectKey, ObjectValue>,
-    superseded: Vec<(ObjectKey, ObjectValue)>,
+    /// Boxed (and `None` when empty, as nearly always): an `Expression` is as large as its
+    /// largest variant, so every node of a tree paid for this vector (hcl-types patch 3).
+    superseded: Option<Box<Vec<(ObjectKey, ObjectValue)>>>,
     trailing: RawString,
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Object {
@@ -78,15 +80,11 @@ impl Object {
     /// wins and the object holds only that one; the earlier items are kept here so that tools can
     /// still see what the source says. They are not encoded.
     pub fn superseded(&self) -> impl Iterator<Item = (&ObjectKey, &ObjectValue)> {
-        self.superseded.iter().map(|(k, v)| (k, v))
+        self.superseded_items().iter().map(|(k, v)| (k, v))
     }
 
-    /// Inserts a parsed item, moving an earlier item with an equivalent key to the superseded ones.
-    pub(crate) fn insert_parsed(&mut self, key: ObjectKey, value: ObjectValue) {
-        if let Some(earlier) = self.items.remove_entry(&key) {
-            self.superseded.push(earlier);
-        }
-        self.items.insert(key, value);
+    fn superseded_items(&self) -> &[(ObjectKey, ObjectValue)] {
+        self.superseded.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// Return `true` if an equivalent to `key` exists in the object.
@@ -197,7 +195,7 @@ impl Object {
             key.despan(input);
             value.despan(input);
         }
-        for (key, value) in &mut self.superseded {
+        for (key, value) in self.superseded.iter_mut().flat_map(|s| s.iter_mut()) {
             key.despan(input);
             value.despan(input);
         }
@@ -207,8 +205,72 @@ impl Object {
 impl PartialEq for Object {
     fn eq(&self, other: &Self) -> bool {
         self.items == other.items
-            && self.superseded == other.superseded
+            && self.superseded_items() == other.superseded_items()
             && self.trailing == other.trailing
+    }
+}
+
+/// Collects a parsed object's items in time linear in their number (hcl-types patch 3).
+///
+/// HCL evaluates an object constructor's items in order and the last value of a repeated key
+/// wins; the earlier items go to [`Object::superseded`] (hcl-types patch 2). A `VecMap` finds a
+/// key by comparing it with every other, so inserting each item into one took quadratic time: a
+/// generated object of 100 000 items parsed for minutes. Here keys are found through their hash
+/// (the text of an identifier or string key; other keys, rare, share one chain and are compared
+/// one by one), and the map is built once, from items known to be distinct.
+#[derive(Default)]
+pub(crate) struct ObjectBuilder {
+    /// Items in insertion order; `None` where a later item superseded one.
+    items: Vec<Option<(ObjectKey, ObjectValue)>>,
+    /// For each item, the previous one whose key has the same hash (`usize::MAX`: none).
+    older: Vec<usize>,
+    /// The latest item of each key hash.
+    latest: fnv::FnvHashMap<u64, usize>,
+    superseded: Vec<(ObjectKey, ObjectValue)>,
+}
+
+impl ObjectBuilder {
+    /// A hash consistent with `ObjectKey`'s equality (which compares values, not decor).
+    fn hash(key: &ObjectKey) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hasher = BuildHasherDefault::<fnv::FnvHasher>::default();
+        match key {
+            ObjectKey::Ident(ident) => hasher.hash_one((0u8, ident.as_str())),
+            ObjectKey::Expression(Expression::String(s)) => hasher.hash_one((1u8, s.as_str())),
+            ObjectKey::Expression(_) => 2,
+        }
+    }
+
+    /// Adds a parsed item, moving an earlier item with an equal key to the superseded ones.
+    pub(crate) fn insert(&mut self, key: ObjectKey, value: ObjectValue) {
+        let hash = Self::hash(&key);
+        let index = self.items.len();
+        let mut at = self.latest.insert(hash, index).unwrap_or(usize::MAX);
+        self.older.push(at);
+        while at != usize::MAX {
+            if self.items[at].as_ref().is_some_and(|(k, _)| *k == key) {
+                if let Some(earlier) = self.items[at].take() {
+                    self.superseded.push(earlier);
+                }
+                break;
+            }
+            at = self.older[at];
+        }
+        self.items.push(Some((key, value)));
+    }
+
+    /// The object of the items added.
+    pub(crate) fn build(self) -> Object {
+        let items: Vec<(ObjectKey, ObjectValue)> = self.items.into_iter().flatten().collect();
+        // SAFETY: the keys are distinct: `insert` took out every earlier item whose key equals a
+        // later one's (equal keys have equal hashes, so they share a chain).
+        let items = unsafe { VecMap::from_vec_unchecked(items) };
+        let superseded = (!self.superseded.is_empty()).then(|| Box::new(self.superseded));
+        Object {
+            items,
+            superseded,
+            ..Object::default()
+        }
     }
 }
 

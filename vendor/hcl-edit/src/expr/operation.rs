@@ -1,6 +1,5 @@
 use crate::expr::Expression;
 use crate::{Decor, Decorated, Spanned};
-use std::ops::Range;
 
 // Re-exported for convenience.
 #[doc(inline)]
@@ -15,7 +14,7 @@ pub struct UnaryOp {
     pub expr: Expression,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl UnaryOp {
@@ -28,7 +27,7 @@ impl UnaryOp {
             operator: operator.into(),
             expr: expr.into(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -55,7 +54,7 @@ pub struct BinaryOp {
     pub rhs_expr: Expression,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl BinaryOp {
@@ -70,7 +69,7 @@ impl BinaryOp {
             operator: operator.into(),
             rhs_expr: rhs_expr.into(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 

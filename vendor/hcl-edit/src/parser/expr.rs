@@ -9,8 +9,9 @@ use super::template::{heredoc_template, string_template};
 use super::trivia::{line_comment, sp, ws};
 
 use crate::expr::{
+    ObjectBuilder,
     Array, BinaryOperator, Expression, ForCond, ForExpr, ForIntro, FuncArgs, FuncCall, FuncName,
-    Object, ObjectKey, ObjectValue, ObjectValueAssignment, ObjectValueTerminator, Parenthesis,
+    ObjectKey, ObjectValue, ObjectValueAssignment, ObjectValueTerminator, Parenthesis,
     Splat, TraversalOperator, UnaryOp, UnaryOperator,
 };
 use crate::template::HeredocTemplate;
@@ -463,7 +464,10 @@ fn array_items<'i>(
 
         (values, opt(','), raw_string(ws))
             .map(|(values, comma, trailing)| {
-                let values: Vec<_> = values;
+                let mut values: Vec<_> = values;
+                // A vector grows by doubling: up to half its memory is spare, in every array
+                // of a tree (hcl-types patch 3).
+                values.shrink_to_fit();
                 let mut array = Array::from(values);
                 if comma.is_some() {
                     array.set_trailing_comma(true);
@@ -530,13 +534,14 @@ fn object_items<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
-        let mut object = Object::new();
+        let mut object = ObjectBuilder::default();
 
         loop {
             let trailing = raw_string(ws).parse_next(input)?;
             let ch = peek(any).parse_next(input)?;
 
             if ch == '}' {
+                let mut object = object.build();
                 object.set_trailing(trailing);
                 state.borrow_mut().on_expr_term(Expression::Object(object));
                 return Ok(());
@@ -556,8 +561,8 @@ fn object_items<'i>(
                     value.set_terminator(ObjectValueTerminator::None);
                     // HCL evaluates object items in order and the last value of a repeated key
                     // wins (Terraform accepts such objects): see `Object::superseded`.
-                    object.insert_parsed(key, value);
-                    state.borrow_mut().on_expr_term(Expression::Object(object));
+                    object.insert(key, value);
+                    state.borrow_mut().on_expr_term(Expression::Object(object.build()));
                     return Ok(());
                 }
                 '\r' => crlf
@@ -598,7 +603,7 @@ fn object_items<'i>(
             };
 
             value.set_terminator(value_terminator);
-            object.insert_parsed(key, value);
+            object.insert(key, value);
         }
     }
 }
@@ -869,7 +874,8 @@ fn func_args<'i>(
             (opt((args, opt(trailer))), raw_string(ws)).map(|(args, trailing)| {
                 let mut args = match args {
                     Some((args, Some(trailer))) => {
-                        let args: Vec<_> = args;
+                        let mut args: Vec<_> = args;
+                        args.shrink_to_fit();
                         let mut args = FuncArgs::from(args);
                         if let Trailer::Ellipsis = trailer {
                             args.set_expand_final(true);

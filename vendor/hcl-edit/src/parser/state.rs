@@ -52,7 +52,9 @@ impl<'a> BodyParseState<'a> {
         self.eof = true;
     }
 
-    pub(super) fn into_body(self) -> Body {
+    pub(super) fn into_body(mut self) -> Body {
+        // No spare room kept in every block body (hcl-types patch 3).
+        self.structures.shrink_to_fit();
         let mut body = Body::from_vec_unchecked(self.structures);
         body.set_prefer_omit_trailing_newline(self.eof);
         body
@@ -91,7 +93,9 @@ impl ExprParseState {
         self.current = Some(expr);
     }
 
-    pub(super) fn on_traversal(&mut self, operators: Vec<Decorated<TraversalOperator>>) {
+    pub(super) fn on_traversal(&mut self, mut operators: Vec<Decorated<TraversalOperator>>) {
+        // Collected with room for four: most traversals have one or two (hcl-types patch 3).
+        operators.shrink_to_fit();
         let mut expr_term = self.current.take().unwrap();
 
         if let Some(suffix) = self.ws.take() {

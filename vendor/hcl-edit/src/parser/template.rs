@@ -125,6 +125,11 @@ where
             directive.map(|d| Element::Directive(Box::new(d))),
         ))),
     )
+    .map(|mut elements: Vec<Element>| {
+        // No spare room kept in every template (hcl-types patch 3).
+        elements.shrink_to_fit();
+        elements
+    })
 }
 
 fn interpolation(input: &mut Input) -> ModalResult<Interpolation> {

@@ -20,7 +20,7 @@ pub struct Attribute {
     pub value: Expression,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Attribute {
@@ -30,7 +30,7 @@ impl Attribute {
             key: key.into(),
             value: value.into(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 

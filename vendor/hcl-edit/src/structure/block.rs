@@ -1,6 +1,6 @@
 use crate::structure::{Attribute, Body, Structure};
 use crate::{Decor, Decorate, Decorated, Ident};
-use std::ops::{self, Range};
+use std::ops;
 
 /// Represents an HCL block which consists of a block identifier, zero or more block labels and a
 /// block body.
@@ -22,7 +22,7 @@ pub struct Block {
     pub body: Body,
 
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Block {
@@ -33,7 +33,7 @@ impl Block {
             labels: Vec::new(),
             body: Body::new(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -457,7 +457,7 @@ impl BlockBuilder {
             labels: self.labels,
             body: self.body,
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 }

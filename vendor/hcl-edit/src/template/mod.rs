@@ -8,7 +8,7 @@ use crate::expr::Expression;
 use crate::util::{dedent_by, min_leading_whitespace};
 use crate::{parser, Decor, Decorate, Decorated, Ident, RawString, Spanned};
 use std::fmt;
-use std::ops::{Deref, DerefMut, Range};
+use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
 
 // Re-exported for convenience.
@@ -166,7 +166,7 @@ pub struct HeredocTemplate {
     indent: Option<usize>,
     trailing: RawString,
     decor: Decor,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl HeredocTemplate {
@@ -178,7 +178,7 @@ impl HeredocTemplate {
             indent: None,
             trailing: RawString::default(),
             decor: Decor::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -234,7 +234,7 @@ impl PartialEq for HeredocTemplate {
 #[derive(Debug, Clone, Eq, Default)]
 pub struct Template {
     elements: Vec<Element>,
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Template {
@@ -644,7 +644,7 @@ pub struct Interpolation {
     /// after this interpolation sequence.
     pub strip: Strip,
 
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl Interpolation {
@@ -653,7 +653,7 @@ impl Interpolation {
         Interpolation {
             expr: expr.into(),
             strip: Strip::default(),
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -710,7 +710,7 @@ pub struct IfDirective {
     /// The `endif` sub-expression within the directive.
     pub endif_expr: EndifTemplateExpr,
 
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl IfDirective {
@@ -725,7 +725,7 @@ impl IfDirective {
             if_expr,
             else_expr,
             endif_expr,
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
@@ -897,7 +897,7 @@ pub struct ForDirective {
     /// The `endfor` sub-expression within the directive.
     pub endfor_expr: EndforTemplateExpr,
 
-    span: Option<Range<usize>>,
+    span: crate::span_cell::SpanCell,
 }
 
 impl ForDirective {
@@ -906,7 +906,7 @@ impl ForDirective {
         ForDirective {
             for_expr,
             endfor_expr,
-            span: None,
+            span: crate::span_cell::SpanCell::NONE,
         }
     }
 
