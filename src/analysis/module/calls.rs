@@ -52,7 +52,7 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
     }
     for nested in b.body.blocks() {
-        body(inf, &nested.body, dialect, false);
+        nested_body(inf, &nested.body, dialect);
     }
     inf.unbind(bound);
     match (&callee, interface) {
@@ -98,7 +98,7 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
         }
     }
     for nested in b.body.blocks() {
-        body(inf, &nested.body, Dialect::Pcl, false);
+        nested_body(inf, &nested.body, Dialect::Pcl);
     }
     if let Some(i) = interface {
         missing(inf, b, i, name, &COMPONENT);

@@ -151,12 +151,23 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
 /// meta-arguments (`count`, `for_each`, `dynamic`, conditions) checked.
 /// `skip_own_attributes`: the caller already inferred this body's attributes.
 pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool) {
-    let bound = if skip_own_attributes { 0 } else { repetition(inf, body) };
+    body_with(inf, body, dialect, skip_own_attributes, true)
+}
+
+/// A nested block's body: `count` and `for_each` there are ordinary
+/// arguments (`guest_accelerator { count = 1 }`), not meta-arguments.
+pub(super) fn nested_body(inf: &mut Infer, body: &Body, dialect: Dialect) {
+    body_with(inf, body, dialect, false, false)
+}
+
+/// [`body`], with `meta`: whether `count` and `for_each` are meta-arguments.
+fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool, meta: bool) {
+    let bound = if skip_own_attributes || !meta { 0 } else { repetition(inf, body) };
     for s in body.iter() {
         match s {
             Structure::Attribute(a) => {
                 let key = a.key.value().as_str();
-                if skip_own_attributes || key == "count" || key == "for_each" {
+                if skip_own_attributes || meta && (key == "count" || key == "for_each") {
                     continue;
                 }
                 let t = inf.expr(&a.value);
@@ -174,12 +185,12 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
                         }
                     }
                     for nested in b.body.blocks() {
-                        self::body(inf, &nested.body, dialect, false);
+                        nested_body(inf, &nested.body, dialect);
                     }
                 }
                 // PCL resource options: some name property paths, not values.
                 "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
-                _ => self::body(inf, &b.body, dialect, false),
+                _ => nested_body(inf, &b.body, dialect),
             },
         }
     }
@@ -220,7 +231,10 @@ pub(super) fn count_value(inf: &mut Infer, c: &Attribute) {
     let Ok(v) = eval(&c.value, inf.source()) else { return };
     let ok = match &v {
         Value::Int(i) => *i >= 0.into(),
-        Value::Number(_) | Value::String(_) => v.as_whole().is_some_and(|i| i >= 0.into()),
+        Value::Number(_) => v.as_whole().is_some_and(|i| i >= 0.into()),
+        // Text that is no number at all: the type check reported it once.
+        Value::String(s) if !crate::types::value::is_decimal(s) => true,
+        Value::String(_) => v.as_whole().is_some_and(|i| i >= 0.into()),
         _ => true, // type-level checks reported it
     };
     if !ok {
@@ -288,7 +302,7 @@ pub(super) fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
     }
     for nested in b.body.blocks() {
-        body(inf, &nested.body, dialect, false);
+        nested_body(inf, &nested.body, dialect);
     }
     inf.unbind(1);
 }
@@ -351,7 +365,7 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
         }
     }
     for v in b.body.get_blocks("validation") {
-        body(inf, &v.body, Dialect::Terraform, false);
+        nested_body(inf, &v.body, Dialect::Terraform);
     }
 }
 

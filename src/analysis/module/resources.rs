@@ -137,10 +137,10 @@ fn check_body(
                     }
                 }
                 for inner in nested.body.blocks() {
-                    self::body(inf, &inner.body, dialect, false);
+                    nested_body(inf, &inner.body, dialect);
                 }
             }
-            "provisioner" | "connection" if top => self::body(inf, &nested.body, dialect, false),
+            "provisioner" | "connection" if top => nested_body(inf, &nested.body, dialect),
             "dynamic" => {
                 let label = nested.labels.first().map(label_text).unwrap_or("");
                 counts.entry(label).or_default().1 = true;
@@ -157,7 +157,7 @@ fn check_body(
             }
             // SDKv2's attributes as blocks: a list of objects written as blocks.
             _ if schema.block(name).is_none() && schema.attribute(name).is_some() => {
-                self::body(inf, &nested.body, dialect, false)
+                nested_body(inf, &nested.body, dialect)
             }
             _ => match schema.block(name) {
                 Some(nb) => {
@@ -173,7 +173,7 @@ fn check_body(
                     }
                     let r = inf.range(&nested.ident);
                     site.unsupported(inf, r, msg);
-                    self::body(inf, &nested.body, dialect, false);
+                    nested_body(inf, &nested.body, dialect);
                 }
             },
         }
@@ -217,7 +217,7 @@ fn dynamic_block(inf: &mut Infer, b: &Block, schema: &BlockSchema, site: &Site, 
             let h = header_range(inf, nested);
             check_body(inf, &nested.body, schema, site, h, dialect, false);
         } else {
-            body(inf, &nested.body, dialect, false);
+            nested_body(inf, &nested.body, dialect);
         }
     }
     inf.unbind(1);
@@ -265,7 +265,7 @@ pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
     for nested in b.body.blocks() {
         match nested.ident.value().as_str() {
             "options" => pcl_options(inf, nested),
-            _ => body(inf, &nested.body, dialect, false),
+            _ => nested_body(inf, &nested.body, dialect),
         }
     }
     let header = header_range(inf, b);
