@@ -492,8 +492,8 @@ impl LanguageServer for Backend {
         self.deliver().await;
         let (path, closed) = closed;
         let key = module_key(&path);
-        if let (Some(_), Some((dir, _))) = (&closed.memo, &key) {
-            self.graph.forget(dir);
+        if let (Some(_), Some(key)) = (&closed.memo, &key) {
+            self.graph.forget(key);
         }
         // What the module held goes once its last document is closed.
         let forgotten = closed.dir.as_deref().map(|d| self.disk.forget(d)).unwrap_or_default();
@@ -508,7 +508,8 @@ impl LanguageServer for Backend {
             Some((dir, _)) => self.graph.callers(&std::iter::once(dir.clone()).collect()),
             None => Default::default(),
         };
-        self.refresh_modules(|_, p| module_key(p) == key || p.parent().is_some_and(|d| callers.contains(d))).await;
+        self.refresh_modules(|_, p| module_key(p) == key || graph::key_of(p).is_some_and(|k| callers.contains(&k)))
+            .await;
         self.trim_when_idle(seq, false);
     }
 
@@ -536,7 +537,7 @@ impl LanguageServer for Backend {
         // And the modules that call those directories' modules.
         let callers = self.graph.callers(&dirs);
         self.refresh_modules(|ws, p| {
-            ws.reads(p).is_some_and(|d| dirs.contains(d)) || p.parent().is_some_and(|d| callers.contains(d))
+            ws.reads(p).is_some_and(|d| dirs.contains(d)) || graph::key_of(p).is_some_and(|k| callers.contains(&k))
         })
         .await;
     }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use super::graph::key_of;
 use super::publish::{self, Published};
 use super::workspace::{module_key, Workspace};
 use super::{blocking, lock, memo_lock, Backend, RawPublish, Sent, TREES_KEPT};
@@ -36,7 +37,7 @@ impl Backend {
         self.when_schema_ready(dir.as_deref());
         if let Some(dir) = dir {
             let callers = self.graph.callers(&std::iter::once(dir).collect());
-            self.refresh_modules(|_, p| p.parent().is_some_and(|d| callers.contains(d))).await;
+            self.refresh_modules(|_, p| key_of(p).is_some_and(|k| callers.contains(&k))).await;
         }
     }
 

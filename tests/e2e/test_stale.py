@@ -1,0 +1,127 @@
+"""Stale results (issue 27, items 9 and 10), over raw stdio: each test is a way
+the server once kept showing diagnostics of something that had changed, or
+read what it should not have.
+
+(a) a plain `.hcl` file open beside a Terraform caller no longer hides the
+    caller's reads: editing or deleting the called module re-checks the caller;
+(d) a module call in an `untitled:` buffer reads no directory (it has none)."""
+
+import time
+
+import pytest
+
+from rawlsp import RawServer
+from support import BIN, uri
+
+PUBLISH = "textDocument/publishDiagnostics"
+EDITOR = {"configuration": True, "didChangeWatchedFiles": {"dynamicRegistration": True}}
+PULLING = {"configuration": True, "diagnostics": {"refreshSupport": True}}
+
+CALLER = 'module "m" {\n  source = "./m"\n  x      = 1\n}\n'
+CALLEE = 'variable "x" {\n  type = number\n}\n'
+
+
+@pytest.fixture
+def raw(tmp_path):
+    servers = []
+
+    def start(workspace=None, text_document=None):
+        s = RawServer([BIN, "lsp"], cwd=str(tmp_path))
+        servers.append(s)
+        if text_document is None:
+            s.initialize(str(tmp_path), workspace=workspace)
+        else:
+            initialize_with(s, str(tmp_path), workspace, text_document)
+        return s
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+def initialize_with(s: RawServer, root: str, workspace, text_document):
+    caps = {"general": {"positionEncodings": ["utf-16"]}, "textDocument": text_document, "workspace": workspace}
+    params = {"processId": None, "rootUri": "file://" + root, "capabilities": caps,
+              "workspaceFolders": [{"uri": "file://" + root, "name": "ws"}]}
+    assert "result" in s.request("initialize", params)
+    s.notify("initialized", {})
+
+
+def open_doc(s, u, text, version=1, language="terraform"):
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": language, "version": version, "text": text}})
+
+
+def whole(s, u, version, text):
+    s.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version}, "contentChanges": [{"text": text}]})
+
+
+def codes(diags):
+    return sorted((d["code"], d["range"]["start"]["line"]) for d in diags)
+
+
+def publications(s, u):
+    return [m["params"] for m in s.received if m.get("method") == PUBLISH and m["params"]["uri"] == u]
+
+
+def newest(s, u, want, timeout=10.0):
+    """Waits until the newest publication for `u` has the codes `want`."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        s.drain(0.05)
+        mine = publications(s, u)
+        if mine:
+            last = codes(mine[-1]["diagnostics"])
+            if last == want:
+                return
+    raise AssertionError(f"{u}: newest publication has {last}, not {want}")
+
+
+def write_caller(root):
+    (root / "m").mkdir(parents=True)
+    (root / "main.tf").write_text(CALLER)
+    (root / "m" / "variables.tf").write_text(CALLEE)
+    (root / "extra.hcl").write_text('settings {\n  a = 1\n}\n')
+
+
+@pytest.mark.parametrize("workspace", [EDITOR], ids=["watching client"])
+def test_an_hcl_neighbour_does_not_hide_the_callers_reads(raw, tmp_path, workspace):
+    write_caller(tmp_path)
+    s = raw(workspace=workspace)
+    main, hcl, callee = uri(tmp_path / "main.tf"), uri(tmp_path / "extra.hcl"), uri(tmp_path / "m" / "variables.tf")
+    open_doc(s, main, CALLER)
+    newest(s, main, [])
+    # The `.hcl` file's module (family Hcl) has no calls: analysed after the
+    # caller, it erased what the caller (family Terraform) read.
+    open_doc(s, hcl, (tmp_path / "extra.hcl").read_text(), language="hcl")
+    newest(s, hcl, [])
+    # The called module's `x` becomes a bool: the caller's 1 no longer converts.
+    open_doc(s, callee, CALLEE)
+    whole(s, callee, 2, CALLEE.replace("number", "bool"))
+    newest(s, main, [("invalid-value", 2)])
+    whole(s, callee, 3, CALLEE)
+    newest(s, main, [])
+    # Closed (the caller is published again, from the disk copy), then
+    # deleted on disk: the call leads nowhere.
+    before = len(publications(s, main))
+    s.notify("textDocument/didClose", {"textDocument": {"uri": callee}})
+    s.wait_for(lambda m: len(publications(s, main)) > before, "the caller's publication after the close")
+    (tmp_path / "m" / "variables.tf").unlink()
+    if workspace:
+        s.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": callee, "type": 3}]})
+    newest(s, main, [("module-source", 1)])
+
+
+@pytest.mark.parametrize("source", ["./m", "../m"])
+def test_a_call_in_an_untitled_buffer_reads_no_directory(raw, tmp_path, source):
+    # The server runs in tmp_path, where `../m` from nowhere once led (and
+    # `./m` named a path with a NUL byte in a warning).
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "variables.tf").write_text(CALLEE)
+    s = raw(workspace=EDITOR)
+    u = "untitled:Untitled-1"
+    open_doc(s, u, CALLER.replace("./m", source).replace("= 1", '= "one"'))
+    diags = s.wait_notification(PUBLISH, lambda p: p["uri"] == u)["diagnostics"]
+    assert codes(diags) == [("module-source", 1)], diags
+    assert diags[0]["severity"] == 4 and "\0" not in diags[0]["message"], diags
+    assert "not saved" in diags[0]["message"], diags
