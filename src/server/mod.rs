@@ -82,7 +82,17 @@ struct State {
 /// publication is made from it: a publication made meanwhile (a sibling's
 /// after the next keystroke) waits for it instead of starting anew (a 10 MB
 /// document's list: ~20 ms).
-type Slot = Arc<Mutex<Option<Published>>>;
+type Slot = Arc<Mutex<Last>>;
+
+/// A document's last list and the sequence number of the analysis it is
+/// of: an older analysis that ends after a newer one (a save's, overtaken
+/// by the next keystroke's) leaves it as it is. A pull answers from it, and
+/// answered with the text before the edit.
+#[derive(Default)]
+struct Last {
+    seq: u64,
+    published: Option<Published>,
+}
 
 /// The server. Every field is shared, so a task the server starts (one
 /// that waits for the client) can hold its own handle.

@@ -201,7 +201,7 @@ impl Backend {
                 let slot = published.lock().unwrap_or_else(|e| e.into_inner()).get(&path).cloned();
                 let found = slot.and_then(|slot| {
                     let p = slot.lock().unwrap_or_else(|e| e.into_inner());
-                    p.as_ref().map(|p| (p.result(), p.list()))
+                    p.published.as_ref().map(|p| (p.result(), p.list()))
                 });
                 if let Some((result, list)) = found {
                     return Ok(self.answer(previous.as_deref(), result, list));

@@ -60,11 +60,14 @@ impl Backend {
     /// documents, unless newer results were published meanwhile (or, after
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
-        let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
-        let (partial, encoding, recheck) = {
+        let (seq, partial, encoding, recheck) = {
             let mut st = lock(&self.state);
+            // Numbered under the lock that the texts are taken under: a
+            // later number is always of later texts, from whichever task
+            // (the message loop, the watch, a pull that waited).
+            let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
             match st.workspace.module(&path) {
-                Some(partial) => (partial, st.encoding, !st.watching),
+                Some(partial) => (seq, partial, st.encoding, !st.watching),
                 None => return,
             }
         };
@@ -117,12 +120,16 @@ impl Backend {
                 };
                 let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
                 let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                if slot.seq > seq {
+                    // A newer analysis ended first: its list stays.
+                    continue;
+                }
                 let diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
-                let (next, params) = Published::update(slot.take(), &target, *version, &diags);
+                let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
                 drop(diags);
                 super::phases::mark("rendered");
                 let result = next.result();
-                *slot = Some(next);
+                *slot = super::Last { seq, published: Some(next) };
                 drop(slot);
                 // Queued from here, each as soon as it is made: handing
                 // them back to the message loop first cost a thread's wake-up.

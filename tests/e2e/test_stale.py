@@ -4,6 +4,8 @@ read what it should not have.
 
 (a) a plain `.hcl` file open beside a Terraform caller no longer hides the
     caller's reads: editing or deleting the called module re-checks the caller;
+(b) a pull right after a save and an edit answers the edit's text, never the
+    older analysis the save started, even once that one ends;
 (d) a module call in an `untitled:` buffer reads no directory (it has none)."""
 
 import time
@@ -110,6 +112,36 @@ def test_an_hcl_neighbour_does_not_hide_the_callers_reads(raw, tmp_path, workspa
     if workspace:
         s.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": callee, "type": 3}]})
     newest(s, main, [("module-source", 1)])
+
+
+def test_a_pull_after_a_save_and_an_edit_is_of_the_edit(raw, tmp_path):
+    """The save's analysis (of the saved text) may end after the edit's: its
+    results must not replace the newer ones a pull answers with. A big sibling
+    rewritten before each save makes both analyses read it again (on two
+    threads), so either may end first."""
+    big = "".join(f'variable "v{i}" {{\n  type    = number\n  default = {i}\n}}\n' for i in range(8000))
+    (tmp_path / "big.tf").write_text(big)
+    s = raw(workspace=PULLING, text_document={"diagnostic": {"dynamicRegistration": False}})
+    u = uri(tmp_path / "main.tf")
+    texts = ['output "o" {\n  value = var.v1 + "a"\n}\n', 'output "o" {\n  value = var.nope\n}\n']
+    expected = [[("invalid-value", 1)], [("undefined-reference", 1)]]
+    (tmp_path / "main.tf").write_text(texts[0])
+    open_doc(s, u, texts[0])
+    first = s.request("textDocument/diagnostic", {"textDocument": {"uri": u}}, timeout=30)
+    assert codes(first["result"]["items"]) == expected[0], first
+    wrong = []
+    for version in range(2, 26):
+        now = version % 2
+        (tmp_path / "main.tf").write_text(texts[1 - now])
+        (tmp_path / "big.tf").write_text(f"# {version}\n" + big)
+        s.notify("textDocument/didSave", {"textDocument": {"uri": u}})
+        whole(s, u, version, texts[now])
+        for when in ["at once", "later"]:
+            got = s.request("textDocument/diagnostic", {"textDocument": {"uri": u}}, timeout=30)
+            if codes(got["result"]["items"]) != expected[now]:
+                wrong.append((version, when, codes(got["result"]["items"])))
+            time.sleep(0.3)
+    assert not wrong, f"pulls answered with an older text's diagnostics: {wrong}"
 
 
 @pytest.mark.parametrize("source", ["./m", "../m"])
