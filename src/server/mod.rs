@@ -409,6 +409,7 @@ impl LanguageServer for Backend {
         if pull {
             self.pull_configuration();
         }
+        self.watch_disk();
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -543,13 +544,7 @@ impl LanguageServer for Backend {
                 dirs.extend(path.parent().map(PathBuf::from));
             }
         }
-        self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
-        // And the modules that call those directories' modules.
-        let callers = self.graph.callers(&dirs);
-        self.refresh_modules(|ws, p| {
-            ws.reads(p).is_some_and(|d| dirs.contains(d)) || graph::key_of(p).is_some_and(|k| callers.contains(&k))
-        })
-        .await;
+        self.files_changed(dirs, false).await;
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

@@ -6,6 +6,8 @@ read what it should not have.
     caller's reads: editing or deleting the called module re-checks the caller;
 (b) a pull right after a save and an edit answers the edit's text, never the
     older analysis the save started, even once that one ends;
+(c) for a client that does not watch files, the server's own watch republishes
+    when a closed file changes on disk, without waiting for a keystroke;
 (d) a module call in an `untitled:` buffer reads no directory (it has none)."""
 
 import time
@@ -86,7 +88,7 @@ def write_caller(root):
     (root / "extra.hcl").write_text('settings {\n  a = 1\n}\n')
 
 
-@pytest.mark.parametrize("workspace", [EDITOR], ids=["watching client"])
+@pytest.mark.parametrize("workspace", [EDITOR, None], ids=["watching client", "client without file events"])
 def test_an_hcl_neighbour_does_not_hide_the_callers_reads(raw, tmp_path, workspace):
     write_caller(tmp_path)
     s = raw(workspace=workspace)
@@ -142,6 +144,31 @@ def test_a_pull_after_a_save_and_an_edit_is_of_the_edit(raw, tmp_path):
                 wrong.append((version, when, codes(got["result"]["items"])))
             time.sleep(0.3)
     assert not wrong, f"pulls answered with an older text's diagnostics: {wrong}"
+
+
+def test_a_sibling_rewritten_on_disk_republishes_without_a_keystroke(raw, tmp_path):
+    """A client without file events (Neovim, Helix): the server's own watch
+    is the client's watch, and its events refresh by themselves."""
+    (tmp_path / "variables.tf").write_text('variable "region" {\n  type = string\n}\n')
+    write_caller(tmp_path / "sub")
+    s = raw(workspace=None)
+    main = uri(tmp_path / "main.tf")
+    open_doc(s, main, 'output "o" {\n  value = var.region\n}\n')
+    newest(s, main, [])
+    caller = uri(tmp_path / "sub" / "main.tf")
+    open_doc(s, caller, CALLER)
+    newest(s, caller, [])
+    s.drain(0.3)
+    (tmp_path / "variables.tf").write_text('variable "renamed" {\n  type = string\n}\n')
+    newest(s, main, [("undefined-reference", 1)], timeout=5)
+    # A closed called module rewritten: its caller is checked again.
+    (tmp_path / "sub" / "m" / "variables.tf").write_text(CALLEE.replace("number", "bool"))
+    newest(s, caller, [("invalid-value", 2)], timeout=5)
+    # Made anew (an editor that writes a new file and renames it over the old).
+    tmp = tmp_path / "variables.tf.new"
+    tmp.write_text('variable "region" {\n  type = string\n}\n')
+    tmp.rename(tmp_path / "variables.tf")
+    newest(s, main, [], timeout=5)
 
 
 @pytest.mark.parametrize("source", ["./m", "../m"])
