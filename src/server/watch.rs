@@ -81,6 +81,8 @@ mod inotify_watch {
             let Some(inotify) = inotify.as_mut() else { return out };
             let mut buffer = [0u8; 8192];
             let mut entries = Vec::new();
+            // Entries made or gone (what may lead to a missing directory).
+            let mut made: Vec<PathBuf> = Vec::new();
             let made_or_gone = EventMask::CREATE | EventMask::DELETE | EventMask::MOVED_FROM | EventMask::MOVED_TO;
             // Until a read finds nothing (`WouldBlock`, or any error); at
             // most 64 reads, so that a process writing beside the module
@@ -90,9 +92,10 @@ mod inotify_watch {
                 let Ok(events) = inotify.read_events(&mut buffer) else { break };
                 for e in events {
                     if e.mask.contains(EventMask::Q_OVERFLOW) {
-                        // Events were lost: everything watched may have changed.
+                        // Events were lost: everything watched may have
+                        // changed, and a missing directory may be there.
                         out.dirs.extend(watched.keys().cloned());
-                        missing.clear();
+                        out.dirs.extend(missing.drain().map(|(dir, _)| dir));
                         continue;
                     }
                     let Some(dir) = dirs.get(&e.wd) else { continue };
@@ -102,6 +105,7 @@ mod inotify_watch {
                     }
                     if e.mask.intersects(made_or_gone) {
                         entries.push(dir.clone());
+                        made.extend(e.name.map(|name| dir.join(name)));
                     }
                     if e.mask.contains(EventMask::IGNORED) {
                         // The directory went (or moved): watched anew when next needed.
@@ -112,10 +116,18 @@ mod inotify_watch {
                 }
             }
             // An entry made or gone may be a link: trusted while there is
-            // none; and it may be (or lead to) a missing directory.
+            // none; and it may be (or lead to) a missing directory, which
+            // is then looked for again, and said to have changed: what
+            // calls it reads it anew (no event of its own would tell).
             entries.sort_unstable();
             entries.dedup();
-            missing.retain(|_, ancestor| watched.contains_key(ancestor) && !entries.contains(ancestor));
+            missing.retain(|dir, ancestor| {
+                let keep = watched.contains_key(ancestor) && !entries.contains(ancestor);
+                if !keep && made.iter().any(|m| dir.starts_with(m)) {
+                    out.dirs.push(dir.clone());
+                }
+                keep
+            });
             for dir in entries {
                 if let Some(w) = watched.get_mut(&dir) {
                     w.1 = !has_links(&dir);

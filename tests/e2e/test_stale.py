@@ -171,6 +171,24 @@ def test_a_sibling_rewritten_on_disk_republishes_without_a_keystroke(raw, tmp_pa
     newest(s, main, [], timeout=5)
 
 
+def test_a_called_module_made_where_it_was_missing_republishes_without_a_keystroke(raw, tmp_path):
+    """A call's source that is not there is looked for again once something is
+    made in its nearest watched ancestor: that event refreshes the caller too."""
+    (tmp_path / "a").mkdir()
+    s = raw(workspace=None)
+    caller = uri(tmp_path / "a" / "main.tf")
+    open_doc(s, caller, CALLER.replace("./m", "../n/m"))
+    newest(s, caller, [("module-source", 1)])
+    s.drain(0.3)
+    (tmp_path / "n" / "m").mkdir(parents=True)
+    (tmp_path / "n" / "m" / "variables.tf").write_text(CALLEE.replace("number", "bool"))
+    newest(s, caller, [("invalid-value", 2)], timeout=5)
+    # Gone again, whole.
+    (tmp_path / "n" / "m" / "variables.tf").unlink()
+    (tmp_path / "n" / "m").rmdir()
+    newest(s, caller, [("module-source", 1)], timeout=5)
+
+
 @pytest.mark.parametrize("source", ["./m", "../m"])
 def test_a_call_in_an_untitled_buffer_reads_no_directory(raw, tmp_path, source):
     # The server runs in tmp_path, where `../m` from nowhere once led (and
