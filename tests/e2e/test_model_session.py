@@ -31,8 +31,8 @@ from lsprotocol import types
 from support import capabilities, check_json, cli_as_lsp, lsp_as_keys, offset_to_position, uri
 
 SEED = int(os.environ.get("E2E_MODEL_SEED", "2027"))
-OPS = int(os.environ.get("E2E_MODEL_OPS", "150"))
-SECONDS = float(os.environ.get("E2E_MODEL_SECONDS", "25"))
+OPS = int(os.environ.get("E2E_MODEL_OPS", "300"))
+SECONDS = float(os.environ.get("E2E_MODEL_SECONDS", "30"))
 # How long a quiet point waits for the server to agree with the CLI, and how
 # long the agreement must then hold (a slower, older result arriving late).
 SETTLE = 10.0
