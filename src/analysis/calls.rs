@@ -104,6 +104,11 @@ pub enum Callee {
     /// A call that cannot be followed: it leads back to a module being
     /// analysed (a cycle), or too deep.
     Opaque,
+    /// A call in a document that is no file (`untitled:`): it has no
+    /// directory for a source to lead from, so no directory is read (a
+    /// relative source once resolved against the server's working
+    /// directory).
+    Unsaved,
 }
 
 impl Callee {
@@ -115,6 +120,7 @@ impl Callee {
             Callee::NotInstalled => 1.hash(&mut h),
             Callee::Missing(dir) => (2, dir).hash(&mut h),
             Callee::Opaque => 3.hash(&mut h),
+            Callee::Unsaved => 4.hash(&mut h),
         }
         h.finish()
     }

@@ -41,6 +41,10 @@ pub struct Disk {
     events: std::sync::atomic::AtomicU64,
     /// For a client that does not watch files: the directories looked at.
     watch: Watch,
+    /// Where the directories that the watch's events changed are told, to
+    /// be analysed again (whoever took the events in: a keystroke's
+    /// analysis, or the thread waiting for them).
+    announce: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>>>,
 }
 
 /// Whether `path` is one the disk is never asked about (a document
@@ -188,17 +192,40 @@ impl Disk {
     /// What the server's own watch saw, taken in as a client's events
     /// (which name only the files a client is told to watch): a file of
     /// a kind this server reads, or one it read. An editor's swap and
-    /// backup files beside the module are not changes of it.
-    fn take_events(&self) {
+    /// backup files beside the module are not changes of it. The
+    /// directories changed are announced (see [`Self::announce_to`]).
+    pub fn take_events(&self) {
         let happened = self.watch.happened();
+        let mut dirs = Vec::new();
         for path in &happened.files {
             if FileKind::for_path(path).is_some() || self.lock().files.contains_key(path) {
                 self.changed(path);
+                dirs.extend(path.parent().map(Path::to_path_buf));
             }
         }
         for dir in &happened.dirs {
             self.stale(dir);
+            dirs.push(dir.clone());
         }
+        if dirs.is_empty() {
+            return;
+        }
+        dirs.sort_unstable();
+        dirs.dedup();
+        if let Some(announce) = self.announce.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            let _ = announce.send(dirs);
+        }
+    }
+
+    /// From now on, the directories the watch's events change are sent
+    /// to `to`.
+    pub fn announce_to(&self, to: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>) {
+        *self.announce.lock().unwrap_or_else(|e| e.into_inner()) = Some(to);
+    }
+
+    /// Waits at most `timeout` for the watch's events (see [`Watch::wait`]).
+    pub fn wait_for_events(&self, timeout: std::time::Duration) -> bool {
+        self.watch.wait(timeout)
     }
 
     /// [`Self::module`] when it needs neither the disk nor much work (the

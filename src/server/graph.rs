@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::disk::{Disk, Wanted};
+use super::disk::{is_virtual, Disk, Wanted};
 use super::ropes::Ropes;
 use super::workspace::Settings;
 use super::{lock, State};
@@ -18,15 +18,28 @@ use crate::analysis::document::{ItemId, Revision};
 use crate::analysis::workspace::{normalize, Files, Workspace};
 use crate::analysis::{Call, Document, Family, FileKind, Memo, Text};
 
+/// A module: its directory and family. What a module read is kept per
+/// module, not per directory: a plain `.hcl` file beside a Terraform
+/// caller is another module of the same directory, and what it read (no
+/// call at all) must not replace what the caller read.
+pub type Key = (PathBuf, Family);
+
+/// The module a document belongs to, its directory normalized as the
+/// graph keeps it.
+pub fn key_of(path: &Path) -> Option<Key> {
+    let (dir, family) = super::workspace::module_key(path)?;
+    Some((normalize(&dir), family))
+}
+
 /// A module's schemas and its callees' (see [`Prepared::schemas`]).
 type SchemasUsed = (Option<Arc<crate::schema::Schemas>>, Option<Arc<crate::schema::Schemas>>);
 
 #[derive(Default)]
 pub struct Graph {
     workspace: Mutex<Workspace>,
-    /// Per module directory analysed with calls: every directory its
-    /// analysis read (callees, theirs, …).
-    reads: Mutex<HashMap<PathBuf, Arc<HashSet<PathBuf>>>>,
+    /// Per module analysed with calls: every directory its analysis read
+    /// (callees, theirs, …).
+    reads: Mutex<HashMap<Key, Arc<HashSet<PathBuf>>>>,
     /// Directories whose own provider schema is being printed, with a task
     /// waiting to analyse them again once it is.
     waiting: Mutex<HashSet<PathBuf>>,
@@ -36,9 +49,9 @@ pub struct Graph {
     /// Counts the changes of open documents that some module's analysis
     /// read (its callees', theirs, …) and of the settings.
     edits: AtomicU64,
-    /// Per module directory analysed with calls: what its context was
-    /// last resolved from (see [`Prepared`]).
-    prepared: Mutex<HashMap<PathBuf, Prepared>>,
+    /// Per module analysed with calls: what its context was last resolved
+    /// from (see [`Prepared`]).
+    prepared: Mutex<HashMap<Key, Prepared>>,
 }
 
 /// What a module's context was resolved from: while its calls, the
@@ -110,6 +123,15 @@ impl Plugins {
 /// schema for (the user may install them meanwhile).
 const LOOK_AGAIN: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// What a call in a document that is no file leads to: nowhere, and no
+/// directory is read for it.
+fn unsaved(call: &Call) -> crate::analysis::Callee {
+    match call.source {
+        Some(_) => crate::analysis::Callee::Unsaved,
+        None => crate::analysis::Callee::Opaque,
+    }
+}
+
 fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -154,33 +176,41 @@ impl Graph {
         docs: &[Document],
         memo: &mut Memo,
     ) {
-        let Some(dir) = docs.first().and_then(|d| d.file.path.parent()).map(normalize) else { return };
+        let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
+        let (dir, family) = (&key.0, key.1);
         // Provider and package schemas: the settings' files, and a
         // Terraform module's own once they are printed (issue 15).
-        let schemas = match docs.first().map(|d| d.file.kind.family()) {
-            Some(Family::Pcl) => self.pcl_schemas(settings, &dir, docs),
-            Some(family) => settings.schemas_for(&dir, family),
-            None => None,
+        let schemas = match family {
+            Family::Pcl => self.pcl_schemas(settings, dir, docs),
+            family => settings.schemas_for(dir, family),
         };
         let calls = memo.shared_calls(docs);
         super::phases::mark("calls");
-        if calls.is_empty() {
-            guard(&self.prepared).remove(&dir);
-            memo.set_context(crate::analysis::Context { schemas, ..Default::default() });
-            if guard(&self.reads).remove(&dir).is_some() {
+        // A document that is no file has no directory its calls could lead
+        // from (a `git:` one: its file's, whose other files it is read with).
+        let home = if is_virtual(dir) { lock(state).workspace.home(dir) } else { Some(dir.clone()) };
+        let nowhere = home.is_none();
+        let Some(home) = home.filter(|_| !calls.is_empty()) else {
+            guard(&self.prepared).remove(&key);
+            let calls = match nowhere {
+                true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
+                false => Default::default(),
+            };
+            memo.set_context(crate::analysis::Context { schemas, calls });
+            if guard(&self.reads).remove(&key).is_some() {
                 self.prune();
             }
             return;
-        }
+        };
         let (edits, events) = (self.edits.load(Ordering::SeqCst), disk.events());
         let schemas = (schemas, settings.schemas.clone());
-        if self.unchanged(&dir, &calls, &schemas, (edits, events), memo) {
+        if self.unchanged(&key, &calls, &schemas, (edits, events), memo) {
             super::phases::mark("compared");
             // A client that does not watch files: the disk is looked at
             // (names and stamps only), as resolving would have; an install
             // manifest (`terraform init`) is read again by resolving.
             let local = || calls.iter().all(|c| c.source.as_deref().is_none_or(is_local));
-            if !recheck || (local() && disk.unchanged(&guard(&self.reads).get(&dir).cloned().unwrap_or_default())) {
+            if !recheck || (local() && disk.unchanged(&guard(&self.reads).get(&key).cloned().unwrap_or_default())) {
                 return;
             }
         }
@@ -188,18 +218,18 @@ impl Graph {
         let resolved = {
             let mut ws = guard(&self.workspace);
             ws.schemas = schemas.1.clone();
-            ws.context(&files, &dir, &calls)
+            ws.context(&files, &home, &calls)
         };
         memo.set_context(crate::analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
         let context = memo.context().calls.clone();
-        guard(&self.prepared).insert(dir.clone(), Prepared { calls, schemas, edits, events, context });
-        guard(&self.reads).insert(dir, Arc::new(resolved.reads));
+        guard(&self.prepared).insert(key.clone(), Prepared { calls, schemas, edits, events, context });
+        guard(&self.reads).insert(key, Arc::new(resolved.reads));
     }
 
-    /// Whether the module in `dir` was last prepared from these calls and
-    /// schemas, with no edit or disk event since, into this memo.
-    fn unchanged(&self, dir: &Path, calls: &Arc<[Call]>, schemas: &SchemasUsed, at: (u64, u64), memo: &Memo) -> bool {
-        guard(&self.prepared).get(dir).is_some_and(|p| {
+    /// Whether the module was last prepared from these calls and schemas,
+    /// with no edit or disk event since, into this memo.
+    fn unchanged(&self, key: &Key, calls: &Arc<[Call]>, schemas: &SchemasUsed, at: (u64, u64), memo: &Memo) -> bool {
+        guard(&self.prepared).get(key).is_some_and(|p| {
             (p.edits, p.events) == at
                 && (Arc::ptr_eq(&p.calls, calls) || p.calls == *calls)
                 && p.schemas == *schemas
@@ -221,8 +251,8 @@ impl Graph {
         self.edits.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// The module directories whose analysis read one of `dirs`.
-    pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<PathBuf> {
+    /// The modules whose analysis read one of `dirs`.
+    pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<Key> {
         let dirs: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
         guard(&self.reads)
             .iter()
@@ -233,10 +263,13 @@ impl Graph {
 
     /// A module none of whose documents is open any more: what was kept
     /// for its calls goes, unless another open module still needs it.
-    pub fn forget(&self, dir: &Path) {
-        guard(&self.plugins).remove(dir);
-        guard(&self.prepared).remove(&normalize(dir));
-        if guard(&self.reads).remove(&normalize(dir)).is_some() {
+    pub fn forget(&self, (dir, family): &Key) {
+        let key = (normalize(dir), *family);
+        if *family == Family::Pcl {
+            guard(&self.plugins).remove(&key.0);
+        }
+        guard(&self.prepared).remove(&key);
+        if guard(&self.reads).remove(&key).is_some() {
             self.prune();
         }
     }

@@ -82,7 +82,17 @@ struct State {
 /// publication is made from it: a publication made meanwhile (a sibling's
 /// after the next keystroke) waits for it instead of starting anew (a 10 MB
 /// document's list: ~20 ms).
-type Slot = Arc<Mutex<Option<Published>>>;
+type Slot = Arc<Mutex<Last>>;
+
+/// A document's last list and the sequence number of the analysis it is
+/// of: an older analysis that ends after a newer one (a save's, overtaken
+/// by the next keystroke's) leaves it as it is. A pull answers from it, and
+/// answered with the text before the edit.
+#[derive(Default)]
+struct Last {
+    seq: u64,
+    published: Option<Published>,
+}
 
 /// The server. Every field is shared, so a task the server starts (one
 /// that waits for the client) can hold its own handle.
@@ -402,6 +412,7 @@ impl LanguageServer for Backend {
         if pull {
             self.pull_configuration();
         }
+        self.watch_disk();
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -495,8 +506,8 @@ impl LanguageServer for Backend {
         self.deliver().await;
         let (path, closed) = closed;
         let key = module_key(&path);
-        if let (Some(_), Some((dir, _))) = (&closed.memo, &key) {
-            self.graph.forget(dir);
+        if let (Some(_), Some(key)) = (&closed.memo, &key) {
+            self.graph.forget(key);
         }
         // What the module held goes once its last document is closed.
         let forgotten = closed.dir.as_deref().map(|d| self.disk.forget(d)).unwrap_or_default();
@@ -511,7 +522,8 @@ impl LanguageServer for Backend {
             Some((dir, _)) => self.graph.callers(&std::iter::once(dir.clone()).collect()),
             None => Default::default(),
         };
-        self.refresh_modules(|_, p| module_key(p) == key || p.parent().is_some_and(|d| callers.contains(d))).await;
+        self.refresh_modules(|_, p| module_key(p) == key || graph::key_of(p).is_some_and(|k| callers.contains(&k)))
+            .await;
         self.trim_when_idle(seq, false);
     }
 
@@ -535,13 +547,7 @@ impl LanguageServer for Backend {
                 dirs.extend(path.parent().map(PathBuf::from));
             }
         }
-        self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
-        // And the modules that call those directories' modules.
-        let callers = self.graph.callers(&dirs);
-        self.refresh_modules(|ws, p| {
-            ws.reads(p).is_some_and(|d| dirs.contains(d)) || p.parent().is_some_and(|d| callers.contains(d))
-        })
-        .await;
+        self.files_changed(dirs, false).await;
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

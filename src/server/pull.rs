@@ -201,7 +201,7 @@ impl Backend {
                 let slot = published.lock().unwrap_or_else(|e| e.into_inner()).get(&path).cloned();
                 let found = slot.and_then(|slot| {
                     let p = slot.lock().unwrap_or_else(|e| e.into_inner());
-                    p.as_ref().map(|p| (p.result(), p.list()))
+                    p.published.as_ref().map(|p| (p.result(), p.list()))
                 });
                 if let Some((result, list)) = found {
                     return Ok(self.answer(previous.as_deref(), result, list));
@@ -339,9 +339,9 @@ impl Backend {
                 memos.retain(|k, _| modules.contains(k));
                 gone
             };
-            for (dir, _) in gone {
-                if !open.iter().any(|p| p.parent() == Some(dir.as_path())) {
-                    self.graph.forget(&dir);
+            for key in gone {
+                if !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
+                    self.graph.forget(&key);
                 }
             }
         }
@@ -405,9 +405,10 @@ impl Backend {
                     guard(&self.pulls.closed).insert(path.clone(), (doc.file.text.clone(), next));
                 }
             }
-            let kept = guard(&self.pulls.memos).contains_key(&(dir.clone(), family));
-            if !kept && !open.iter().any(|p| p.parent() == Some(dir.as_path())) {
-                self.graph.forget(&dir);
+            let key = (dir, family);
+            let kept = guard(&self.pulls.memos).contains_key(&key);
+            if !kept && !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
+                self.graph.forget(&key);
             }
         }
         if only.is_none() {

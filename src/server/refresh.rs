@@ -3,13 +3,21 @@
 //! modules that call it. Analysis runs off the message loop, and an older,
 //! slower analysis never overwrites a newer one's results.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
+use super::graph::key_of;
 use super::publish::{self, Published};
 use super::workspace::{module_key, Workspace};
 use super::{blocking, lock, memo_lock, Backend, RawPublish, Sent, TREES_KEPT};
+
+/// How long the server's own watch lets events gather before what they
+/// change is analysed again: an editor's save (a new file renamed over
+/// the old one) or a `git checkout` is many events, analysed once.
+const SETTLE_EVENTS: Duration = Duration::from_millis(75);
 
 impl Backend {
     /// In process, passes the waiting publications to the client, in
@@ -36,7 +44,7 @@ impl Backend {
         self.when_schema_ready(dir.as_deref());
         if let Some(dir) = dir {
             let callers = self.graph.callers(&std::iter::once(dir).collect());
-            self.refresh_modules(|_, p| p.parent().is_some_and(|d| callers.contains(d))).await;
+            self.refresh_modules(|_, p| key_of(p).is_some_and(|k| callers.contains(&k))).await;
         }
     }
 
@@ -59,11 +67,14 @@ impl Backend {
     /// documents, unless newer results were published meanwhile (or, after
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
-        let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
-        let (partial, encoding, recheck) = {
+        let (seq, partial, encoding, recheck) = {
             let mut st = lock(&self.state);
+            // Numbered under the lock that the texts are taken under: a
+            // later number is always of later texts, from whichever task
+            // (the message loop, the watch, a pull that waited).
+            let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
             match st.workspace.module(&path) {
-                Some(partial) => (partial, st.encoding, !st.watching),
+                Some(partial) => (seq, partial, st.encoding, !st.watching),
                 None => return,
             }
         };
@@ -116,12 +127,16 @@ impl Backend {
                 };
                 let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
                 let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                if slot.seq > seq {
+                    // A newer analysis ended first: its list stays.
+                    continue;
+                }
                 let diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
-                let (next, params) = Published::update(slot.take(), &target, *version, &diags);
+                let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
                 drop(diags);
                 super::phases::mark("rendered");
                 let result = next.result();
-                *slot = Some(next);
+                *slot = super::Last { seq, published: Some(next) };
                 drop(slot);
                 // Queued from here, each as soon as it is made: handing
                 // them back to the message loop first cost a thread's wake-up.
@@ -213,6 +228,12 @@ impl Backend {
     /// Refreshes every module with an open document, each once (it
     /// publishes for all its open documents), or those `only` accepts.
     pub(super) async fn refresh_modules(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool) {
+        self.refresh_modules_with(only, false).await;
+    }
+
+    /// [`Self::refresh_modules`]; `quiet`: a list that did not change is
+    /// not published again (see [`Sent`]).
+    async fn refresh_modules_with(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool, quiet: bool) {
         let paths: Vec<PathBuf> = {
             let st = lock(&self.state);
             let mut seen = std::collections::HashSet::new();
@@ -223,8 +244,58 @@ impl Backend {
             paths
         };
         for p in paths {
-            self.refresh_one(p, false).await;
+            self.refresh_one(p, quiet).await;
         }
+    }
+
+    /// Files changed on disk in `dirs` (a client's events, or the server's
+    /// own watch's): the modules that read them, and those that call
+    /// those, are analysed again; `quiet` as in [`Self::refresh_modules_with`].
+    pub(super) async fn files_changed(&self, dirs: HashSet<PathBuf>, quiet: bool) {
+        self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
+        let callers = self.graph.callers(&dirs);
+        let only = |ws: &Workspace, p: &std::path::Path| {
+            ws.reads(p).is_some_and(|d| dirs.contains(d)) || key_of(p).is_some_and(|k| callers.contains(&k))
+        };
+        self.refresh_modules_with(only, quiet).await;
+    }
+
+    /// For a client that does not watch files: a thread waits for the
+    /// events of the server's own watch (`watch.rs`) and has them taken
+    /// in; the directories they change (taken in there, or by an
+    /// analysis that came first) are analysed again and published, as a
+    /// client's events would be, not only at the next keystroke. Events
+    /// are let gather for [`SETTLE_EVENTS`] first. The thread ends with
+    /// the session (or once the server is gone).
+    pub(super) fn watch_disk(&self) {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
+        self.disk.announce_to(tx.clone());
+        let (disk, closing) = (Arc::downgrade(&self.disk), self.closing.subscribe());
+        let waiting = std::thread::Builder::new().name("hcl-types-watch".into()).spawn(move || loop {
+            let Some(disk) = disk.upgrade() else { return };
+            if *closing.borrow() || tx.is_closed() {
+                return;
+            }
+            if disk.wait_for_events(Duration::from_secs(1)) {
+                std::thread::sleep(SETTLE_EVENTS);
+                disk.take_events();
+            }
+        });
+        if waiting.is_err() {
+            // Then the next analysis takes the events in, as it always does.
+            return;
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(mut dirs) = rx.recv().await {
+                while let Ok(more) = rx.try_recv() {
+                    dirs.extend(more);
+                }
+                // Quiet: an analysis that took the events in first may
+                // have published the same lists already.
+                me.files_changed(dirs.into_iter().collect(), true).await;
+            }
+        });
     }
 
     pub(super) async fn refresh_all(&self) {

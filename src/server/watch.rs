@@ -6,7 +6,10 @@
 //! (~0.1–0.15 ms a keystroke at 10 MB). A directory that cannot be
 //! watched (another system, the user's limit of watches reached) or that
 //! holds symbolic links (their targets change elsewhere, unseen) is
-//! looked at on every analysis, as before.
+//! looked at on every analysis, as before. A thread of the server waits
+//! for the events (`Watch::wait`) and has them taken in and what they
+//! change analysed and published again, as a client's would be, without
+//! waiting for the next keystroke (`refresh::watch_disk`).
 
 use std::path::PathBuf;
 
@@ -36,15 +39,19 @@ pub use inotify_watch::Watch;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod inotify_watch {
     use std::collections::HashMap;
+    use std::os::fd::AsRawFd;
     use std::path::{Path, PathBuf};
-    use std::sync::{Mutex, MutexGuard};
+    use std::sync::{Condvar, Mutex, MutexGuard};
+    use std::time::Duration;
 
     use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 
     use super::{Happened, Seen};
 
+    /// The watch's state, and what tells [`Watch::wait`] that inotify
+    /// was started.
     #[derive(Default)]
-    pub struct Watch(Mutex<State>);
+    pub struct Watch(Mutex<State>, Condvar);
 
     #[derive(Default)]
     struct State {
@@ -74,6 +81,8 @@ mod inotify_watch {
             let Some(inotify) = inotify.as_mut() else { return out };
             let mut buffer = [0u8; 8192];
             let mut entries = Vec::new();
+            // Entries made or gone (what may lead to a missing directory).
+            let mut made: Vec<PathBuf> = Vec::new();
             let made_or_gone = EventMask::CREATE | EventMask::DELETE | EventMask::MOVED_FROM | EventMask::MOVED_TO;
             // Until a read finds nothing (`WouldBlock`, or any error); at
             // most 64 reads, so that a process writing beside the module
@@ -83,9 +92,10 @@ mod inotify_watch {
                 let Ok(events) = inotify.read_events(&mut buffer) else { break };
                 for e in events {
                     if e.mask.contains(EventMask::Q_OVERFLOW) {
-                        // Events were lost: everything watched may have changed.
+                        // Events were lost: everything watched may have
+                        // changed, and a missing directory may be there.
                         out.dirs.extend(watched.keys().cloned());
-                        missing.clear();
+                        out.dirs.extend(missing.drain().map(|(dir, _)| dir));
                         continue;
                     }
                     let Some(dir) = dirs.get(&e.wd) else { continue };
@@ -95,6 +105,7 @@ mod inotify_watch {
                     }
                     if e.mask.intersects(made_or_gone) {
                         entries.push(dir.clone());
+                        made.extend(e.name.map(|name| dir.join(name)));
                     }
                     if e.mask.contains(EventMask::IGNORED) {
                         // The directory went (or moved): watched anew when next needed.
@@ -105,16 +116,47 @@ mod inotify_watch {
                 }
             }
             // An entry made or gone may be a link: trusted while there is
-            // none; and it may be (or lead to) a missing directory.
+            // none; and it may be (or lead to) a missing directory, which
+            // is then looked for again, and said to have changed: what
+            // calls it reads it anew (no event of its own would tell).
             entries.sort_unstable();
             entries.dedup();
-            missing.retain(|_, ancestor| watched.contains_key(ancestor) && !entries.contains(ancestor));
+            missing.retain(|dir, ancestor| {
+                let keep = watched.contains_key(ancestor) && !entries.contains(ancestor);
+                if !keep && made.iter().any(|m| dir.starts_with(m)) {
+                    out.dirs.push(dir.clone());
+                }
+                keep
+            });
             for dir in entries {
                 if let Some(w) = watched.get_mut(&dir) {
                     w.1 = !has_links(&dir);
                 }
             }
             out
+        }
+
+        /// Waits at most `timeout` for events to read (not reading them),
+        /// so that they refresh what they change without waiting for a
+        /// keystroke; whether some are there. Before anything is watched,
+        /// waits for that (and finds none).
+        pub fn wait(&self, timeout: Duration) -> bool {
+            let st = self.lock();
+            let fd = match st.inotify.as_ref() {
+                Some(inotify) => inotify.as_raw_fd(),
+                None => {
+                    drop(self.1.wait_timeout(st, timeout).unwrap_or_else(|e| e.into_inner()));
+                    return false;
+                }
+            };
+            // Not under the lock: a keystroke reads events meanwhile.
+            drop(st);
+            let mut poll = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+            let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
+            // SAFETY: one pollfd, for the descriptor of the inotify this
+            // watch owns (never closed while the watch lives).
+            let ready = unsafe { libc::poll(&mut poll, 1, ms) };
+            ready > 0 && poll.revents & libc::POLLIN != 0
         }
 
         /// Whether the events of `dir` tell its changes; a directory not
@@ -130,6 +172,7 @@ mod inotify_watch {
             if !st.tried {
                 st.tried = true;
                 st.inotify = Inotify::init().ok();
+                self.1.notify_all();
             }
             let State { inotify, dirs, watched, missing, .. } = &mut *st;
             let Some(inotify) = inotify.as_mut() else { return Seen::No };
@@ -206,4 +249,8 @@ impl Watch {
         Seen::No
     }
     pub fn forget(&self, _: &std::path::Path) {}
+    pub fn wait(&self, timeout: std::time::Duration) -> bool {
+        std::thread::sleep(timeout);
+        false
+    }
 }

@@ -480,6 +480,12 @@ impl Workspace {
         Closed { open: Some(open), memo, dir: (!in_use).then_some(dir) }
     }
 
+    /// The directory of the file a `git:` document's made-up directory
+    /// stands for (none for an `untitled:` one).
+    pub fn home(&self, dir: &Path) -> Option<PathBuf> {
+        self.homes.get(dir).cloned()
+    }
+
     /// The directory whose files the module of `path` reads from disk.
     pub fn reads<'a>(&'a self, path: &'a Path) -> Option<&'a Path> {
         let dir = path.parent()?;

@@ -67,6 +67,16 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
                 ));
             }
         }
+        (Some(Callee::Unsaved), _) => {
+            if let Some(s) = b.body.get_attribute("source") {
+                let r = inf.range(&s.value);
+                inf.report(Diagnostic::new(
+                    Code::ModuleSource,
+                    r,
+                    "not followed: this document is not saved, so its module calls lead from no directory; save it to check this module's arguments and outputs",
+                ));
+            }
+        }
         (Some(Callee::Missing(dir)), _) => {
             if let Some(s) = b.body.get_attribute("source") {
                 let r = inf.range(&s.value);
