@@ -172,3 +172,27 @@ def test_an_allowed_run_does_not_outlive_the_server(tmp_path):
     while any(alive(p) for p in started) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in started if alive(p)], "a terraform child outlived the server"
+
+
+def test_a_special_lock_file_neither_blocks_nor_exhausts_the_server(tmp_path):
+    """The lock file is a FIFO (it used to block the analysis for good: no
+    diagnostics, `shutdown` never answered) or a link to /dev/zero (~1 GiB
+    read per keystroke): it is opened non-blocking, found not to be a
+    regular file, and not read; nothing runs."""
+    for special in ("fifo", "zero"):
+        repo, tools, log = repository(tmp_path / special)
+        lock = repo / ".terraform.lock.hcl"
+        lock.unlink()
+        if special == "fifo":
+            os.mkfifo(lock)
+        else:
+            lock.symlink_to("/dev/zero")
+        options = {"hclTypes": {"terraform": {"runForSchemas": True, "path": str(tools / "terraform")}}}
+        server = RawServer([BIN, "lsp"], cwd=str(repo), env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache")))
+        try:
+            server.initialize(str(repo), options=options)
+            open_and_settle(server, repo)
+            finish(server)
+        finally:
+            server.close()
+        assert not log.exists(), (special, log.read_text())
