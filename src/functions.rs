@@ -357,6 +357,9 @@ fn terraform() -> Vec<Function> {
         f("issensitive", b(), "Whether a value is marked sensitive.").arg("value", a()),
         f("nonsensitive", a(), "The value, without its sensitive marking.").arg("value", a()).infer(same),
         f("sensitive", a(), "The value, marked sensitive.").arg("value", a()).infer(same),
+        f("convert", a(), "Converts a value to the type written as the second argument (Terraform 1.15).")
+            .arg("value", a())
+            .arg("type", a()),
         f("tobool", b(), "Converts a value to a bool.").arg("v", a()),
         f("tolist", list_any(), "Converts a value to a list.").arg("v", a()).infer(to_list),
         f("tomap", Type::map(a()), "Converts a value to a map.").arg("v", a()).infer(to_map),

@@ -244,7 +244,9 @@ fn open_brackets(s: &str) -> Vec<(usize, char)> {
 /// the cursor is in one.
 fn type_position(prefix: &str, dialect: Dialect) -> Option<usize> {
     let head = prefix.trim_start();
-    if dialect != Dialect::Pcl && head.starts_with("variable") {
+    // A variable's `type`, and (Terraform 1.15) an output's.
+    let typed_block = head.starts_with("variable") || dialect == Dialect::Terraform && head.starts_with("output");
+    if dialect != Dialect::Pcl && typed_block {
         // The last `type =` at a line start whose expression is still open
         // or on the cursor's line.
         let mut found = None;

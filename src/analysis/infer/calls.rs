@@ -5,6 +5,21 @@ use super::*;
 use crate::schema::pulumi::Lookup;
 
 impl<'e, 's> Infer<'e, 's> {
+    /// Terraform 1.15's `convert(value, type)`: the second argument is a
+    /// type expression (with `optional` defaults), the value a check site
+    /// against it, and the result that type with the defaults applied.
+    fn convert(&mut self, value: &Expression, ty: &Expression) -> Type {
+        let t = self.expr(value);
+        let te = crate::syntax::typeexpr::parse_type(
+            ty,
+            self.src,
+            crate::syntax::typeexpr::TypeContext::variable(Dialect::Terraform),
+        );
+        self.diagnostics.extend(te.diagnostics);
+        self.check(value, &t, &te.declared, None);
+        te.value
+    }
+
     pub(super) fn call(&mut self, call: &FuncCall) -> Type {
         let name = call.name.name.value().as_str();
         let name_range = self.range(&call.name.name);
@@ -14,6 +29,10 @@ impl<'e, 's> Infer<'e, 's> {
             // unknown; a schema that has one types its arguments and result.
             let types: Vec<Type> = args.iter().map(|a| self.expr(a)).collect();
             return self.provider_function(call, &args, &types).unwrap_or_else(Type::any);
+        }
+        if name == "convert" && self.env.dialect() == Dialect::Terraform && args.len() == 2 && !call.args.expand_final()
+        {
+            return self.convert(args[0], args[1]);
         }
         let catches = matches!(name, "try" | "can");
         if catches {

@@ -121,6 +121,28 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             }
             body(inf, &b.body, dialect, true);
         }
+        // Terraform 1.15: an output's `type` (with `optional(T, default)`)
+        // is a type expression, and its `value` a check site like a
+        // variable's default.
+        ("output", FileKind::Terraform) if dialect == Dialect::Terraform => {
+            let declared = b.body.get_attribute("type").map(|a| {
+                let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
+                (te, inf.range(&a.value))
+            });
+            if let Some((te, _)) = &declared {
+                inf.diagnostics.extend(te.diagnostics.iter().cloned());
+            }
+            let name = b.labels.first().map(label_text).unwrap_or("");
+            for a in b.body.attributes().filter(|a| a.key.value().as_str() != "type") {
+                let t = inf.expr(&a.value);
+                if let (Some((te, range)), "value") = (&declared, a.key.value().as_str()) {
+                    let related =
+                        Related { path: None, range: range.clone(), message: format!("the type of `output.{name}`") };
+                    inf.check(&a.value, &t, &te.declared, Some(related));
+                }
+            }
+            body(inf, &b.body, dialect, true);
+        }
         // Metadata: nothing to type.
         ("package" | "pulumi", FileKind::Pcl) => {}
         ("hook", FileKind::Pcl) => {
@@ -154,6 +176,17 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
     body_with(inf, body, dialect, skip_own_attributes, true)
 }
 
+/// Arguments whose values are Terraform keywords, not expressions: a
+/// provisioner's `when = destroy` and `on_failure = continue`, and the
+/// `terraform` (OpenTofu: `language`) block's `experiments = [name, …]`.
+fn keywords(key: &str, value: &Expression) -> bool {
+    match key {
+        "when" | "on_failure" => matches!(value, Expression::Variable(_)),
+        "experiments" => true,
+        _ => false,
+    }
+}
+
 /// A nested block's body: `count` and `for_each` there are ordinary
 /// arguments (`guest_accelerator { count = 1 }`), not meta-arguments.
 pub(super) fn nested_body(inf: &mut Infer, body: &Body, dialect: Dialect) {
@@ -167,7 +200,7 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
         match s {
             Structure::Attribute(a) => {
                 let key = a.key.value().as_str();
-                if skip_own_attributes || meta && (key == "count" || key == "for_each") {
+                if skip_own_attributes || meta && (key == "count" || key == "for_each") || keywords(key, &a.value) {
                     continue;
                 }
                 let t = inf.expr(&a.value);
@@ -177,6 +210,9 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
             }
             Structure::Block(b) => match b.ident.value().as_str() {
                 "dynamic" if dialect != Dialect::Pcl => dynamic(inf, b, dialect),
+                // Provider requirements: sources, versions and provider
+                // addresses (`configuration_aliases = [aws.west]`), no values.
+                "required_providers" => {}
                 // `ignore_changes = [tags]` names attributes, not values.
                 "lifecycle" => {
                     for a in b.body.attributes() {

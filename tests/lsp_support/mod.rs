@@ -1,0 +1,210 @@
+//! The in-process language server harness the LSP tests share: a session
+//! of the real `LanguageServer` handlers, positions in both encodings,
+//! fixtures whose cursor is `$0`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use hcl_types::server::Backend;
+use serde_json::{json, Value};
+use tower::{Service, ServiceExt};
+use tower_lsp_server::jsonrpc::Request;
+use tower_lsp_server::LspService;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Enc {
+    Utf8,
+    Utf16,
+}
+
+pub struct Session {
+    pub service: LspService<Backend>,
+    pub next_id: i64,
+    pub enc: Enc,
+    /// publishDiagnostics params, in arrival order.
+    pub published: Arc<Mutex<Vec<Value>>>,
+    pub dir: PathBuf,
+}
+
+pub fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir =
+        std::env::temp_dir().join(format!("hcl-types-lsp-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// Splits a fixture at its `$0` marker: (text, byte offset).
+pub fn cursor(fixture: &str) -> (String, usize) {
+    let at = fixture.find("$0").expect("fixture needs a $0 cursor");
+    (fixture.replacen("$0", "", 1), at)
+}
+
+/// The LSP position of a byte offset, computed independently of the server.
+pub fn position(text: &str, offset: usize, enc: Enc) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = match enc {
+        Enc::Utf8 => offset - line_start,
+        Enc::Utf16 => before[line_start..].encode_utf16().count(),
+    };
+    json!({"line": line, "character": col})
+}
+
+impl Session {
+    pub async fn start(enc: Enc) -> Session {
+        Session::start_with(enc, json!({"hclTypes": {"inlayHints": {"enable": true}}})).await
+    }
+
+    /// A session whose `initialize` carries `options` as its
+    /// initializationOptions.
+    pub async fn start_with(enc: Enc, options: Value) -> Session {
+        let (service, socket) = LspService::new(Backend::new);
+        let published = Arc::new(Mutex::new(Vec::new()));
+        let sink = published.clone();
+        tokio::spawn(async move {
+            let mut socket = socket;
+            while let Some(req) = socket.next().await {
+                if req.method() == "textDocument/publishDiagnostics" {
+                    if let Some(p) = req.params() {
+                        sink.lock().unwrap().push(p.clone());
+                    }
+                }
+            }
+        });
+        let mut s = Session { service, next_id: 1, enc, published, dir: tempdir() };
+        let encodings = match enc {
+            Enc::Utf8 => json!(["utf-8", "utf-16"]),
+            Enc::Utf16 => json!(["utf-16"]),
+        };
+        let init = s
+            .request("initialize", json!({"capabilities": {"general": {"positionEncodings": encodings}}, "initializationOptions": options}))
+            .await;
+        let negotiated = init["capabilities"]["positionEncoding"].as_str().unwrap().to_string();
+        assert_eq!(negotiated, if enc == Enc::Utf8 { "utf-8" } else { "utf-16" });
+        s.notify("initialized", json!({})).await;
+        s
+    }
+
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let req = Request::build(method.to_string()).params(params).id(id).finish();
+        let resp = self.service.ready().await.unwrap().call(req).await.unwrap().expect("a response");
+        let (_, result) = resp.into_parts();
+        result.unwrap_or_else(|e| panic!("{method} failed: {e:?}"))
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        let req = Request::build(method.to_string()).params(params).finish();
+        let _ = self.service.ready().await.unwrap().call(req).await.unwrap();
+    }
+
+    /// Writes `name` to the session directory and opens it.
+    pub async fn open(&mut self, name: &str, text: &str) -> String {
+        let path = self.dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let u = uri(&path);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "hcl", "version": 1, "text": text}}),
+        )
+        .await;
+        u
+    }
+
+    /// Writes a sibling file without opening it.
+    pub fn disk(&self, name: &str, text: &str) {
+        std::fs::write(self.dir.join(name), text).unwrap();
+    }
+
+    pub async fn at(&mut self, method: &str, name: &str, fixture: &str) -> Value {
+        let (text, offset) = cursor(fixture);
+        let u = self.open(name, &text).await;
+        let pos = position(&text, offset, self.enc);
+        self.request(method, json!({"textDocument": {"uri": u}, "position": pos})).await
+    }
+
+    /// How many publications have arrived so far.
+    pub fn publications(&self) -> usize {
+        self.published.lock().unwrap().len()
+    }
+
+    /// The first diagnostics published for a URI after the first `seen`
+    /// publications, waiting for them.
+    pub async fn diagnostics_after(&self, u: &str, seen: usize) -> Vec<Value> {
+        for _ in 0..500 {
+            let found = self.published.lock().unwrap().iter().skip(seen).find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                return p["diagnostics"].as_array().cloned().unwrap_or_default();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("no new diagnostics for {u} after publication {seen}");
+    }
+
+    /// All inlay hints of a document as (position, label).
+    pub async fn hints(&mut self, u: &str) -> Vec<(Value, String)> {
+        let hints = self
+            .request(
+                "textDocument/inlayHint",
+                json!({"textDocument": {"uri": u}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}}),
+            )
+            .await;
+        hints
+            .as_array()
+            .map(|a| a.iter().map(|h| (h["position"].clone(), h["label"].as_str().unwrap().to_string())).collect())
+            .unwrap_or_default()
+    }
+
+    /// The newest diagnostics published for a URI once `done` holds of
+    /// them (publications arrive asynchronously), or the last ones seen.
+    pub async fn newest_until(&self, u: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let mut last = Vec::new();
+        for _ in 0..500 {
+            let found = self.published.lock().unwrap().iter().rev().find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                last = p["diagnostics"].as_array().cloned().unwrap_or_default();
+                if done(&last) {
+                    break;
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        last
+    }
+
+    /// The newest diagnostics published for a URI, waiting for them.
+    pub async fn diagnostics(&self, u: &str, version: i64) -> Vec<Value> {
+        for _ in 0..500 {
+            let found = self.published.lock().unwrap().iter().rev().find(|p| p["uri"] == u).cloned();
+            if let Some(p) = found {
+                if p["version"] == version {
+                    return p["diagnostics"].as_array().cloned().unwrap_or_default();
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("no diagnostics for {u} version {version}");
+    }
+}
+
+pub async fn both(f: impl Fn(Enc) -> futures::future::BoxFuture<'static, ()>) {
+    f(Enc::Utf8).await;
+    f(Enc::Utf16).await;
+}
+
+pub fn first_block(hover: &Value) -> String {
+    let md = hover["contents"]["value"].as_str().unwrap_or_default();
+    let rest = md.strip_prefix("```hcl\n").unwrap_or_else(|| panic!("hover must open with a fenced block: {md}"));
+    rest.split("\n```").next().unwrap().to_string()
+}

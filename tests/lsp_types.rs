@@ -1,0 +1,72 @@
+//! Terraform 1.15's type arguments outside variables, in the editor: an
+//! output's `type` and `convert`'s second argument (issue 28 items 1–2).
+//! Cursors are `$0`.
+
+mod lsp_support;
+
+use lsp_support::*;
+use serde_json::{json, Value};
+
+fn labels(v: &Value) -> Vec<String> {
+    let items = v.get("items").unwrap_or(v);
+    items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+}
+
+const OUTPUT: &str = "output \"y\" {\n  type  = object({ a = optional(li$0st(string), []) })\n  value = {}\n}\n";
+
+#[tokio::test]
+async fn hover_in_an_output_type_shows_the_type_it_denotes() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let h = s.at("textDocument/hover", "outputs.tf", OUTPUT).await;
+    assert_eq!(first_block(&h), "list(string)");
+    // On the output's name: the declared type with the default applied.
+    let h = s.at("textDocument/hover", "outputs.tf", &OUTPUT.replace("$0", "").replacen("\"y\"", "\"$0y\"", 1)).await;
+    assert_eq!(first_block(&h), "object({a = list(string)})");
+}
+
+#[tokio::test]
+async fn completion_in_an_output_type_offers_type_constructors() {
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let c = s.at("textDocument/completion", "outputs.tf", "output \"o\" {\n  type = list($0\n}\n").await;
+            let l = labels(&c);
+            for want in ["string", "number", "object", "map"] {
+                assert!(l.contains(&want.to_string()), "{enc:?}: {want} missing from {l:?}");
+            }
+            // An output's value is no type position.
+            let c = s.at("textDocument/completion", "outputs.tf", "output \"o\" {\n  value = li$0\n}\n").await;
+            assert!(!labels(&c).contains(&"object".to_string()), "{enc:?}");
+        })
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn semantic_tokens_cover_an_output_type() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = "output \"o\" {\n  type  = map(string)\n  value = {}\n}\n";
+    let u = s.open("o.tf", text).await;
+    let t = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
+    let data: Vec<u64> = t["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    // `map` (a constructor, type 1) at line 1, column 10; `string` (a keyword,
+    // type 0) four characters on.
+    assert_eq!(data, [1, 10, 3, 1, 0, 0, 4, 6, 0, 0]);
+}
+
+/// The issue's module, which Terraform 1.15.5 validates with exactly two
+/// errors: an output value that is no string, and `convert([1], bool)`.
+#[tokio::test]
+async fn typed_outputs_and_convert_are_checked_as_terraform_does() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = "variable \"n\" {\n  type    = number\n  default = 1\n}\noutput \"x\" {\n  type  = string\n  value = [var.n]\n}\noutput \"y\" {\n  type  = object({ a = optional(string, \"z\") })\n  value = {}\n}\nlocals {\n  c = convert(var.n, string)\n  d = convert({ a = 1 }, map(string))\n  e = convert([1], bool)\n}\n";
+    let u = s.open("main.tf", text).await;
+    let diags = s.diagnostics(&u, 1).await;
+    let found: Vec<(u64, String)> = diags
+        .iter()
+        .map(|d| (d["range"]["start"]["line"].as_u64().unwrap(), d["code"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(found, [(6, "type-mismatch".to_string()), (15, "type-mismatch".to_string())], "{diags:?}");
+    let h = s.at("textDocument/hover", "main.tf", &text.replace("  c = convert", "  $0c = convert")).await;
+    assert_eq!(first_block(&h), "string");
+}
