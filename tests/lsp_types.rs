@@ -70,3 +70,33 @@ async fn typed_outputs_and_convert_are_checked_as_terraform_does() {
     let h = s.at("textDocument/hover", "main.tf", &text.replace("  c = convert", "  $0c = convert")).await;
     assert_eq!(first_block(&h), "string");
 }
+
+/// Editing an output's `type` (the incremental analysis patches the edited
+/// block): the output's type and its value's check follow each keystroke.
+#[tokio::test]
+async fn editing_an_output_type_is_followed() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = "output \"o\" {\n  type  = number\n  value = \"x\"\n}\n";
+    let u = s.open("o.tf", text).await;
+    let codes = |d: &[Value]| d.iter().map(|d| d["code"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert_eq!(codes(&s.diagnostics(&u, 1).await), ["invalid-value"]);
+    // `number` → `string`: the value now fits.
+    let change = json!({"range": {"start": {"line": 1, "character": 10}, "end": {"line": 1, "character": 16}}, "text": "string"});
+    s.notify("textDocument/didChange", json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [change]}))
+        .await;
+    assert!(s.diagnostics(&u, 2).await.is_empty());
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 0, "character": 8}}))
+        .await;
+    assert_eq!(first_block(&h), "string");
+    // And back to a type the value does not fit.
+    let change =
+        json!({"range": {"start": {"line": 1, "character": 10}, "end": {"line": 1, "character": 16}}, "text": "bool"});
+    s.notify("textDocument/didChange", json!({"textDocument": {"uri": u, "version": 3}, "contentChanges": [change]}))
+        .await;
+    assert_eq!(codes(&s.diagnostics(&u, 3).await), ["invalid-value"]);
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 0, "character": 8}}))
+        .await;
+    assert_eq!(first_block(&h), "bool");
+}
