@@ -38,6 +38,8 @@ pub struct Input {
     pub path: PathBuf,
     pub name_range: Range<usize>,
     pub type_range: Option<Range<usize>>,
+    /// Terraform 1.15's `deprecated = "…"`: a caller that sets it is warned.
+    pub deprecated: Option<String>,
 }
 
 /// An output of a called module.
@@ -48,6 +50,8 @@ pub struct OutputInfo {
     pub description: Option<String>,
     pub path: PathBuf,
     pub name_range: Range<usize>,
+    /// Terraform 1.15's `deprecated = "…"`: a reference to it is warned.
+    pub deprecated: Option<String>,
 }
 
 /// A module as its callers see it.

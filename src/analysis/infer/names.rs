@@ -213,6 +213,16 @@ impl<'e, 's> Infer<'e, 's> {
             Some((op, (output_related, description))) => {
                 let t = self.apply(t, &rest[..1]);
                 let out_range = range.start..self.range(op).end;
+                if let TraversalOperator::GetAttr(o) = op.value() {
+                    let callee = self.env.callee(call);
+                    let output = callee.as_ref().and_then(|c| c.interface()).and_then(|i| i.output(o.value()));
+                    if let Some(why) = output.and_then(|o| o.deprecated.clone()) {
+                        // Terraform 1.15 warns where a deprecated output is used.
+                        let msg = format!("output `{}` of module `{call}` is deprecated: {why}", o.value());
+                        let d = Diagnostic::new(Code::Deprecated, out_range.clone(), msg);
+                        self.report(d.with_severity(Severity::Warning));
+                    }
+                }
                 if let Some(d) = description {
                     self.note(out_range.clone(), &t, Note::Doc(d));
                 }

@@ -132,6 +132,12 @@ fn against_input(
     match i.input(key) {
         Some(input) => {
             describe_input(inf, a, input, call, w);
+            if let Some(why) = &input.deprecated {
+                // Terraform 1.15: "Deprecated variable got a value".
+                let msg = format!("{} `{key}` of `{call}` is deprecated: {why}", w.input);
+                let d = Diagnostic::new(Code::Deprecated, inf.range(&a.key), msg).with_severity(Severity::Warning);
+                inf.report(d);
+            }
             argument(inf, a, t, input, call, w)
         }
         None => {

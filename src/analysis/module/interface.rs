@@ -150,6 +150,7 @@ impl Memo {
                         path: doc.file.path.clone(),
                         name_range: shift(&v.name_range, at),
                         type_range: v.type_range.as_ref().map(|r| shift(r, at)),
+                        deprecated: deprecation(doc, item, "variable", &v.name),
                     });
                 }
             }
@@ -174,6 +175,7 @@ impl Memo {
                         path: doc.file.path.clone(),
                         name_range: shift(&n.name_range, item.range.start),
                         type_range: None,
+                        deprecated: None,
                     });
                 }
             }
@@ -181,20 +183,33 @@ impl Memo {
         let mut outputs = Vec::new();
         for s in analysis.symbols.iter().filter(|s| s.kind == SymbolKind::Output) {
             let doc = &docs[s.doc];
-            let description = doc
-                .items
-                .iter()
-                .find(|i| i.range.start <= s.range.start && s.range.end <= i.range.end)
-                .and_then(|item| described(doc, item, "output", &s.name).0);
+            let item = doc.items.iter().find(|i| i.range.start <= s.range.start && s.range.end <= i.range.end);
             outputs.push(OutputInfo {
                 name: s.name.clone(),
                 ty: s.ty.clone(),
-                description,
+                description: item.and_then(|item| described(doc, item, "output", &s.name).0),
                 path: doc.file.path.clone(),
                 name_range: s.name_range.clone(),
+                deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
             });
         }
         Interface::new(dir, inputs, outputs)
+    }
+}
+
+/// The `deprecated` message of block `IDENT "NAME"` in an item (Terraform
+/// 1.15, variables and outputs; in a Terraform file only).
+fn deprecation(doc: &Document, item: &Item, ident: &str, name: &str) -> Option<String> {
+    if doc.file.kind != FileKind::Terraform || doc.file.dialect != crate::syntax::Dialect::Terraform {
+        return None;
+    }
+    let body = item.body(&doc.file.text)?;
+    let src = item_source(doc, item);
+    let b =
+        body.blocks().find(|b| b.ident.value().as_str() == ident && b.labels.first().map(label_text) == Some(name))?;
+    match eval(&b.body.get_attribute("deprecated")?.value, src) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
     }
 }
 
