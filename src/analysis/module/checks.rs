@@ -177,11 +177,14 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
 }
 
 /// Arguments whose values are Terraform keywords, not expressions: a
-/// provisioner's `when = destroy` and `on_failure = continue`, and the
-/// `terraform` (OpenTofu: `language`) block's `experiments = [name, …]`.
+/// provisioner's `when = destroy` and `on_failure = continue`, an action
+/// trigger's `events = [before_create, …]` (1.14), and the `terraform`
+/// (OpenTofu: `language`) block's `experiments = [name, …]`.
 fn keywords(key: &str, value: &Expression) -> bool {
+    let bare = |e: &Expression| matches!(e, Expression::Variable(_));
     match key {
-        "when" | "on_failure" => matches!(value, Expression::Variable(_)),
+        "when" | "on_failure" => bare(value),
+        "events" => matches!(value, Expression::Array(a) if a.iter().all(bare)),
         "experiments" => true,
         _ => false,
     }
