@@ -9,14 +9,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 
-use futures::StreamExt;
-use hcl_types::server::Backend;
-use serde_json::{json, Value};
-use tower::{Service, ServiceExt};
-use tower_lsp_server::jsonrpc::Request;
-use tower_lsp_server::LspService;
+mod lsp_support;
+
+use lsp_support::{Enc, Session};
+use serde_json::json;
 
 /// The deepest nesting `locals { x = … }` holds: the block's body is one
 /// level, the attribute's value none, each constructor inside one.
@@ -109,97 +106,37 @@ fn check_says_one_syntax_error_just_past_the_limit() {
     );
 }
 
-struct Session {
-    service: LspService<Backend>,
-    next_id: i64,
-    published: Arc<Mutex<Vec<Value>>>,
-}
-
-impl Session {
-    async fn start() -> Session {
-        let (service, socket) = LspService::new(Backend::new);
-        let published = Arc::new(Mutex::new(Vec::new()));
-        let sink = published.clone();
-        tokio::spawn(async move {
-            let mut socket = socket;
-            while let Some(req) = socket.next().await {
-                if req.method() == "textDocument/publishDiagnostics" {
-                    if let Some(p) = req.params() {
-                        sink.lock().unwrap().push(p.clone());
-                    }
-                }
-            }
-        });
-        let mut s = Session { service, next_id: 1, published };
-        let options = json!({"hclTypes": {"inlayHints": {"enable": true}}});
-        s.request("initialize", json!({"capabilities": {}, "initializationOptions": options})).await;
-        s.notify("initialized", json!({})).await;
-        s
+/// Every per-position and per-document request at the middle of the
+/// document's one line of nesting.
+async fn everything(s: &mut Session, u: &str, column: usize) {
+    let doc = json!({"uri": u});
+    let at = json!({"textDocument": doc, "position": {"line": 1, "character": column}});
+    for method in
+        ["textDocument/hover", "textDocument/completion", "textDocument/signatureHelp", "textDocument/definition"]
+    {
+        s.request(method, at.clone()).await;
     }
-
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        let req = Request::build(method.to_string()).params(params).id(id).finish();
-        let resp = self.service.ready().await.unwrap().call(req).await.unwrap().expect("a response");
-        resp.into_parts().1.unwrap_or_else(|e| panic!("{method} failed: {e:?}"))
-    }
-
-    async fn notify(&mut self, method: &str, params: Value) {
-        let req = Request::build(method.to_string()).params(params).finish();
-        let _ = self.service.ready().await.unwrap().call(req).await.unwrap();
-    }
-
-    /// Opens `path` with `text`; its first published diagnostics.
-    async fn open(&mut self, path: &Path, text: &str) -> Vec<Value> {
-        std::fs::write(path, text).unwrap();
-        let u = format!("file://{}", path.display());
-        let doc = json!({"textDocument": {"uri": u, "languageId": "hcl", "version": 1, "text": text}});
-        self.notify("textDocument/didOpen", doc).await;
-        for _ in 0..1000 {
-            let found = self.published.lock().unwrap().iter().find(|p| p["uri"] == u).cloned();
-            if let Some(p) = found {
-                return p["diagnostics"].as_array().cloned().unwrap_or_default();
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        panic!("no diagnostics for {u}");
-    }
-
-    /// Every per-position and per-document request at the middle of a
-    /// document's one line of nesting.
-    async fn everything(&mut self, path: &Path, column: usize) {
-        let u = format!("file://{}", path.display());
-        let doc = json!({"uri": u});
-        let at = json!({"textDocument": doc, "position": {"line": 1, "character": column}});
-        for method in
-            ["textDocument/hover", "textDocument/completion", "textDocument/signatureHelp", "textDocument/definition"]
-        {
-            self.request(method, at.clone()).await;
-        }
-        let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
-        self.request("textDocument/inlayHint", json!({"textDocument": doc, "range": range})).await;
-        self.request("textDocument/semanticTokens/full", json!({"textDocument": doc})).await;
-        self.request("textDocument/documentSymbol", json!({"textDocument": doc})).await;
-    }
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+    s.request("textDocument/inlayHint", json!({"textDocument": doc, "range": range})).await;
+    s.request("textDocument/semanticTokens/full", json!({"textDocument": doc})).await;
+    s.request("textDocument/documentSymbol", json!({"textDocument": doc})).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_accepts_the_deepest_nesting_and_survives_far_beyond() {
-    let dir = tempdir("server");
-    let mut s = Session::start().await;
+    let mut s = Session::start(Enc::Utf8).await;
     for (name, text) in programs(DEEPEST) {
-        let path = dir.join(&name);
-        let diags = s.open(&path, &text).await;
+        let u = s.open(&name, &text).await;
+        let diags = s.diagnostics(&u, 1).await;
         assert!(diags.is_empty(), "{name}: {diags:?}");
-        s.everything(&path, text.lines().nth(1).map_or(0, |l| l.len() / 2)).await;
+        everything(&mut s, &u, text.lines().nth(1).map_or(0, |l| l.len() / 2)).await;
     }
     for (name, text) in programs(100_000) {
-        let path = dir.join(format!("far-{name}"));
-        let diags = s.open(&path, &text).await;
+        let u = s.open(&format!("far-{name}"), &text).await;
+        let diags = s.diagnostics(&u, 1).await;
         assert_eq!(diags.len(), 1, "{name}: {diags:?}");
         assert_eq!(diags[0]["code"], "syntax");
         assert!(diags[0]["message"].as_str().unwrap().contains("at most 256 nested levels"), "{:?}", diags[0]);
-        s.everything(&path, 50_000).await;
+        everything(&mut s, &u, 50_000).await;
     }
 }

@@ -718,7 +718,11 @@ pub struct QuickFix {
 /// (a key that is not a string literal in parentheses), the arguments as
 /// written; `None` for an odd number of map arguments or an expansion.
 fn removed_call(call: &str) -> Option<String> {
-    let hcl_edit::expr::Expression::FuncCall(f) = hcl_edit::parser::parse_expr(call).ok()? else { return None };
+    // A shallow parse (a request runs on a 2 MiB thread); deeper arguments get no fix.
+    let options = hcl_edit::parser::ParseOptions::default().max_nesting_depth(32);
+    let hcl_edit::expr::Expression::FuncCall(f) = hcl_edit::parser::parse_expr_with(call, options).ok()? else {
+        return None;
+    };
     if f.args.expand_final() {
         return None;
     }

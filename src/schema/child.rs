@@ -79,19 +79,23 @@ fn contain(cmd: &mut Command) {
     }
 }
 
-/// Reads at most `cap` bytes of `from`; sets `over` (and stops reading)
-/// when there is more.
-fn read_capped(mut from: impl Read, cap: usize, over: &AtomicBool) -> Vec<u8> {
+/// Reads at most `cap` bytes of `from`. Past the cap: with `over`, sets it
+/// and stops (the caller kills the child, which closes the pipe); without,
+/// reads on and drops the rest, so a chatty child never blocks on a full
+/// pipe (its standard error, kept only for a message).
+fn read_capped(mut from: impl Read, cap: usize, over: Option<&AtomicBool>) -> Vec<u8> {
     let mut out = Vec::new();
     let mut buf = vec![0u8; 64 << 10];
     loop {
         match from.read(&mut buf) {
             Ok(0) | Err(_) => break,
-            Ok(n) if out.len() + n > cap => {
-                // The caller kills the child, which closes the pipe.
-                over.store(true, Ordering::SeqCst);
-                break;
-            }
+            Ok(n) if out.len() + n > cap => match over {
+                Some(over) => {
+                    over.store(true, Ordering::SeqCst);
+                    break;
+                }
+                None => out.extend_from_slice(&buf[..cap - out.len()]),
+            },
             Ok(n) => out.extend_from_slice(&buf[..n]),
         }
     }
@@ -108,10 +112,6 @@ pub fn run(mut cmd: Command, timeout: Duration, cap: usize) -> Result<Output, St
     let pid = child.id();
     lock_running().insert(pid);
     let result = wait(&mut child, timeout, cap);
-    // Whatever the child left running in its group goes with it (its
-    // grandchildren may hold the pipes open; killed, the reads end).
-    kill_group(pid);
-    let _ = child.kill();
     let _ = child.wait();
     lock_running().remove(&pid);
     result
@@ -119,14 +119,16 @@ pub fn run(mut cmd: Command, timeout: Duration, cap: usize) -> Result<Output, St
 
 fn wait(child: &mut Child, timeout: Duration, cap: usize) -> Result<Output, String> {
     let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        kill_group(child.id());
+        let _ = child.kill();
         return Err("no pipes to the child".into());
     };
     let over = Arc::new(AtomicBool::new(false));
     let out = {
         let over = over.clone();
-        std::thread::spawn(move || read_capped(stdout, cap, &over))
+        std::thread::spawn(move || read_capped(stdout, cap, Some(&over)))
     };
-    let err = std::thread::spawn(move || read_capped(stderr, STDERR_CAP, &AtomicBool::new(false)));
+    let err = std::thread::spawn(move || read_capped(stderr, STDERR_CAP, None));
     let deadline = Instant::now() + timeout;
     let status = loop {
         match child.try_wait() {
@@ -141,7 +143,8 @@ fn wait(child: &mut Child, timeout: Duration, cap: usize) -> Result<Output, Stri
             Err(e) => break Err(e.to_string()),
         }
     };
-    // Done or not, the group goes: the readers then see the pipes close.
+    // Done or not, the group goes (with whatever the child started): the
+    // readers then see the pipes close, even where a grandchild held them.
     kill_group(child.id());
     let _ = child.kill();
     let stdout = out.join().unwrap_or_default();
@@ -194,6 +197,18 @@ mod tests {
         let start = Instant::now();
         let err = run(sh("exec cat /dev/zero"), Duration::from_secs(60), 1 << 20).err().expect("stopped");
         assert!(err.contains("printed more than 1 MiB"), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_child_chatty_on_stderr_is_not_held_up() {
+        // 1 MiB on standard error, past what is kept: the rest is read and
+        // dropped, so the child finishes at once rather than blocking on a
+        // full pipe until the timeout.
+        let start = Instant::now();
+        let o = run(sh("head -c 1048576 /dev/zero >&2; echo done"), Duration::from_secs(60), 1 << 20).expect("ran");
+        assert_eq!(o.stdout, b"done\n");
+        assert_eq!(o.stderr.len(), STDERR_CAP);
         assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
     }
 

@@ -100,7 +100,8 @@ pub fn cache_path(key: u64) -> Option<PathBuf> {
 /// namespace and type of letters, digits, `.`, `_` and `-`), so nothing of
 /// the lock file but these words reaches the configuration written from it.
 pub fn locked_providers(text: &str) -> Vec<(String, String)> {
-    let Ok(body) = hcl_edit::parser::parse_body(text) else { return Vec::new() };
+    // On a 2 MiB thread: nesting that needs more stack is parsed on its own.
+    let Ok(body) = crate::syntax::deep::parse_body(text) else { return Vec::new() };
     let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
     let mut out = Vec::new();
     for block in body.get_blocks("provider") {

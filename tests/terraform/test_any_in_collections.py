@@ -120,6 +120,29 @@ def which(line, ranges):
     return None
 
 
+def our_errors(run, ranges):
+    """`check --format json`'s first error in each pair's line range."""
+    assert run.returncode in (0, 1), run.stderr
+    ours = {}
+    for diag in json.loads(run.stdout):
+        if diag["severity"] == "error":
+            i = which(diag["line"], ranges)
+            assert i is not None, diag
+            ours.setdefault(i, f"{diag['code']}: {diag['message']}")
+    return ours
+
+
+def disagree(batch, theirs, ours, shown):
+    """The pairs Terraform and we judge differently, each as `shown`
+    (formatted with `t` and `v`) and both verdicts."""
+    out = []
+    for i, (t, v) in enumerate(batch):
+        if (i in theirs) != (i in ours):
+            verdict = f"Terraform: {theirs[i]}" if i in theirs else f"Terraform accepts; we say {ours[i]}"
+            out.append(shown.format(t=t, v=v) + f"\n  {verdict}")
+    return out
+
+
 def test_any_in_collections_agrees_with_terraform(terraform, binary):
     all_pairs = pairs(SEED, PAIRS)
     disagreements, rejected = [], 0
@@ -136,18 +159,8 @@ def test_any_in_collections_agrees_with_terraform(terraform, binary):
             i = which(diag["Subject"]["Start"]["Line"], ranges)
             assert i is not None and diag["Summary"] == "Invalid default value for variable", diag
             theirs[i] = diag["Detail"]
-        assert run.returncode in (0, 1), run.stderr
-        ours = {}
-        for diag in json.loads(run.stdout):
-            if diag["severity"] == "error":
-                i = which(diag["line"], ranges)
-                assert i is not None, diag
-                ours.setdefault(i, f"{diag['code']}: {diag['message']}")
         rejected += len(theirs)
-        for i, (t, v) in enumerate(batch):
-            if (i in theirs) != (i in ours):
-                verdict = f"Terraform: {theirs[i]}" if i in theirs else f"Terraform accepts; we say {ours[i]}"
-                disagreements.append(f"type = {t}\n  default = {v}\n  {verdict}")
+        disagreements += disagree(batch, theirs, our_errors(run, ranges), "type = {t}\n  default = {v}")
     SUMMARY.append(
         f"terraform oracle, any in collections: {len(all_pairs)} pairs, {rejected} rejected by Terraform, "
         f"{len(disagreements)} disagreements"

@@ -11,13 +11,12 @@ files. Every value Terraform rejects we must reject, and we must reject none
 that it accepts.
 """
 
-import json
 import os
 import subprocess
 import tempfile
 
 from conftest import SUMMARY
-from test_any_in_collections import pairs, which
+from test_any_in_collections import disagree, our_errors, pairs, which
 
 SEED = 28
 PAIRS = int(os.environ.get("ORACLE_TYPED_OUTPUT_PAIRS", "1200"))
@@ -62,18 +61,8 @@ def judge(validator, binary, kind):
             i = which(diag["range"]["start"]["line"], ranges)
             assert i is not None and diag["summary"] == SUMMARIES[kind], diag
             theirs[i] = diag.get("detail", "")
-        assert run.returncode in (0, 1), run.stderr
-        ours = {}
-        for diag in json.loads(run.stdout):
-            if diag["severity"] == "error":
-                i = which(diag["line"], ranges)
-                assert i is not None, diag
-                ours.setdefault(i, f"{diag['code']}: {diag['message']}")
         rejected += len(theirs)
-        for i, (t, v) in enumerate(batch):
-            if (i in theirs) != (i in ours):
-                verdict = f"Terraform: {theirs[i]}" if i in theirs else f"Terraform accepts; we say {ours[i]}"
-                disagreements.append(f"{kind}: type {t}\n  value {v}\n  {verdict}")
+        disagreements += disagree(batch, theirs, our_errors(run, ranges), kind + ": type {t}\n  value {v}")
     SUMMARY.append(
         f"terraform oracle, typed {kind}: {len(all_pairs)} pairs, {rejected} rejected by Terraform, "
         f"{len(disagreements)} disagreements"
