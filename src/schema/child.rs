@@ -188,8 +188,15 @@ mod tests {
         let text = std::fs::read_to_string(&pids).expect("pids");
         // SIGKILL is sent before `run` returns; the kernel ends the
         // processes a moment later.
-        let gone =
-            |pid: &str| (0..250).any(|_| !alive(pid) || (std::thread::sleep(Duration::from_millis(20)), false).1);
+        let gone = |pid: &str| {
+            for _ in 0..250 {
+                if !alive(pid) {
+                    return true;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            false
+        };
         for pid in text.split_whitespace() {
             assert!(gone(pid), "process {pid} outlived the timeout");
         }
