@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use hcl_types::analysis::{analyze, ide, Document, SourceFile};
+use hcl_types::analysis::{analyze, Document, SourceFile};
+use hcl_types::ide;
 use proptest::prelude::*;
 
 const PIECES: &[&str] = &[

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::analysis::workspace::DiskFiles;
-use crate::analysis::{Family, FileKind, SourceFile};
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::syntax::Dialect;
+use analysis::{Family, FileKind, SourceFile};
+use project::files::DiskFiles;
+use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::Dialect;
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
@@ -60,7 +60,8 @@ fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
 /// Reads a `--var-file-table`.
 pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
     // Errors are reported under the table's path: they do not repeat it.
-    let text = crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).map_err(|e| e.to_string())?;
+    let text =
+        project::fsread::read_regular_to_string(path, project::fsread::MANIFEST_CAP).map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -179,9 +180,9 @@ fn parse_override(s: &str) -> Result<(Code, Option<Severity>), String> {
 /// One analysed file, for printing.
 pub struct FileReport {
     pub path: PathBuf,
-    pub text: crate::analysis::Text,
+    pub text: analysis::Text,
     pub diagnostics: Vec<Diagnostic>,
-    pub symbols: Vec<crate::analysis::Symbol>,
+    pub symbols: Vec<analysis::Symbol>,
 }
 
 /// A file that could not be read.
@@ -209,7 +210,7 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
             // Named, a FIFO or a device is a failure, not 0 files.
             Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
                 path: root.clone(),
-                message: crate::fsread::ReadError::NotRegular(crate::fsread::kind(m.file_type())).to_string(),
+                message: project::fsread::ReadError::NotRegular(project::fsread::kind(m.file_type())).to_string(),
             }),
             Ok(m) if m.is_file() => {
                 if FileKind::for_path(root).is_some() {
@@ -283,7 +284,7 @@ fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
 /// Reads a file as text. Invalid UTF-8 and binary content become a
 /// diagnostic on an otherwise empty document, not an I/O failure.
 pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option<Diagnostic>), String> {
-    let bytes = crate::fsread::read_regular(path, crate::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
+    let bytes = project::fsread::read_regular(path, project::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
     let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
     let dialect = dialect.unwrap_or_else(|| Dialect::for_path(path));
     let (text, problem) = match String::from_utf8(bytes) {
@@ -333,17 +334,18 @@ pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<
     if !pcl.is_empty() {
         let mut names: Vec<String> = Vec::new();
         // (A program that does not read is reported when it is checked.)
-        let texts = pcl.iter().filter_map(|p| crate::fsread::read_regular_to_string(p, crate::fsread::SOURCE_CAP).ok());
+        let texts =
+            pcl.iter().filter_map(|p| project::fsread::read_regular_to_string(p, project::fsread::SOURCE_CAP).ok());
         for text in texts {
-            names.extend(crate::schema::pulumi::packages_named(&text));
+            names.extend(schema::pulumi::packages_named(&text));
         }
         names.sort();
         names.dedup();
         // A cached file that does not read is left out, not a failure.
-        let cached = crate::schema::pulumi::plugin_cache(&names).into_iter();
-        packages.extend(cached.filter(|p| crate::schema::read_cached(p, crate::schema::pulumi::load_package).is_ok()));
+        let cached = schema::pulumi::plugin_cache(&names).into_iter();
+        packages.extend(cached.filter(|p| project::schemas::read_cached(p, schema::pulumi::load_package).is_ok()));
     }
-    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &packages) {
+    let schemas = match project::schemas::from_files(&args.provider_schemas, &packages) {
         Ok(s) if s.is_empty() => None,
         Ok(s) => Some(std::sync::Arc::new(s)),
         Err((path, message)) => {

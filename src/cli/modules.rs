@@ -11,13 +11,14 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::check::{load, FileReport, IoFailure};
-use crate::analysis::callers::prescan;
-use crate::analysis::workspace::{normalize, DiskFiles, Workspace};
-use crate::analysis::Context;
-use crate::analysis::{Call, Document, Family, FileKind, Memo, SourceFile, Symbol};
-use crate::diagnostic::Diagnostic;
-use crate::schema::Schemas;
-use crate::syntax::Dialect;
+use analysis::callers::prescan;
+use analysis::workspace::{normalize, Workspace};
+use analysis::Context;
+use analysis::{Call, Document, Family, FileKind, Memo, SourceFile, Symbol};
+use project::files::DiskFiles;
+use schema::Schemas;
+use syntax::diagnostic::Diagnostic;
+use syntax::Dialect;
 
 /// The longest chain of calls followed when ordering modules.
 const MAX_LEVELS: usize = 64;

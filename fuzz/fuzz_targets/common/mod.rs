@@ -7,7 +7,8 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use hcl_types::analysis::{analyze, ide, Document, SourceFile};
+use hcl_types::analysis::{analyze, Document, SourceFile};
+use hcl_types::ide;
 
 /// File names by family; a module is files of one family in one directory.
 pub const TERRAFORM: [&str; 5] = ["main.tf", "variables.tf", "terraform.tfvars", "a.tftest.hcl", "b.pkr.hcl"];
