@@ -4,7 +4,12 @@
 //! `resource "`, of arguments (required first) and blocks in a resource
 //! body, and of attributes after `TYPE.NAME.`.
 
-use super::*;
+use analysis::module::ModuleAnalysis;
+use analysis::Document;
+
+use crate::completion::{attributes_after, starts_with_folded};
+use crate::cursor::*;
+use crate::*;
 use schema::{nested, BlockSchema, Found};
 
 /// A resource or data source body the cursor is in: its type and the

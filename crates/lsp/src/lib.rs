@@ -633,7 +633,7 @@ impl LanguageServer for Backend {
         let (rope, enc) = (snap.rope.clone(), snap.enc);
         let hints = blocking(move || {
             let analysis = snap.analysis();
-            ide::inlay_hints(&analysis, snap.index, &snap.docs)
+            ide::inlay_hints(&analysis, snap.index)
         })
         .await?;
         let range = params.range;

@@ -74,7 +74,7 @@ pub fn exercise(docs: &[Document], probes: &[(usize, usize)], twice: bool) {
         for (r, _) in ide::semantic_tokens(&analysis, i) {
             check_range("semantic token", text, &r);
         }
-        for (at, _) in ide::inlay_hints(&analysis, i, docs) {
+        for (at, _) in ide::inlay_hints(&analysis, i) {
             check_range("inlay hint", text, &(at..at));
         }
     }

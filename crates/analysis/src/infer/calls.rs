@@ -13,6 +13,7 @@ impl<'e, 's> Infer<'e, 's> {
         let te =
             syntax::typeexpr::parse_type(ty, self.src, syntax::typeexpr::TypeContext::variable(Dialect::Terraform));
         self.diagnostics.extend(te.diagnostics);
+        self.type_nodes.extend(te.nodes);
         self.check(value, &t, &te.declared, None);
         te.value
     }

@@ -98,6 +98,9 @@ pub struct Infer<'e, 's> {
     caught: bool,
     /// Every sub-expression's type, when asked for (hover).
     pub record: Option<Vec<Typed>>,
+    /// The parts of type expressions met in expressions (`convert`'s type
+    /// argument), for hover and semantic tokens.
+    pub type_nodes: Vec<syntax::typeexpr::TypeNode>,
 }
 
 fn options(dialect: Dialect) -> ConvertOptions {
@@ -107,7 +110,16 @@ fn options(dialect: Dialect) -> ConvertOptions {
 
 impl<'e, 's> Infer<'e, 's> {
     pub fn new(env: &'e dyn Env, src: Source<'s>) -> Self {
-        Infer { env, src, scope: Vec::new(), diagnostics: Vec::new(), suppress: 0, caught: false, record: None }
+        Infer {
+            env,
+            src,
+            scope: Vec::new(),
+            diagnostics: Vec::new(),
+            suppress: 0,
+            caught: false,
+            record: None,
+            type_nodes: Vec::new(),
+        }
     }
 
     pub fn set_source(&mut self, src: Source<'s>) {

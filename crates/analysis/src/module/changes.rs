@@ -226,8 +226,9 @@ pub(super) fn infer_computed(
     let mut inf = Infer::new(&view, item_source(doc, item));
     let ty = inf.expr(expr);
     let diagnostics = std::mem::take(&mut inf.diagnostics);
+    let type_nodes = std::mem::take(&mut inf.type_nodes);
     drop(inf);
-    Some(ComputedResult { deps: view.deps(), ty, diagnostics })
+    Some(ComputedResult { deps: view.deps(), ty, diagnostics, type_nodes })
 }
 
 /// The items outside the window whose checks read a changed name.

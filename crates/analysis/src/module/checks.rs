@@ -62,11 +62,13 @@ pub(super) fn check_item(
             deps.schemas = deps.schemas.or(more.schemas);
             let recorded = inf.record.take().unwrap_or_default();
             let diagnostics = std::mem::take(&mut inf.diagnostics);
+            type_nodes.append(&mut inf.type_nodes);
             return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);
         }
     }
     let recorded = inf.record.take().unwrap_or_default();
     let diagnostics = std::mem::take(&mut inf.diagnostics);
+    type_nodes.append(&mut inf.type_nodes);
     drop(inf);
     (CheckResult { deps: view.deps(), module_dialect, winners, diagnostics, outputs, type_nodes }, recorded)
 }

@@ -31,6 +31,8 @@ pub(super) struct ComputedResult {
     pub(super) deps: Deps,
     pub(super) ty: Type,
     pub(super) diagnostics: Vec<Diagnostic>,
+    /// Type expressions in the value (`convert`'s type argument).
+    pub(super) type_nodes: Vec<TypeNode>,
 }
 
 /// One item's checks and output symbols, relative to its start.

@@ -403,8 +403,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 let recorded = inf.record.take().unwrap_or_default();
                 let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
                 let diagnostics = std::mem::take(&mut inf.diagnostics);
+                let type_nodes = std::mem::take(&mut inf.type_nodes);
                 drop(inf);
-                (key, Some((ComputedResult { deps: view.deps(), ty, diagnostics }, recorded)))
+                (key, Some((ComputedResult { deps: view.deps(), ty, diagnostics, type_nodes }, recorded)))
             })
             .collect();
         for (key, result) in inferred {
@@ -448,6 +449,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
                 continue;
             };
             out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, c.item.range.start)));
+            out.type_nodes[c.doc].settled().extend(r.type_nodes.iter().map(|n| moved(n, c.item.range.start)));
             let ty = r.ty.clone();
             insert_computed(&mut env, c, ty.clone());
             computed_types[i] = Some(ty);

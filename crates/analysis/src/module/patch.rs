@@ -375,6 +375,7 @@ impl Memo {
         for ((item, _, c), (_, r)) in new_computed.iter().zip(&inferred) {
             let at = item.range.start;
             diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
+            nodes.extend(r.type_nodes.iter().map(|n| moved(n, at)));
             symbols.push(computed_symbol(c, at, r.ty.clone(), k));
         }
         for (item, d, winners) in &fresh {
@@ -535,17 +536,20 @@ impl Memo {
         let mut diagnostics: Vec<Diagnostic> = item.error.as_deref().cloned().into_iter().collect();
         diagnostics.extend(d.diagnostics.iter().map(|x| moved(x, at)));
         let mut symbols: Vec<Symbol> = d.symbols.iter().map(|s| s.moved(di, at)).collect();
+        let mut computed_nodes = Vec::new();
         for (v, _) in d.vars.iter().zip(winners).filter(|(_, w)| **w) {
             symbols.push(var_symbol(v, at, di));
         }
         for (index, c) in d.computed.iter().enumerate() {
             let computed = self.computed.get(&(item.id, index))?;
             diagnostics.extend(computed.diagnostics.iter().map(|x| moved(x, at)));
+            computed_nodes.extend(computed.type_nodes.iter().map(|n| moved(n, at)));
             symbols.push(computed_symbol(c, at, computed.ty.clone(), di));
         }
         diagnostics.extend(r.diagnostics.iter().map(|x| moved(x, at)));
         symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
         let mut nodes: Vec<TypeNode> = d.type_nodes.iter().chain(&r.type_nodes).map(|n| moved(n, at)).collect();
+        nodes.append(&mut computed_nodes);
         diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
         diagnostics.dedup();
         symbols.sort_by_key(|s| s.name_range.start);
