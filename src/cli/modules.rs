@@ -4,6 +4,7 @@
 //! instead of being analysed again as their callee. Texts are read first
 //! (to order the modules), trees made only in each module's turn.
 
+use analysis::sync::Locked;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -78,7 +79,7 @@ pub fn check_modules(
     let mut by_dir: HashMap<(PathBuf, Family), usize> = HashMap::new();
     let mut hints: Vec<Vec<Call>> = vec![Vec::new(); loaded.len()];
     for (k, m) in loaded.iter().enumerate() {
-        let guard = m.lock().unwrap_or_else(|e| e.into_inner());
+        let guard = m.locked();
         let Some(m) = guard.as_ref() else { continue };
         let Some((dir, family)) = &m.dir else { continue };
         hints[k] = prescan(m.files.iter().map(|f| (f.kind, f.text.as_str())));
@@ -92,9 +93,9 @@ pub fn check_modules(
     // than its callees' (cycles are cut where they close).
     let mut callees: Vec<Vec<usize>> = vec![Vec::new(); loaded.len()];
     for (k, m) in loaded.iter().enumerate() {
-        let dir = m.lock().unwrap_or_else(|e| e.into_inner()).as_ref().and_then(|m| m.dir.clone());
+        let dir = m.locked().as_ref().and_then(|m| m.dir.clone());
         let (Some((dir, family)), false) = (dir, hints[k].is_empty()) else { continue };
-        let targets = workspace.lock().unwrap_or_else(|e| e.into_inner()).targets(&files, &dir, &hints[k]);
+        let targets = workspace.locked().targets(&files, &dir, &hints[k]);
         // Module calls lead to Terraform modules, components to PCL programs.
         let checked = |t: &PathBuf| by_dir.get(&(t.clone(), family)).copied();
         callees[k] = targets.iter().filter_map(checked).filter(|&c| c != k).collect();
@@ -109,7 +110,7 @@ pub fn check_modules(
         let done: Vec<(usize, Checked)> = now
             .par_iter()
             .map(|&k| {
-                let m = loaded[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+                let m = loaded[k].locked().take();
                 let out = m.map(|m| analyse(m, &files, &workspace, shared[k]));
                 if let Some(bar) = progress {
                     bar.inc(modules[k].len() as u64);
@@ -158,7 +159,7 @@ fn analyse(
     let docs: Vec<Document> = m.files.into_iter().map(Document::parse).collect();
     let mut memo = Memo::default();
     let calls = if m.dir.is_some() { memo.calls(&docs) } else { Vec::new() };
-    let mut ws = workspace.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ws = workspace.locked();
     match &m.dir {
         Some((dir, _)) if !calls.is_empty() => memo.set_context(ws.context(files, dir, &calls).context),
         // Provider and package schemas type modules that call nothing too.
@@ -186,7 +187,7 @@ fn analyse(
         (true, Some((dir, family))) => {
             let compact: Vec<Document> = docs.iter().map(Document::without_trees).collect();
             files.insert(&dir, family, compact);
-            workspace.lock().unwrap_or_else(|e| e.into_inner()).insert(&dir, family, memo, analysis);
+            workspace.locked().insert(&dir, family, memo, analysis);
             std::thread::spawn(move || drop(docs));
         }
         // Freeing large trees takes a while; nobody waits for it.

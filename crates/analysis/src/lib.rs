@@ -12,6 +12,7 @@ pub mod document;
 pub mod functions;
 pub mod infer;
 pub mod module;
+pub mod sync;
 pub mod text;
 pub mod workspace;
 

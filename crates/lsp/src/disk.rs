@@ -6,6 +6,7 @@
 //! read, never blocking on a FIFO or a device, and what is kept for a
 //! directory is forgotten once none of its documents is open.
 
+use analysis::sync::Locked;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -135,7 +136,7 @@ fn parse(path: &Path, text: Text, settings: &Settings) -> Document {
 
 impl Disk {
     fn lock(&self) -> MutexGuard<'_, Files> {
-        self.files.lock().unwrap_or_else(|e| e.into_inner())
+        self.files.locked()
     }
 
     /// The module's files on disk ([`Wanted`]); `recheck` looks at the
@@ -212,7 +213,7 @@ impl Disk {
         }
         dirs.sort_unstable();
         dirs.dedup();
-        if let Some(announce) = self.announce.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if let Some(announce) = self.announce.locked().as_ref() {
             let _ = announce.send(dirs);
         }
     }
@@ -220,7 +221,7 @@ impl Disk {
     /// From now on, the directories the watch's events change are sent
     /// to `to`.
     pub fn announce_to(&self, to: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>) {
-        *self.announce.lock().unwrap_or_else(|e| e.into_inner()) = Some(to);
+        *self.announce.locked() = Some(to);
     }
 
     /// Waits at most `timeout` for the watch's events (see [`Watch::wait`]).

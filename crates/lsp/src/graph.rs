@@ -4,15 +4,16 @@
 //! which open module reads which directory, so that an edit of a called
 //! module re-checks its callers.
 
+use analysis::sync::Locked;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use super::disk::{is_virtual, Disk, Wanted};
 use super::ropes::Ropes;
 use super::workspace::Settings;
-use super::{lock, State};
+use super::State;
 use analysis::calls::is_local;
 use analysis::document::{ItemId, Revision};
 use analysis::workspace::{normalize, Files, Workspace};
@@ -132,10 +133,6 @@ fn unsaved(call: &Call) -> analysis::Callee {
     }
 }
 
-fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Module files as the editor has them: open documents over the disk.
 struct ServerFiles<'a> {
     state: &'a Mutex<State>,
@@ -146,7 +143,7 @@ struct ServerFiles<'a> {
 
 impl Files for ServerFiles<'_> {
     fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
-        let mut docs = lock(self.state).workspace.open_docs(dir, family);
+        let mut docs = self.state.locked().workspace.open_docs(dir, family);
         let skip: HashSet<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
         let wanted = Wanted { dir, family, skip: &skip, also: None, settings: self.settings };
         docs.extend(self.disk.module(&wanted, self.recheck));
@@ -188,16 +185,16 @@ impl Graph {
         super::phases::mark("calls");
         // A document that is no file has no directory its calls could lead
         // from (a `git:` one: its file's, whose other files it is read with).
-        let home = if is_virtual(dir) { lock(state).workspace.home(dir) } else { Some(dir.clone()) };
+        let home = if is_virtual(dir) { state.locked().workspace.home(dir) } else { Some(dir.clone()) };
         let nowhere = home.is_none();
         let Some(home) = home.filter(|_| !calls.is_empty()) else {
-            guard(&self.prepared).remove(&key);
+            self.prepared.locked().remove(&key);
             let calls = match nowhere {
                 true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
                 false => Default::default(),
             };
             memo.set_context(analysis::Context { schemas, calls });
-            if guard(&self.reads).remove(&key).is_some() {
+            if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
             return;
@@ -210,26 +207,26 @@ impl Graph {
             // (names and stamps only), as resolving would have; an install
             // manifest (`terraform init`) is read again by resolving.
             let local = || calls.iter().all(|c| c.source.as_deref().is_none_or(is_local));
-            if !recheck || (local() && disk.unchanged(&guard(&self.reads).get(&key).cloned().unwrap_or_default())) {
+            if !recheck || (local() && disk.unchanged(&self.reads.locked().get(&key).cloned().unwrap_or_default())) {
                 return;
             }
         }
         let files = ServerFiles { state, disk, settings, recheck };
         let resolved = {
-            let mut ws = guard(&self.workspace);
+            let mut ws = self.workspace.locked();
             ws.schemas = schemas.1.clone();
             ws.context(&files, &home, &calls)
         };
         memo.set_context(analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
         let context = memo.context().calls.clone();
-        guard(&self.prepared).insert(key.clone(), Prepared { calls, schemas, edits, events, context });
-        guard(&self.reads).insert(key, Arc::new(resolved.reads));
+        self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
+        self.reads.locked().insert(key, Arc::new(resolved.reads));
     }
 
     /// Whether the module was last prepared from these calls and schemas,
     /// with no edit or disk event since, into this memo.
     fn unchanged(&self, key: &Key, calls: &Arc<[Call]>, schemas: &SchemasUsed, at: (u64, u64), memo: &Memo) -> bool {
-        guard(&self.prepared).get(key).is_some_and(|p| {
+        self.prepared.locked().get(key).is_some_and(|p| {
             (p.edits, p.events) == at
                 && (Arc::ptr_eq(&p.calls, calls) || p.calls == *calls)
                 && p.schemas == *schemas
@@ -241,7 +238,7 @@ impl Graph {
     /// directory resolve their calls again.
     pub fn edited(&self, path: &Path) {
         let Some(dir) = path.parent().map(normalize) else { return };
-        if guard(&self.reads).values().any(|read| read.contains(&dir)) {
+        if self.reads.locked().values().any(|read| read.contains(&dir)) {
             self.edits.fetch_add(1, Ordering::SeqCst);
         }
     }
@@ -254,7 +251,8 @@ impl Graph {
     /// The modules whose analysis read one of `dirs`.
     pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<Key> {
         let dirs: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
-        guard(&self.reads)
+        self.reads
+            .locked()
             .iter()
             .filter(|(_, read)| read.iter().any(|r| dirs.contains(r)))
             .map(|(caller, _)| caller.clone())
@@ -266,10 +264,10 @@ impl Graph {
     pub fn forget(&self, (dir, family): &Key) {
         let key = (normalize(dir), *family);
         if *family == Family::Pcl {
-            guard(&self.plugins).remove(&key.0);
+            self.plugins.locked().remove(&key.0);
         }
-        guard(&self.prepared).remove(&key);
-        if guard(&self.reads).remove(&key).is_some() {
+        self.prepared.locked().remove(&key);
+        if self.reads.locked().remove(&key).is_some() {
             self.prune();
         }
     }
@@ -335,7 +333,7 @@ impl Graph {
     /// when the names change, and every 10 s while some has none).
     fn pcl_schemas(&self, settings: &Settings, dir: &Path, docs: &[Document]) -> Option<Arc<schema::Schemas>> {
         let cached = {
-            let mut plugins = guard(&self.plugins);
+            let mut plugins = self.plugins.locked();
             let p = plugins.entry(dir.to_path_buf()).or_default();
             let mut changed = p.names.is_none();
             for d in docs {
@@ -399,7 +397,7 @@ impl Graph {
             }
         };
         let all = project::schemas::from_files(&settings.provider_files, &cached).ok().map(Arc::new);
-        if let Some(p) = guard(&self.plugins).get_mut(dir) {
+        if let Some(p) = self.plugins.locked().get_mut(dir) {
             p.built = Some((settings.provider_files.clone(), cached, all.clone()));
         }
         all
@@ -408,7 +406,7 @@ impl Graph {
     /// Whether a task should start waiting for the own schema of `dir`
     /// (it is being printed and nobody waits for it yet).
     pub fn wait_for_schema(&self, settings: &Settings, dir: &Path) -> bool {
-        settings.own_schema_running(dir) && guard(&self.waiting).insert(dir.to_path_buf())
+        settings.own_schema_running(dir) && self.waiting.locked().insert(dir.to_path_buf())
     }
 
     /// Waits (polling, at most ten minutes) until the own schema of `dir`
@@ -420,12 +418,12 @@ impl Graph {
             }
             tokio::time::sleep(std::time::Duration::from_millis(250)).await;
         }
-        guard(&self.waiting).remove(dir);
+        self.waiting.locked().remove(dir);
     }
 
     fn prune(&self) {
-        let keep: HashSet<PathBuf> = guard(&self.reads).values().flat_map(|r| r.iter()).cloned().collect();
-        guard(&self.workspace).retain(&keep);
+        let keep: HashSet<PathBuf> = self.reads.locked().values().flat_map(|r| r.iter()).cloned().collect();
+        self.workspace.locked().retain(&keep);
     }
 }
 

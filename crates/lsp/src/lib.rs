@@ -31,6 +31,7 @@ mod transport;
 mod watch;
 mod workspace;
 
+use analysis::sync::Locked;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
@@ -137,11 +138,6 @@ impl notification::Notification for RawPublish {
     const METHOD: &'static str = "textDocument/publishDiagnostics";
 }
 
-fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
-    // A panic while holding the lock must not take the server down with it.
-    state.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Runs `f` on the blocking pool; a panic becomes an internal error.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
     match tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(f))).await {
@@ -192,7 +188,7 @@ impl Backend {
     /// The module of a document and what is needed to convert positions.
     async fn snapshot(&self, uri: &Uri) -> Option<Snap> {
         let (partial, rope, enc) = {
-            let mut st = lock(&self.state);
+            let mut st = self.state.locked();
             let path = st.workspace.doc_path(uri)?;
             let rope = st.workspace.open.get(&path).map(|o| o.rope.clone());
             (st.workspace.module(&path)?, rope, st.encoding)
@@ -230,7 +226,7 @@ impl Snap {
 
     /// The module's memo, brought up to what its calls lead to.
     fn memo(&self) -> MutexGuard<'_, Memo> {
-        let mut memo = memo_lock(&self.memo);
+        let mut memo = self.memo.locked();
         let b = &self.backend;
         b.graph.prepare(&b.state, &b.disk, &self.settings, false, &self.docs, &mut memo);
         memo
@@ -244,10 +240,6 @@ impl Snap {
         let b = &self.backend;
         b.graph.text(&b.state, &b.disk, &self.settings, path)
     }
-}
-
-fn memo_lock(memo: &Mutex<Memo>) -> MutexGuard<'_, Memo> {
-    memo.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl LanguageServer for Backend {

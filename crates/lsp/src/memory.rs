@@ -81,6 +81,8 @@ const MAX_LATER: usize = 8;
 /// stops soon after the user types again.
 const PIECE: usize = 256;
 
+use analysis::sync::Locked;
+
 #[derive(Default)]
 pub struct Later(std::sync::Mutex<Waiting>);
 
@@ -94,7 +96,7 @@ struct Waiting {
 
 impl Later {
     fn waiting(&self) -> std::sync::MutexGuard<'_, Waiting> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.0.locked()
     }
 
     /// Keeps `garbage` (trees, say) until the user pauses; when more than

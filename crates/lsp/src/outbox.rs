@@ -6,6 +6,7 @@
 //! document, and a document's publications reach it in the order they
 //! were made (a close's empty list and the reopen's diagnostics included).
 
+use analysis::sync::Locked;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
@@ -30,7 +31,7 @@ pub struct Outbox {
 
 impl Outbox {
     fn lock(&self) -> MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+        self.queue.locked()
     }
 
     /// Queues one message body (a response, a request or an error).

@@ -5,6 +5,7 @@
 //! used (µs; equal steps mean the thread was not kept waiting).
 //! `benches/phases.py FILE` sums them up. Off (one load) without it.
 
+use analysis::sync::Locked;
 use std::io::Write;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Instant, SystemTime};
@@ -41,7 +42,7 @@ fn thread_cpu() -> f64 {
 pub fn mark(name: &'static str) {
     if let Some(log) = log() {
         let cpu = thread_cpu();
-        log.lock().unwrap_or_else(|e| e.into_inner()).marks.push((name, Instant::now(), cpu));
+        log.locked().marks.push((name, Instant::now(), cpu));
     }
 }
 
@@ -50,7 +51,7 @@ pub fn mark(name: &'static str) {
 /// time (µs since the epoch) to match it with a client's own times.
 pub fn line() {
     let Some(log) = log() else { return };
-    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+    let mut log = log.locked();
     let Some(&(_, first, _)) = log.marks.first() else { return };
     let since_epoch = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
     let start = since_epoch.as_secs_f64() * 1e6 - first.elapsed().as_secs_f64() * 1e6;

@@ -14,9 +14,10 @@
 //! something differs from what the client has, and otherwise held until
 //! an analysis changes something (or the session ends).
 
+use analysis::sync::Locked;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ropey::Rope;
@@ -29,7 +30,7 @@ use super::outbox::Body;
 use super::publish::{self, Published};
 use super::splice::MIN_SPLICED;
 use super::workspace::module_key;
-use super::{blocking, lock, memo_lock, Backend};
+use super::{blocking, Backend};
 use analysis::{Family, Memo, Text};
 use project::callers::Scan;
 
@@ -83,10 +84,6 @@ type Ready = ((u64, i32), u64);
 
 type SharedMemo = Arc<Mutex<Memo>>;
 
-fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// A closed file's report: its path, its list's id and the list (JSON).
 type Report = (PathBuf, u64, Vec<u8>);
 
@@ -98,7 +95,7 @@ impl Pulls {
     /// Notes a document's new analysis; whether its list changed although
     /// the document did not (so the client should pull again).
     pub fn ready(&self, path: &Path, analysed: (u64, i32), result: u64) -> bool {
-        let before = guard(&self.ready).insert(path.to_path_buf(), (analysed, result));
+        let before = self.ready.locked().insert(path.to_path_buf(), (analysed, result));
         self.changed();
         matches!(before, Some((version, last)) if version == analysed && last != result)
     }
@@ -110,14 +107,14 @@ impl Pulls {
 
     /// A document closed: it is reported as a closed file from now on.
     pub fn closed(&self, path: &Path) {
-        guard(&self.ready).remove(path);
+        self.ready.locked().remove(path);
         self.changed();
     }
 
     /// Files changed on disk in these directories: their modules may call
     /// others now.
     pub fn files_changed<'a>(&self, dirs: impl IntoIterator<Item = &'a Path>) {
-        if let Some(scan) = guard(&self.scan).as_mut() {
+        if let Some(scan) = self.scan.locked().as_mut() {
             let scan = Arc::make_mut(scan);
             for dir in dirs {
                 scan.update(dir);
@@ -127,12 +124,12 @@ impl Pulls {
     }
 
     fn scan(&self) -> Arc<Scan> {
-        if let Some(s) = guard(&self.scan).as_ref() {
+        if let Some(s) = self.scan.locked().as_ref() {
             return s.clone();
         }
-        let roots = guard(&self.roots).clone();
+        let roots = self.roots.locked().clone();
         let scan = Arc::new(Scan::new(&roots));
-        *guard(&self.scan) = Some(scan.clone());
+        *self.scan.locked() = Some(scan.clone());
         scan
     }
 }
@@ -177,7 +174,7 @@ impl Backend {
     ) -> Result<DocumentDiagnosticReportResult> {
         let uri = params.text_document.uri;
         let previous = params.previous_result_id;
-        let Some(path) = lock(&self.state).workspace.doc_path(&uri) else {
+        let Some(path) = self.state.locked().workspace.doc_path(&uri) else {
             return Ok(document_report(DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport::default())));
         };
         let pulls = self.pulls.clone();
@@ -185,7 +182,7 @@ impl Backend {
         let started = tokio::time::Instant::now();
         let mut analysed_here = false;
         loop {
-            let current = lock(&self.state).workspace.open.get(&path).map(|o| (o.opened, o.version));
+            let current = self.state.locked().workspace.open.get(&path).map(|o| (o.opened, o.version));
             let Some(current) = current else {
                 // Closed (the client pulls once more after a close).
                 let me = self.clone();
@@ -195,12 +192,12 @@ impl Backend {
                     reports.into_iter().find(|r| r.0 == path).map(|r| (r.1, r.2)).unwrap_or((0, b"[]".to_vec()));
                 return Ok(self.answer(previous.as_deref(), result, list.into()));
             };
-            let ready = guard(&pulls.ready).get(&path).copied();
+            let ready = pulls.ready.locked().get(&path).copied();
             if ready.is_some_and(|(analysed, _)| analysed == current) {
                 let published = self.published.clone();
-                let slot = published.lock().unwrap_or_else(|e| e.into_inner()).get(&path).cloned();
+                let slot = published.locked().get(&path).cloned();
                 let found = slot.and_then(|slot| {
-                    let p = slot.lock().unwrap_or_else(|e| e.into_inner());
+                    let p = slot.locked();
                     p.published.as_ref().map(|p| (p.result(), p.list()))
                 });
                 if let Some((result, list)) = found {
@@ -263,7 +260,7 @@ impl Backend {
             let me = self.clone();
             let reports = blocking(move || me.closed_reports(None)).await?;
             let open: HashSet<String> =
-                lock(&self.state).workspace.open.values().map(|o| o.uri.as_str().to_owned()).collect();
+                self.state.locked().workspace.open.values().map(|o| o.uri.as_str().to_owned()).collect();
             let mut items = Vec::new();
             let mut reported = HashSet::new();
             for (path, result, list) in &reports {
@@ -314,7 +311,7 @@ impl Backend {
     /// of the module of `only`, for that file). Runs off the message loop.
     fn closed_reports(&self, only: Option<&Path>) -> Vec<Report> {
         let (open, settings, enc, recheck) = {
-            let st = lock(&self.state);
+            let st = self.state.locked();
             let open: HashSet<PathBuf> = st.workspace.open.keys().cloned().collect();
             (open, st.workspace.settings.clone(), st.encoding, !st.watching)
         };
@@ -334,7 +331,7 @@ impl Backend {
         if only.is_none() {
             // Closed callers no longer affected are forgotten.
             let gone: Vec<(PathBuf, Family)> = {
-                let mut memos = guard(&self.pulls.memos);
+                let mut memos = self.pulls.memos.locked();
                 let gone = memos.keys().filter(|k| !modules.contains(k)).cloned().collect();
                 memos.retain(|k, _| modules.contains(k));
                 gone
@@ -349,7 +346,7 @@ impl Backend {
         for (dir, family) in modules {
             let (docs, memo) = match open.iter().find(|p| module_key(p).as_ref() == Some(&(dir.clone(), family))) {
                 Some(p) => {
-                    let Some(partial) = lock(&self.state).workspace.module(p) else { continue };
+                    let Some(partial) = self.state.locked().workspace.module(p) else { continue };
                     let Some((snap, _)) = partial.complete(&self.disk, recheck) else { continue };
                     (snap.docs, snap.memo)
                 }
@@ -357,7 +354,7 @@ impl Backend {
                     let docs = self.graph.module_docs(&self.state, &self.disk, &settings, &dir, family, recheck);
                     // One file's pull keeps nothing a workspace pull would
                     // not (it forgets what is no longer affected).
-                    let mut memos = guard(&self.pulls.memos);
+                    let mut memos = self.pulls.memos.locked();
                     let memo = match only {
                         Some(_) => memos.get(&(dir.clone(), family)).cloned().unwrap_or_default(),
                         None => memos.entry((dir.clone(), family)).or_default().clone(),
@@ -370,7 +367,7 @@ impl Backend {
                 continue;
             }
             let analysis = {
-                let mut memo = memo_lock(&memo);
+                let mut memo = memo.locked();
                 self.graph.prepare(&self.state, &self.disk, &settings, recheck, &docs, &mut memo);
                 memo.analysis(&docs)
             };
@@ -380,7 +377,7 @@ impl Backend {
                 let doc = &docs[i];
                 let path = &doc.file.path;
                 let Some(uri) = Uri::from_file_path(path) else { continue };
-                let last = guard(&self.pulls.closed).remove(path);
+                let last = self.pulls.closed.locked().remove(path);
                 let had = last.is_some();
                 let rope = match &last {
                     Some((text, p)) if Arc::ptr_eq(text, &doc.file.text) => p.rope(),
@@ -402,18 +399,18 @@ impl Backend {
                 let (next, _) = Published::update(last, &target, 0, &analysis.diagnostics[i]);
                 out.push((path.clone(), next.result(), next.list().to_vec()));
                 if only.is_none() || had {
-                    guard(&self.pulls.closed).insert(path.clone(), (doc.file.text.clone(), next));
+                    self.pulls.closed.locked().insert(path.clone(), (doc.file.text.clone(), next));
                 }
             }
             let key = (dir, family);
-            let kept = guard(&self.pulls.memos).contains_key(&key);
+            let kept = self.pulls.memos.locked().contains_key(&key);
             if !kept && !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
                 self.graph.forget(&key);
             }
         }
         if only.is_none() {
             let reported: HashSet<&PathBuf> = out.iter().map(|r| &r.0).collect();
-            guard(&self.pulls.closed).retain(|p, _| reported.contains(p));
+            self.pulls.closed.locked().retain(|p, _| reported.contains(p));
         }
         out
     }

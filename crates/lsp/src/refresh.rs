@@ -3,6 +3,7 @@
 //! modules that call it. Analysis runs off the message loop, and an older,
 //! slower analysis never overwrites a newer one's results.
 
+use analysis::sync::Locked;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -12,7 +13,7 @@ use std::time::Duration;
 use super::graph::key_of;
 use super::publish::{self, Published};
 use super::workspace::{module_key, Workspace};
-use super::{blocking, lock, memo_lock, Backend, RawPublish, Sent, TREES_KEPT};
+use super::{blocking, Backend, RawPublish, Sent, TREES_KEPT};
 
 /// How long the server's own watch lets events gather before what they
 /// change is analysed again: an editor's save (a new file renamed over
@@ -52,7 +53,7 @@ impl Backend {
     /// waits for it and then analyses the module's open documents again.
     pub(super) fn when_schema_ready(&self, dir: Option<&std::path::Path>) {
         let Some(dir) = dir.map(std::path::Path::to_path_buf) else { return };
-        let settings = lock(&self.state).workspace.settings.clone();
+        let settings = self.state.locked().workspace.settings.clone();
         if !self.graph.wait_for_schema(&settings, &dir) {
             return;
         }
@@ -68,7 +69,7 @@ impl Backend {
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
         let (seq, partial, encoding, recheck) = {
-            let mut st = lock(&self.state);
+            let mut st = self.state.locked();
             // Numbered under the lock that the texts are taken under: a
             // later number is always of later texts, from whichever task
             // (the message loop, the watch, a pull that waited).
@@ -86,7 +87,7 @@ impl Backend {
             let (snapshot, _) = partial.complete(disk, recheck)?;
             super::phases::mark("completed");
             let analysis = {
-                let mut memo = memo_lock(&snapshot.memo);
+                let mut memo = snapshot.memo.locked();
                 graph.prepare(state, disk, &settings, recheck, &snapshot.docs, &mut memo);
                 super::phases::mark("prepared");
                 let analysis = memo.analysis(&snapshot.docs);
@@ -125,8 +126,8 @@ impl Backend {
                     analysis: id,
                     kept: kept.get(*i).copied().flatten(),
                 };
-                let slot = published.lock().unwrap_or_else(|e| e.into_inner()).entry(path.clone()).or_default().clone();
-                let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                let slot = published.locked().entry(path.clone()).or_default().clone();
+                let mut slot = slot.locked();
                 if slot.seq > seq {
                     // A newer analysis ended first: its list stays.
                     continue;
@@ -153,7 +154,7 @@ impl Backend {
         let Ok(Some((compact, pull_again))) = result else { return };
         if !compact.is_empty() {
             // After the publication, in place (not a copy of every item).
-            let trees = lock(&self.state).workspace.drop_trees(&compact, &self.disk);
+            let trees = self.state.locked().workspace.drop_trees(&compact, &self.disk);
             // Freed once the user pauses (`trim_when_idle`), not beside
             // the next keystroke (see `memory::Later`).
             self.later.add(trees);
@@ -184,12 +185,12 @@ impl Backend {
     ) -> bool {
         // Checked and queued under the lock, so a publication is never
         // overtaken by an older one (nor by a close's empty one).
-        let mut st = lock(&self.state);
+        let mut st = self.state.locked();
         let current = st.workspace.open.get(path).map(|o| (o.opened, o.version));
         let last = st.published.get(path).copied().unwrap_or_default();
         if current.is_none() {
             // Closed meanwhile: what was kept for it goes too.
-            self.published.lock().unwrap_or_else(|e| e.into_inner()).remove(path);
+            self.published.locked().remove(path);
         }
         if current != Some(analysed) || last.seq > seq {
             return false;
@@ -235,7 +236,7 @@ impl Backend {
     /// not published again (see [`Sent`]).
     async fn refresh_modules_with(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool, quiet: bool) {
         let paths: Vec<PathBuf> = {
-            let st = lock(&self.state);
+            let st = self.state.locked();
             let mut seen = std::collections::HashSet::new();
             let ws = &st.workspace;
             let mut paths: Vec<PathBuf> = ws.open.keys().filter(|p| only(ws, p)).cloned().collect();

@@ -2,6 +2,7 @@
 //! for related locations: ropes made when first needed, files outside the
 //! module read when a location first points into one.
 
+use analysis::sync::Locked;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -49,7 +50,7 @@ impl<'a> Ropes<'a> {
 
     /// A file outside the module, read once.
     fn other(&self, path: &Path) -> Option<(Text, Rope)> {
-        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        let mut found = self.found.locked();
         if let Some((_, f)) = found.iter().find(|f| f.0 == path) {
             return f.clone();
         }

@@ -8,6 +8,7 @@
 //! id, and the transport puts it into the response as it passes. In
 //! process (no transport) the list is decoded into the answer instead.
 
+use analysis::sync::Locked;
 use std::sync::Mutex;
 
 use super::body::{Body, Chunk};
@@ -29,7 +30,7 @@ const EMPTY: &[u8] = br#""items":[]"#;
 impl Splices {
     /// Keeps the list (a JSON array) for the response with this result id.
     pub fn put(&self, result_id: String, list: Body) {
-        let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
+        let mut lists = self.lists.locked();
         lists.push((result_id, list));
         if lists.len() > MAX_WAITING {
             lists.remove(0);
@@ -39,7 +40,7 @@ impl Splices {
     /// A frame for the client, with its list put in when it is the answer
     /// one waits for (its pieces, not copied).
     pub fn fill(&self, frame: Vec<u8>) -> Body {
-        let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
+        let mut lists = self.lists.locked();
         if lists.is_empty() || frame.len() > 4096 {
             return frame.into();
         }

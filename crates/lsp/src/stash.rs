@@ -8,6 +8,7 @@
 //! the handler takes the text back by the token. In process (no
 //! transport) nothing is stashed and texts pass through as they are.
 
+use analysis::sync::Locked;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -30,7 +31,7 @@ pub struct Stash {
 
 impl Stash {
     fn put(&self, text: String) -> String {
-        let mut guard = self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.texts.locked();
         let (next, texts) = &mut *guard;
         *next += 1;
         texts.insert(*next, text);
@@ -43,7 +44,7 @@ impl Stash {
     /// The text a message carried: taken back when it is a token.
     pub fn take(&self, text: String) -> String {
         let Some(id) = text.strip_prefix(TOKEN).and_then(|n| n.parse::<u64>().ok()) else { return text };
-        let taken = self.texts.lock().unwrap_or_else(|e| e.into_inner()).1.remove(&id);
+        let taken = self.texts.locked().1.remove(&id);
         taken.unwrap_or(text)
     }
 

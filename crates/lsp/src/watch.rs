@@ -47,6 +47,7 @@ mod inotify_watch {
     use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 
     use super::{Happened, Seen};
+    use analysis::sync::Locked;
 
     /// The watch's state, and what tells [`Watch::wait`] that inotify
     /// was started.
@@ -70,7 +71,7 @@ mod inotify_watch {
 
     impl Watch {
         fn lock(&self) -> MutexGuard<'_, State> {
-            self.0.lock().unwrap_or_else(|e| e.into_inner())
+            self.0.locked()
         }
 
         /// The events that came since the last call (without waiting).

@@ -1,6 +1,7 @@
 //! Open documents, settings, and the module around a document: its
 //! siblings from disk, with open documents winning over disk copies.
 
+use analysis::sync::Locked;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -79,7 +80,7 @@ impl Session {
 /// once per reason.
 fn warn_once(why: &str) {
     static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    let mut said = SAID.locked();
     if said.get_or_insert_with(HashSet::new).insert(why.to_string()) {
         eprintln!("hcl-types: not running terraform for provider schemas: {why}");
     }

@@ -7,6 +7,7 @@
 //! (the server's memory); it may start children of its own (plugins), which
 //! a kill of the child alone would leave behind, re-parented to PID 1.
 
+use analysis::sync::Locked;
 use std::collections::HashSet;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
@@ -32,7 +33,7 @@ fn running() -> &'static Mutex<HashSet<u32>> {
 }
 
 fn lock_running() -> std::sync::MutexGuard<'static, HashSet<u32>> {
-    running().lock().unwrap_or_else(|e| e.into_inner())
+    running().locked()
 }
 
 /// Kills the whole process group of a child (itself and what it started).

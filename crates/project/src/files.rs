@@ -1,6 +1,7 @@
 //! The files of modules as the command line reads them: from disk, once
 //! each ([`DiskFiles`], the analysis's [`Files`] for a `check` run).
 
+use analysis::sync::Locked;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +30,7 @@ impl DiskFiles {
 
     /// The files that were there but could not be read, each once, with why.
     pub fn skipped(&self) -> Vec<(PathBuf, String)> {
-        let mut out = self.skipped.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut out = self.skipped.locked().clone();
         out.sort();
         out.dedup();
         out
@@ -43,7 +44,7 @@ impl DiskFiles {
             // before: a content problem of a file nobody asked to check.)
             Err(e) if e.is_not_found() || matches!(e, crate::fsread::ReadError::NotUtf8) => None,
             Err(e) => {
-                self.skipped.lock().unwrap_or_else(|e| e.into_inner()).push((path.to_path_buf(), e.to_string()));
+                self.skipped.locked().push((path.to_path_buf(), e.to_string()));
                 None
             }
         }
@@ -67,14 +68,14 @@ impl DiskFiles {
 
     /// Takes a module the caller already read (the one being checked).
     pub fn insert(&self, dir: &Path, family: Family, docs: Vec<Document>) {
-        self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert((normalize(dir), family), docs);
+        self.modules.locked().insert((normalize(dir), family), docs);
     }
 }
 
 impl Files for DiskFiles {
     fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
         let key = (dir.to_path_buf(), family);
-        if let Some(docs) = self.modules.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(docs) = self.modules.locked().get(&key) {
             return docs.clone();
         }
         let docs: Vec<Document> = DiskFiles::listing(dir, family)
@@ -88,7 +89,7 @@ impl Files for DiskFiles {
                 Some(Document::parse(file))
             })
             .collect();
-        self.modules.lock().unwrap_or_else(|e| e.into_inner()).insert(key, docs.clone());
+        self.modules.locked().insert(key, docs.clone());
         docs
     }
 

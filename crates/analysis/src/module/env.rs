@@ -2,6 +2,7 @@
 //! and suggestion asked.
 
 use super::*;
+use crate::sync::Locked;
 use std::sync::OnceLock;
 use types::suggest::NearIndex;
 
@@ -221,7 +222,7 @@ impl ModuleEnv {
         // Generated and half-typed code repeats its unknown names: each is
         // looked up once per module, not once per use.
         let key = (space, word.to_string());
-        let mut memo = self.suggestions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut memo = self.suggestions.locked();
         memo.entry(key)
             .or_insert_with(|| {
                 let i = space_index(space);

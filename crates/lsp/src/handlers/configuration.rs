@@ -3,7 +3,7 @@
 use super::prelude::*;
 
 pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfigurationParams) {
-    let pull = lock(&b.state).pull_config;
+    let pull = b.state.locked().pull_config;
     // VS Code sends no settings (null) and expects to be asked;
     // Neovim sends them all, `hclTypes` among them.
     let pushed = &params.settings;
@@ -17,7 +17,7 @@ pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfi
 pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
     let mut dirs = std::collections::HashSet::new();
     for change in &params.changes {
-        if let Some(path) = lock(&b.state).workspace.doc_path(&change.uri) {
+        if let Some(path) = b.state.locked().workspace.doc_path(&change.uri) {
             b.disk.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));
         }
@@ -29,7 +29,7 @@ impl Backend {
     /// Takes new settings and publishes again with them.
     pub(crate) async fn apply_settings(&self, v: &serde_json::Value) {
         let hint_refresh = {
-            let mut st = lock(&self.state);
+            let mut st = self.state.locked();
             // What may run stays as `initialize` said (`Session`).
             let session = st.workspace.settings.session.clone();
             st.workspace.settings = Settings { session, ..Settings::from_json(v) };

@@ -1,6 +1,7 @@
 //! `initialize` (what the client can do, what the server offers), `initialized` (file watching, settings), `shutdown`.
 
 use super::prelude::*;
+use analysis::sync::Locked;
 
 pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<InitializeResult> {
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
@@ -14,7 +15,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         .and_then(|d| d.dynamic_registration)
         .unwrap_or(false);
     {
-        let mut st = lock(&b.state);
+        let mut st = b.state.locked();
         st.encoding = encoding;
         st.watch_dynamic = watch_dynamic;
         st.hint_refresh = params
@@ -41,7 +42,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         let opts = params.initialization_options.clone().unwrap_or_default();
         let session = Arc::new(Session::from_init(&opts, roots.clone()));
         st.workspace.settings = Settings { session, ..Settings::from_json(&opts) };
-        *b.pulls.roots.lock().unwrap_or_else(|e| e.into_inner()) = roots;
+        *b.pulls.roots.locked() = roots;
     }
     let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
     Ok(InitializeResult {
@@ -94,7 +95,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
 
 pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
     let (watch, pull) = {
-        let st = lock(&b.state);
+        let st = b.state.locked();
         (st.watch_dynamic, st.pull_config)
     };
     if watch {
@@ -115,7 +116,7 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
         let (client, state) = (b.client.clone(), b.state.clone());
         tokio::spawn(async move {
             if client.register_capability(vec![registration]).await.is_ok() {
-                lock(&state).watching = true;
+                state.locked().watching = true;
             }
         });
     }

@@ -21,12 +21,13 @@ pub(crate) mod prelude {
     pub(crate) use std::sync::atomic::Ordering;
     pub(crate) use std::sync::Arc;
 
+    pub(crate) use analysis::sync::Locked;
     pub(crate) use ropey::Rope;
     pub(crate) use tower_lsp_server::jsonrpc::Result;
     pub(crate) use tower_lsp_server::ls_types::*;
 
     pub(crate) use crate::workspace::{module_key, Open, Session, Settings};
     pub(crate) use crate::{
-        blocking, from_proto, graph, lock, phases, publish, pull, to_proto, Backend, Encoding, TOKEN_TYPES,
+        blocking, from_proto, graph, phases, publish, pull, to_proto, Backend, Encoding, TOKEN_TYPES,
     };
 }

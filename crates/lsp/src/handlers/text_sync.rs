@@ -1,13 +1,14 @@
 //! Document synchronisation: open, change (applied before any `.await`), save, close.
 
 use super::prelude::*;
+use analysis::sync::Locked;
 
 pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     let opened = b.seq.fetch_add(1, Ordering::SeqCst) + 1;
     let doc = params.text_document;
     let text = b.stash.take(doc.text);
     let path = {
-        let mut st = lock(&b.state);
+        let mut st = b.state.locked();
         let path = st.workspace.open_path(&doc.uri, &doc.language_id);
         st.workspace.open.insert(path.clone(), Open::new(doc.uri, &text, doc.version, opened));
         path
@@ -22,7 +23,7 @@ pub(crate) async fn did_change(b: &Backend, mut params: DidChangeTextDocumentPar
         change.text = b.stash.take(std::mem::take(&mut change.text));
     }
     let path = {
-        let mut st = lock(&b.state);
+        let mut st = b.state.locked();
         let Some(path) = st.workspace.doc_path(&params.text_document.uri) else { return };
         let enc = st.encoding;
         let ws = &mut st.workspace;
@@ -45,7 +46,7 @@ pub(crate) async fn did_change(b: &Backend, mut params: DidChangeTextDocumentPar
 }
 
 pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
-    let Some(path) = lock(&b.state).workspace.doc_path(&params.text_document.uri) else { return };
+    let Some(path) = b.state.locked().workspace.doc_path(&params.text_document.uri) else { return };
     // Only this file changed on disk (its disk copy counts once closed).
     b.disk.changed(&path);
     b.pulls.files_changed(path.parent());
@@ -55,7 +56,7 @@ pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
 pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     let closed = {
-        let mut st = lock(&b.state);
+        let mut st = b.state.locked();
         let Some(path) = st.workspace.doc_path(&uri) else { return };
         let closed = st.workspace.close(&path);
         if closed.open.is_none() {
@@ -73,7 +74,7 @@ pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
             );
             b.outbox.publish(uri.as_str(), empty.into_bytes().into());
         }
-        b.published.lock().unwrap_or_else(|e| e.into_inner()).remove(&path);
+        b.published.locked().remove(&path);
         b.disk.changed(&path);
         (path, closed)
     };

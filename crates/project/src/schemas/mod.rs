@@ -3,6 +3,7 @@
 //! module's own schema printed by its `terraform providers schema -json`
 //! ([`own`], opt-in).
 
+use analysis::sync::Locked;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -86,13 +87,13 @@ pub fn read_cached<T: Send + Sync + 'static>(
     let opened = crate::fsread::open_regular(path).map_err(|e| fail(&e))?;
     let mtime = opened.meta.modified().map_err(|e| fail(&e))?;
     let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    if let Some((t, s)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    if let Some((t, s)) = cache.locked().get(&key) {
         if let (true, Ok(s)) = (*t == mtime, s.clone().downcast::<T>()) {
             return Ok((s, mtime));
         }
     }
     let bytes = opened.read(crate::fsread::SCHEMA_CAP).map_err(|e| fail(&e))?;
     let value = Arc::new(read(&bytes).map_err(|e| fail(&e))?);
-    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (mtime, value.clone()));
+    cache.locked().insert(key, (mtime, value.clone()));
     Ok((value, mtime))
 }

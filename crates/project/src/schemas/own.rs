@@ -13,6 +13,7 @@
 //! its data directory's, a clean environment and an empty CLI
 //! configuration: no backend, no state, no credentials.
 
+use analysis::sync::Locked;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -249,7 +250,7 @@ fn states() -> &'static Mutex<HashMap<u64, State>> {
 /// [`in_background`]), so a server knows to analyse again once it is done.
 pub fn running(exe: &Path, dir: &Path) -> bool {
     let Some(key) = lock_key(exe, dir) else { return false };
-    matches!(states().lock().unwrap_or_else(|e| e.into_inner()).get(&key), Some(State::Running))
+    matches!(states().locked().get(&key), Some(State::Running))
 }
 
 /// The module's own schema when it is ready; else starts `providers schema
@@ -259,7 +260,7 @@ pub fn running(exe: &Path, dir: &Path) -> bool {
 pub fn in_background(exe: &Path, dir: &Path, timeout: Duration) -> Option<(u64, State)> {
     let states = states();
     let key = lock_key(exe, dir)?;
-    let mut map = states.lock().unwrap_or_else(|e| e.into_inner());
+    let mut map = states.locked();
     match map.get(&key) {
         Some(State::Failed(_, stamp)) if *stamp != init_stamp(dir) => {}
         Some(s) => return Some((key, s.clone())),
@@ -276,7 +277,7 @@ pub fn in_background(exe: &Path, dir: &Path, timeout: Duration) -> Option<(u64, 
                 State::Failed(e, stamp)
             }
         };
-        states.lock().unwrap_or_else(|e| e.into_inner()).insert(key, state);
+        states.locked().insert(key, state);
     });
     Some((key, State::Running))
 }
