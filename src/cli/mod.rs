@@ -2,7 +2,6 @@
 
 pub mod calc;
 pub mod check;
-pub mod modules;
 pub mod outline;
 pub mod sarif;
 

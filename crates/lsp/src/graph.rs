@@ -377,7 +377,7 @@ impl Graph {
             if changed || missing {
                 let names: Vec<String> = p.counts.keys().cloned().collect();
                 p.looked = Some(std::time::Instant::now());
-                p.paths = schema::pulumi::plugin_cache(&names)
+                p.paths = project::schemas::plugin_cache(&names)
                     .into_iter()
                     .filter(|path| project::schemas::read_cached(path, schema::pulumi::load_package).is_ok())
                     .collect();

@@ -5,6 +5,7 @@
 //! plain data.
 
 pub mod callers;
+pub mod check;
 pub mod child;
 pub mod files;
 pub mod fsread;

@@ -302,35 +302,6 @@ fn lookup<'a, T>(
     }
 }
 
-/// The schemas Pulumi cached for the packages `names` (`schema-NAME-VERSION-.json`
-/// beside the plugins in `$PULUMI_HOME/plugins`, default `~/.pulumi/plugins`,
-/// or in a plugin's own directory): the newest version of each.
-pub fn plugin_cache(names: &[String]) -> Vec<std::path::PathBuf> {
-    let home = std::env::var_os("PULUMI_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".pulumi")));
-    let Some(plugins) = home.map(|h| h.join("plugins")) else { return Vec::new() };
-    let listing = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
-        std::fs::read_dir(dir).into_iter().flatten().filter_map(Result::ok).map(|e| e.path()).collect()
-    };
-    let top = listing(&plugins);
-    let inner = top.iter().filter(|p| p.is_dir()).flat_map(|d| listing(d));
-    let all: Vec<std::path::PathBuf> = top.iter().cloned().chain(inner).collect();
-    let mut out = Vec::new();
-    for name in names {
-        let prefix = format!("schema-{name}-");
-        let version_of = |p: &std::path::Path| -> Option<Vec<u64>> {
-            let file = p.file_name()?.to_str()?;
-            let rest = file.strip_prefix(&prefix)?.strip_suffix(".json")?.trim_end_matches('-');
-            // `4.11.2`, not another package whose name starts with this one.
-            rest.split('.').map(|n| n.parse().ok()).collect()
-        };
-        let newest = all.iter().filter_map(|p| Some((version_of(p)?, p))).max_by(|a, b| a.0.cmp(&b.0));
-        out.extend(newest.map(|(_, p)| p.clone()));
-    }
-    out
-}
-
 /// The packages a PCL program's text names in resource tokens and invokes
 /// (`resource x "random:…"`, `invoke("tls:…"`). A resource's token is its
 /// quoted label with a colon: its name may be quoted too (`resource "x"
