@@ -148,7 +148,8 @@ fn dialect_option_overrides_the_file_name() {
     );
     let o = run(&dir, &["check", "--dialect", "yaml", "a.tf"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown dialect `yaml`"), "{}", stderr(&o));
+    // The error names the value and lists the dialects (issue 33).
+    assert!(stderr(&o).contains("'yaml'") && stderr(&o).contains("terraform, pcl, hcl"), "{}", stderr(&o));
 }
 
 #[test]
@@ -577,4 +578,55 @@ fn a_call_back_to_the_current_directory_finds_the_module() {
     let o = run(&dir, &["check", "."]);
     let codes: Vec<String> = reported(&o).into_iter().map(|(_, c, _)| c).collect();
     assert_eq!(codes, ["type-mismatch"], "{}", stdout(&o));
+}
+
+/// Issue 33: what the command line says of itself matches what it takes.
+#[test]
+fn help_and_completions_offer_only_what_is_accepted() {
+    let dir = tempdir("help");
+    write(&dir, "main.tf", CLEAN);
+    let help = run(&dir, &["types", "--help"]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(text.contains("json") && !text.contains("sarif"), "types --help offers sarif:\n{text}");
+    let o = run(&dir, &["types", "--format", "sarif", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    let help = run(&dir, &["check", "--help"]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(text.contains("terraform") && text.contains("pcl"), "check --help lists no dialects:\n{text}");
+    let o = run(&dir, &["check", "--dialect", "tofu-ish", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    for shell in ["bash", "zsh", "fish"] {
+        let script = run(&dir, &["completions", shell]);
+        let text = String::from_utf8_lossy(&script.stdout);
+        assert!(text.contains("check") && !text.contains("outline"), "{shell} completions offer the hidden outline");
+    }
+}
+
+/// Issue 33: a failed traversal exits 1; nothing to check exits 2.
+#[test]
+fn failed_traversals_and_nothing_to_check_are_failures() {
+    let dir = tempdir("nothing");
+    let o = run(&dir, &["type", "traverse", "object({a = string})", ".b"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("error: "));
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for cmd in ["check", "types"] {
+        let o = run(&dir, &[cmd, empty.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{cmd} of an empty directory");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("nothing to check"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 33: `--quiet` leaves the diagnostics and the status, nothing else.
+#[test]
+fn quiet_prints_diagnostics_only() {
+    let dir = tempdir("quiet");
+    write(&dir, "main.tf", BAD_BOOL);
+    let o = run(&dir, &["check", "--quiet", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "");
+    assert_eq!(reported(&o).len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

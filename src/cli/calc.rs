@@ -14,7 +14,7 @@ pub enum TypeCommand {
     /// Print the canonical text of TYPE.
     Normalize {
         /// Parse as this dialect would (terraform, pcl or hcl).
-        #[arg(long, default_value = "hcl", value_parser = super::parse_dialect)]
+        #[arg(long, default_value = "hcl", value_parser = super::dialect_parser())]
         dialect: Dialect,
         #[arg(allow_hyphen_values = true)]
         ty: String,
@@ -43,13 +43,17 @@ pub enum TypeCommand {
 }
 
 pub fn run(cmd: TypeCommand) -> u8 {
+    // A traversal that fails prints its type (`any`) and the error, and
+    // exits 1 as an invalid type does: scripts test the status.
+    let traversal = matches!(cmd, TypeCommand::Traverse { .. });
     let mut out = std::io::stdout().lock();
     match calc(cmd) {
         Ok(lines) => {
+            let failed = traversal && lines.iter().skip(1).any(|l| l.starts_with("error: "));
             for line in lines {
                 let _ = writeln!(out, "{line}");
             }
-            0
+            u8::from(failed)
         }
         Err(errors) => {
             let mut err = std::io::stderr().lock();

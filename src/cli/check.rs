@@ -18,7 +18,7 @@ pub struct CommonArgs {
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Force a dialect for every file.
-    #[arg(long, value_parser = super::parse_dialect)]
+    #[arg(long, value_parser = super::dialect_parser())]
     pub dialect: Option<Dialect>,
     /// Check a `.tfvars` file against another directory's variables:
     /// TFVARS=MODULE_DIR (repeatable).
@@ -56,6 +56,9 @@ pub struct CheckArgs {
     /// Override a code's severity: CODE=error|warning|hint|off (repeatable).
     #[arg(long = "severity", value_parser = parse_override)]
     pub severity: Vec<(Code, Option<Severity>)>,
+    /// Print the diagnostics only: no summary line, no progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,7 +294,7 @@ fn print_failures(failures: &[IoFailure]) {
 }
 
 pub fn check(args: CheckArgs) -> u8 {
-    let (reports, failures) = run_analysis(&args.common, true);
+    let (reports, failures) = run_analysis(&args.common, !args.quiet);
     let overrides: BTreeMap<Code, Option<Severity>> = args.severity.iter().cloned().collect();
     print_failures(&failures);
     let (lines, counts) = match args.common.format {
@@ -309,15 +312,20 @@ pub fn check(args: CheckArgs) -> u8 {
     }
     let _ = out.flush();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let _ = writeln!(
-        std::io::stderr(),
-        "{}, {}, {} in {}",
-        plural(counts.errors, "error"),
-        plural(counts.warnings, "warning"),
-        plural(counts.hints, "hint"),
-        plural(reports.len(), "file")
-    );
-    if !failures.is_empty() {
+    let _ = (!args.quiet).then(|| {
+        writeln!(
+            std::io::stderr(),
+            "{}, {}, {} in {}",
+            plural(counts.errors, "error"),
+            plural(counts.warnings, "warning"),
+            plural(counts.hints, "hint"),
+            plural(reports.len(), "file")
+        )
+    });
+    if reports.is_empty() && failures.is_empty() {
+        let _ = writeln!(std::io::stderr(), "error: nothing to check: no Terraform, Packer, PCL or HCL file found");
+    }
+    if !failures.is_empty() || reports.is_empty() {
         2
     } else if counts.errors > 0 {
         1
@@ -326,15 +334,13 @@ pub fn check(args: CheckArgs) -> u8 {
     }
 }
 
+/// `types --format` takes text or json (the parser refuses sarif).
 pub fn types(args: CommonArgs) -> u8 {
-    if args.format == Format::Sarif {
-        let _ = writeln!(
-            std::io::stderr(),
-            "error: --format sarif is for `check` (SARIF records diagnostics); use text or json"
-        );
+    let (reports, failures) = run_analysis(&args, false);
+    if reports.is_empty() && failures.is_empty() {
+        let _ = writeln!(std::io::stderr(), "error: nothing to check: no Terraform, Packer, PCL or HCL file found");
         return 2;
     }
-    let (reports, failures) = run_analysis(&args, false);
     print_failures(&failures);
     let mut out = std::io::stdout().lock();
     for l in render_types(&reports, args.format) {

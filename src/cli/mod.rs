@@ -7,6 +7,7 @@ pub mod sarif;
 
 use std::process::ExitCode;
 
+use clap::builder::TypedValueParser;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use syntax::Dialect;
@@ -29,6 +30,7 @@ enum Command {
     /// Diagnose files and directories (default: the current directory).
     Check(check::CheckArgs),
     /// Print the type of every named value.
+    #[command(mut_arg("format", |a| a.value_parser(types_format())))]
     Types(check::CommonArgs),
     /// The type calculator: normalise, convert, unify and traverse types.
     #[command(subcommand)]
@@ -63,7 +65,7 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => {
             // Into a buffer: the generator panics on a closed pipe (`| head`).
             let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "hcl-types", &mut script);
+            clap_complete::generate(shell, &mut completed(), "hcl-types", &mut script);
             let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
             0
         }
@@ -71,6 +73,25 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-pub(crate) fn parse_dialect(s: &str) -> Result<Dialect, String> {
-    s.parse()
+/// `--dialect`'s values, listed in `--help` and completions.
+pub(crate) fn dialect_parser() -> impl TypedValueParser<Value = Dialect> {
+    clap::builder::PossibleValuesParser::new(Dialect::ALL.map(Dialect::as_str)).try_map(|s| s.parse::<Dialect>())
+}
+
+/// `types --format`: text or json (SARIF records diagnostics, `check` only).
+fn types_format() -> impl TypedValueParser<Value = check::Format> {
+    clap::builder::PossibleValuesParser::new(["text", "json"])
+        .try_map(|s| <check::Format as clap::ValueEnum>::from_str(&s, true))
+}
+
+/// The command line as shells complete it: hidden subcommands left out
+/// (clap's generators list them).
+fn completed() -> clap::Command {
+    let full = Cli::command();
+    let shown = full.get_subcommands().filter(|s| !s.is_hide_set()).cloned();
+    clap::Command::new("hcl-types")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(full.get_about().cloned().unwrap_or_default())
+        .subcommand_required(true)
+        .subcommands(shown)
 }

@@ -12,6 +12,9 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// Every dialect, as `--dialect` and the settings name them.
+    pub const ALL: [Dialect; 3] = [Dialect::Terraform, Dialect::Pcl, Dialect::Hcl];
+
     /// The dialect a file name implies; anything unknown is plain HCL.
     pub fn for_path(path: &Path) -> Dialect {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
