@@ -1,7 +1,6 @@
 //! A file as separately parsed top-level items: one syntax error costs one item.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use hcl_edit::structure::Body;
@@ -17,8 +16,7 @@ use syntax::{deep, scan};
 pub type ItemId = u64;
 
 fn next_id() -> ItemId {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+    crate::ids::fresh()
 }
 
 /// One top-level block or attribute and its parse. The tree's spans are

@@ -10,6 +10,7 @@ pub mod callers;
 pub mod calls;
 pub mod document;
 pub mod functions;
+pub mod ids;
 pub mod infer;
 pub mod module;
 pub mod sync;

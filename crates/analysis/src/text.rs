@@ -19,8 +19,7 @@ pub struct TextBuf {
 
 /// A new [`TextBuf::id`].
 fn next_id() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    crate::ids::fresh()
 }
 
 impl TextBuf {

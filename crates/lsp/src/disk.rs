@@ -107,8 +107,7 @@ fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
         Err(project::fsread::ReadError::TooLarge(_)) => return Some((stamp, None)),
         Err(_) => return None,
     };
-    let text = String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'));
-    Some((stamp, text))
+    Some((stamp, project::fsread::decode(bytes).ok()))
 }
 
 // Looks at the disk (listings and stamps), per thread: tests check that

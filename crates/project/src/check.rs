@@ -188,30 +188,9 @@ pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option
     let bytes = crate::fsread::read_regular(path, crate::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
     let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
     let dialect = dialect.unwrap_or_else(|| Dialect::for_path(path));
-    let (text, problem) = match String::from_utf8(bytes) {
-        Ok(t) if t.contains('\0') => {
-            let at = t.find('\0').unwrap_or(0);
-            (
-                String::new(),
-                Some(Diagnostic::new(
-                    Code::Syntax,
-                    0..0,
-                    format!("binary file (a NUL byte at offset {at}): not analysed"),
-                )),
-            )
-        }
+    let (text, problem) = match crate::fsread::decode(bytes) {
         Ok(t) => (t, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (
-                String::new(),
-                Some(Diagnostic::new(
-                    Code::Syntax,
-                    0..0,
-                    format!("the file is not valid UTF-8 (at byte {at}): not analysed"),
-                )),
-            )
-        }
+        Err(e) => (String::new(), Some(Diagnostic::new(Code::Syntax, 0..0, e.to_string()))),
     };
     Ok((SourceFile { path: path.to_path_buf(), text: std::sync::Arc::new(text.into()), kind, dialect }, problem))
 }

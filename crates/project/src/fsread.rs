@@ -40,7 +40,7 @@ pub enum ReadError {
     NotRegular(&'static str),
     /// Over the cap (in bytes).
     TooLarge(u64),
-    /// Not UTF-8 text (`read_regular_to_string` only).
+    /// Not text: not UTF-8, or binary (`read_regular_to_string` only).
     NotUtf8,
     Io(std::io::Error),
 }
@@ -60,7 +60,7 @@ impl std::fmt::Display for ReadError {
                 write!(f, "larger than {} MiB: not read", cap >> 20)
             }
             ReadError::TooLarge(cap) => write!(f, "larger than {cap} bytes: not read"),
-            ReadError::NotUtf8 => write!(f, "not UTF-8 text"),
+            ReadError::NotUtf8 => write!(f, "not text (not UTF-8, or a binary file)"),
             ReadError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -159,7 +159,38 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
 
 /// The text of the regular file `path`, at most `cap` bytes of UTF-8.
 pub fn read_regular_to_string(path: &Path, cap: u64) -> Result<String, ReadError> {
-    String::from_utf8(read_regular(path, cap)?).map_err(|_| ReadError::NotUtf8)
+    decode(read_regular(path, cap)?).map_err(|_| ReadError::NotUtf8)
+}
+
+/// Why a file's bytes are not text we analyse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Undecodable {
+    /// Not UTF-8 (the first bad byte).
+    NotUtf8 { at: usize },
+    /// UTF-8 with a NUL byte: a binary file (where the first NUL is).
+    Binary { at: usize },
+}
+
+impl std::fmt::Display for Undecodable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecodable::NotUtf8 { at } => write!(f, "the file is not valid UTF-8 (at byte {at}): not analysed"),
+            Undecodable::Binary { at } => write!(f, "binary file (a NUL byte at offset {at}): not analysed"),
+        }
+    }
+}
+
+/// A file's bytes as the text every front end analyses: UTF-8 without NUL
+/// bytes. The one decoding of module files (the command line reports why
+/// not; the server and called modules leave such a file out).
+pub fn decode(bytes: Vec<u8>) -> Result<String, Undecodable> {
+    match String::from_utf8(bytes) {
+        Ok(t) => match memchr::memchr(0, t.as_bytes()) {
+            Some(at) => Err(Undecodable::Binary { at }),
+            None => Ok(t),
+        },
+        Err(e) => Err(Undecodable::NotUtf8 { at: e.utf8_error().valid_up_to() }),
+    }
 }
 
 #[cfg(test)]

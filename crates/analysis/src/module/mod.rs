@@ -145,8 +145,7 @@ pub struct Kept {
 
 /// A new [`ModuleAnalysis::id`].
 fn analysis_id() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    crate::ids::fresh()
 }
 
 /// A position to record expression types at: (document index, byte offset).
