@@ -800,3 +800,31 @@ async fn provider_schemas_give_hover_and_completion() {
         assert!(l.contains(&want.to_string()), "{want} missing from {l:?}");
     }
 }
+
+/// Issue 32.5: a client without snippets gets plain insert texts that end
+/// where the snippet's cursor would be; one that shows only plain text
+/// gets hovers without Markdown fences (Emacs' eglot without markdown-mode
+/// showed them raw).
+#[tokio::test]
+async fn plain_clients_get_plain_completions_and_hovers() {
+    let plain = json!({"completion": {"completionItem": {"snippetSupport": false}},
+                       "hover": {"contentFormat": ["plaintext"]}});
+    let mut s = Session::start_as(Enc::Utf16, json!({}), plain).await;
+    let c = s.at("textDocument/completion", "a.tf", "variable \"x\" {\n  type = li$0\n}\n").await;
+    let list = c.as_array().unwrap().iter().find(|i| i["label"] == "list").unwrap();
+    assert_eq!(list["insertText"], "list(");
+    assert_eq!(list["insertTextFormat"], 1);
+    let h = s
+        .at("textDocument/hover", "b.tf", "variable \"n\" {\n  type = number\n}\noutput \"o\" { value = var.$0n }\n")
+        .await;
+    assert_eq!(h["contents"]["kind"], "plaintext");
+    let value = h["contents"]["value"].as_str().unwrap();
+    assert!(value.starts_with("number\n") && !value.contains("```"), "{value}");
+    // The same requests from a client that takes both.
+    let mut s = Session::start(Enc::Utf16).await;
+    let h = s
+        .at("textDocument/hover", "b.tf", "variable \"n\" {\n  type = number\n}\noutput \"o\" { value = var.$0n }\n")
+        .await;
+    assert_eq!(h["contents"]["kind"], "markdown");
+    assert!(h["contents"]["value"].as_str().unwrap().starts_with("```hcl\nnumber\n```"));
+}

@@ -68,6 +68,15 @@ impl Session {
     /// A session whose `initialize` carries `options` as its
     /// initializationOptions.
     pub async fn start_with(enc: Enc, options: Value) -> Session {
+        // What VS Code and Neovim 0.11 say they take.
+        let text = json!({"completion": {"completionItem": {"snippetSupport": true}},
+                          "hover": {"contentFormat": ["markdown", "plaintext"]}});
+        Session::start_as(enc, options, text).await
+    }
+
+    /// A session whose client says it can do what `text_document` says
+    /// (LSP's `textDocument` client capabilities).
+    pub async fn start_as(enc: Enc, options: Value, text_document: Value) -> Session {
         let (service, socket) = LspService::new(Backend::new);
         let published = Arc::new(Mutex::new(Vec::new()));
         let sink = published.clone();
@@ -87,7 +96,11 @@ impl Session {
             Enc::Utf16 => json!(["utf-16"]),
         };
         let init = s
-            .request("initialize", json!({"capabilities": {"general": {"positionEncodings": encodings}}, "initializationOptions": options}))
+            .request(
+                "initialize",
+                json!({"capabilities": {"general": {"positionEncodings": encodings}, "textDocument": text_document},
+                       "initializationOptions": options}),
+            )
             .await;
         let negotiated = init["capabilities"]["positionEncoding"].as_str().unwrap().to_string();
         assert_eq!(negotiated, if enc == Enc::Utf8 { "utf-8" } else { "utf-16" });

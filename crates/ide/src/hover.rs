@@ -31,6 +31,16 @@ impl HoverInfo {
         }
         s
     }
+
+    /// Plain text: the type, then the prose.
+    pub fn plain_text(&self) -> String {
+        let mut s = self.ty.to_string();
+        for p in &self.prose {
+            s.push_str("\n\n");
+            s.push_str(p);
+        }
+        s
+    }
 }
 
 /// The hover at `offset` of document `doc`.

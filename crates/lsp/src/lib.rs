@@ -62,9 +62,27 @@ struct Sent {
     list: Option<(u64, i32)>,
 }
 
+/// What the client says it can show, read at `initialize`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Caps {
+    /// Hovers in Markdown (else plain text: Emacs' eglot without markdown
+    /// support showed the fences).
+    pub markdown: bool,
+    /// Snippets in completions (else plain insert texts).
+    pub snippets: bool,
+}
+
+impl Default for Caps {
+    /// Before `initialize` says otherwise: what VS Code and Neovim take.
+    fn default() -> Self {
+        Caps { markdown: true, snippets: true }
+    }
+}
+
 struct State {
     workspace: Workspace,
     encoding: Encoding,
+    caps: Caps,
     /// Per open document: what was last published (see [`Sent`]).
     published: HashMap<PathBuf, Sent>,
     /// Whether the client can watch files for the server.
@@ -163,6 +181,7 @@ impl Backend {
             state: Arc::new(Mutex::new(State {
                 workspace: Workspace::default(),
                 encoding: Encoding::Utf16,
+                caps: Caps::default(),
                 published: Default::default(),
                 watch_dynamic: false,
                 watching: false,
@@ -187,11 +206,11 @@ impl Backend {
 
     /// The module of a document and what is needed to convert positions.
     async fn snapshot(&self, uri: &Uri) -> Option<Snap> {
-        let (partial, rope, enc) = {
+        let (partial, rope, enc, caps) = {
             let mut st = self.state.locked();
             let path = st.workspace.doc_path(uri)?;
             let rope = st.workspace.open.get(&path).map(|o| o.rope.clone());
-            (st.workspace.module(&path)?, rope, st.encoding)
+            (st.workspace.module(&path)?, rope, st.encoding, st.caps)
         };
         let settings = partial.settings.clone();
         // At once when nothing must be read; else off the message loop.
@@ -203,7 +222,7 @@ impl Backend {
             }
         };
         let rope = rope.unwrap_or_else(|| Rope::from_str(&snap.docs[index].file.text));
-        Some(Snap { docs: snap.docs, index, rope, enc, settings, memo: snap.memo, backend: self.clone() })
+        Some(Snap { docs: snap.docs, index, rope, enc, caps, settings, memo: snap.memo, backend: self.clone() })
     }
 }
 
@@ -213,6 +232,7 @@ struct Snap {
     index: usize,
     rope: Rope,
     enc: Encoding,
+    caps: Caps,
     settings: Settings,
     memo: Arc<Mutex<Memo>>,
     backend: Backend,

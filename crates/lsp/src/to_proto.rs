@@ -39,14 +39,30 @@ pub(crate) fn diagnostic(rope: &Rope, d: &syntax::diagnostic::Diagnostic, enc: E
     }
 }
 
-pub(crate) fn hover(rope: &Rope, h: &ide::HoverInfo, enc: Encoding) -> Hover {
-    Hover {
-        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown() }),
-        range: Some(range(rope, &h.range, enc)),
-    }
+/// Markdown (the type in an `hcl` block) or, for a client that shows only
+/// plain text, the type and the prose without fences.
+pub(crate) fn hover(rope: &Rope, h: &ide::HoverInfo, enc: Encoding, markdown: bool) -> Hover {
+    let contents = match markdown {
+        true => MarkupContent { kind: MarkupKind::Markdown, value: h.markdown() },
+        false => MarkupContent { kind: MarkupKind::PlainText, value: h.plain_text() },
+    };
+    Hover { contents: HoverContents::Markup(contents), range: Some(range(rope, &h.range, enc)) }
 }
 
-pub(crate) fn completion_item(c: ide::Completion) -> CompletionItem {
+/// A snippet as plain text for a client without snippets: the text before
+/// the first placeholder (`list(${1})` → `list(`), so the cursor ends where
+/// the snippet would have put it.
+fn without_snippet(snippet: &str) -> String {
+    let cut = snippet.find("${").or_else(|| snippet.find("$0")).unwrap_or(snippet.len());
+    snippet[..cut].replace("\\}", "}").replace("\\$", "$")
+}
+
+pub(crate) fn completion_item(c: ide::Completion, snippets: bool) -> CompletionItem {
+    let (insert_text, format) = match (c.snippet, snippets) {
+        (Some(s), true) => (Some(s), Some(InsertTextFormat::SNIPPET)),
+        (Some(s), false) => (Some(without_snippet(&s)), Some(InsertTextFormat::PLAIN_TEXT)),
+        (None, _) => (None, None),
+    };
     CompletionItem {
         kind: Some(match c.kind {
             ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
@@ -56,15 +72,15 @@ pub(crate) fn completion_item(c: ide::Completion) -> CompletionItem {
             ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
         }),
         detail: c.detail,
-        insert_text_format: c.snippet.as_ref().map(|_| InsertTextFormat::SNIPPET),
-        insert_text: c.snippet,
+        insert_text_format: format,
+        insert_text,
         label: c.label,
         ..Default::default()
     }
 }
 
-pub(crate) fn completion(list: ide::CompletionList) -> CompletionResponse {
-    let items = list.items.into_iter().map(completion_item).collect();
+pub(crate) fn completion(list: ide::CompletionList, snippets: bool) -> CompletionResponse {
+    let items = list.items.into_iter().map(|c| completion_item(c, snippets)).collect();
     if list.incomplete {
         return CompletionResponse::List(CompletionList { is_incomplete: true, items });
     }
@@ -189,4 +205,17 @@ pub(crate) fn quick_fix(
         is_preferred: Some(true),
         ..Default::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_become_the_text_before_their_first_placeholder() {
+        assert_eq!(without_snippet("list(${1})"), "list(");
+        assert_eq!(without_snippet("object({${1}})"), "object({");
+        assert_eq!(without_snippet("name = ${1}"), "name = ");
+        assert_eq!(without_snippet("plain"), "plain");
+    }
 }

@@ -17,6 +17,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
     {
         let mut st = b.state.locked();
         st.encoding = encoding;
+        st.caps = caps(&params.capabilities);
         st.watch_dynamic = watch_dynamic;
         st.hint_refresh = params
             .capabilities
@@ -129,4 +130,20 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
 pub(crate) async fn shutdown(b: &Backend) -> Result<()> {
     b.closing.send_replace(true);
     Ok(())
+}
+
+/// What the client can show. A client that names no hover formats gets
+/// Markdown (LSP's default is plain text, but every client that leaves the
+/// list out renders Markdown); one that names formats without Markdown gets
+/// plain text.
+fn caps(c: &ClientCapabilities) -> crate::Caps {
+    let text = c.text_document.as_ref();
+    let formats = text.and_then(|t| t.hover.as_ref()).and_then(|h| h.content_format.clone());
+    let markdown = formats.is_none_or(|f| f.contains(&MarkupKind::Markdown));
+    let snippets = text
+        .and_then(|t| t.completion.as_ref())
+        .and_then(|c| c.completion_item.as_ref())
+        .and_then(|i| i.snippet_support)
+        .unwrap_or(false);
+    crate::Caps { markdown, snippets }
 }
