@@ -32,6 +32,9 @@ fn rule_text(code: Code) -> &'static str {
         Code::UnsupportedArgument => "An argument that the module or resource does not declare.",
         Code::ModuleSource => "A module call whose source is not on disk (not installed, or a missing directory).",
         Code::Deprecated => "A deprecated attribute or block of a provider schema.",
+        Code::MissingType => {
+            "A variable without a type: any value is accepted (the hint names the type its default suggests)."
+        }
     }
 }
 

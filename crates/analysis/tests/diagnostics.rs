@@ -155,3 +155,18 @@ fn a_tfvars_value_checked_against_its_variable() {
                   #^^^^^^^ error[invalid-value]
     "#]]);
 }
+
+#[test]
+fn a_variable_without_type_is_a_hint_naming_the_type_of_its_default() {
+    check(expect![[r#"
+        variable "zones" {
+                #^^^^^^^ hint[missing-type]
+          default = ["a", "b"]
+        }
+        variable "free" {}
+                #^^^^^^ hint[missing-type]
+        variable "typed" {
+          type = number
+        }
+    "#]]);
+}

@@ -47,8 +47,27 @@ fn removed_call(call: &str) -> Option<String> {
     }
 }
 
+/// `type = …` as the first line of the body of the variable block whose
+/// label ends at `label_end`, indented as the body's next line. A one-line
+/// block takes one argument only: no fix.
+fn insert_type(text: &str, label_end: usize, declared: &str) -> Option<QuickFix> {
+    let open = label_end + text.get(label_end..)?.find('{')?;
+    let line_end = open + text[open..].find('\n')?;
+    if !text[open + 1..line_end].trim().is_empty() {
+        return None;
+    }
+    let next = text[line_end + 1..].lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let indent: String = next.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+    let indent = if indent.is_empty() || next.trim_start().starts_with('}') { "  ".to_string() } else { indent };
+    Some(QuickFix {
+        title: format!("Declare {declared}"),
+        range: line_end + 1..line_end + 1,
+        replacement: format!("{indent}{declared}\n"),
+    })
+}
+
 /// The quick fix of a diagnostic: a suggested name, legacy quotes removed,
-/// a bare `list`/`map` made explicit.
+/// a bare `list`/`map` made explicit, a missing `type` declared.
 pub fn quick_fix(d: &syntax::diagnostic::Diagnostic, text: &str) -> Option<QuickFix> {
     use syntax::diagnostic::Code;
     let original = text.get(d.range.clone())?;
@@ -68,6 +87,10 @@ pub fn quick_fix(d: &syntax::diagnostic::Diagnostic, text: &str) -> Option<Quick
     if d.code == Code::UnknownFunction && d.message.contains("was removed in Terraform 0.15") {
         let replacement = removed_call(original)?;
         return Some(QuickFix { title: format!("Write {replacement}"), range: d.range.clone(), replacement });
+    }
+    if d.code == Code::MissingType {
+        let declared = between(&d.message, "suggests `")?;
+        return insert_type(text, d.range.end, &declared);
     }
     if d.code == Code::TypeSyntax && d.message.starts_with("bare `") {
         let explicit = between(&d.message, "; write `")?;

@@ -72,3 +72,44 @@ locals {
         "#]],
     );
 }
+
+#[test]
+fn a_variable_without_type_gets_the_type_its_default_suggests() {
+    check(
+        r#"
+variable "zones" {
+    default = ["a", "b"]
+}
+variable "port" {
+  description = "The port."
+  default     = 8080
+}
+variable "o" { default = { a = 1, b = [true] } }
+variable "free" {}
+"#,
+        expect![[r#"
+            Declare type = list(string) (missing-type):
+            variable "zones" {
+                type = list(string)
+                default = ["a", "b"]
+            }
+            variable "port" {
+              description = "The port."
+              default     = 8080
+            }
+            variable "o" { default = { a = 1, b = [true] } }
+            variable "free" {}
+            Declare type = number (missing-type):
+            variable "zones" {
+                default = ["a", "b"]
+            }
+            variable "port" {
+              type = number
+              description = "The port."
+              default     = 8080
+            }
+            variable "o" { default = { a = 1, b = [true] } }
+            variable "free" {}
+        "#]],
+    );
+}

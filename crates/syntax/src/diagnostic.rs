@@ -63,6 +63,7 @@ codes! {
     UnsupportedArgument = "unsupported-argument", Error;
     ModuleSource = "module-source", Hint;
     Deprecated = "deprecated", Hint;
+    MissingType = "missing-type", Hint;
 }
 
 impl fmt::Display for Code {

@@ -356,6 +356,9 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                         Some(v) => generalize(&Infer::new(&Empty(dialect), src).expr(&v.value)),
                         None => Type::any(),
                     };
+                    if dialect == Dialect::Terraform {
+                        d.diagnostics.push(missing_type(label_text(label), src.range(label), &value));
+                    }
                     (None, value, None)
                 }
             };
@@ -491,6 +494,44 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
 /// An untyped variable's type from its default: what the default shows,
 /// except that empty collections and null say nothing about what callers
 /// pass (`default = {}` takes any map), so they become `any`-typed.
+/// The hint on a Terraform variable without `type` (terraform-ls#1476): any
+/// value is accepted. When its default says what it holds, the message
+/// names the type to declare (`quick_fix` writes it).
+fn missing_type(name: &str, range: std::ops::Range<usize>, default: &Type) -> Diagnostic {
+    let message = match declarable(default).filter(|t| !t.is_any()) {
+        Some(t) => {
+            format!("variable `{name}` has no `type`, so any value is accepted; its default suggests `type = {t}`")
+        }
+        None => format!("variable `{name}` has no `type`, so any value is accepted"),
+    };
+    Diagnostic::new(Code::MissingType, range, message)
+}
+
+/// `t` as a Terraform type expression can write it: `int` is `number`, a
+/// tuple of one element type a list of it; `None` for what Terraform has no
+/// words for.
+pub fn declarable(t: &Type) -> Option<Type> {
+    Some(match t.kind() {
+        Kind::Int => Type::number(),
+        Kind::Bool | Kind::Number | Kind::String | Kind::Any => t.clone(),
+        Kind::List(e) => Type::list(declarable(e)?),
+        Kind::Set(e) => Type::set(declarable(e)?),
+        Kind::Map(e) => Type::map(declarable(e)?),
+        Kind::Tuple(ts) => {
+            let ts = ts.iter().map(declarable).collect::<Option<Vec<_>>>()?;
+            match ts.first() {
+                Some(first) if ts.iter().all(|x| x == first) => Type::list(first.clone()),
+                _ => Type::tuple(ts),
+            }
+        }
+        Kind::Object(attrs) => {
+            let attrs = attrs.iter().map(|(k, v)| Some((k.clone(), declarable(v)?))).collect::<Option<Vec<_>>>()?;
+            Type::object(attrs)
+        }
+        Kind::None | Kind::Union(_) | Kind::Promise(_) | Kind::Output(_) => return None,
+    })
+}
+
 pub(super) fn generalize(t: &Type) -> Type {
     match t.kind() {
         Kind::None => Type::any(),
