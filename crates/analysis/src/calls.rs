@@ -20,6 +20,15 @@ pub fn is_local(source: &str) -> bool {
     source.starts_with("./") || source.starts_with("../") || source.starts_with(".\\") || source.starts_with("..\\")
 }
 
+/// The call name of a test file's module under test (docs/spec/tests.md).
+pub const TESTED: &str = "#tested";
+
+/// The call name of what `run "NAME"` runs (its `module { source }`, else
+/// the module under test): `run.NAME` is its outputs.
+pub fn run_call(name: &str) -> String {
+    format!("#run.{name}")
+}
+
 /// A variable of a called module: what an argument is checked against.
 #[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Input {

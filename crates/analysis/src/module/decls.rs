@@ -256,7 +256,55 @@ pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
     if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
         resources(doc, &body, src, &mut d.resources);
     }
+    if kind == FileKind::TfTest {
+        test_calls(doc, &body, src, &mut d);
+    }
     d
+}
+
+/// Where a test file's module under test is, from the file's directory:
+/// Terraform runs the tests of the module in its working directory, read
+/// from there and from its `tests/` directory.
+pub(crate) fn tested_source(doc: &Document) -> &'static str {
+    match doc.file.path.parent().and_then(|p| p.file_name()) {
+        Some(n) if n == "tests" => "../",
+        _ => "./",
+    }
+}
+
+/// A test file's calls: the module under test (from every item, so that
+/// any one names it) and each `run` block's module (`run.NAME` is its
+/// outputs). `run { module { source } }` is relative to the module under
+/// test (Terraform's working directory), not to the test file.
+fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
+    use crate::calls::{run_call, TESTED};
+    let base = tested_source(doc);
+    let tested = CallDecl {
+        name: TESTED.to_string(),
+        name_range: 0..0,
+        source: Some(base.to_string()),
+        repeat: Repeat::One,
+        component: false,
+    };
+    d.calls.push(tested);
+    for b in body.blocks().filter(|b| b.ident.value().as_str() == "run") {
+        let Some(label) = b.labels.first() else { continue };
+        let source = match b.body.get_blocks("module").next() {
+            None => Some(base.to_string()),
+            Some(m) => match m.body.get_attribute("source").map(|a| eval(&a.value, src)) {
+                Some(Ok(Value::String(s))) if crate::calls::is_local(&s) => Some(format!("{base}{s}")),
+                // A registry module: not followed (`any`).
+                _ => None,
+            },
+        };
+        d.calls.push(CallDecl {
+            name: run_call(label_text(label)),
+            name_range: src.range(label),
+            source,
+            repeat: Repeat::One,
+            component: false,
+        });
+    }
 }
 
 /// What a broken item still declares, all of it `any`: its own syntax

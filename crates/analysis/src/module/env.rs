@@ -360,7 +360,10 @@ impl Env for View<'_> {
         let related = Related {
             path: Some(o.path.clone()),
             range: o.name_range.clone(),
-            message: format!("output `{output}` of module `{call}`"),
+            message: match call.strip_prefix("#run.") {
+                Some(run) => format!("output `{output}` of the module of run `{run}`"),
+                None => format!("output `{output}` of module `{call}`"),
+            },
         };
         Some((related, o.description.clone()))
     }

@@ -52,6 +52,7 @@ mod resources;
 mod shared;
 mod shifted;
 mod symbols;
+mod tftest;
 
 use calls::*;
 use changes::*;
