@@ -262,6 +262,38 @@ pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
     d
 }
 
+/// [`test_calls`] of a test file's item that does not parse (a name being
+/// typed in a run's `variables`): the run's module read from its text.
+fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: Option<&Name>, d: &mut Decls) {
+    use crate::calls::{run_call, TESTED};
+    let base = tested_source(doc);
+    let tested = CallDecl {
+        name: TESTED.to_string(),
+        name_range: 0..0,
+        source: Some(base.to_string()),
+        repeat: Repeat::One,
+        component: false,
+    };
+    d.calls.push(tested);
+    let (Some("run"), Some(label)) = (block, label) else { return };
+    let mut lines = text.lines().skip_while(|l| !l.trim_start().starts_with("module"));
+    let source = match lines.next() {
+        None => Some(base.to_string()),
+        Some(_) => lines
+            .find_map(|l| l.trim_start().strip_prefix("source")?.trim_start().strip_prefix('=').map(str::trim))
+            .and_then(|v| v.strip_prefix('"')?.split('"').next())
+            .filter(|s| crate::calls::is_local(s))
+            .map(|s| format!("{base}{s}")),
+    };
+    d.calls.push(CallDecl {
+        name: run_call(&label.text),
+        name_range: label.range.clone(),
+        source,
+        repeat: Repeat::One,
+        component: false,
+    });
+}
+
 /// Where a test file's module under test is, from the file's directory:
 /// Terraform runs the tests of the module in its working directory, read
 /// from there and from its `tests/` directory.
@@ -326,6 +358,9 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             refs: Vec::new(),
         })
     };
+    if kind == FileKind::TfTest {
+        recovered_test_calls(doc, text, o.block.as_ref().map(|b| b.text.as_str()), o.labels.first(), &mut d);
+    }
     let Some(block) = &o.block else {
         if matches!(kind, FileKind::Pcl | FileKind::Hcl) {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Pcl, n));
