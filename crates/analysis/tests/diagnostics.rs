@@ -255,3 +255,44 @@ fn a_test_file_beside_its_module_and_a_run_with_its_own_module() {
         }
     "#]]);
 }
+
+#[test]
+fn a_test_files_references_as_terraform_resolves_them() {
+    check(expect![[r#"
+        //- main.tftest.hcl
+        variables {
+          suffix = "-test"
+        }
+        run "early" {
+          variables {
+            n = run.late.n
+               #^^^^^^^^ error[undefined-reference]
+          }
+          assert {
+            condition     = run.early.n == 1 && var.suffix != "" && var.nope == 1
+                           #^^^^^^^^^ error[undefined-reference]
+                                                                   #^^^^^^^^ error[undefined-reference]
+            error_message = "x"
+          }
+          assert {
+            condition     = null
+                           #^^^^ error[invalid-value]
+            error_message = "y"
+          }
+        }
+        run "late" {
+          assert {
+            condition     = run.early.n == var.n
+            error_message = "z"
+          }
+        }
+        //- main.tf
+        variable "n" {
+          type    = number
+          default = 1
+        }
+        output "n" {
+          value = var.n
+        }
+    "#]]);
+}

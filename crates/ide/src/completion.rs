@@ -119,7 +119,8 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         return missing.into();
     }
     if d.file.kind == analysis::FileKind::TfTest {
-        if let Some(list) = test_completion(prefix, &parts, item_text(d, offset), analysis) {
+        let file = analysis::calls::test_file_name(&d.file.path);
+        if let Some(list) = test_completion(&file, prefix, &parts, item_text(d, offset), analysis) {
             return list.into();
         }
     }
@@ -256,8 +257,16 @@ fn module_arguments(prefix: &str, item: &str, analysis: &ModuleAnalysis) -> Opti
 /// file's or a run's) the variables of the module it sets, those without a
 /// default first; after `run.` the runs, after `run.NAME.` the run's
 /// outputs; in a run's `assert` after `output.` the run module's outputs.
-fn test_completion(prefix: &str, parts: &[&str], item: &str, analysis: &ModuleAnalysis) -> Option<Vec<Completion>> {
+fn test_completion(
+    file: &str,
+    prefix: &str,
+    parts: &[&str],
+    item: &str,
+    analysis: &ModuleAnalysis,
+) -> Option<Vec<Completion>> {
     use analysis::calls::{run_call, TESTED};
+    let run_call = |name: &str| run_call(file, name);
+    let own = run_call("");
     let interface = |call: &str| analysis.context.callee(call).and_then(Callee::interface);
     let run = prefix
         .trim_start()
@@ -266,7 +275,7 @@ fn test_completion(prefix: &str, parts: &[&str], item: &str, analysis: &ModuleAn
         .and_then(|h| h.split('"').next());
     if parts.len() >= 2 && parts[0] == "run" {
         if parts.len() == 2 {
-            let runs = analysis.context.calls.iter().filter_map(|(k, c)| Some((k.strip_prefix("#run.")?, c)));
+            let runs = analysis.context.calls.iter().filter_map(|(k, c)| Some((k.strip_prefix(own.as_str())?, c)));
             return Some(
                 runs.map(|(name, c)| Completion {
                     label: name.to_string(),

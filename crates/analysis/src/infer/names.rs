@@ -41,7 +41,7 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let dialect = self.env.dialect();
         let tf_like = dialect != Dialect::Pcl;
-        if self.test_file && dialect == Dialect::Terraform {
+        if self.test_file.is_some() && dialect == Dialect::Terraform {
             if let Some(found) = self.test_reference(name, &range, ops) {
                 return found;
             }
@@ -269,12 +269,35 @@ impl<'e, 's> Infer<'e, 's> {
                     Ok(found) => found,
                     Err(plain) => return Some(plain),
                 };
-                let call = crate::calls::run_call(run);
+                let file = self.test_file.clone().unwrap_or_default();
+                let call = crate::calls::run_call(&file, run);
                 if self.env.lookup(Space::Module, &call).is_none() {
                     // Terraform: "Reference to unknown run block".
                     let msg = format!("`run.{run}` is not a run block of this test file");
                     self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
                     return Some((self.apply(Type::any(), &ops[1..]), Note::Plain));
+                }
+                if let Some((current, _)) = self.run.clone() {
+                    let here = self.env.lookup(Space::Module, &crate::calls::run_call(&file, &current));
+                    let there = self.env.lookup(Space::Module, &call);
+                    let later = match (here.and_then(|h| h.1), there.and_then(|t| t.1)) {
+                        (Some(h), Some(t)) => h.path == t.path && t.range.start > h.range.start,
+                        _ => false,
+                    };
+                    // Terraform: "Self reference", and a "Cycle" for a later
+                    // run (each run follows the ones above it).
+                    let why = if run == current {
+                        Some("a run's outputs are not known inside the run itself")
+                    } else if later {
+                        Some("it runs after this one, so its outputs are not known here")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        let msg = format!("`run.{run}` cannot be used here: {why}");
+                        self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+                        return Some((self.apply(Type::any(), &ops[1..]), Note::Plain));
+                    }
                 }
                 Some(self.module_reference_of(&call, "run", range.clone(), ops))
             }
@@ -287,7 +310,19 @@ impl<'e, 's> Infer<'e, 's> {
                     Err(plain) => return Some(plain),
                 };
                 let (ty, related, doc) = if name == "var" {
-                    let input = i.input(attr)?;
+                    let Some(input) = i.input(attr) else {
+                        // A test-only variable: the file's or the run's (any).
+                        let own = self.run.as_ref().is_some_and(|(_, vars)| vars.iter().any(|v| v == attr));
+                        let file = self.test_file.clone().unwrap_or_default();
+                        if !own && self.env.lookup(Space::Module, &crate::calls::test_var(&file, attr)).is_none() {
+                            // Terraform: "Reference to undeclared input variable".
+                            let msg = format!(
+                                "`var.{attr}` is declared neither in the module under test nor in this test file's `variables`"
+                            );
+                            self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+                        }
+                        return Some((self.apply(Type::any(), rest), Note::Plain));
+                    };
                     let r = Related {
                         path: Some(input.path.clone()),
                         range: input.name_range.clone(),

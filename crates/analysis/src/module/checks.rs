@@ -20,7 +20,7 @@ pub(super) fn check_item(
     let kind = doc.file.kind;
     let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
-    inf.test_file = kind == FileKind::TfTest;
+    inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     if record {
         inf.record = Some(Vec::new());
     }

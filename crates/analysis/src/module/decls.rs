@@ -265,8 +265,9 @@ pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
 /// [`test_calls`] of a test file's item that does not parse (a name being
 /// typed in a run's `variables`): the run's module read from its text.
 fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: Option<&Name>, d: &mut Decls) {
-    use crate::calls::{run_call, TESTED};
+    use crate::calls::{run_call, test_file_name, TESTED};
     let base = tested_source(doc);
+    let file = test_file_name(&doc.file.path);
     let tested = CallDecl {
         name: TESTED.to_string(),
         name_range: 0..0,
@@ -286,7 +287,7 @@ fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: 
             .map(|s| format!("{base}{s}")),
     };
     d.calls.push(CallDecl {
-        name: run_call(&label.text),
+        name: run_call(&file, &label.text),
         name_range: label.range.clone(),
         source,
         repeat: Repeat::One,
@@ -309,8 +310,9 @@ pub(crate) fn tested_source(doc: &Document) -> &'static str {
 /// outputs). `run { module { source } }` is relative to the module under
 /// test (Terraform's working directory), not to the test file.
 fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
-    use crate::calls::{run_call, TESTED};
+    use crate::calls::{run_call, test_file_name, TESTED};
     let base = tested_source(doc);
+    let file = test_file_name(&doc.file.path);
     let tested = CallDecl {
         name: TESTED.to_string(),
         name_range: 0..0,
@@ -319,6 +321,18 @@ fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
         component: false,
     };
     d.calls.push(tested);
+    // The file's own variables (`var.NAME` in assertions), as names only.
+    for b in body.blocks().filter(|b| b.ident.value().as_str() == "variables") {
+        for a in b.body.attributes() {
+            d.calls.push(CallDecl {
+                name: crate::calls::test_var(&file, a.key.value()),
+                name_range: src.range(&a.key),
+                source: None,
+                repeat: Repeat::Unknown,
+                component: false,
+            });
+        }
+    }
     for b in body.blocks().filter(|b| b.ident.value().as_str() == "run") {
         let Some(label) = b.labels.first() else { continue };
         let source = match b.body.get_blocks("module").next() {
@@ -330,7 +344,7 @@ fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
             },
         };
         d.calls.push(CallDecl {
-            name: run_call(label_text(label)),
+            name: run_call(&file, label_text(label)),
             name_range: src.range(label),
             source,
             repeat: Repeat::One,
@@ -360,6 +374,17 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
     };
     if kind == FileKind::TfTest {
         recovered_test_calls(doc, text, o.block.as_ref().map(|b| b.text.as_str()), o.labels.first(), &mut d);
+        if o.block.as_ref().is_some_and(|b| b.text == "variables") {
+            for n in &o.attributes {
+                d.calls.push(CallDecl {
+                    name: crate::calls::test_var(&crate::calls::test_file_name(&doc.file.path), &n.text),
+                    name_range: n.range.clone(),
+                    source: None,
+                    repeat: Repeat::Unknown,
+                    component: false,
+                });
+            }
+        }
     }
     let Some(block) = &o.block else {
         if matches!(kind, FileKind::Pcl | FileKind::Hcl) {

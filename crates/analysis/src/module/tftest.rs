@@ -47,12 +47,14 @@ fn shown_dir(i: &Interface) -> String {
 /// `run "NAME" { … }`.
 pub(super) fn run(inf: &mut Infer, b: &Block) {
     let name = b.labels.first().map(label_text).unwrap_or("").to_string();
-    let call = run_call(&name);
+    let call = run_call(inf.test_file.as_deref().unwrap_or(""), &name);
     let module = interface_of(inf, &call);
     // The variables the run's assertions name: Terraform passes a run's
     // variable the module does not declare to them, and warns only when
     // nothing uses it.
     let asserted: String = b.body.get_blocks("assert").map(|a| inf.source().slice(a).to_string()).collect();
+    let set = b.body.get_blocks("variables").flat_map(|v| v.body.attributes().map(|a| a.key.value().to_string()));
+    inf.run = Some((name.clone(), set.collect()));
     for s in b.body.iter() {
         match s {
             Structure::Attribute(a) => match a.key.value().as_str() {
@@ -76,6 +78,7 @@ pub(super) fn run(inf: &mut Infer, b: &Block) {
             },
         }
     }
+    inf.run = None;
 }
 
 /// A run's `variables { … }`: against the run's module; a name it does not
@@ -123,6 +126,12 @@ fn assertion(inf: &mut Infer, b: &Block) {
     for a in b.body.attributes() {
         let t = inf.expr(&a.value);
         match a.key.value().as_str() {
+            // Terraform: "Condition expression must return either true or
+            // false, not null".
+            "condition" if t.is_none() => {
+                let msg = "this condition is always null: an assertion's condition must be true or false";
+                inf.report(Diagnostic::new(Code::InvalidValue, inf.range(&a.value), msg));
+            }
             "condition" => {
                 inf.check(&a.value, &t, &Type::bool(), None);
             }
