@@ -297,11 +297,16 @@ fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: 
 
 /// Where a test file's module under test is, from the file's directory:
 /// Terraform runs the tests of the module in its working directory, read
-/// from there and from its `tests/` directory.
-pub(crate) fn tested_source(doc: &Document) -> &'static str {
-    match doc.file.path.parent().and_then(|p| p.file_name()) {
-        Some(n) if n == "tests" => "../",
-        _ => "./",
+/// from its `tests/` directory (or another named by `-test-directory`, by
+/// convention under `tests/`: `tests/unit`), else from the module's own
+/// directory (docs/spec/tests.md §1).
+pub(crate) fn tested_source(doc: &Document) -> String {
+    let Some(dir) = doc.file.path.parent() else { return "./".to_string() };
+    // (`tests` or `tests/NAME`: a `tests` directory higher up is another
+    // project's layout, a repository's test data say.)
+    match dir.ancestors().take(2).position(|a| a.file_name().is_some_and(|n| n == "tests")) {
+        Some(up) => "../".repeat(up + 1),
+        None => "./".to_string(),
     }
 }
 
