@@ -800,3 +800,31 @@ async fn provider_schemas_give_hover_and_completion() {
         assert!(l.contains(&want.to_string()), "{want} missing from {l:?}");
     }
 }
+
+#[tokio::test]
+async fn a_test_file_is_checked_against_its_module_and_follows_it() {
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk(
+        "main.tf",
+        "variable \"replicas\" {\n  type = number\n}\noutput \"greeting\" {\n  type  = string\n  value = \"hi\"\n}\n",
+    );
+    std::fs::create_dir_all(s.dir.join("tests")).unwrap();
+    let test = "run \"first\" {\n  variables {\n    replicas = \"three\"\n  }\n}\nrun \"second\" {\n  variables {\n    replicas = 2\n  }\n  assert {\n    condition     = run.first.greeting == \"hi\"\n    error_message = \"no\"\n  }\n}\n";
+    let u = s.open("tests/main.tftest.hcl", test).await;
+    assert_eq!(codes(&s.diagnostics(&u, 1).await), vec!["invalid-value"]);
+    let at = test.replace("run.first.greeting", "run.first.gree$0ting");
+    let h = s.at("textDocument/hover", "tests/main.tftest.hcl", &at).await;
+    assert_eq!(first_block(&h), "string");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("Output `greeting` of the module of run `first`"), "{h}");
+    let at = test.replace("    replicas = 2\n", "    $0\n");
+    let c = s.at("textDocument/completion", "tests/main.tftest.hcl", &at).await;
+    assert_eq!(labels(&c), vec!["replicas"]);
+
+    // The module changes on disk: the test file is checked again.
+    s.disk("main.tf", "variable \"replicas\" {\n  type = string\n}\n");
+    let seen = s.publications();
+    let changed = uri(&s.dir.join("main.tf"));
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 2}]})).await;
+    let diags = s.diagnostics_after(&u, seen).await;
+    assert_eq!(codes(&diags), vec!["traversal"], "{diags:?}");
+}

@@ -113,7 +113,7 @@ output "id" {
 "#,
         expect![[r#"
             `module.net.id`: number
-            Output `id` of module `net` (outputs.tf:1)
+            Output `id` of module `net` (outputs.tf)
         "#]],
     );
 }
@@ -199,7 +199,7 @@ output "greeting" {
             `run.first.greeting`: string
             A greeting.
             ---
-            Output `greeting` of the module of run `first` (main.tf:11)
+            Output `greeting` of the module of run `first` (main.tf)
             ---
             Expected `string` here: this value converts safely.
         "#]],
@@ -244,7 +244,7 @@ output "greeting" {
             `output.greeting`: string
             A greeting.
             ---
-            Output `greeting` of the module under test (main.tf:11)
+            Output `greeting` of the module under test (main.tf)
         "#]],
     );
 }
@@ -285,7 +285,7 @@ output "greeting" {
 "#,
         expect![[r#"
             `replicas`: number
-            Variable `replicas` of run `second` (main.tf:1)
+            Variable `replicas` of run `second` (main.tf)
             ---
             How many.
             ---
