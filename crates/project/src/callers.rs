@@ -89,9 +89,13 @@ impl Scan {
         if tests {
             // A directory's test files call the module under test: theirs,
             // or under `tests/` the one holding `tests/` (docs/spec/tests.md).
-            let tested = dir.ancestors().take(2).find(|a| a.file_name().is_some_and(|n| n == "tests")).and_then(Path::parent);
+            let tested =
+                dir.ancestors().take(2).find(|a| a.file_name().is_some_and(|n| n == "tests")).and_then(Path::parent);
             if let Some(t) = tested.or(Some(dir)) {
-                self.calls.entry((dir.to_path_buf(), Family::TfTest)).or_default().push((normalize(t), Family::Terraform));
+                self.calls
+                    .entry((dir.to_path_buf(), Family::TfTest))
+                    .or_default()
+                    .push((normalize(t), Family::Terraform));
             }
         }
         subdirs
