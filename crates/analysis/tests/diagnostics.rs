@@ -296,3 +296,51 @@ fn a_test_files_references_as_terraform_resolves_them() {
         }
     "#]]);
 }
+
+#[test]
+fn run_names_belong_to_their_test_file() {
+    check(expect![[r#"
+        //- tests/a.tftest.hcl
+        variables {
+          label = "a"
+        }
+        run "setup" {
+          module {
+            source = "./setup"
+          }
+        }
+        run "main" {
+          variables {
+            n = run.setup.size
+               #^^^^^^^^^^^^^^ warning[unsafe-conversion]
+          }
+          assert {
+            condition     = var.label == "a"
+            error_message = "x"
+          }
+        }
+        //- tests/b.tftest.hcl
+        run "setup" {}
+        run "main" {
+          variables {
+            n = run.setup.n
+          }
+          assert {
+            condition     = var.label == "b"
+                           #^^^^^^^^^ error[undefined-reference]
+            error_message = "y"
+          }
+        }
+        //- main.tf
+        variable "n" {
+          type = number
+        }
+        output "n" {
+          value = var.n
+        }
+        //- setup/main.tf
+        output "size" {
+          value = "big"
+        }
+    "#]]);
+}
