@@ -589,7 +589,8 @@ async fn hover_definition_and_completion_cross_a_module_call() {
     let h = s.at("textDocument/hover", "main.tf", &root("  na$0me = \"x\"\n")).await;
     assert_eq!(first_block(&h), "string", "{h}");
     let md = h["contents"]["value"].as_str().unwrap();
-    assert!(md.contains("Variable `name` of module `net` (main.tf:1)"), "{md}");
+    // (The callee's file is not among the caller's documents: no line.)
+    assert!(md.contains("Variable `name` of module `net` (main.tf)"), "{md}");
     assert!(md.contains("Name prefix.") && md.contains("Required"), "{md}");
     let d = s.at("textDocument/definition", "main.tf", &root("  na$0me = \"x\"\n")).await;
     assert_eq!(d["uri"], child, "{d}");
@@ -827,4 +828,49 @@ async fn plain_clients_get_plain_completions_and_hovers() {
         .await;
     assert_eq!(h["contents"]["kind"], "markdown");
     assert!(h["contents"]["value"].as_str().unwrap().starts_with("```hcl\nnumber\n```"));
+}
+
+#[tokio::test]
+async fn a_test_file_is_checked_against_its_module_and_follows_it() {
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk(
+        "main.tf",
+        "variable \"replicas\" {\n  type = number\n}\noutput \"greeting\" {\n  type  = string\n  value = \"hi\"\n}\n",
+    );
+    std::fs::create_dir_all(s.dir.join("tests")).unwrap();
+    let test = "run \"first\" {\n  variables {\n    replicas = \"three\"\n  }\n}\nrun \"second\" {\n  variables {\n    replicas = 2\n  }\n  assert {\n    condition     = run.first.greeting == \"hi\"\n    error_message = \"no\"\n  }\n}\n";
+    let u = s.open("tests/main.tftest.hcl", test).await;
+    assert_eq!(codes(&s.diagnostics(&u, 1).await), vec!["invalid-value"]);
+    let at = test.replace("run.first.greeting", "run.first.gree$0ting");
+    let h = s.at("textDocument/hover", "tests/main.tftest.hcl", &at).await;
+    assert_eq!(first_block(&h), "string");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("Output `greeting` of the module of run `first`"), "{h}");
+    let at = test.replace("    replicas = 2\n", "    $0\n");
+    let c = s.at("textDocument/completion", "tests/main.tftest.hcl", &at).await;
+    assert_eq!(labels(&c), vec!["replicas"]);
+
+    // The module changes on disk: the test file is checked again.
+    let seen = s.publications();
+    let u = s.open("tests/main.tftest.hcl", test).await;
+    assert_eq!(codes(&s.diagnostics_after(&u, seen).await), vec!["invalid-value"]);
+    s.disk("main.tf", "variable \"replicas\" {\n  type = string\n}\n");
+    let seen = s.publications();
+    let changed = uri(&s.dir.join("main.tf"));
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 2}]})).await;
+    // (A publication of the reopening may still come first.)
+    let mut got = Vec::new();
+    for _ in 0..3000 {
+        let all = s.published.lock().unwrap().clone();
+        got = all
+            .iter()
+            .skip(seen)
+            .filter(|p| p["uri"] == u)
+            .map(|p| codes(p["diagnostics"].as_array().unwrap()))
+            .collect();
+        if got.last().is_some_and(|c| c == &["traversal"]) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(got.last(), Some(&vec!["traversal".to_string()]), "{got:?}");
 }

@@ -155,7 +155,7 @@ impl Session {
     /// The first diagnostics published for a URI after the first `seen`
     /// publications, waiting for them.
     pub async fn diagnostics_after(&self, u: &str, seen: usize) -> Vec<Value> {
-        for _ in 0..500 {
+        for _ in 0..3000 {
             let found = self.published.lock().unwrap().iter().skip(seen).find(|p| p["uri"] == u).cloned();
             if let Some(p) = found {
                 return p["diagnostics"].as_array().cloned().unwrap_or_default();

@@ -20,6 +20,32 @@ pub fn is_local(source: &str) -> bool {
     source.starts_with("./") || source.starts_with("../") || source.starts_with(".\\") || source.starts_with("..\\")
 }
 
+/// The call name of a test file's module under test (docs/spec/tests.md).
+pub const TESTED: &str = "#tested";
+
+/// The call name of what `run "NAME"` of test file `file` (its file name)
+/// runs (its `module { source }`, else the module under test): `run.NAME`
+/// is its outputs. Run names are the file's own.
+pub fn run_call(file: &str, name: &str) -> String {
+    format!("#run:{file}:{name}")
+}
+
+/// The name of test file `file`'s own variable `NAME` (its `variables`).
+pub fn test_var(file: &str, name: &str) -> String {
+    format!("#var:{file}:{name}")
+}
+
+/// What a test file's call name (`run_call`, `test_var`) shows: its NAME;
+/// `None` for a module call.
+pub fn test_name(call: &str) -> Option<&str> {
+    call.strip_prefix('#')?.rsplit(':').next()
+}
+
+/// The file name a test file's call names use.
+pub fn test_file_name(path: &std::path::Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
 /// A variable of a called module: what an argument is checked against.
 #[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Input {

@@ -37,7 +37,8 @@ pub enum FileKind {
     Terraform,
     /// `*.tfvars`, `*.pkrvars.hcl`
     Tfvars,
-    /// `*.tftest.hcl`
+    /// `*.tftest.hcl` (OpenTofu: `*.tofutest.hcl`): a unit of its own per
+    /// directory, whose module under test is a call (docs/spec/tests.md).
     TfTest,
     /// `*.pp`
     Pcl,
@@ -49,7 +50,7 @@ impl FileKind {
     /// The kind of a file we analyse, or `None` for files we skip.
     pub fn for_path(path: &Path) -> Option<FileKind> {
         let name = path.file_name()?.to_str()?;
-        Some(if name.ends_with(".tftest.hcl") {
+        Some(if name.ends_with(".tftest.hcl") || name.ends_with(".tofutest.hcl") {
             FileKind::TfTest
         } else if name.ends_with(".tfvars") || name.ends_with(".pkrvars.hcl") {
             FileKind::Tfvars
@@ -67,7 +68,8 @@ impl FileKind {
     /// Files of one family in one directory form a module.
     pub fn family(self) -> Family {
         match self {
-            FileKind::Terraform | FileKind::Tfvars | FileKind::TfTest => Family::Terraform,
+            FileKind::Terraform | FileKind::Tfvars => Family::Terraform,
+            FileKind::TfTest => Family::TfTest,
             FileKind::Pcl => Family::Pcl,
             FileKind::Hcl => Family::Hcl,
         }
@@ -79,6 +81,9 @@ pub enum Family {
     Terraform,
     Pcl,
     Hcl,
+    /// A directory's test files: not part of its module (Terraform loads
+    /// them apart), they call the module under test.
+    TfTest,
 }
 
 /// A file's text, shared. A [`TextBuf`], not a `str`: the language server

@@ -74,7 +74,13 @@ impl Workspace {
     /// resolved and its interface brought up to its files.
     pub fn context(&mut self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Resolved {
         let mut reads = HashSet::new();
-        let family = calls.first().map_or(Family::Terraform, |c| c.family);
+        // (A test file's calls name the module under test `#…`: the test
+        // files are a unit of their own, never their callee.)
+        let family = if calls.iter().any(|c| c.name.starts_with('#')) {
+            Family::TfTest
+        } else {
+            calls.first().map_or(Family::Terraform, |c| c.family)
+        };
         let mut stack = vec![(normalize(dir), family)];
         let context = self.context_at(files, &mut stack, calls, &mut reads);
         Resolved { context, reads }

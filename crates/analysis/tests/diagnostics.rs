@@ -170,3 +170,192 @@ fn a_variable_without_type_is_a_hint_naming_the_type_of_its_default() {
         }
     "#]]);
 }
+
+#[test]
+fn a_test_files_variables_checked_against_the_module_under_test() {
+    check(expect![[r#"
+        //- tests/main.tftest.hcl
+        variables {
+          replicas = "three"
+                    #^^^^^^^ error[invalid-value]
+          only_in_tests = 1
+        }
+        run "first" {
+          variables {
+            replicas = [1]
+                      #^^^ error[type-mismatch]
+            name     = "web"
+            nmae     = "x"
+           #^^^^ warning[unsupported-argument]
+            used     = true
+          }
+          assert {
+            condition     = output.replicas
+                           #^^^^^^^^^^^^^^^ error[type-mismatch]
+            error_message = ["not a string"]
+                           #^^^^^^^^^^^^^^^^ error[type-mismatch]
+          }
+          assert {
+            condition     = var.used && output.nope == 1
+                                       #^^^^^^^^^^^ error[undefined-reference]
+            error_message = "count is ${output.replicas}"
+          }
+          expect_failures = [var.replicas, local.x, output.missing, run.first]
+                                          #^^^^^^^ error[invalid-value]
+                                                   #^^^^^^^^^^^^^^ warning[undefined-reference]
+                                                                   #^^^^^^^^^ error[invalid-value]
+        }
+        run "second" {
+          variables {
+            name = run.first.greeting
+            replicas = run.first.replicas
+          }
+          assert {
+            condition     = run.first.greeting == "hi" && run.zeroth.x
+                                                         #^^^^^^^^^^ error[undefined-reference]
+            error_message = "no"
+          }
+        }
+        //- main.tf
+        variable "replicas" {
+          type = number
+        }
+        variable "name" {
+          type    = string
+          default = "app"
+        }
+        output "replicas" {
+          value = var.replicas
+        }
+        output "greeting" {
+          type  = string
+          value = "hi ${var.name}"
+        }
+    "#]]);
+}
+
+#[test]
+fn a_test_file_beside_its_module_and_a_run_with_its_own_module() {
+    check(expect![[r#"
+        //- main.tftest.hcl
+        run "setup" {
+          module {
+            source = "./setup"
+          }
+          variables {
+            size = "big"
+                  #^^^^^ error[invalid-value]
+          }
+        }
+        run "main" {
+          variables {
+            enabled = run.setup.size
+                     #^^^^^^^^^^^^^^ error[type-mismatch]
+          }
+          assert {
+            condition     = var.enabled
+            error_message = "off"
+          }
+        }
+        //- main.tf
+        variable "enabled" {
+          type = bool
+        }
+        //- setup/main.tf
+        variable "size" {
+          type = number
+        }
+        output "size" {
+          value = var.size
+        }
+    "#]]);
+}
+
+#[test]
+fn a_test_files_references_as_terraform_resolves_them() {
+    check(expect![[r#"
+        //- main.tftest.hcl
+        variables {
+          suffix = "-test"
+        }
+        run "early" {
+          variables {
+            n = run.late.n
+               #^^^^^^^^ error[undefined-reference]
+          }
+          assert {
+            condition     = run.early.n == 1 && var.suffix != "" && var.nope == 1
+                           #^^^^^^^^^ error[undefined-reference]
+                                                                   #^^^^^^^^ error[undefined-reference]
+            error_message = "x"
+          }
+          assert {
+            condition     = null
+                           #^^^^ error[invalid-value]
+            error_message = "y"
+          }
+        }
+        run "late" {
+          assert {
+            condition     = run.early.n == var.n
+            error_message = "z"
+          }
+        }
+        //- main.tf
+        variable "n" {
+          type    = number
+          default = 1
+        }
+        output "n" {
+          value = var.n
+        }
+    "#]]);
+}
+
+#[test]
+fn run_names_belong_to_their_test_file() {
+    check(expect![[r#"
+        //- tests/a.tftest.hcl
+        variables {
+          label = "a"
+        }
+        run "setup" {
+          module {
+            source = "./setup"
+          }
+        }
+        run "main" {
+          variables {
+            n = run.setup.size
+               #^^^^^^^^^^^^^^ warning[unsafe-conversion]
+          }
+          assert {
+            condition     = var.label == "a"
+            error_message = "x"
+          }
+        }
+        //- tests/b.tftest.hcl
+        run "setup" {}
+        run "main" {
+          variables {
+            n = run.setup.n
+          }
+          assert {
+            condition     = var.label == "b"
+                           #^^^^^^^^^ error[undefined-reference]
+            error_message = "y"
+          }
+        }
+        //- main.tf
+        variable "n" {
+          type = number
+        }
+        output "n" {
+          value = var.n
+        }
+        //- setup/main.tf
+        output "size" {
+          value = "big"
+        }
+    "#]]);
+}

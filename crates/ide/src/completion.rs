@@ -118,6 +118,12 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     if let Some(missing) = missing_default_attributes(d, prefix, offset) {
         return missing.into();
     }
+    if d.file.kind == analysis::FileKind::TfTest {
+        let file = analysis::calls::test_file_name(&d.file.path);
+        if let Some(list) = test_completion(&file, prefix, &parts, item_text(d, offset), analysis) {
+            return list.into();
+        }
+    }
     if parts.len() >= 2 && parts[0] == "module" {
         if parts.len() == 2 {
             let calls = analysis.resources.iter().filter(|s| s.address.starts_with("module."));
@@ -244,7 +250,70 @@ fn module_arguments(prefix: &str, item: &str, analysis: &ModuleAnalysis) -> Opti
         return None;
     }
     let i = analysis.context.callee(name)?.interface()?;
-    let given: Vec<&str> = item
+    Some(input_completions(i, item))
+}
+
+/// In a test file (docs/spec/tests.md): in a `variables { }` block (the
+/// file's or a run's) the variables of the module it sets, those without a
+/// default first; after `run.` the runs, after `run.NAME.` the run's
+/// outputs; in a run's `assert` after `output.` the run module's outputs.
+fn test_completion(
+    file: &str,
+    prefix: &str,
+    parts: &[&str],
+    item: &str,
+    analysis: &ModuleAnalysis,
+) -> Option<Vec<Completion>> {
+    use analysis::calls::{run_call, TESTED};
+    let run_call = |name: &str| run_call(file, name);
+    let own = run_call("");
+    let interface = |call: &str| analysis.context.callee(call).and_then(Callee::interface);
+    let run = prefix
+        .trim_start()
+        .strip_prefix("run")
+        .and_then(|h| h.trim_start().strip_prefix('"'))
+        .and_then(|h| h.split('"').next());
+    if parts.len() >= 2 && parts[0] == "run" {
+        if parts.len() == 2 {
+            let runs = analysis.context.calls.iter().filter_map(|(k, c)| Some((k.strip_prefix(own.as_str())?, c)));
+            return Some(
+                runs.map(|(name, c)| Completion {
+                    label: name.to_string(),
+                    kind: CompletionKind::Variable,
+                    detail: c.interface().map(|i| i.value().to_string()),
+                    snippet: None,
+                })
+                .collect(),
+            );
+        }
+        let i = interface(&run_call(parts[1]))?;
+        return Some(attributes_after(&i.value(), &parts[2..parts.len() - 1]));
+    }
+    let open = open_brackets(prefix);
+    if parts.len() >= 2 && parts[0] == "output" {
+        let i = interface(&run_call(run?))?;
+        return Some(attributes_after(&i.value(), &parts[1..parts.len() - 1]));
+    }
+    let line = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+    if !line.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    let (call, block_start) = match (run, open.as_slice()) {
+        (None, [(at, '{')]) if prefix.trim_start().starts_with("variables") => (TESTED.to_string(), *at),
+        (Some(name), [(_, '{'), (at, '{')]) if prefix[..*at].trim_end().ends_with("variables") => (run_call(name), *at),
+        _ => return None,
+    };
+    let i = interface(&call)?;
+    // The names set in this block (up to its closing brace).
+    let block = &item[block_start.min(item.len())..];
+    let end = block.find('}').unwrap_or(block.len());
+    Some(input_completions(i, &block[..end]))
+}
+
+/// A module's variables not set in `body` (lines `NAME = …`), those
+/// without a default first, with their types.
+fn input_completions(i: &analysis::Interface, body: &str) -> Vec<Completion> {
+    let given: Vec<&str> = body
         .lines()
         .skip(1)
         .filter_map(|l| l.split_once('=').map(|(k, _)| k.trim()))
@@ -252,21 +321,19 @@ fn module_arguments(prefix: &str, item: &str, analysis: &ModuleAnalysis) -> Opti
         .collect();
     let mut inputs: Vec<&Input> = i.inputs.iter().filter(|v| !given.contains(&v.name.as_str())).collect();
     inputs.sort_by_key(|v| !v.required);
-    Some(
-        inputs
-            .into_iter()
-            .map(|v| {
-                let ty = v.declared.clone().unwrap_or_else(|| v.value.clone());
-                let detail = if v.required { format!("{ty} (required)") } else { ty.to_string() };
-                Completion {
-                    label: v.name.clone(),
-                    kind: CompletionKind::Attribute,
-                    detail: Some(detail),
-                    snippet: Some(format!("{} = ${{1}}", v.name)),
-                }
-            })
-            .collect(),
-    )
+    inputs
+        .into_iter()
+        .map(|v| {
+            let ty = v.declared.clone().unwrap_or_else(|| v.value.clone());
+            let detail = if v.required { format!("{ty} (required)") } else { ty.to_string() };
+            Completion {
+                label: v.name.clone(),
+                kind: CompletionKind::Attribute,
+                detail: Some(detail),
+                snippet: Some(format!("{} = ${{1}}", v.name)),
+            }
+        })
+        .collect()
 }
 
 /// Inside `default = { … }` of an object-typed variable: the attributes

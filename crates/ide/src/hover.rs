@@ -118,12 +118,17 @@ pub fn hover_in<'a>(
         match &t.note {
             Note::Reference(Some(r)) => {
                 let file = file_name(docs, r.path.as_deref(), doc);
-                let text = docs
-                    .iter()
-                    .find(|d| Some(&d.file.path) == r.path.as_ref())
-                    .map(|d| &d.file.text)
-                    .unwrap_or(&docs[doc].file.text);
-                prose.push(format!("{} ({}:{})", capitalise(&r.message), file, line_of(text, r.range.start)));
+                let text = match &r.path {
+                    None => Some(&docs[doc].file.text),
+                    Some(p) => docs.iter().find(|d| d.file.path == *p).map(|d| &d.file.text),
+                };
+                // (A file of another module, a callee's, is not at hand: no line.)
+                match text {
+                    Some(text) => {
+                        prose.push(format!("{} ({}:{})", capitalise(&r.message), file, line_of(text, r.range.start)))
+                    }
+                    None => prose.push(format!("{} ({file})", capitalise(&r.message))),
+                }
             }
             Note::Conditional(a, b) => {
                 prose.push(format!("A conditional: `{a}` and `{b}` unify to `{}`.", main.ty));

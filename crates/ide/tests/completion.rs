@@ -187,3 +187,153 @@ locals {
         "#]],
     );
 }
+
+#[test]
+fn a_runs_variables_offer_the_module_under_tests_variables() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    n$0
+  }
+  assert {
+    condition     = output.greeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            Attribute replicas [replicas = ${1}] — number (required)
+            Attribute name [name = ${1}] — string
+        "#]],
+    );
+}
+
+#[test]
+fn the_files_variables_offer_the_module_under_tests_variables() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+variables {
+  name = "x"
+  $0
+}
+//- main.tf
+variable "replicas" {
+  type = number
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+variable "zone" {
+  type    = string
+  default = "a"
+}
+"#,
+        expect![[r#"
+            Attribute replicas [replicas = ${1}] — number (required)
+            Attribute zone [zone = ${1}] — string
+        "#]],
+    );
+}
+
+#[test]
+fn after_run_a_runs_outputs() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    name = run.first.$0
+  }
+  assert {
+    condition     = output.greeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            Attribute greeting — string
+        "#]],
+    );
+}
+
+#[test]
+fn after_output_in_an_assertion_the_modules_outputs() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    name = "x"
+  }
+  assert {
+    condition     = output.$0 "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            Attribute greeting — string
+        "#]],
+    );
+}

@@ -88,3 +88,123 @@ variable "cidr" {
         "#]],
     );
 }
+
+#[test]
+fn a_run_output_leads_into_the_module() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    name = run.first.gree$0ting
+  }
+  assert {
+    condition     = output.greeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            main.tf: "greeting"
+        "#]],
+    );
+}
+
+#[test]
+fn a_variable_in_an_assertion_leads_into_the_module() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    name = "x"
+  }
+  assert {
+    condition     = var.na$0me == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            main.tf: "name"
+        "#]],
+    );
+}
+
+#[test]
+fn a_variable_set_in_a_run_leads_into_the_module() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    na$0me = "x"
+  }
+  assert {
+    condition     = output.greeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            main.tf: "name"
+        "#]],
+    );
+}

@@ -113,7 +113,7 @@ output "id" {
 "#,
         expect![[r#"
             `module.net.id`: number
-            Output `id` of module `net` (outputs.tf:1)
+            Output `id` of module `net` (outputs.tf)
         "#]],
     );
 }
@@ -157,6 +157,139 @@ locals {
         expect![[r#"
             `map(string)`: map(string)
             The declared type of this type constructor.
+        "#]],
+    );
+}
+
+#[test]
+fn a_run_output_in_a_later_run() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    name = run.first.gree$0ting
+  }
+  assert {
+    condition     = output.greeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            `run.first.greeting`: string
+            A greeting.
+            ---
+            Output `greeting` of the module of run `first` (main.tf)
+            ---
+            Expected `string` here: this value converts safely.
+        "#]],
+    );
+}
+
+#[test]
+fn an_output_in_an_assertion() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    name = "x"
+  }
+  assert {
+    condition     = output.gr$0eeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            `output.greeting`: string
+            A greeting.
+            ---
+            Output `greeting` of the module under test (main.tf)
+        "#]],
+    );
+}
+
+#[test]
+fn a_variable_set_in_a_runs_variables_block() {
+    check(
+        r#"
+//- tests/main.tftest.hcl
+run "first" {
+  variables {
+    replicas = 2
+  }
+}
+run "second" {
+  variables {
+    repl$0icas = 2
+  }
+  assert {
+    condition     = output.greeting == "hi"
+    error_message = "no"
+  }
+}
+//- main.tf
+variable "replicas" {
+  type        = number
+  description = "How many."
+}
+variable "name" {
+  type    = string
+  default = "app"
+}
+output "greeting" {
+  type        = string
+  description = "A greeting."
+  value       = "hi ${var.name}"
+}
+"#,
+        expect![[r#"
+            `replicas`: number
+            Variable `replicas` of run `second` (main.tf)
+            ---
+            How many.
+            ---
+            Required: the variable has no default.
         "#]],
     );
 }

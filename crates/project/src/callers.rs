@@ -65,6 +65,7 @@ impl Scan {
         let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
         let mut texts = Vec::new();
         let mut subdirs = Vec::new();
+        let mut tests = false;
         for e in entries.filter_map(Result::ok) {
             let Ok(kind) = e.file_type() else { continue };
             let path = e.path();
@@ -72,6 +73,8 @@ impl Scan {
             let name = name.to_string_lossy();
             if kind.is_dir() && !name.starts_with('.') && name != "node_modules" {
                 subdirs.push(path);
+            } else if FileKind::for_path(&path) == Some(FileKind::TfTest) {
+                tests = true;
             } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl)) =
                 kind.is_file().then(|| FileKind::for_path(&path)).flatten()
             {
@@ -82,6 +85,18 @@ impl Scan {
             let Some(source) = c.source.filter(|s| is_local(s)) else { continue };
             let target = (normalize(&dir.join(source.replace('\\', "/"))), c.family);
             self.calls.entry((dir.to_path_buf(), c.family)).or_default().push(target);
+        }
+        if tests {
+            // A directory's test files call the module under test: theirs,
+            // or under `tests/` the one holding `tests/` (docs/spec/tests.md).
+            let tested =
+                dir.ancestors().take(2).find(|a| a.file_name().is_some_and(|n| n == "tests")).and_then(Path::parent);
+            if let Some(t) = tested.or(Some(dir)) {
+                self.calls
+                    .entry((dir.to_path_buf(), Family::TfTest))
+                    .or_default()
+                    .push((normalize(t), Family::Terraform));
+            }
         }
         subdirs
     }

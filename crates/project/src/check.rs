@@ -348,6 +348,8 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
         Some(Family::Terraform)
     } else if loaded.files.iter().any(|f| f.kind == FileKind::Pcl) {
         Some(Family::Pcl)
+    } else if loaded.files.iter().any(|f| f.kind == FileKind::TfTest) {
+        Some(Family::TfTest)
     } else {
         None
     };

@@ -18,7 +18,7 @@ impl Dialect {
     /// The dialect a file name implies; anything unknown is plain HCL.
     pub fn for_path(path: &Path) -> Dialect {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        const TERRAFORM: [&str; 5] = [".tf", ".tfvars", ".tftest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
+        const TERRAFORM: [&str; 6] = [".tf", ".tfvars", ".tftest.hcl", ".tofutest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
         if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
             Dialect::Terraform
         } else if name.ends_with(".pp") {

@@ -101,6 +101,13 @@ pub struct Infer<'e, 's> {
     /// The parts of type expressions met in expressions (`convert`'s type
     /// argument), for hover and semantic tokens.
     pub type_nodes: Vec<syntax::typeexpr::TypeNode>,
+    /// In a test file (its file name): `run.NAME` is typed from the run's module.
+    pub test_file: Option<String>,
+    /// In a test's assertions: the call of the module they look at
+    /// (`output.NAME`, `var.NAME` are its).
+    pub tested: Option<String>,
+    /// In a test's `run` block: its name and the variables it sets.
+    pub run: Option<(String, Vec<String>)>,
 }
 
 fn options(dialect: Dialect) -> ConvertOptions {
@@ -119,6 +126,9 @@ impl<'e, 's> Infer<'e, 's> {
             caught: false,
             record: None,
             type_nodes: Vec::new(),
+            test_file: None,
+            tested: None,
+            run: None,
         }
     }
 

@@ -41,6 +41,11 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let dialect = self.env.dialect();
         let tf_like = dialect != Dialect::Pcl;
+        if self.test_file.is_some() && dialect == Dialect::Terraform {
+            if let Some(found) = self.test_reference(name, &range, ops) {
+                return found;
+            }
+        }
         if tf_like && (name == "var" || name == "local") {
             let space = if name == "var" { Space::Var } else { Space::Local };
             let (attr_name, rest, full) = match self.first_attr(&range, ops) {
@@ -190,7 +195,22 @@ impl<'e, 's> Infer<'e, 's> {
         range: Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> (Type, Note) {
-        let (call, rest, full) = match self.first_attr(&range, ops) {
+        let (call, _, _) = match self.first_attr(&range, ops) {
+            Ok(found) => found,
+            Err(plain) => return plain,
+        };
+        self.module_reference_of(call, "module", range, ops)
+    }
+
+    /// `ROOT.NAME.OUTPUT…` of the call `call` (`module.NAME`, a test's `run.NAME`).
+    fn module_reference_of(
+        &mut self,
+        call: &str,
+        root: &str,
+        range: Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> (Type, Note) {
+        let (shown, rest, full) = match self.first_attr(&range, ops) {
             Ok(found) => found,
             Err(plain) => return plain,
         };
@@ -218,7 +238,7 @@ impl<'e, 's> Infer<'e, 's> {
                     let output = callee.as_ref().and_then(|c| c.interface()).and_then(|i| i.output(o.value()));
                     if let Some(why) = output.and_then(|o| o.deprecated.clone()) {
                         // Terraform 1.15 warns where a deprecated output is used.
-                        let msg = format!("output `{}` of module `{call}` is deprecated: {why}", o.value());
+                        let msg = format!("output `{}` of {root} `{shown}` is deprecated: {why}", o.value());
                         let d = Diagnostic::new(Code::Deprecated, out_range.clone(), msg);
                         self.report(d.with_severity(Severity::Warning));
                     }
@@ -230,6 +250,108 @@ impl<'e, 's> Infer<'e, 's> {
                 (self.apply(t, &rest[1..]), Note::Reference(Some(output_related)))
             }
             None => (self.apply(t, rest), Note::Reference(related)),
+        }
+    }
+
+    /// A test file's `run.NAME…` (the run's module's outputs), and in its
+    /// assertions `output.NAME` and `var.NAME` (the module they look at);
+    /// `None` for other names, and for `var.NAME` the module does not
+    /// declare (a test-only variable, `any`).
+    fn test_reference(
+        &mut self,
+        name: &str,
+        range: &Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<(Type, Note)> {
+        match name {
+            "run" => {
+                let (run, _, full) = match self.first_attr(range, ops) {
+                    Ok(found) => found,
+                    Err(plain) => return Some(plain),
+                };
+                let file = self.test_file.clone().unwrap_or_default();
+                let call = crate::calls::run_call(&file, run);
+                if self.env.lookup(Space::Module, &call).is_none() {
+                    // Terraform: "Reference to unknown run block".
+                    let msg = format!("`run.{run}` is not a run block of this test file");
+                    self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+                    return Some((self.apply(Type::any(), &ops[1..]), Note::Plain));
+                }
+                if let Some((current, _)) = self.run.clone() {
+                    let here = self.env.lookup(Space::Module, &crate::calls::run_call(&file, &current));
+                    let there = self.env.lookup(Space::Module, &call);
+                    let later = match (here.and_then(|h| h.1), there.and_then(|t| t.1)) {
+                        (Some(h), Some(t)) => h.path == t.path && t.range.start > h.range.start,
+                        _ => false,
+                    };
+                    // Terraform: "Self reference", and a "Cycle" for a later
+                    // run (each run follows the ones above it).
+                    let why = if run == current {
+                        Some("a run's outputs are not known inside the run itself")
+                    } else if later {
+                        Some("it runs after this one, so its outputs are not known here")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        let msg = format!("`run.{run}` cannot be used here: {why}");
+                        self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+                        return Some((self.apply(Type::any(), &ops[1..]), Note::Plain));
+                    }
+                }
+                Some(self.module_reference_of(&call, "run", range.clone(), ops))
+            }
+            "output" | "var" => {
+                let tested = self.tested.clone()?;
+                let callee = self.env.callee(&tested)?;
+                let i = callee.interface()?;
+                let (attr, rest, full) = match self.first_attr(range, ops) {
+                    Ok(found) => found,
+                    Err(plain) => return Some(plain),
+                };
+                let (ty, related, doc) = if name == "var" {
+                    let Some(input) = i.input(attr) else {
+                        // A test-only variable: the file's or the run's (any).
+                        let own = self.run.as_ref().is_some_and(|(_, vars)| vars.iter().any(|v| v == attr));
+                        let file = self.test_file.clone().unwrap_or_default();
+                        if !own && self.env.lookup(Space::Module, &crate::calls::test_var(&file, attr)).is_none() {
+                            // Terraform: "Reference to undeclared input variable".
+                            let msg = format!(
+                                "`var.{attr}` is declared neither in the module under test nor in this test file's `variables`"
+                            );
+                            self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+                        }
+                        return Some((self.apply(Type::any(), rest), Note::Plain));
+                    };
+                    let r = Related {
+                        path: Some(input.path.clone()),
+                        range: input.name_range.clone(),
+                        message: format!("variable `{attr}` of the module under test"),
+                    };
+                    (input.value.clone(), r, input.description.clone())
+                } else {
+                    let Some(o) = i.output(attr) else {
+                        let mut msg = format!("`output.{attr}` is not declared in the module under test");
+                        if let Some(s) = types::suggest::closest(attr, i.outputs.iter().map(|o| o.name.as_str())) {
+                            msg.push_str(&format!("; did you mean `output.{s}`?"));
+                        }
+                        self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+                        return Some((self.apply(Type::any(), rest), Note::Plain));
+                    };
+                    let r = Related {
+                        path: Some(o.path.clone()),
+                        range: o.name_range.clone(),
+                        message: format!("output `{attr}` of the module under test"),
+                    };
+                    (o.ty.clone(), r, o.description.clone())
+                };
+                if let Some(d) = doc {
+                    self.note(full.clone(), &ty, Note::Doc(d));
+                }
+                self.note(full, &ty, Note::Reference(Some(related.clone())));
+                Some((self.apply(ty, rest), Note::Reference(Some(related))))
+            }
+            _ => None,
         }
     }
 

@@ -11,9 +11,9 @@ use crate::infer::Note;
 const META: [&str; 6] = ["source", "version", "count", "for_each", "providers", "depends_on"];
 
 /// How a kind of call names itself and its inputs in messages.
-struct Words {
-    what: &'static str,
-    input: &'static str,
+pub(super) struct Words {
+    pub(super) what: &'static str,
+    pub(super) input: &'static str,
 }
 
 const MODULE: Words = Words { what: "module", input: "variable" };
@@ -174,7 +174,7 @@ fn missing(inf: &mut Infer, b: &Block, i: &Interface, call: &str, w: &Words) {
 
 /// What hover and definition show on an argument's name: the variable it
 /// sets in the called module.
-fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: &Words) {
+pub(super) fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: &Words) {
     if inf.record.is_none() {
         return;
     }
@@ -198,7 +198,7 @@ fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: 
 }
 
 /// One argument against the input it sets.
-fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str, w: &Words) {
+pub(super) fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str, w: &Words) {
     // A value of type none (`null`, or a local holding it) is always null.
     if matches!(a.value, Expression::Null(_)) || t.is_none() {
         // null is "not set": a nullable variable takes it, a non-nullable

@@ -20,6 +20,7 @@ pub(super) fn check_item(
     let kind = doc.file.kind;
     let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
+    inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     if record {
         inf.record = Some(Vec::new());
     }
@@ -84,6 +85,8 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
         ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
+        ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
+        ("run", FileKind::TfTest) => super::tftest::run(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
         ("import", FileKind::Terraform) => {

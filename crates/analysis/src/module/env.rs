@@ -203,7 +203,7 @@ impl ModuleEnv {
         let related = Related {
             path: Some(self.paths[e.doc].clone()),
             range: self.range(e),
-            message: format!("{} `{name}` is declared here", e.what),
+            message: format!("{} `{}` is declared here", e.what, crate::calls::test_name(name).unwrap_or(name)),
         };
         Some((e.ty.clone(), Some(related)))
     }
@@ -361,7 +361,10 @@ impl Env for View<'_> {
         let related = Related {
             path: Some(o.path.clone()),
             range: o.name_range.clone(),
-            message: format!("output `{output}` of module `{call}`"),
+            message: match crate::calls::test_name(call) {
+                Some(run) => format!("output `{output}` of the module of run `{run}`"),
+                None => format!("output `{output}` of module `{call}`"),
+            },
         };
         Some((related, o.description.clone()))
     }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// A document whose blocks can call modules.
 fn calling(d: &Document) -> bool {
-    matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl)
+    matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl | FileKind::TfTest)
 }
 
 /// A module call as the workspace resolves it.

@@ -52,6 +52,7 @@ mod resources;
 mod shared;
 mod shifted;
 mod symbols;
+mod tftest;
 
 use calls::*;
 use changes::*;
@@ -312,7 +313,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             for c in d.calls.iter().filter(|c| !c.component) {
                 declare_name(&mut env, Space::Module, &c.name);
                 let ty = c.value(env.context.callee(&c.name));
-                env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");
+                let what = match c.name.split(':').next() {
+                    Some("#run") => "run block",
+                    Some("#var") => "test variable",
+                    _ => "module call",
+                };
+                env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), what);
             }
             for r in &d.resource_decls {
                 let key = r.key();
