@@ -6,6 +6,7 @@
 //! cloning is cheap, which matters because inference copies types everywhere.
 
 mod convert;
+pub mod cty;
 mod elements;
 mod print;
 mod traverse;

@@ -200,7 +200,11 @@ impl<'e, 's> Infer<'e, 's> {
                 self.check(&c.cond_expr, &cond, &Type::bool(), None);
                 let a = self.expr(&c.true_expr);
                 let b = self.expr(&c.false_expr);
-                let u = unify_safe(&a, &b);
+                let u = if self.env.dialect() == Dialect::Terraform {
+                    self.terraform_conditional(c, &a, &b)
+                } else {
+                    unify_safe(&a, &b)
+                };
                 (Type::lift(u, &[&cond]), Note::Conditional(a, b))
             }
             Expression::UnaryOp(op) => {
@@ -224,6 +228,63 @@ impl<'e, 's> Infer<'e, 's> {
             Expression::BinaryOp(op) => plain(self.binary(&op.lhs_expr, *op.operator.value(), &op.rhs_expr)),
             Expression::ForExpr(f) => plain(self.for_expr(f)),
             Expression::FuncCall(call) => plain(self.call(call)),
+        }
+    }
+
+    /// A conditional's type in Terraform (types.md §4, Terraform): results
+    /// without a common type are Terraform's "Inconsistent conditional
+    /// result types", reported from the true result to the false one.
+    fn terraform_conditional(&mut self, c: &hcl_edit::expr::Conditional, a: &Type, b: &Type) -> Type {
+        match types::cty::conditional(a, b) {
+            Ok(t) => t,
+            // A result that indexes the instances of a resource, data
+            // source or module call fails when their count makes them an
+            // empty tuple, and HCL then gives it the unknown type, which
+            // unifies with anything: `c ? data.x.y[0] : x.y[0]`, with counts
+            // that make one of them empty, works.
+            Err(_) if self.indexes_instances(&c.true_expr) || self.indexes_instances(&c.false_expr) => unify_safe(a, b),
+            // `try` catches it as any other failure of its argument.
+            Err(_) if self.suppress > 0 => {
+                self.caught = true;
+                Type::any()
+            }
+            Err(why) => {
+                let range = self.range(&c.true_expr).start..self.range(&c.false_expr).end;
+                let msg = format!(
+                    "inconsistent conditional result types: the true result `{}` and the false result `{}` have \
+                     no common type in Terraform ({why})",
+                    a.brief(),
+                    b.brief()
+                );
+                self.report(Diagnostic::new(Code::TypeMismatch, range, msg));
+                Type::any()
+            }
+        }
+    }
+
+    /// Whether an expression indexes (`x[0]`, `x.0`, `x["k"]`) a
+    /// reference that is not a variable, local, iterator or other name
+    /// bound here: the instances of a resource, data source or module call;
+    /// also in an argument of `try(…)` (whose `null` fallback is then of the
+    /// unknown type).
+    fn indexes_instances(&self, e: &Expression) -> bool {
+        match e {
+            Expression::Parenthesis(p) => self.indexes_instances(p.inner()),
+            Expression::FuncCall(call) if call.name.name.as_str() == "try" && call.name.namespace.is_empty() => {
+                call.args.iter().any(|a| self.indexes_instances(a))
+            }
+            Expression::Traversal(t) => {
+                let Expression::Variable(root) = &t.expr else { return false };
+                let root = root.value().as_str();
+                let bound = self.scope.iter().any(|(name, _)| name == root);
+                let own = ["var", "local", "each", "count", "path", "terraform", "self"].contains(&root);
+                !bound
+                    && !own
+                    && t.operators
+                        .iter()
+                        .any(|op| matches!(op.value(), TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_)))
+            }
+            _ => false,
         }
     }
 
