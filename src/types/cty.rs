@@ -8,7 +8,7 @@
 //! `null` being a null of it), `optional(T)` is `T`, and a union of other
 //! members is a value whose type only the run knows (also unknown).
 
-use super::{convert_with, unify_safe, ConvertOptions, Kind, Safety, Type};
+use super::{unify_safe, Kind, Type};
 
 /// The type of `c ? a : b` in Terraform, or, when the two results have no
 /// common type, why not (Terraform's wording, from HCL's
@@ -45,10 +45,46 @@ fn held(t: &Type) -> Type {
     }
 }
 
-/// Whether go-cty has an (unsafe) conversion from `from` to `to`.
+/// Whether go-cty has an (unsafe) conversion from `from` to `to` (its
+/// `getConversionKnown`), of types as Terraform holds values (no unions,
+/// `any` the unknown type, `int` a number).
 fn converts(from: &Type, to: &Type) -> bool {
-    let opts = ConvertOptions { any_is_safe: true, none_is_universal: true, go_cty: true };
-    from == to || convert_with(from, to, opts) != Safety::None
+    use Kind::{Bool, Int, List, Map, Number, Object, Set, String, Tuple};
+    if to.is_any() || from.is_any() {
+        return true;
+    }
+    match (from.kind(), to.kind()) {
+        (Int | Number, Int | Number) | (_, String) if from.is_primitive() => true,
+        (Bool, Bool) | (String, Int | Number | Bool) => true,
+        (Object(_), Object(ts)) => ts.iter().all(|(name, t)| from.attribute(name).is_some_and(|f| converts(f, t))),
+        (Tuple(fs), Tuple(ts)) => fs.len() == ts.len() && fs.iter().zip(ts).all(|(f, t)| converts(f, t)),
+        (List(f) | Set(f), List(t) | Set(t)) | (Map(f), Map(t)) => converts(f, t),
+        (Tuple(fs), List(t) | Set(t)) => elements_convert(fs, t, true),
+        (Object(fs), Map(t)) => elements_convert(&fs.iter().map(|(_, f)| f.clone()).collect::<Vec<_>>(), t, false),
+        (Map(f), Object(ts)) => ts.iter().all(|(_, t)| converts(f, t)),
+        _ => false,
+    }
+}
+
+/// Whether the elements of a tuple (or the attributes of an object) convert
+/// to a collection of `t` (`conversionTupleToList`, `…ToSet`,
+/// `conversionObjectToMap`): to an unknown element type they must first
+/// unify, and a list or set of them must then not be of the unknown type
+/// unless they all are.
+fn elements_convert(elems: &[Type], t: &Type, sequence: bool) -> bool {
+    if elems.is_empty() {
+        return true;
+    }
+    let target = if t.is_any() {
+        let Some(u) = unify(elems) else { return false };
+        if sequence && u.is_any() && !elems.iter().all(Type::is_any) {
+            return false;
+        }
+        u
+    } else {
+        t.clone()
+    };
+    elems.iter().all(|e| converts(e, &target))
 }
 
 /// go-cty's `unify(types, unsafe = true)`: the type every one of `types`
@@ -294,9 +330,11 @@ fn describe(t: &Type, f: &Type) -> String {
         (Kind::Object(ts), Kind::Object(fs)) => {
             for (name, ta) in ts {
                 match f.attribute(name) {
-                    None => return format!(
+                    None => {
+                        return format!(
                         "the 'true' value includes object attribute \"{name}\", which is absent in the 'false' value"
-                    ),
+                    )
+                    }
                     Some(fa) if fa != ta => {
                         return format!("type mismatch for object attribute \"{name}\": {}", describe(ta, fa))
                     }
