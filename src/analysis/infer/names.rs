@@ -298,8 +298,23 @@ impl<'e, 's> Infer<'e, 's> {
             }
             // A step that leaves only null because every other member failed
             // fails at run time, which is what try() and can() catch.
-            if self.suppress > 0 && r.ty.is_none() && !t.is_none() && !r.diags.is_empty() {
+            let only_null = r.ty.is_none() && !t.is_none() && !r.diags.is_empty();
+            if self.suppress > 0 && only_null {
                 self.caught = true;
+            }
+            // Terraform: the non-null members' type says what the value has
+            // (an `optional(object(…))` lacking the attribute), and HCL checks
+            // the type before the value: "Unsupported attribute" whether the
+            // value is null or not (types.md §5, Terraform).
+            if only_null && self.env.dialect() == Dialect::Terraform {
+                for d in &r.diags {
+                    let msg = d.message.strip_prefix(types::ALWAYS_NULL).unwrap_or(&d.message);
+                    let msg = format!("{msg} (whether the value is null or not)");
+                    self.report(Diagnostic::new(Code::Traversal, range.clone(), msg));
+                }
+                t = Type::any();
+                i += 1;
+                continue;
             }
             // Once a step has said the chain is always null, the steps after
             // it on that null would only repeat it.
