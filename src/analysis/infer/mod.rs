@@ -467,11 +467,18 @@ fn key_and_element(c: &Type) -> (Type, Type) {
         Kind::Object(attrs) => {
             (Type::string(), some_or_any(Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())))
         }
-        // `optional(list(T))`: null has no elements. Members of different
-        // shapes (often a for over an object's attributes) give `any`, since
-        // which one is iterated depends on a key the types do not follow.
+        // `optional(list(T))`: null has no elements, nor has an empty tuple
+        // or object (`try(var.l, [])`). Members of different shapes (often a
+        // for over an object's attributes) give `any`, since which one is
+        // iterated depends on a key the types do not follow.
         Kind::Union(ms) => {
-            let mut shapes = ms.iter().filter(|m| !m.is_none()).map(key_and_element);
+            let empty = |m: &Type| match m.kind() {
+                Kind::None => true,
+                Kind::Tuple(ts) => ts.is_empty(),
+                Kind::Object(attrs) => attrs.is_empty(),
+                _ => false,
+            };
+            let mut shapes = ms.iter().filter(|m| !empty(m)).map(key_and_element);
             match (shapes.next(), shapes.next()) {
                 (Some(one), None) => one,
                 _ => (Type::any(), Type::any()),
