@@ -47,6 +47,11 @@ pub trait Env {
     }
     /// The type of a name, and where it is declared.
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)>;
+    /// The type of the default of a variable of type `any` (or without a
+    /// type), when it has one that is not null.
+    fn var_default(&self, _name: &str) -> Option<Type> {
+        None
+    }
     /// The declared name closest to a misspelt one, for "did you mean".
     fn suggest(&self, space: Space, word: &str) -> Option<String>;
     /// What the module call `NAME` leads to (the checks of its arguments).

@@ -50,7 +50,19 @@ impl<'e, 's> Infer<'e, 's> {
             return match self.env.lookup(space, attr_name) {
                 Some((t, related)) => {
                     self.note(full, &t, Note::Reference(related.clone()));
-                    (self.apply(t, rest), Note::Reference(related))
+                    let defaulted = match space {
+                        Space::Var => {
+                            self.env.var_default(attr_name).and_then(|d| self.default_steps(attr_name, d, rest))
+                        }
+                        _ => None,
+                    };
+                    let before = self.diagnostics.len();
+                    let ty = self.apply(t, rest);
+                    // (What the declared type already reports is not repeated.)
+                    if let Some(d) = defaulted.filter(|_| self.diagnostics.len() == before) {
+                        self.report(d);
+                    }
+                    (ty, Note::Reference(related))
                 }
                 None => {
                     if !self.env.lenient() {
@@ -243,6 +255,41 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let t = self.expr(root);
         (self.apply(t, ops), Note::Plain)
+    }
+
+    /// A variable of type `any` is its default where no value is passed:
+    /// the first step of `ops` that fails on the default's type, as a
+    /// warning (a caller may pass another shape). Steps after a splat or a
+    /// key that is not a constant are not followed.
+    fn default_steps(
+        &self,
+        name: &str,
+        default: Type,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<Diagnostic> {
+        let mut t = default.clone();
+        for op in ops {
+            let step = match op.value() {
+                TraversalOperator::GetAttr(a) => Step::Attr(a.value().to_string()),
+                TraversalOperator::LegacyIndex(n) => Step::Index(Value::Int((*n.value()).into())),
+                TraversalOperator::Index(key) => match eval(key, self.src) {
+                    Ok(v @ (Value::Int(_) | Value::Number(_) | Value::String(_) | Value::Bool(_))) => Step::Index(v),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let r = types::traverse(&t, &step);
+            if let Some(d) = r.diags.iter().find(|d| d.severity == types::Severity::Error) {
+                let msg = format!(
+                    "`var.{name}` takes any type, and where no value is passed it is its default, a `{}`: {}",
+                    default.brief(),
+                    d.message
+                );
+                return Some(Diagnostic::new(Code::Traversal, self.range(op), msg).with_severity(Severity::Warning));
+            }
+            t = r.ty;
+        }
+        None
     }
 
     /// Applies traversal operators step by step (types.md §5), splats included.

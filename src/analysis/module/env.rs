@@ -120,6 +120,13 @@ pub(super) fn space_index(s: Space) -> usize {
     }
 }
 
+/// Where the type of a variable's `default` is kept for
+/// [`Env::var_default`]: a name no reference can spell, so that the memo
+/// and the readers of a module follow it as they follow the variable.
+pub(super) fn default_key(name: &str) -> String {
+    format!("\0default {name}")
+}
+
 impl ModuleEnv {
     pub(super) fn insert(
         &mut self,
@@ -340,6 +347,9 @@ impl Env for View<'_> {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         self.lookups.borrow_mut().push((space, name.to_string()));
         self.env.lookup(space, name)
+    }
+    fn var_default(&self, name: &str) -> Option<Type> {
+        self.lookup(Space::Var, &default_key(name)).map(|(t, _)| t)
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
         let answer = self.env.suggest(space, word);

@@ -181,6 +181,11 @@ impl Memo {
                 *winners = self.checks.get(id)?.winners.clone();
             }
             for ((a, b), won) in was.vars.iter().zip(&d.vars).zip(winners.iter()) {
+                // (A default's type is kept under its own key: a new one,
+                // or a renamed variable with one, is left to a full run.)
+                if a.default != b.default || (a.name != b.name && b.default.is_some()) {
+                    return None;
+                }
                 // (tfvars values are checked against the variables' types
                 // and places: a new place of the type is a change too.)
                 if a.same_for_others(b) && a.type_range == b.type_range {
