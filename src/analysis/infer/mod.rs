@@ -103,6 +103,9 @@ pub struct Infer<'e, 's> {
     caught: bool,
     /// Every sub-expression's type, when asked for (hover).
     pub record: Option<Vec<Typed>>,
+    /// The arguments of each `try(…)` call (by the call's range) that can
+    /// be its value: their types, `None` for one that always fails.
+    try_args: HashMap<Range<usize>, Vec<Option<Type>>>,
 }
 
 fn options(dialect: Dialect) -> ConvertOptions {
@@ -112,7 +115,16 @@ fn options(dialect: Dialect) -> ConvertOptions {
 
 impl<'e, 's> Infer<'e, 's> {
     pub fn new(env: &'e dyn Env, src: Source<'s>) -> Self {
-        Infer { env, src, scope: Vec::new(), diagnostics: Vec::new(), suppress: 0, caught: false, record: None }
+        Infer {
+            env,
+            src,
+            scope: Vec::new(),
+            diagnostics: Vec::new(),
+            suppress: 0,
+            caught: false,
+            record: None,
+            try_args: HashMap::default(),
+        }
     }
 
     pub fn set_source(&mut self, src: Source<'s>) {
