@@ -443,3 +443,29 @@ fn a_default_of_type_any_edited_is_followed_by_its_readers() {
         assert_eq!(summary(&incremental), summary(&fresh), "{now}");
     }
 }
+
+/// Issue 34 item 10: a template `templatefile` reads is a dependency of the
+/// item that reads it: after the template changes, the next analysis (here
+/// after an edit of the module) reads it again, memo or not.
+#[test]
+fn a_template_read_again_after_it_changes() {
+    let dir = std::env::temp_dir().join(format!("hcl-types-template-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tpl = dir.join("t.tpl");
+    std::fs::write(&tpl, "${a}\n").unwrap();
+    let path = dir.join("main.tf");
+    let text = "locals {\n  x = templatefile(\"${path.module}/t.tpl\", { a = \"1\" })\n}\n";
+    let mut docs = vec![Document::parse(SourceFile::new(path.clone(), text).unwrap())];
+    let mut memo = Memo::default();
+    let first = memo.analysis(&docs);
+    assert!(!summary(&first).contains("uses `"), "{}", summary(&first));
+    std::fs::write(&tpl, "${a} ${b}\n").unwrap();
+    for (i, edited) in [format!("{text}# edited\n"), format!("# edited\n{text}# edited\n")].iter().enumerate() {
+        docs[0] = docs[0].edit(SourceFile::new(path.clone(), edited.as_str()).unwrap());
+        let incremental = memo.analysis(&docs);
+        let fresh = analyze(&[Document::parse(SourceFile::new(path.clone(), edited.as_str()).unwrap())]);
+        assert_eq!(summary(&incremental), summary(&fresh), "edit {i}");
+        assert!(summary(&incremental).contains("uses `b`"), "edit {i}: {}", summary(&incremental));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -4,6 +4,10 @@
 use super::*;
 use crate::schema::pulumi::Lookup;
 
+fn dialect_is_terraform(inf: &Infer) -> bool {
+    inf.env().dialect() == Dialect::Terraform
+}
+
 impl<'e, 's> Infer<'e, 's> {
     /// Terraform 1.15's `convert(value, type)`: the second argument is a
     /// type expression (with `optional` defaults), the value a check site
@@ -92,6 +96,9 @@ impl<'e, 's> Infer<'e, 's> {
         }
         if catches {
             self.suppress -= 1;
+        }
+        if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
+            self.template_file(args[0], args[1], &types[1].strip(Strip::Eventuals));
         }
         if name == "try" && !call.args.expand_final() {
             // After an argument that cannot fail, the others are never used.

@@ -21,6 +21,7 @@ use crate::types::{self, convert_with, unify_safe, unify_safe_fold, ConvertOptio
 mod calls;
 mod checks;
 mod names;
+mod template;
 
 /// Name spaces a reference can resolve in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +48,14 @@ pub trait Env {
     }
     /// The type of a name, and where it is declared.
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)>;
+    /// The directory of the module (for `templatefile`'s `path.module`).
+    fn module_dir(&self) -> Option<std::path::PathBuf> {
+        None
+    }
+    /// A file's text (a template), recorded as read.
+    fn read_file(&self, _path: &std::path::Path) -> Option<std::sync::Arc<str>> {
+        None
+    }
     /// The type of the default of a variable of type `any` (or without a
     /// type), when it has one that is not null.
     fn var_default(&self, _name: &str) -> Option<Type> {

@@ -60,6 +60,7 @@ pub(super) fn check_item(
             deps.suggested.extend(more.suggested);
             deps.calls.extend(more.calls);
             deps.schemas = deps.schemas.or(more.schemas);
+            deps.files.extend(more.files);
             let recorded = inf.record.take().unwrap_or_default();
             let diagnostics = std::mem::take(&mut inf.diagnostics);
             return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);

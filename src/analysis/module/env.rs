@@ -292,6 +292,8 @@ pub(super) struct View<'a> {
     pub(super) suggested: RefCell<Vec<(Space, String, Option<String>)>>,
     pub(super) callees: RefCell<Vec<String>>,
     pub(super) schemas_asked: std::cell::Cell<bool>,
+    /// The files read, with a hash of their text.
+    pub(super) files: RefCell<Vec<(std::path::PathBuf, Option<u64>)>>,
 }
 
 impl<'a> View<'a> {
@@ -304,6 +306,7 @@ impl<'a> View<'a> {
             suggested: RefCell::new(Vec::new()),
             callees: RefCell::new(Vec::new()),
             schemas_asked: std::cell::Cell::new(false),
+            files: RefCell::new(Vec::new()),
         }
     }
 
@@ -333,7 +336,10 @@ impl<'a> View<'a> {
             })
             .collect();
         let schemas = self.schemas_asked.take().then(|| self.env.context.schemas_version());
-        Deps { dialect: self.dialect, lookups, suggested, calls, schemas }
+        let mut files = self.files.take();
+        files.sort_unstable();
+        files.dedup();
+        Deps { dialect: self.dialect, lookups, suggested, calls, schemas, files }
     }
 }
 
@@ -347,6 +353,14 @@ impl Env for View<'_> {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         self.lookups.borrow_mut().push((space, name.to_string()));
         self.env.lookup(space, name)
+    }
+    fn module_dir(&self) -> Option<std::path::PathBuf> {
+        self.env.paths.first()?.parent().map(std::path::Path::to_path_buf)
+    }
+    fn read_file(&self, path: &std::path::Path) -> Option<Arc<str>> {
+        let text = read_text(path);
+        self.files.borrow_mut().push((path.to_path_buf(), text.as_deref().map(text_hash)));
+        text
     }
     fn var_default(&self, name: &str) -> Option<Type> {
         self.lookup(Space::Var, &default_key(name)).map(|(t, _)| t)
