@@ -411,3 +411,67 @@ fn module_calls_after_edits_are_those_of_a_fresh_memo() {
         }
     }
 }
+
+/// Issue 34 item 5: a variable of type `any` is its default where no value
+/// is passed, so editing the default (or the variable's name) changes what
+/// its readers report; the memo and the last analysis follow it as a fresh
+/// analysis does.
+#[test]
+fn a_default_of_type_any_edited_is_followed_by_its_readers() {
+    let apart = "output \"o\" {\n  value = 1\n}\n";
+    let text =
+        format!("variable \"cm\" {{\n  type    = any\n  default = {{}}\n}}\n{apart}locals {{\n  w = var.cm.wait\n}}\n");
+    let edits = [
+        ("default = {}", "default = { wait = 1 }"),
+        ("default = { wait = 1 }", "default = { wat = 1 }"),
+        ("default = { wat = 1 }", "default = null"),
+        ("default = null", "default = []"),
+        ("variable \"cm\"", "variable \"cmx\""),
+        ("variable \"cmx\"", "variable \"cm\""),
+    ];
+    let path = PathBuf::from("/m/main.tf");
+    let mut now = text.clone();
+    let mut docs = vec![Document::parse(SourceFile::new(path.clone(), now.as_str()).unwrap())];
+    let mut memo = Memo::default();
+    let first = memo.analysis(&docs);
+    assert!(summary(&first).contains("where no value is passed"), "{}", summary(&first));
+    for (from, to) in edits {
+        now = now.replacen(from, to, 1);
+        docs[0] = docs[0].edit(SourceFile::new(path.clone(), now.as_str()).unwrap());
+        let incremental = memo.analysis(&docs);
+        let fresh = analyze(&[Document::parse(SourceFile::new(path.clone(), now.as_str()).unwrap())]);
+        assert_eq!(summary(&incremental), summary(&fresh), "{now}");
+    }
+}
+
+/// Issue 34 item 10: a template `templatefile` reads is a dependency of the
+/// item that reads it: after the template changes, the next analysis (here
+/// after an edit of the module) reads it again, memo or not.
+#[test]
+fn a_template_read_again_after_it_changes() {
+    let dir = std::env::temp_dir().join(format!("hcl-types-template-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tpl = dir.join("t.tpl");
+    std::fs::write(&tpl, "${a}\n").unwrap();
+    let path = dir.join("main.tf");
+    let text = "locals {\n  x = templatefile(\"${path.module}/t.tpl\", { a = \"1\" })\n}\n";
+    let mut docs = vec![Document::parse(SourceFile::new(path.clone(), text).unwrap())];
+    // Templates are read through the project layer's reader.
+    let context =
+        hcl_types::analysis::Context { reader: Some(hcl_types::project::files::reader()), ..Default::default() };
+    let mut memo = Memo::default();
+    memo.set_context(context.clone());
+    let first = memo.analysis(&docs);
+    assert!(!summary(&first).contains("uses `"), "{}", summary(&first));
+    std::fs::write(&tpl, "${a} ${b}\n").unwrap();
+    for (i, edited) in [format!("{text}# edited\n"), format!("# edited\n{text}# edited\n")].iter().enumerate() {
+        docs[0] = docs[0].edit(SourceFile::new(path.clone(), edited.as_str()).unwrap());
+        let incremental = memo.analysis(&docs);
+        let mut once = Memo::default();
+        once.set_context(context.clone());
+        let fresh = once.analysis(&[Document::parse(SourceFile::new(path.clone(), edited.as_str()).unwrap())]);
+        assert_eq!(summary(&incremental), summary(&fresh), "edit {i}");
+        assert!(summary(&incremental).contains("uses `b`"), "edit {i}: {}", summary(&incremental));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -171,6 +171,27 @@ pub struct Context {
     pub calls: Arc<BTreeMap<String, Callee>>,
     /// Provider schemas: what resources and data sources are (none: `any`).
     pub schemas: Option<Arc<Schemas>>,
+    /// How to read a file beside the module's own (a `templatefile`
+    /// template); none: such files are not there.
+    pub reader: Option<Reader>,
+}
+
+/// Reads a file an analysis needs besides the module's documents (a
+/// `templatefile` template). Given by the project layer, which owns all
+/// I/O: the analysis only asks.
+#[derive(Clone)]
+pub struct Reader(pub Arc<dyn Fn(&std::path::Path) -> Option<Arc<str>> + Send + Sync>);
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reader")
+    }
+}
+
+impl PartialEq for Reader {
+    fn eq(&self, other: &Reader) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl PartialEq for Callee {
@@ -182,6 +203,11 @@ impl PartialEq for Callee {
 impl Context {
     pub fn callee(&self, call: &str) -> Option<&Callee> {
         self.calls.get(call)
+    }
+
+    /// A file's text through the [`Reader`] (none without one).
+    pub fn read(&self, path: &std::path::Path) -> Option<Arc<str>> {
+        (self.reader.as_ref()?.0)(path)
     }
 
     /// The schemas' version, what an item that consulted them depends on.

@@ -54,6 +54,8 @@ pub struct Workspace {
     /// The provider schemas every module is analysed with (callees too, so
     /// their outputs of resource attributes are typed).
     pub schemas: Option<Arc<schema::Schemas>>,
+    /// How every module reads files beside its own (the project layer's).
+    pub reader: Option<super::calls::Reader>,
 }
 
 /// What [`Workspace::context`] found: the context to analyse a module
@@ -139,7 +141,7 @@ impl Workspace {
             };
             map.insert(call.name.clone(), callee);
         }
-        Context { calls: Arc::new(map), schemas: self.schemas.clone() }
+        Context { calls: Arc::new(map), schemas: self.schemas.clone(), reader: self.reader.clone() }
     }
 
     fn callee(

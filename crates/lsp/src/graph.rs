@@ -193,7 +193,7 @@ impl Graph {
                 true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
                 false => Default::default(),
             };
-            memo.set_context(analysis::Context { schemas, calls });
+            memo.set_context(analysis::Context { schemas, calls, reader: Some(project::files::reader()) });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -215,6 +215,7 @@ impl Graph {
         let resolved = {
             let mut ws = self.workspace.locked();
             ws.schemas = schemas.1.clone();
+            ws.reader = Some(project::files::reader());
             ws.context(&files, &home, &calls)
         };
         memo.set_context(analysis::Context { schemas: schemas.0.clone(), ..resolved.context });

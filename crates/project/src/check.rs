@@ -371,6 +371,7 @@ pub fn check_modules(
     let files = DiskFiles::new(dialect, roots);
     let mut workspace = Workspace::default();
     workspace.schemas = schemas;
+    workspace.reader = Some(crate::files::reader());
     let workspace = Mutex::new(workspace);
 
     // Modules whose files are all of their directory's Terraform files
@@ -459,9 +460,8 @@ fn analyse(
     let mut ws = workspace.locked();
     match &m.dir {
         Some((dir, _)) if !calls.is_empty() => memo.set_context(ws.context(files, dir, &calls).context),
-        // Provider and package schemas type modules that call nothing too.
-        _ if ws.schemas.is_some() => memo.set_context(Context { schemas: ws.schemas.clone(), ..Context::default() }),
-        _ => {}
+        // Schemas and the file reader type modules that call nothing too.
+        _ => memo.set_context(Context { schemas: ws.schemas.clone(), reader: ws.reader.clone(), ..Context::default() }),
     }
     drop(ws);
     let analysis = memo.analysis(&docs);

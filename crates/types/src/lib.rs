@@ -6,6 +6,7 @@
 //! cloning is cheap, which matters because inference copies types everywhere.
 
 mod convert;
+pub mod cty;
 mod elements;
 mod print;
 pub mod suggest;
@@ -22,7 +23,7 @@ use std::sync::{Arc, LazyLock};
 
 pub use convert::{convert, convert_with, explain, ConvertOptions, Safety};
 pub use print::{brief, is_identifier, quote_string, Brief};
-pub use traverse::{traverse, Severity, Step, TraverseDiag, TraverseResult};
+pub use traverse::{traverse, Severity, Step, TraverseDiag, TraverseResult, ALWAYS_NULL};
 pub use unify::{unify, unify_fold, unify_safe, unify_safe_fold};
 
 /// Deepest type we build. Deeper results collapse to `any`: types come from user

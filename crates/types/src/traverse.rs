@@ -227,6 +227,10 @@ fn attribute(t: &Type, attrs: &[(String, Type)], name: &str) -> TraverseResult {
     TraverseResult::error(msg)
 }
 
+/// How the warning of a union of which only `none` can be traversed
+/// begins; what follows says why the other members cannot.
+pub const ALWAYS_NULL: &str = "the result is always null: ";
+
 fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
     let tb = Brief(t);
     let mut successes = Vec::new();
@@ -258,7 +262,7 @@ fn union(t: &Type, members: &[Type], step: &Step) -> TraverseResult {
     if only_none {
         // Name what is wrong with the non-null members: that is the bug to fix.
         let detail: Vec<String> = errors.into_iter().map(|d| d.message).collect();
-        return TraverseResult::ok(Type::none()).warn(format!("the result is always null: {}", detail.join("; ")));
+        return TraverseResult::ok(Type::none()).warn(format!("{ALWAYS_NULL}{}", detail.join("; ")));
     }
     TraverseResult { ty: Type::union(successes), diags: warnings }
 }

@@ -4,6 +4,10 @@
 use super::*;
 use schema::pulumi::Lookup;
 
+fn dialect_is_terraform(inf: &Infer) -> bool {
+    inf.env().dialect() == Dialect::Terraform
+}
+
 impl<'e, 's> Infer<'e, 's> {
     /// Terraform 1.15's `convert(value, type)`: the second argument is a
     /// type expression (with `optional` defaults), the value a check site
@@ -16,6 +20,40 @@ impl<'e, 's> Infer<'e, 's> {
         self.type_nodes.extend(te.nodes);
         self.check(value, &t, &te.declared, None);
         te.value
+    }
+
+    /// Whether evaluating `e` cannot fail: a constant, or `var.`/`local.`
+    /// and attributes that objects of its type all have (a null object's
+    /// attribute fails, so none of them may take null).
+    fn cannot_fail(&self, e: &Expression) -> bool {
+        if eval(e, self.src).is_ok() {
+            return true;
+        }
+        let Expression::Traversal(t) = e else { return false };
+        let Expression::Variable(root) = &t.expr else { return false };
+        let space = match root.value().as_str() {
+            "var" => Space::Var,
+            "local" => Space::Local,
+            _ => return false,
+        };
+        if self.scope.iter().any(|(n, _)| n == root.value().as_str()) {
+            return false;
+        }
+        let mut ops = t.operators.iter().map(|o| o.value());
+        let Some(TraversalOperator::GetAttr(name)) = ops.next() else { return false };
+        let Some((mut ty, _)) = self.env.lookup(space, name.value().as_str()) else { return false };
+        for op in ops {
+            let TraversalOperator::GetAttr(a) = op else { return false };
+            let next = match ty.kind() {
+                Kind::Object(_) => ty.attribute(a.value().as_str()).cloned(),
+                _ => None,
+            };
+            match next {
+                Some(n) => ty = n,
+                None => return false,
+            }
+        }
+        true
     }
 
     pub(super) fn call(&mut self, call: &FuncCall) -> Type {
@@ -43,17 +81,30 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let mut types = Vec::with_capacity(args.len());
         let mut kept = Vec::new();
+        let mut parts = Vec::new();
         for a in &args {
             let saved = std::mem::replace(&mut self.caught, false);
             let t = self.expr(a);
             if !self.caught {
                 kept.push(t.clone());
             }
+            parts.push((!self.caught).then(|| t.clone()));
             self.caught = saved || (self.caught && self.suppress > 1);
             types.push(t);
         }
         if catches {
             self.suppress -= 1;
+        }
+        if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
+            self.template_file(args[0], args[1], &types[1].strip(Strip::Eventuals));
+        }
+        if name == "try" && !call.args.expand_final() {
+            // After an argument that cannot fail, the others are never used.
+            if let Some(i) = args.iter().position(|a| self.cannot_fail(a)) {
+                parts.iter_mut().skip(i + 1).for_each(|p| *p = None);
+            }
+            let range = self.range(call);
+            self.try_args.insert(range, parts);
         }
         if recover {
             self.unbind(1);

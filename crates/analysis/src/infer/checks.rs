@@ -41,11 +41,35 @@ impl<'e, 's> Infer<'e, 's> {
         }
     }
 
+    /// The `try(…)` call `e` is (in parentheses or not), with what
+    /// [`Infer::call`] found of its arguments.
+    fn try_parts<'x>(&self, e: &'x Expression) -> Option<(&'x FuncCall, Vec<Option<Type>>)> {
+        match e {
+            Expression::Parenthesis(p) => self.try_parts(p.inner()),
+            Expression::FuncCall(call) => Some((call, self.try_args.get(&self.range(call))?.clone())),
+            _ => None,
+        }
+    }
+
     /// A check site (analysis.md §3): `actual` (the type of `e`) against
     /// `expected`, eventuals looked through, refined by the value when `e`
     /// is a constant. Returns the conversion kind.
     pub fn check(&mut self, e: &Expression, actual: &Type, expected: &Type, related: Option<Related>) -> Safety {
         let dialect = self.env.dialect();
+        // Terraform's `try(a, …, fallback)` is the first argument that does
+        // not fail: each one (but those that always fail) may be the value,
+        // so each is checked, a constant fallback by its value.
+        if dialect == Dialect::Terraform {
+            if let Some((call, parts)) = self.try_parts(e) {
+                let mut safety = Safety::Safe;
+                for (arg, t) in call.args.iter().zip(parts) {
+                    if let Some(t) = t {
+                        safety = safety.min(self.check(arg, &t, expected, related.clone()));
+                    }
+                }
+                return safety;
+            }
+        }
         let s = actual.strip(Strip::Eventuals);
         let mut safety = convert_with(&s, expected, options(dialect));
         // What go-cty alone makes impossible (a bool as a number, a lacking

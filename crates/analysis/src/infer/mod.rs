@@ -21,6 +21,7 @@ use types::{self, convert_with, unify_safe, unify_safe_fold, ConvertOptions, Kin
 mod calls;
 mod checks;
 mod names;
+mod template;
 
 /// Name spaces a reference can resolve in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +48,19 @@ pub trait Env {
     }
     /// The type of a name, and where it is declared.
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)>;
+    /// The directory of the module (for `templatefile`'s `path.module`).
+    fn module_dir(&self) -> Option<std::path::PathBuf> {
+        None
+    }
+    /// A file's text (a template), recorded as read.
+    fn read_file(&self, _path: &std::path::Path) -> Option<std::sync::Arc<str>> {
+        None
+    }
+    /// The type of the default of a variable of type `any` (or without a
+    /// type), when it has one that is not null.
+    fn var_default(&self, _name: &str) -> Option<Type> {
+        None
+    }
     /// The declared name closest to a misspelt one, for "did you mean".
     fn suggest(&self, space: Space, word: &str) -> Option<String>;
     /// What the module call `NAME` leads to (the checks of its arguments).
@@ -108,6 +122,9 @@ pub struct Infer<'e, 's> {
     pub tested: Option<String>,
     /// In a test's `run` block: its name and the variables it sets.
     pub run: Option<(String, Vec<String>)>,
+    /// The arguments of each `try(…)` call (by the call's range) that can
+    /// be its value: their types, `None` for one that always fails.
+    try_args: HashMap<Range<usize>, Vec<Option<Type>>>,
 }
 
 fn options(dialect: Dialect) -> ConvertOptions {
@@ -129,6 +146,7 @@ impl<'e, 's> Infer<'e, 's> {
             test_file: None,
             tested: None,
             run: None,
+            try_args: HashMap::default(),
         }
     }
 
@@ -222,7 +240,11 @@ impl<'e, 's> Infer<'e, 's> {
                 self.check(&c.cond_expr, &cond, &Type::bool(), None);
                 let a = self.expr(&c.true_expr);
                 let b = self.expr(&c.false_expr);
-                let u = unify_safe(&a, &b);
+                let u = if self.env.dialect() == Dialect::Terraform {
+                    self.terraform_conditional(c, &a, &b)
+                } else {
+                    unify_safe(&a, &b)
+                };
                 (Type::lift(u, &[&cond]), Note::Conditional(a, b))
             }
             Expression::UnaryOp(op) => {
@@ -246,6 +268,63 @@ impl<'e, 's> Infer<'e, 's> {
             Expression::BinaryOp(op) => plain(self.binary(&op.lhs_expr, *op.operator.value(), &op.rhs_expr)),
             Expression::ForExpr(f) => plain(self.for_expr(f)),
             Expression::FuncCall(call) => plain(self.call(call)),
+        }
+    }
+
+    /// A conditional's type in Terraform (types.md §4, Terraform): results
+    /// without a common type are Terraform's "Inconsistent conditional
+    /// result types", reported from the true result to the false one.
+    fn terraform_conditional(&mut self, c: &hcl_edit::expr::Conditional, a: &Type, b: &Type) -> Type {
+        match types::cty::conditional(a, b) {
+            Ok(t) => t,
+            // A result that indexes the instances of a resource, data
+            // source or module call fails when their count makes them an
+            // empty tuple, and HCL then gives it the unknown type, which
+            // unifies with anything: `c ? data.x.y[0] : x.y[0]`, with counts
+            // that make one of them empty, works.
+            Err(_) if self.indexes_instances(&c.true_expr) || self.indexes_instances(&c.false_expr) => unify_safe(a, b),
+            // `try` catches it as any other failure of its argument.
+            Err(_) if self.suppress > 0 => {
+                self.caught = true;
+                Type::any()
+            }
+            Err(why) => {
+                let range = self.range(&c.true_expr).start..self.range(&c.false_expr).end;
+                let msg = format!(
+                    "inconsistent conditional result types: the true result `{}` and the false result `{}` have \
+                     no common type in Terraform ({why})",
+                    a.brief(),
+                    b.brief()
+                );
+                self.report(Diagnostic::new(Code::TypeMismatch, range, msg));
+                Type::any()
+            }
+        }
+    }
+
+    /// Whether an expression indexes (`x[0]`, `x.0`, `x["k"]`) a
+    /// reference that is not a variable, local, iterator or other name
+    /// bound here: the instances of a resource, data source or module call;
+    /// also in an argument of `try(…)` (whose `null` fallback is then of the
+    /// unknown type).
+    fn indexes_instances(&self, e: &Expression) -> bool {
+        match e {
+            Expression::Parenthesis(p) => self.indexes_instances(p.inner()),
+            Expression::FuncCall(call) if call.name.name.as_str() == "try" && call.name.namespace.is_empty() => {
+                call.args.iter().any(|a| self.indexes_instances(a))
+            }
+            Expression::Traversal(t) => {
+                let Expression::Variable(root) = &t.expr else { return false };
+                let root = root.value().as_str();
+                let bound = self.scope.iter().any(|(name, _)| name == root);
+                let own = ["var", "local", "each", "count", "path", "terraform", "self"].contains(&root);
+                !bound
+                    && !own
+                    && t.operators
+                        .iter()
+                        .any(|op| matches!(op.value(), TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_)))
+            }
+            _ => false,
         }
     }
 
@@ -428,11 +507,18 @@ fn key_and_element(c: &Type) -> (Type, Type) {
         Kind::Object(attrs) => {
             (Type::string(), some_or_any(Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())))
         }
-        // `optional(list(T))`: null has no elements. Members of different
-        // shapes (often a for over an object's attributes) give `any`, since
-        // which one is iterated depends on a key the types do not follow.
+        // `optional(list(T))`: null has no elements, nor has an empty tuple
+        // or object (`try(var.l, [])`). Members of different shapes (often a
+        // for over an object's attributes) give `any`, since which one is
+        // iterated depends on a key the types do not follow.
         Kind::Union(ms) => {
-            let mut shapes = ms.iter().filter(|m| !m.is_none()).map(key_and_element);
+            let empty = |m: &Type| match m.kind() {
+                Kind::None => true,
+                Kind::Tuple(ts) => ts.is_empty(),
+                Kind::Object(attrs) => attrs.is_empty(),
+                _ => false,
+            };
+            let mut shapes = ms.iter().filter(|m| !empty(m)).map(key_and_element);
             match (shapes.next(), shapes.next()) {
                 (Some(one), None) => one,
                 _ => (Type::any(), Type::any()),

@@ -55,7 +55,19 @@ impl<'e, 's> Infer<'e, 's> {
             return match self.env.lookup(space, attr_name) {
                 Some((t, related)) => {
                     self.note(full, &t, Note::Reference(related.clone()));
-                    (self.apply(t, rest), Note::Reference(related))
+                    let defaulted = match space {
+                        Space::Var => {
+                            self.env.var_default(attr_name).and_then(|d| self.default_steps(attr_name, d, rest))
+                        }
+                        _ => None,
+                    };
+                    let before = self.diagnostics.len();
+                    let ty = self.apply(t, rest);
+                    // (What the declared type already reports is not repeated.)
+                    if let Some(d) = defaulted.filter(|_| self.diagnostics.len() == before) {
+                        self.report(d);
+                    }
+                    (ty, Note::Reference(related))
                 }
                 None => {
                     if !self.env.lenient() {
@@ -367,6 +379,41 @@ impl<'e, 's> Infer<'e, 's> {
         (self.apply(t, ops), Note::Plain)
     }
 
+    /// A variable of type `any` is its default where no value is passed:
+    /// the first step of `ops` that fails on the default's type, as a
+    /// warning (a caller may pass another shape). Steps after a splat or a
+    /// key that is not a constant are not followed.
+    fn default_steps(
+        &self,
+        name: &str,
+        default: Type,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<Diagnostic> {
+        let mut t = default.clone();
+        for op in ops {
+            let step = match op.value() {
+                TraversalOperator::GetAttr(a) => Step::Attr(a.value().to_string()),
+                TraversalOperator::LegacyIndex(n) => Step::Index(Value::Int((*n.value()).into())),
+                TraversalOperator::Index(key) => match eval(key, self.src) {
+                    Ok(v @ (Value::Int(_) | Value::Number(_) | Value::String(_) | Value::Bool(_))) => Step::Index(v),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let r = types::traverse(&t, &step);
+            if let Some(d) = r.diags.iter().find(|d| d.severity == types::Severity::Error) {
+                let msg = format!(
+                    "`var.{name}` takes any type, and where no value is passed it is its default, a `{}`: {}",
+                    default.brief(),
+                    d.message
+                );
+                return Some(Diagnostic::new(Code::Traversal, self.range(op), msg).with_severity(Severity::Warning));
+            }
+            t = r.ty;
+        }
+        None
+    }
+
     /// Applies traversal operators step by step (types.md §5), splats included.
     pub(super) fn apply(&mut self, mut t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
         let mut i = 0;
@@ -420,8 +467,23 @@ impl<'e, 's> Infer<'e, 's> {
             }
             // A step that leaves only null because every other member failed
             // fails at run time, which is what try() and can() catch.
-            if self.suppress > 0 && r.ty.is_none() && !t.is_none() && !r.diags.is_empty() {
+            let only_null = r.ty.is_none() && !t.is_none() && !r.diags.is_empty();
+            if self.suppress > 0 && only_null {
                 self.caught = true;
+            }
+            // Terraform: the non-null members' type says what the value has
+            // (an `optional(object(…))` lacking the attribute), and HCL checks
+            // the type before the value: "Unsupported attribute" whether the
+            // value is null or not (types.md §5, Terraform).
+            if only_null && self.env.dialect() == Dialect::Terraform {
+                for d in &r.diags {
+                    let msg = d.message.strip_prefix(types::ALWAYS_NULL).unwrap_or(&d.message);
+                    let msg = format!("{msg} (whether the value is null or not)");
+                    self.report(Diagnostic::new(Code::Traversal, range.clone(), msg));
+                }
+                t = Type::any();
+                i += 1;
+                continue;
             }
             // Once a step has said the chain is always null, the steps after
             // it on that null would only repeat it.

@@ -61,6 +61,7 @@ pub(super) fn check_item(
             deps.suggested.extend(more.suggested);
             deps.calls.extend(more.calls);
             deps.schemas = deps.schemas.or(more.schemas);
+            deps.files.extend(more.files);
             let recorded = inf.record.take().unwrap_or_default();
             let diagnostics = std::mem::take(&mut inf.diagnostics);
             type_nodes.append(&mut inf.type_nodes);
@@ -79,6 +80,16 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
     let ident = b.ident.value().as_str();
     let kind = doc.file.kind;
     let dialect = doc.file.dialect;
+    // Terraform's own blocks take only the arguments and blocks its
+    // configuration loader knows (Packer's `variable` differs: `.tf` only).
+    if kind == FileKind::Terraform && dialect == Dialect::Terraform && doc.file.path.extension() == Some("tf".as_ref())
+    {
+        match ident {
+            "variable" => own_schema(inf, b, "a variable", &VARIABLE_ARGUMENTS, &["validation"]),
+            "output" => own_schema(inf, b, "an output", &OUTPUT_ARGUMENTS, &["precondition", "postcondition"]),
+            _ => {}
+        }
+    }
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
@@ -379,6 +390,49 @@ pub(super) fn dynamic_iterator(inf: &mut Infer, b: &Block) {
 
 /// A Terraform variable's default, nullable and validation checks. `own`:
 /// the item's declaration of the variable, unless an earlier one wins.
+/// The arguments of a `variable` block (Terraform's `variableBlockSchema`;
+/// `ephemeral` 1.10, `deprecated` 1.15, `const` later).
+const VARIABLE_ARGUMENTS: [&str; 8] =
+    ["description", "default", "type", "sensitive", "ephemeral", "nullable", "deprecated", "const"];
+
+/// The arguments of an `output` block (`outputBlockSchema`; `ephemeral`
+/// 1.10, `deprecated` and `type` 1.15).
+const OUTPUT_ARGUMENTS: [&str; 7] =
+    ["description", "value", "depends_on", "sensitive", "ephemeral", "deprecated", "type"];
+
+/// Terraform's "Unsupported argument" / "Unsupported block type" for a
+/// block of its own (`what`: "a variable") with these arguments and blocks.
+fn own_schema(inf: &mut Infer, b: &Block, what: &str, arguments: &[&str], blocks: &[&str]) {
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if arguments.contains(&key) {
+            continue;
+        }
+        let mut msg = format!("`{key}` is not an argument of {what} block");
+        if let Some(s) = types::suggest::closest(key, arguments.iter().copied()) {
+            msg.push_str(&format!("; did you mean `{s}`?"));
+        } else if blocks.contains(&key) {
+            msg.push_str(&format!("; `{key}` is a block: write `{key} {{ … }}`"));
+        }
+        let r = inf.range(&a.key);
+        inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+    }
+    for nested in b.body.blocks() {
+        let key = nested.ident.value().as_str();
+        if blocks.contains(&key) {
+            continue;
+        }
+        let mut msg = format!("`{key}` is not a block of {what} block");
+        if let Some(s) = types::suggest::closest(key, blocks.iter().copied()) {
+            msg.push_str(&format!("; did you mean `{s}`?"));
+        } else if arguments.contains(&key) {
+            msg.push_str(&format!("; `{key}` is an argument: write `{key} = …`"));
+        }
+        let r = inf.range(&nested.ident);
+        inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+    }
+}
+
 pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     let name = b.labels.first().map(label_text).unwrap_or("");
     let default = b.body.get_attribute("default");

@@ -19,6 +19,9 @@ pub(super) struct VarDecl {
     pub(super) required: bool,
     /// Not `nullable = false`.
     pub(super) nullable: bool,
+    /// The type of a non-null `default` of a variable of type `any` (or
+    /// without a type): what the variable is where no value is passed.
+    pub(super) default: Option<Type>,
 }
 
 impl VarDecl {
@@ -30,6 +33,7 @@ impl VarDecl {
             && self.name_range == other.name_range
             && self.declared == other.declared
             && self.value == other.value
+            && self.default == other.default
     }
 }
 
@@ -409,6 +413,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             // Unknown: a broken declaration costs its own diagnostic only.
             required: false,
             nullable: true,
+            default: None,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
@@ -475,7 +480,16 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     (None, value, None)
                 }
             };
+            // `type = any` (or none): where no value is passed, the
+            // default's own type (Terraform converts it to `any` unchanged).
+            let default = match b.body.get_attribute("default") {
+                Some(v) if declared.as_ref().is_none_or(Type::is_any) => {
+                    Some(Infer::new(&Empty(dialect), src).expr(&v.value)).filter(|t| !t.is_none() && !t.is_any())
+                }
+                _ => None,
+            };
             d.vars.push(VarDecl {
+                default,
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
                 range: src.range(b),

@@ -121,6 +121,13 @@ pub(super) fn space_index(s: Space) -> usize {
     }
 }
 
+/// Where the type of a variable's `default` is kept for
+/// [`Env::var_default`]: a name no reference can spell, so that the memo
+/// and the readers of a module follow it as they follow the variable.
+pub(super) fn default_key(name: &str) -> String {
+    format!("\0default {name}")
+}
+
 impl ModuleEnv {
     pub(super) fn insert(
         &mut self,
@@ -286,6 +293,8 @@ pub(super) struct View<'a> {
     pub(super) suggested: RefCell<Vec<(Space, String, Option<String>)>>,
     pub(super) callees: RefCell<Vec<String>>,
     pub(super) schemas_asked: std::cell::Cell<bool>,
+    /// The files read, with a hash of their text.
+    pub(super) files: RefCell<Vec<(std::path::PathBuf, Option<u64>)>>,
 }
 
 impl<'a> View<'a> {
@@ -298,6 +307,7 @@ impl<'a> View<'a> {
             suggested: RefCell::new(Vec::new()),
             callees: RefCell::new(Vec::new()),
             schemas_asked: std::cell::Cell::new(false),
+            files: RefCell::new(Vec::new()),
         }
     }
 
@@ -327,7 +337,10 @@ impl<'a> View<'a> {
             })
             .collect();
         let schemas = self.schemas_asked.take().then(|| self.env.context.schemas_version());
-        Deps { dialect: self.dialect, lookups, suggested, calls, schemas }
+        let mut files = self.files.take();
+        files.sort_unstable();
+        files.dedup();
+        Deps { dialect: self.dialect, lookups, suggested, calls, schemas, files }
     }
 }
 
@@ -341,6 +354,17 @@ impl Env for View<'_> {
     fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)> {
         self.lookups.borrow_mut().push((space, name.to_string()));
         self.env.lookup(space, name)
+    }
+    fn module_dir(&self) -> Option<std::path::PathBuf> {
+        self.env.paths.first()?.parent().map(std::path::Path::to_path_buf)
+    }
+    fn read_file(&self, path: &std::path::Path) -> Option<Arc<str>> {
+        let text = self.env.context.read(path);
+        self.files.borrow_mut().push((path.to_path_buf(), text.as_deref().map(text_hash)));
+        text
+    }
+    fn var_default(&self, name: &str) -> Option<Type> {
+        self.lookup(Space::Var, &default_key(name)).map(|(t, _)| t)
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
         let answer = self.env.suggest(space, word);

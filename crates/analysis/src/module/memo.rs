@@ -14,6 +14,9 @@ pub(super) struct Deps {
     pub(super) calls: Vec<(String, Option<u64>)>,
     /// Whether the provider schemas were consulted, and their version then.
     pub(super) schemas: Option<Option<u64>>,
+    /// The files read (`templatefile`'s templates), with a hash of what
+    /// they held (`None`: unreadable).
+    pub(super) files: Vec<(std::path::PathBuf, Option<u64>)>,
 }
 
 impl Deps {
@@ -23,7 +26,15 @@ impl Deps {
             && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
             && self.calls.iter().all(|(call, v)| env.context.callee(call).map(Callee::version) == *v)
             && self.schemas.is_none_or(|v| env.context.schemas_version() == v)
+            && self.files.iter().all(|(path, hash)| env.context.read(path).map(|t| text_hash(&t)) == *hash)
     }
+}
+
+pub(super) fn text_hash(text: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    text.hash(&mut h);
+    h.finish()
 }
 
 #[derive(Debug)]
@@ -76,6 +87,9 @@ pub(super) struct Last {
     pub(super) env: ModuleEnv,
     /// Who read which name (built with the full analysis, kept up by patches).
     pub(super) readers: Option<Readers>,
+    /// Whether an item read a file (a template): its edits are then left
+    /// to a full run, which reads it again.
+    pub(super) reads_files: bool,
     /// Whether the memo's results are the ones this analysis was made of:
     /// an analysis of other documents in between (without becoming the
     /// last) replaces some, and a change of names can then no longer be
@@ -175,7 +189,9 @@ impl Memo {
         // Who read which name, for the renames to come: built with the
         // full analysis (~50 ms at 10 MB) rather than on the first rename.
         let readers = Some(Readers::build(&signature, self));
-        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact: true });
+        let reads_files = self.checks.values().any(|c| !c.deps.files.is_empty())
+            || self.computed.values().any(|c| !c.deps.files.is_empty());
+        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true });
         analysis
     }
 

@@ -340,6 +340,10 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             shift(&v.decl.name_range, v.start),
             "variable",
         );
+        if let Some(d) = &v.decl.default {
+            let key = default_key(&v.decl.name);
+            env.insert(Space::Var, &key, d.clone(), v.doc, shift(&v.decl.name_range, v.start), "variable default");
+        }
     }
 
     // 2. Locals and PCL attributes in dependency order; cycles are errors.

@@ -86,6 +86,7 @@ impl Memo {
         // are the same and how many of its last: told by its revision and
         // edits, else found in one pass over its items.
         let mut changed = None;
+        let mut edited = false;
         for (k, ((path, kind, dialect, rev, items), d)) in last.signature.iter().zip(docs).enumerate() {
             if *path != d.file.path || *kind != d.file.kind || *dialect != d.file.dialect {
                 return None;
@@ -93,6 +94,7 @@ impl Memo {
             if *rev == d.revision() {
                 continue;
             }
+            edited = true;
             let (p, s) = match d.unchanged_since(*rev) {
                 Some(known) => (known.0, Some(known.1)),
                 None => {
@@ -103,6 +105,12 @@ impl Memo {
             if (p != items.len() || p != d.items.len()) && changed.replace((k, p, s)).is_some() {
                 return None;
             }
+        }
+        // Templates read by `templatefile` are not items: after an edit,
+        // even one that changed no item, a full run reads them again (the
+        // memo keeps what did not change).
+        if edited && last.reads_files {
+            return None;
         }
         let Some((k, p, s)) = changed else {
             // (Documents whose edits changed no item: the revisions they are now.)
@@ -181,6 +189,11 @@ impl Memo {
                 *winners = self.checks.get(id)?.winners.clone();
             }
             for ((a, b), won) in was.vars.iter().zip(&d.vars).zip(winners.iter()) {
+                // (A default's type is kept under its own key: a new one,
+                // or a renamed variable with one, is left to a full run.)
+                if a.default != b.default || (a.name != b.name && b.default.is_some()) {
+                    return None;
+                }
                 // (tfvars values are checked against the variables' types
                 // and places: a new place of the type is a change too.)
                 if a.same_for_others(b) && a.type_range == b.type_range {
@@ -249,7 +262,7 @@ impl Memo {
 
         // From here on the last analysis is taken apart: giving up leaves
         // no last analysis (the full run that follows makes one).
-        let Last { mut signature, analysis, mut env, exact, .. } = self.last.take()?;
+        let Last { mut signature, analysis, mut env, exact, reads_files, .. } = self.last.take()?;
         // The module's names where they are now, for what is inferred and
         // checked below (their related locations): those after the window
         // moved (applied as they are read), the changed ones and the
@@ -457,6 +470,9 @@ impl Memo {
                 readers.checks(item.id, &was.deps, false);
             }
         }
+        let reads_files = reads_files
+            || inferred.iter().any(|(_, r)| !r.deps.files.is_empty())
+            || checks.iter().map(|(_, c)| c).chain(&rechecked).any(|c| !c.deps.files.is_empty());
         self.computed.extend(inferred);
         for (item, d, _) in fresh {
             self.decls.insert(item.id, d);
@@ -479,7 +495,7 @@ impl Memo {
         signature[k].4.splice(&window, new_window.iter().map(|i| (i.id, i.range.clone())).collect());
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
-        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact });
+        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact });
         self.prune(docs);
         Some(analysis)
     }
