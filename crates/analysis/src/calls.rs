@@ -180,7 +180,10 @@ pub struct Context {
 /// `templatefile` template). Given by the project layer, which owns all
 /// I/O: the analysis only asks.
 #[derive(Clone)]
-pub struct Reader(pub Arc<dyn Fn(&std::path::Path) -> Option<Arc<str>> + Send + Sync>);
+pub struct Reader(pub Arc<ReadFn>);
+
+/// What a [`Reader`] calls: a path to the file's text, `None` when unreadable.
+pub type ReadFn = dyn Fn(&std::path::Path) -> Option<Arc<str>> + Send + Sync;
 
 impl std::fmt::Debug for Reader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
