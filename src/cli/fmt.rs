@@ -146,7 +146,7 @@ impl Run {
     /// Formats one file's bytes; `print` writes the result to stdout (`-`).
     fn file(&mut self, path: &Path, src: Vec<u8>, print: bool) {
         let Ok(text) = String::from_utf8(src) else {
-            eprintln!("Error: Invalid character encoding: {} is not UTF-8", path.display());
+            eprintln!("Error: {}: Invalid character encoding: not UTF-8", path.display());
             self.failed = true;
             return;
         };

@@ -77,7 +77,8 @@ pub fn format_range(text: &str, range: Range<usize>) -> Result<Option<Edit>, Err
 /// The formatted text and the pairs (input offset, output offset) of the
 /// line ends a range edit may stop at, from (0, 0) to both ends.
 fn formatted(text: &str) -> Result<(String, Vec<(usize, usize)>), Error> {
-    if let Err(e) = syntax::deep::parse_body(text) {
+    // hcl-edit takes no byte order mark; hclsyntax skips one.
+    if let Err(e) = syntax::deep::parse_body(text.strip_prefix('\u{feff}').unwrap_or(text)) {
         let loc = e.location();
         return Err(Error { message: e.message().to_string(), line: loc.line(), column: loc.column() });
     }

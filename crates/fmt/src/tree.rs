@@ -25,6 +25,7 @@ use crate::Error;
 /// The rewritten tokens, and for each whether a line may end after it for
 /// a range edit (a line end outside any attribute value).
 pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'a>>, Vec<bool>), Error> {
+    check_for_heads(src, &toks)?;
     let mut edits: Vec<(Range<usize>, Vec<Tok<'a>>)> = Vec::new();
     let mut in_value = vec![false; toks.len()];
     // Each open body: its block type (None for the file) and attribute names.
@@ -154,6 +155,40 @@ pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'
         out.push(t);
     }
     Ok((out, boundary))
+}
+
+/// hclsyntax reads `[for` and `{for` as the start of a `for` expression,
+/// whose head is `for NAME [, NAME] in`; hcl-edit also takes `for k inx`
+/// (an identifier `inx`), which Terraform rejects.
+fn check_for_heads(src: &str, toks: &[Tok<'_>]) -> Result<(), Error> {
+    let next = |mut i: usize| {
+        i = i.min(toks.len() - 1);
+        while matches!(toks[i].kind, K::Newline | K::Comment) {
+            i += 1;
+        }
+        i
+    };
+    for (i, t) in toks.iter().enumerate() {
+        if !matches!(t.kind, K::OBrack | K::OBrace) {
+            continue;
+        }
+        let f = next(i + 1);
+        if !(toks[f].kind == K::Ident && toks[f].text == "for") {
+            continue;
+        }
+        let mut j = next(f + 1);
+        let mut ok = toks[j].kind == K::Ident;
+        j = next(j + 1);
+        if ok && toks[j].kind == K::Comma {
+            let k = next(j + 1);
+            ok = toks[k].kind == K::Ident;
+            j = next(k + 1);
+        }
+        if !(ok && toks[j].kind == K::Ident && toks[j].text == "in") {
+            return Err(Error::at(src, toks[j].at.unwrap_or(src.len()), "Invalid 'for' expression"));
+        }
+    }
+    Ok(())
 }
 
 fn borrowed<'a>(t: &Tok<'a>) -> &'a str {
