@@ -12,6 +12,7 @@
 mod body;
 mod disk;
 mod entries;
+mod format;
 mod graph;
 mod memory;
 mod outbox;
@@ -229,6 +230,15 @@ impl Backend {
         });
     }
 
+    /// An open document's text and the position encoding, if it is one
+    /// the formatter takes (crates/lsp/src/format.rs).
+    fn open_text(&self, uri: &Uri) -> Option<(Rope, text::Encoding)> {
+        let st = lock(&self.state);
+        let path = st.workspace.doc_path(uri)?;
+        let rope = st.workspace.open.get(&path).filter(|_| format::formats(&path))?.rope.clone();
+        Some((rope, st.encoding))
+    }
+
     /// The module of a document and what is needed to convert positions.
     async fn snapshot(&self, uri: &Uri) -> Option<Snap> {
         let (partial, rope, enc) = {
@@ -369,6 +379,8 @@ impl LanguageServer for Backend {
                 definition_provider: Some(OneOf::Left(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                document_formatting_provider: Some(OneOf::Left(true)),
+                document_range_formatting_provider: Some(OneOf::Left(true)),
                 diagnostic_provider: pull.then(|| {
                     DiagnosticServerCapabilities::Options(DiagnosticOptions {
                         identifier: Some("hcl-types".into()),
@@ -735,6 +747,20 @@ impl LanguageServer for Backend {
             })
             .collect();
         Ok(Some(DocumentSymbolResponse::Nested(out)))
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        match self.open_text(&params.text_document.uri) {
+            Some((rope, enc)) => format::document(&rope, enc),
+            None => Ok(None),
+        }
+    }
+
+    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        match self.open_text(&params.text_document.uri) {
+            Some((rope, enc)) => format::range(&rope, params.range, enc),
+            None => Ok(None),
+        }
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
