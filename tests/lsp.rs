@@ -806,7 +806,12 @@ async fn formatting_and_range_formatting_as_terraform_fmt() {
     let mut s = Session::start(Enc::Utf16).await;
     let text = "variable \"é\" {\n  type=\"string\"\n  default = \"${var.x}\"\n}\nlocals {\n  a=1\n  bbb =  2\n}\n";
     let u = s.open("main.tf", text).await;
-    let edits = s.request("textDocument/formatting", json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}})).await;
+    let edits = s
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}),
+        )
+        .await;
     let edits = edits.as_array().unwrap();
     assert_eq!(edits.len(), 1, "{edits:?}");
     // Narrowed to what changed: from after `type` on line 1 to the spaces of `bbb =  2`.
@@ -815,16 +820,35 @@ async fn formatting_and_range_formatting_as_terraform_fmt() {
 
     // A range inside the locals block formats its lines only.
     let r = json!({"start": {"line": 6, "character": 0}, "end": {"line": 6, "character": 3}});
-    let edits = s.request("textDocument/rangeFormatting", json!({"textDocument": {"uri": u}, "range": r, "options": {"tabSize": 2, "insertSpaces": true}})).await;
+    let edits = s
+        .request(
+            "textDocument/rangeFormatting",
+            json!({"textDocument": {"uri": u}, "range": r, "options": {"tabSize": 2, "insertSpaces": true}}),
+        )
+        .await;
     // (`a=1` above stays as it is: one space less before the `2`.)
-    assert_eq!(edits, json!([{"newText": "", "range": {"start": {"line": 6, "character": 8}, "end": {"line": 6, "character": 9}}}]));
+    assert_eq!(
+        edits,
+        json!([{"newText": "", "range": {"start": {"line": 6, "character": 8}, "end": {"line": 6, "character": 9}}}])
+    );
 
     // A syntax error: the request fails, saying where.
     let bad = s.open("bad.tf", "locals {\n  a = \n}\n").await;
-    let e = s.try_request("textDocument/formatting", json!({"textDocument": {"uri": bad}, "options": {"tabSize": 2, "insertSpaces": true}})).await.unwrap_err();
+    let e = s
+        .try_request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": bad}, "options": {"tabSize": 2, "insertSpaces": true}}),
+        )
+        .await
+        .unwrap_err();
     assert!(e.message.contains("syntax error at line"), "{e:?}");
     // A formatted document: no edits.
     let good = s.open("good.tf", "a = 1\n").await;
-    let edits = s.request("textDocument/formatting", json!({"textDocument": {"uri": good}, "options": {"tabSize": 2, "insertSpaces": true}})).await;
+    let edits = s
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": good}, "options": {"tabSize": 2, "insertSpaces": true}}),
+        )
+        .await;
     assert_eq!(edits, json!([]));
 }

@@ -100,7 +100,11 @@ impl Session {
     }
 
     /// A request's result, or its error response.
-    pub async fn try_request(&mut self, method: &str, params: Value) -> Result<Value, tower_lsp_server::jsonrpc::Error> {
+    pub async fn try_request(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, tower_lsp_server::jsonrpc::Error> {
         let id = self.next_id;
         self.next_id += 1;
         let req = Request::build(method.to_string()).params(params).id(id).finish();

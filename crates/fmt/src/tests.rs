@@ -104,10 +104,7 @@ fn comments_aligned_after_values() {
 
 #[test]
 fn one_line_blocks() {
-    same(
-        "a {}\nb {   }\nc { x = 1 }\nd \"l\" {  y  =  \"z\"  }\n",
-        "a {}\nb {}\nc { x = 1 }\nd \"l\" { y = \"z\" }\n",
-    );
+    same("a {}\nb {   }\nc { x = 1 }\nd \"l\" {  y  =  \"z\"  }\n", "a {}\nb {}\nc { x = 1 }\nd \"l\" { y = \"z\" }\n");
 }
 
 #[test]
@@ -152,10 +149,7 @@ fn labels_are_quoted_and_legacy_types_modernised() {
 
 #[test]
 fn multiline_interpolation_unwrapped_in_parens() {
-    same(
-        "a = \"${\n  var.x\n}\"\nb = \"${var.x ? 1 :\n  2}\"\n",
-        "a = var.x\nb = (var.x ? 1 :\n2)\n",
-    );
+    same("a = \"${\n  var.x\n}\"\nb = \"${var.x ? 1 :\n  2}\"\n", "a = var.x\nb = (var.x ? 1 :\n2)\n");
 }
 
 #[test]
@@ -168,34 +162,22 @@ fn crlf_line_ends_are_kept() {
 
 #[test]
 fn no_final_newline_and_trailing_spaces() {
-    same(
-        "a = 1\nb  =  2   ",
-        "a = 1\nb = 2   ",
-    );
+    same("a = 1\nb  =  2   ", "a = 1\nb = 2   ");
 }
 
 #[test]
 fn tabs_become_spaces() {
-    same(
-        "block {\n\ta\t=\t1\n\tbb = 2\n}\n",
-        "block {\n  a  = 1\n  bb = 2\n}\n",
-    );
+    same("block {\n\ta\t=\t1\n\tbb = 2\n}\n", "block {\n  a  = 1\n  bb = 2\n}\n");
 }
 
 #[test]
 fn unicode_names_align_by_graphemes() {
-    same(
-        "locals {\n  é = 1\n  ab = 2\n  日本 = 3\n}\n",
-        "locals {\n  é  = 1\n  ab = 2\n  日本 = 3\n}\n",
-    );
+    same("locals {\n  é = 1\n  ab = 2\n  日本 = 3\n}\n", "locals {\n  é  = 1\n  ab = 2\n  日本 = 3\n}\n");
 }
 
 #[test]
 fn empty_file() {
-    same(
-        "",
-        "",
-    );
+    same("", "");
 }
 
 #[test]
@@ -221,4 +203,3 @@ fn labels_with_escapes_and_comments_between() {
         "x \"aé\" \"b\" {\n}\ny \"ok\" {\n}\n",
     );
 }
-

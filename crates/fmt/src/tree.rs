@@ -71,7 +71,10 @@ pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'
                     };
                     let frame = stack.last_mut().expect("the file's body is never popped");
                     if frame.1.contains(&name) {
-                        return Err(err(&toks[i], &format!("Attribute redefined: the argument {name:?} was already set")));
+                        return Err(err(
+                            &toks[i],
+                            &format!("Attribute redefined: the argument {name:?} was already set"),
+                        ));
                     }
                     frame.1.push(name);
                     let value = &toks[start..=last];
@@ -110,12 +113,17 @@ pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'
                         }
                     }
                     if toks[k].kind != K::OBrace {
-                        return Err(err(&toks[k], "Invalid block definition: an equals sign or an opening brace is expected"));
+                        return Err(err(
+                            &toks[k],
+                            "Invalid block definition: an equals sign or an opening brace is expected",
+                        ));
                     }
                     if !labels.is_empty() {
                         let mut new = Vec::new();
                         for label in &labels {
-                            if let Some(text) = label_value(&toks[label.clone()]).map_err(|m| err(&toks[label.start], &m))? {
+                            if let Some(text) =
+                                label_value(&toks[label.clone()]).map_err(|m| err(&toks[label.start], &m))?
+                            {
                                 new.push(Tok::new(K::OQuote, "\""));
                                 new.push(Tok { text: Cow::Owned(escape(&text)), ..Tok::new(K::QuotedLit, "") });
                                 new.push(Tok::new(K::CQuote, "\""));
@@ -251,7 +259,9 @@ fn unescape(s: &str) -> Result<String, String> {
                             .ok_or_else(|| "Invalid escape sequence".to_string())?;
                         out.push(ch);
                     }
-                    _ => return Err(format!("Invalid escape sequence: {sel:?} is not a valid escape sequence selector")),
+                    _ => {
+                        return Err(format!("Invalid escape sequence: {sel:?} is not a valid escape sequence selector"))
+                    }
                 }
             }
             '$' | '%' if s[i + 1..].starts_with(c) && s[i + 2..].starts_with('{') => {

@@ -54,7 +54,11 @@ fn edit(rope: &Rope, src: &str, within: std::ops::Range<usize>, new: &str, enc: 
     while !(old.is_char_boundary(old.len() - suf) && new.is_char_boundary(new.len() - suf)) {
         suf -= 1;
     }
-    if suf > 0 && old.len() - suf > 0 && old.as_bytes()[old.len() - suf] == b'\n' && old.as_bytes()[old.len() - suf - 1] == b'\r' {
+    if suf > 0
+        && old.len() - suf > 0
+        && old.as_bytes()[old.len() - suf] == b'\n'
+        && old.as_bytes()[old.len() - suf - 1] == b'\r'
+    {
         suf -= 1;
     }
     let r = within.start + pre..within.end - suf;
