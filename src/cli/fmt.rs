@@ -150,7 +150,10 @@ impl Run {
             self.failed = true;
             return;
         };
-        let result = match fmt::format(&text) {
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        // stdin is Terraform's (`terraform fmt -`).
+        let style = if path == Path::new("<stdin>") { fmt::Style::Terraform } else { fmt::Style::of_name(&name) };
+        let result = match fmt::format_as(&text, style) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("Error: {}:{e}", path.display());

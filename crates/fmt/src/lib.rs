@@ -54,17 +54,56 @@ pub struct Edit {
     pub text: String,
 }
 
+/// Whose rules: Terraform's `fmt` command (hclwrite's layout and its own
+/// rewrites), or hclwrite's `Format` alone, as `packer fmt` and other HCL
+/// tools (Terragrunt's `hclfmt`) write files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Terraform,
+    Hclwrite,
+}
+
+impl Style {
+    /// The style for a file name: Terraform's for its files (`.tf`,
+    /// `.tfvars`, `.tftest.hcl`, `.tfmock.hcl`, `.tfquery.hcl`, Stacks'
+    /// `.tfstack.hcl` and `.tfdeploy.hcl`) and OpenTofu's (`.tofu`,
+    /// `.tofutest.hcl`); hclwrite's for any other (`.pkr.hcl`, `.hcl`).
+    pub fn of_name(name: &str) -> Style {
+        const TERRAFORM: &[&str] = &[
+            ".tf",
+            ".tfvars",
+            ".tftest.hcl",
+            ".tfmock.hcl",
+            ".tfquery.hcl",
+            ".tfstack.hcl",
+            ".tfdeploy.hcl",
+            ".tofu",
+            ".tofutest.hcl",
+        ];
+        if TERRAFORM.iter().any(|e| name.ends_with(e)) {
+            Style::Terraform
+        } else {
+            Style::Hclwrite
+        }
+    }
+}
+
 /// `text` as `terraform fmt` writes it.
 pub fn format(text: &str) -> Result<String, Error> {
-    formatted(text).map(|(out, _)| out)
+    format_as(text, Style::Terraform)
+}
+
+/// `text` formatted in `style`.
+pub fn format_as(text: &str, style: Style) -> Result<String, Error> {
+    formatted(text, style).map(|(out, _)| out)
 }
 
 /// The edit that formats the part of `text` in `range` (bytes): the range
 /// grows to whole lines outside any attribute value (a multi-line value
 /// is formatted whole), and the replacement is those lines as [`format`]
 /// writes them in the whole file. `None` when they are formatted already.
-pub fn format_range(text: &str, range: Range<usize>) -> Result<Option<Edit>, Error> {
-    let (out, bounds) = formatted(text)?;
+pub fn format_range(text: &str, range: Range<usize>, style: Style) -> Result<Option<Edit>, Error> {
+    let (out, bounds) = formatted(text, style)?;
     let start = bounds.iter().rev().find(|b| b.0 <= range.start).copied().unwrap_or((0, 0));
     let end = bounds.iter().find(|b| b.0 >= range.end.max(range.start)).copied().unwrap_or((text.len(), out.len()));
     let new = &out[start.1..end.1];
@@ -76,14 +115,14 @@ pub fn format_range(text: &str, range: Range<usize>) -> Result<Option<Edit>, Err
 
 /// The formatted text and the pairs (input offset, output offset) of the
 /// line ends a range edit may stop at, from (0, 0) to both ends.
-fn formatted(text: &str) -> Result<(String, Vec<(usize, usize)>), Error> {
+fn formatted(text: &str, style: Style) -> Result<(String, Vec<(usize, usize)>), Error> {
     // hcl-edit takes no byte order mark; hclsyntax skips one.
     if let Err(e) = syntax::deep::parse_body(text.strip_prefix('\u{feff}').unwrap_or(text)) {
         let loc = e.location();
         return Err(Error { message: e.message().to_string(), line: loc.line(), column: loc.column() });
     }
     let toks = lex::lex(text)?;
-    let (mut toks, boundary) = tree::rewrite(text, toks)?;
+    let (mut toks, boundary) = tree::rewrite(text, toks, style == Style::Terraform)?;
     layout::format(&mut toks);
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     let mut bounds = vec![(0, 0)];

@@ -46,15 +46,15 @@ fn a_range_is_formatted_in_whole_lines_outside_values() {
     let text = "a=1\nblock {\n  x=1\n  yy = [\n1,\n  ]\n}\n";
     // The `1,` line is inside a value: the whole attribute is formatted.
     let at = text.find("1,").unwrap();
-    let e = format_range(text, at..at + 1).unwrap().unwrap();
+    let e = format_range(text, at..at + 1, Style::Terraform).unwrap().unwrap();
     assert_eq!(&text[e.range.clone()], "  yy = [\n1,\n  ]\n");
     assert_eq!(e.text, "  yy = [\n    1,\n  ]\n");
     // A range in the first line touches only it.
-    let e = format_range(text, 0..1).unwrap().unwrap();
+    let e = format_range(text, 0..1, Style::Terraform).unwrap().unwrap();
     assert_eq!((e.range, e.text.as_str()), (0..4, "a = 1\n"));
     // Formatted lines: no edit.
     let done = "a = 1\n";
-    assert_eq!(format_range(done, 0..done.len()).unwrap(), None);
+    assert_eq!(format_range(done, 0..done.len(), Style::Terraform).unwrap(), None);
 }
 
 #[test]
@@ -63,6 +63,16 @@ fn nested_lone_interpolations_unwrap_one_level_a_run_as_terraform_does() {
     let once = format("f = \"${\"${var.x}\"}\"\n").unwrap();
     assert_eq!(once, "f = \"${var.x}\"\n");
     assert_eq!(format(&once).unwrap(), "f = var.x\n");
+}
+
+#[test]
+fn hclwrite_style_keeps_labels_interpolations_and_types() {
+    let text = "variable v {\n  type=\"string\"\n  default=\"${var.x}\"\n}\n";
+    let want = "variable v {\n  type    = \"string\"\n  default = \"${var.x}\"\n}\n";
+    assert_eq!(format_as(text, Style::Hclwrite).unwrap(), want);
+    assert_eq!(Style::of_name("build.pkr.hcl"), Style::Hclwrite);
+    assert_eq!(Style::of_name("main.tftest.hcl"), Style::Terraform);
+    assert_eq!(Style::of_name("main.tofu"), Style::Terraform);
 }
 
 #[test]

@@ -24,7 +24,12 @@ use crate::Error;
 
 /// The rewritten tokens, and for each whether a line may end after it for
 /// a range edit (a line end outside any attribute value).
-pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'a>>, Vec<bool>), Error> {
+/// With `terraform` false, only the checks: hclwrite's plain `Format`.
+pub(crate) fn rewrite<'a>(
+    src: &'a str,
+    toks: Vec<Tok<'a>>,
+    terraform: bool,
+) -> Result<(Vec<Tok<'a>>, Vec<bool>), Error> {
     check_for_heads(src, &toks)?;
     let mut edits: Vec<(Range<usize>, Vec<Tok<'a>>)> = Vec::new();
     let mut in_value = vec![false; toks.len()];
@@ -81,7 +86,7 @@ pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'
                     in_value[start..=last].fill(true);
                     let is_type = name == "type" && stack.len() == 2 && stack[1].0 == Some("variable");
                     let new = if is_type { type_expr(value) } else { value_expr(value) };
-                    if let Some(new) = new {
+                    if let Some(new) = new.filter(|_| terraform) {
                         edits.push((start..last + 1, new));
                     }
                     i = k;
@@ -118,7 +123,7 @@ pub(crate) fn rewrite<'a>(src: &'a str, toks: Vec<Tok<'a>>) -> Result<(Vec<Tok<'
                             "Invalid block definition: an equals sign or an opening brace is expected",
                         ));
                     }
-                    if !labels.is_empty() {
+                    if terraform && !labels.is_empty() {
                         let mut new = Vec::new();
                         for label in &labels {
                             if let Some(text) =

@@ -19,18 +19,23 @@ pub(crate) fn formats(path: &Path) -> bool {
     !(name.ends_with(".json") || name.ends_with(".pp"))
 }
 
+/// Terraform's rules for its files, hclwrite's for other HCL (Packer).
+fn style(path: &Path) -> fmt::Style {
+    fmt::Style::of_name(&path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+}
+
 /// The edits that format the whole document: one, covering what changed.
-pub(crate) fn document(rope: &Rope, enc: Encoding) -> Result<Option<Vec<TextEdit>>> {
+pub(crate) fn document(rope: &Rope, path: &Path, enc: Encoding) -> Result<Option<Vec<TextEdit>>> {
     let src = rope.to_string();
-    let out = fmt::format(&src).map_err(refused)?;
+    let out = fmt::format_as(&src, style(path)).map_err(refused)?;
     Ok(edit(rope, &src, 0..src.len(), &out, enc))
 }
 
 /// The edits that format the lines `range` touches.
-pub(crate) fn range(rope: &Rope, range: Range, enc: Encoding) -> Result<Option<Vec<TextEdit>>> {
+pub(crate) fn range(rope: &Rope, path: &Path, range: Range, enc: Encoding) -> Result<Option<Vec<TextEdit>>> {
     let src = rope.to_string();
     let (start, end) = (text::offset(rope, range.start, enc), text::offset(rope, range.end, enc));
-    let found = fmt::format_range(&src, start.min(end)..start.max(end)).map_err(refused)?;
+    let found = fmt::format_range(&src, start.min(end)..start.max(end), style(path)).map_err(refused)?;
     Ok(found.and_then(|e| edit(rope, &src, e.range, &e.text, enc)))
 }
 

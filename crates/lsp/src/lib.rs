@@ -232,11 +232,11 @@ impl Backend {
 
     /// An open document's text and the position encoding, if it is one
     /// the formatter takes (crates/lsp/src/format.rs).
-    fn open_text(&self, uri: &Uri) -> Option<(Rope, text::Encoding)> {
+    fn open_text(&self, uri: &Uri) -> Option<(Rope, PathBuf, text::Encoding)> {
         let st = lock(&self.state);
         let path = st.workspace.doc_path(uri)?;
         let rope = st.workspace.open.get(&path).filter(|_| format::formats(&path))?.rope.clone();
-        Some((rope, st.encoding))
+        Some((rope, path, st.encoding))
     }
 
     /// The module of a document and what is needed to convert positions.
@@ -751,14 +751,14 @@ impl LanguageServer for Backend {
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         match self.open_text(&params.text_document.uri) {
-            Some((rope, enc)) => format::document(&rope, enc),
+            Some((rope, path, enc)) => format::document(&rope, &path, enc),
             None => Ok(None),
         }
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         match self.open_text(&params.text_document.uri) {
-            Some((rope, enc)) => format::range(&rope, params.range, enc),
+            Some((rope, path, enc)) => format::range(&rope, &path, params.range, enc),
             None => Ok(None),
         }
     }
