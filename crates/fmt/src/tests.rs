@@ -213,3 +213,33 @@ fn labels_with_escapes_and_comments_between() {
         "x \"aé\" \"b\" {\n}\ny \"ok\" {\n}\n",
     );
 }
+
+/// Mutations of a tricky text (every deletion of a byte, and seeded
+/// insertions of syntax characters): an answer each time, never a panic.
+#[test]
+fn mutated_inputs_never_panic() {
+    let base = "resource a \"b\" {\n  x = \"${var.y}\" # c\n  h = <<-EOT\n    ${z} %{if a}b%{endif}\n  EOT\n  o = { for k, v in m : k => v... }\n  n = [1, -2, a.b[*].c]\n}\nvariable \"v\" { type = list }\n";
+    for i in 0..base.len() {
+        if base.is_char_boundary(i) && base.is_char_boundary(i + 1) {
+            let _ = format(&format!("{}{}", &base[..i], &base[i + 1..]));
+        }
+    }
+    let inserts = [
+        "{", "}", "[", "]", "(", ")", "\"", "${", "%{", "~}", "<<EOT\n", "\n", "\r", "#", "/*", "\u{feff}", "é", "$$",
+        "\\",
+    ];
+    let mut seed = 32u64;
+    for _ in 0..3000 {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut at = (seed >> 33) as usize % (base.len() + 1);
+        while !base.is_char_boundary(at) {
+            at -= 1;
+        }
+        let ins = inserts[(seed >> 20) as usize % inserts.len()];
+        let text = format!("{}{}{}", &base[..at], ins, &base[at..]);
+        if let Ok(out) = format(&text) {
+            let _ = format_range(&text, at..at + 1, Style::Terraform);
+            assert!(format(&out).is_ok(), "formatted text refused:\n{out}");
+        }
+    }
+}

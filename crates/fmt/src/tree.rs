@@ -62,7 +62,7 @@ pub(crate) fn rewrite<'a>(
                     let mut last = None;
                     loop {
                         let t = &toks[k];
-                        if depth <= 0 && (t.ends_line() || matches!(t.kind, K::Eof | K::CBrace)) {
+                        if t.kind == K::Eof || (depth <= 0 && (t.ends_line() || t.kind == K::CBrace)) {
                             break;
                         }
                         depth += bracket_change(t.kind);
