@@ -630,3 +630,52 @@ fn quiet_prints_diagnostics_only() {
     assert_eq!(reported(&o).len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn fmt_lists_writes_checks_and_reads_stdin_as_terraform_fmt() {
+    let dir = tempdir("fmt");
+    write(&dir, "main.tf", "a=1\n");
+    write(&dir, "ok.tfvars", "b = 2\n");
+    write(&dir, "sub/x.tf", "c=3\n");
+    write(&dir, ".hidden.tf", "d=4\n");
+    write(&dir, "x.tofu", "e=5\n");
+
+    // --check: lists what needs formatting, writes nothing, exits 3.
+    let o = run(&dir, &["fmt", "--check"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(3), "main.tf\n"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("main.tf")).unwrap(), "a=1\n");
+    let o = run(&dir, &["fmt", "--check", "--recursive", "--list=false"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(3), ""));
+    // --diff prints a unified diff.
+    let o = run(&dir, &["fmt", "--check", "--diff", "--list=false", "main.tf"]);
+    assert!(stdout(&o).contains("--- old/main.tf\n+++ new/main.tf\n@@ -1 +1 @@\n-a=1\n+a = 1\n"), "{}", stdout(&o));
+
+    // Writing: the files that changed are listed; hidden ones are left out;
+    // a .tofu file only when named.
+    let o = run(&dir, &["fmt", "--recursive"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "main.tf\nsub/x.tf\n"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("sub/x.tf")).unwrap(), "c = 3\n");
+    assert_eq!(std::fs::read_to_string(dir.join(".hidden.tf")).unwrap(), "d=4\n");
+    let o = run(&dir, &["fmt", "x.tofu"]);
+    assert_eq!((o.status.code(), std::fs::read_to_string(dir.join("x.tofu")).unwrap().as_str()), (Some(0), "e = 5\n"));
+    assert_eq!(run(&dir, &["fmt", "--check", "--recursive"]).status.code(), Some(0));
+
+    // A syntax error: reported with its place, the file untouched, exit 2.
+    write(&dir, "bad.tf", "a = \n");
+    let o = run(&dir, &["fmt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("Error: bad.tf:1:5: "), "{}", stderr(&o));
+    assert_eq!(run(&dir, &["fmt", "missing.tf"]).status.code(), Some(2));
+    assert_eq!(run(&dir, &["fmt", "README"]).status.code(), Some(2));
+
+    // `-`: stdin to stdout, ending with a newline as Terraform's does.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hcl-types"))
+        .args(["fmt", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"x  =  \"${var.y}\"").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "x = var.y\n"));
+}

@@ -2,6 +2,7 @@
 
 pub mod calc;
 pub mod check;
+pub mod fmt;
 pub mod outline;
 pub mod sarif;
 
@@ -29,6 +30,8 @@ enum Command {
     },
     /// Diagnose files and directories (default: the current directory).
     Check(check::CheckArgs),
+    /// Format files as `terraform fmt` does (`-` formats stdin to stdout).
+    Fmt(fmt::FmtArgs),
     /// Print the type of every named value.
     #[command(mut_arg("format", |a| a.value_parser(types_format())))]
     Types(check::CommonArgs),
@@ -61,6 +64,7 @@ pub fn main() -> ExitCode {
         Command::Type(cmd) => calc::run(cmd),
         Command::Check(args) => check::check(args),
         Command::Types(args) => check::types(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Outline(args) => outline::run(args),
         Command::Completions { shell } => {
             // Into a buffer: the generator panics on a closed pipe (`| head`).

@@ -109,12 +109,21 @@ impl Session {
     }
 
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.try_request(method, params).await.unwrap_or_else(|e| panic!("{method} failed: {e:?}"))
+    }
+
+    /// A request's result, or its error response.
+    pub async fn try_request(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, tower_lsp_server::jsonrpc::Error> {
         let id = self.next_id;
         self.next_id += 1;
         let req = Request::build(method.to_string()).params(params).id(id).finish();
         let resp = self.service.ready().await.unwrap().call(req).await.unwrap().expect("a response");
         let (_, result) = resp.into_parts();
-        result.unwrap_or_else(|e| panic!("{method} failed: {e:?}"))
+        result
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {

@@ -12,6 +12,7 @@
 mod body;
 mod disk;
 mod entries;
+mod format;
 mod from_proto;
 mod graph;
 mod handlers;
@@ -204,6 +205,15 @@ impl Backend {
         }
     }
 
+    /// An open document's text and the position encoding, if it is one
+    /// the formatter takes (crates/lsp/src/format.rs).
+    fn open_text(&self, uri: &Uri) -> Option<(Rope, PathBuf, text::Encoding)> {
+        let st = self.state.locked();
+        let path = st.workspace.doc_path(uri)?;
+        let rope = st.workspace.open.get(&path).filter(|_| format::formats(&path))?.rope.clone();
+        Some((rope, path, st.encoding))
+    }
+
     /// The module of a document and what is needed to convert positions.
     async fn snapshot(&self, uri: &Uri) -> Option<Snap> {
         let (partial, rope, enc, caps) = {
@@ -337,5 +347,13 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         handlers::code_action::code_action(self, params).await
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        handlers::formatting::formatting(self, params).await
+    }
+
+    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        handlers::formatting::range_formatting(self, params).await
     }
 }

@@ -8,6 +8,7 @@ pub(crate) mod configuration;
 pub(crate) mod definition;
 pub(crate) mod diagnostic;
 pub(crate) mod document_symbol;
+pub(crate) mod formatting;
 pub(crate) mod hover;
 pub(crate) mod inlay_hint;
 pub(crate) mod lifecycle;
