@@ -19,6 +19,10 @@ pub(super) struct VarDecl {
     pub(super) required: bool,
     /// Not `nullable = false`.
     pub(super) nullable: bool,
+    /// `const = true` (Terraform 1.15): usable in a module `source` or
+    /// `version`; with its default as a string when that is a constant
+    /// string, number or bool.
+    pub(super) constant: Option<Option<String>>,
 }
 
 impl VarDecl {
@@ -66,6 +70,65 @@ impl NameDecl {
     }
 }
 
+/// A piece of a module `source` that is not a constant string.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum SourcePart {
+    Lit(String),
+    /// `var.NAME`
+    Var(String),
+    /// `local.NAME`
+    Local(String),
+}
+
+/// The pieces of a `source` made of literals and `var.NAME` only (`None`
+/// for a constant string or anything else).
+pub(super) fn source_parts(e: &Expression) -> Option<Vec<SourcePart>> {
+    use hcl_edit::template::Element;
+    match e {
+        Expression::Traversal(t) => Some(vec![named_part(t)?]),
+        Expression::Parenthesis(p) => source_parts(p.inner()),
+        Expression::StringTemplate(t) => {
+            let mut out = Vec::new();
+            for el in t.iter() {
+                match el {
+                    Element::Literal(l) => out.push(SourcePart::Lit(l.value().to_string())),
+                    Element::Interpolation(i) => match &i.expr {
+                        Expression::Traversal(t) => out.push(named_part(t)?),
+                        Expression::String(s) => out.push(SourcePart::Lit(s.value().to_string())),
+                        _ => return None,
+                    },
+                    Element::Directive(_) => return None,
+                }
+            }
+            out.iter().any(|p| !matches!(p, SourcePart::Lit(_))).then_some(out)
+        }
+        _ => None,
+    }
+}
+
+/// `var.NAME` or `local.NAME`.
+fn named_part(t: &hcl_edit::expr::Traversal) -> Option<SourcePart> {
+    match (&t.expr, t.operators.as_slice()) {
+        (Expression::Variable(v), [op]) => match (v.value().as_str(), op.value()) {
+            ("var", TraversalOperator::GetAttr(a)) => Some(SourcePart::Var(a.value().to_string())),
+            ("local", TraversalOperator::GetAttr(a)) => Some(SourcePart::Local(a.value().to_string())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A constant as Terraform converts it to a string (`None`: not a string,
+/// number or bool).
+pub(super) fn const_string(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) | Value::Number(s) => Some(s.clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
 /// How many instances a module call makes: what `module.NAME` is made of.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Repeat {
@@ -85,6 +148,10 @@ pub(super) struct CallDecl {
     pub(super) name_range: Range<usize>,
     /// The `source`, when a constant string.
     pub(super) source: Option<String>,
+    /// A `source` built of literals and variables (`"./m/${var.env}"`,
+    /// Terraform 1.15's const variables), resolved with the module's
+    /// variables (see [`Memo::calls`]).
+    pub(super) template: Option<Vec<SourcePart>>,
     pub(super) repeat: Repeat,
     /// A PCL `component` (named like any PCL name, not `module.NAME`).
     pub(super) component: bool,
@@ -296,6 +363,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             // Unknown: a broken declaration costs its own diagnostic only.
             required: false,
             nullable: true,
+            constant: None,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
@@ -304,6 +372,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             name: label.text.clone(),
             name_range: label.range.clone(),
             source: None,
+            template: None,
             repeat: Repeat::Unknown,
             component: false,
         }),
@@ -371,6 +440,14 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     b.body.get_attribute("nullable").map(|a| &a.value),
                     Some(Expression::Bool(x)) if !*x.value()
                 ),
+                constant: matches!(
+                    b.body.get_attribute("const").map(|a| &a.value),
+                    Some(Expression::Bool(x)) if *x.value()
+                )
+                .then(|| {
+                    let d = b.body.get_attribute("default")?;
+                    eval(&d.value, src).ok().as_ref().and_then(const_string)
+                }),
             });
         }
         ("module", FileKind::Terraform) if dialect == Dialect::Terraform => {
@@ -379,6 +456,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 Ok(Value::String(s)) => Some(s),
                 _ => None,
             });
+            let template = b.body.get_attribute("source").filter(|_| source.is_none()).and_then(|a| source_parts(&a.value));
             let repeat = if b.body.has_attribute("count") {
                 Repeat::Count
             } else if b.body.has_attribute("for_each") {
@@ -390,6 +468,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
                 source,
+                template,
                 repeat,
                 component: false,
             });
@@ -470,6 +549,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     name: label_text(label).to_string(),
                     name_range: src.range(label),
                     source: b.labels.get(1).map(|l| label_text(l).to_string()),
+                    template: None,
                     repeat: Repeat::One,
                     component: true,
                 });

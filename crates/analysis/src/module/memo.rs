@@ -63,6 +63,8 @@ pub struct Memo {
     /// The last answer of [`Memo::calls`], and the items it was read from
     /// (their ids, per document that can call modules).
     pub(super) calls_seen: Option<CallsSeen>,
+    /// Whether that answer resolved a `source` built of const variables.
+    pub(super) calls_templated: bool,
 }
 
 pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);

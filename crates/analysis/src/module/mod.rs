@@ -333,7 +333,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             v.decl.value.clone(),
             v.doc,
             shift(&v.decl.name_range, v.start),
-            "variable",
+            if v.decl.constant.is_some() { "const variable" } else { "variable" },
         );
     }
 

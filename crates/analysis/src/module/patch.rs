@@ -183,6 +183,11 @@ impl Memo {
             for ((a, b), won) in was.vars.iter().zip(&d.vars).zip(winners.iter()) {
                 // (tfvars values are checked against the variables' types
                 // and places: a new place of the type is a change too.)
+                // (A const variable is another kind of name, and its value
+                // may build a module source: a full analysis then.)
+                if a.constant.is_some() != b.constant.is_some() || (b.constant.is_some() && !a.same_for_others(b)) {
+                    return None;
+                }
                 if a.same_for_others(b) && a.type_range == b.type_range {
                     continue;
                 }
