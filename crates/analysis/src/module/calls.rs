@@ -28,7 +28,9 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
     let source: String = match b.body.get_attribute("source").map(|s| eval(&s.value, inf.source())) {
         Some(Ok(Value::String(s))) => s,
-        Some(Err(_)) => b.body.get_attribute("source").map(|s| inf.source().slice(&s.value).to_string()).unwrap_or_default(),
+        Some(Err(_)) => {
+            b.body.get_attribute("source").map(|s| inf.source().slice(&s.value).to_string()).unwrap_or_default()
+        }
         _ => String::new(),
     };
     // Terraform 1.15 evaluates `source` and `version` when it installs

@@ -380,7 +380,8 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     let name = b.labels.first().map(label_text).unwrap_or("");
     // Terraform 1.15: a const variable's value is used during init (module
     // sources), which neither a sensitive nor an ephemeral value may be.
-    let flag = |key: &str| matches!(b.body.get_attribute(key).map(|a| &a.value), Some(Expression::Bool(x)) if *x.value());
+    let flag =
+        |key: &str| matches!(b.body.get_attribute(key).map(|a| &a.value), Some(Expression::Bool(x)) if *x.value());
     if flag("const") {
         let head = inf.range(&b.ident);
         let end = b.labels.last().map_or(head.end, |l| inf.range(l).end);

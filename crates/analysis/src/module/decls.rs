@@ -456,7 +456,8 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 Ok(Value::String(s)) => Some(s),
                 _ => None,
             });
-            let template = b.body.get_attribute("source").filter(|_| source.is_none()).and_then(|a| source_parts(&a.value));
+            let template =
+                b.body.get_attribute("source").filter(|_| source.is_none()).and_then(|a| source_parts(&a.value));
             let repeat = if b.body.has_attribute("count") {
                 Repeat::Count
             } else if b.body.has_attribute("for_each") {

@@ -32,7 +32,12 @@ fn call_key(c: &CallDecl) -> (String, Option<String>, Option<Vec<SourcePart>>, b
 /// `terraform.tfvars` or a `*.auto.tfvars` file gives it, later files
 /// winning, as Terraform reads them), each `local.NAME` a constant string
 /// or built so in turn; `None` when one is not.
-fn resolved(parts: &[SourcePart], consts: &HashMap<String, Option<String>>, locals: &Locals, depth: usize) -> Option<String> {
+fn resolved(
+    parts: &[SourcePart],
+    consts: &HashMap<String, Option<String>>,
+    locals: &Locals,
+    depth: usize,
+) -> Option<String> {
     let mut out = String::new();
     for p in parts {
         match p {
