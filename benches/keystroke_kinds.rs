@@ -2,7 +2,8 @@
 //! server over stdio types a character at spots drawn at random from
 //! variable descriptions, defaults, types and validation messages,
 //! variable / local / output names, local values, outputs, resources, data
-//! sources, module calls, a tfvars file and a PCL program, then deletes it.
+//! sources, module calls and their `source` strings, a tfvars file and a
+//! PCL program, then deletes it.
 //! Per kind: p50/p99 of the server's time (`didChange` → first byte of the
 //! matching `publishDiagnostics`), of a real client's (VS Code's
 //! vscode-jsonrpc in Node, decoding the JSON: benches/keystroke_client.mjs)
@@ -138,6 +139,7 @@ fn spots(kind: &str, text: &str) -> Vec<usize> {
         "resource" => after(text, "Name = \""),
         "data source" => after(text, "values = [\""),
         "module call" => after(text, "version = \"~> "),
+        "module source" => after(text, "source  = \"./modules/"),
         "tfvars" => {
             after(text, " = ").into_iter().map(|i| if text[i..].starts_with('"') { i + 1 } else { i }).collect()
         }
@@ -180,6 +182,7 @@ fn modules(size: &str) -> Vec<Module> {
         "resource",
         "data source",
         "module call",
+        "module source",
     ];
     let vars = tfvars(&tf);
     let program = pcl(tf.len());

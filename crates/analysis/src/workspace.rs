@@ -264,6 +264,69 @@ mod tests {
         assert_eq!(normalize(Path::new("/../a")), PathBuf::from("/a"));
     }
 
+    /// Modules in memory.
+    struct Mem(Vec<(PathBuf, String)>, Vec<PathBuf>);
+
+    impl Files for Mem {
+        fn module(&self, dir: &Path, _family: Family) -> Vec<Document> {
+            (self.0.iter().filter(|(p, _)| p.parent() == Some(dir)))
+                .map(|(p, t)| Document::parse(crate::SourceFile::new(p.clone(), t.as_str()).unwrap()))
+                .collect()
+        }
+        fn read(&self, _path: &Path) -> Option<String> {
+            None
+        }
+        fn roots(&self) -> &[PathBuf] {
+            &self.1
+        }
+    }
+
+    /// A keystroke in one call's `source` (here a const-variable source)
+    /// patches the last analysis, which then equals a fresh one: the call
+    /// is checked against the module it now leads to, and what reads its
+    /// outputs again.
+    #[test]
+    fn an_edit_of_a_source_patches_the_analysis_as_a_fresh_one_would_be() {
+        let files = Mem(
+            vec![
+                (
+                    PathBuf::from("/m/a/main.tf"),
+                    "variable \"n\" {\n  type = number\n}\noutput \"o\" {\n  value = 1\n}\n".into(),
+                ),
+                (
+                    PathBuf::from("/m/ab/main.tf"),
+                    "variable \"m\" {\n  type = string\n}\noutput \"o\" {\n  value = \"s\"\n}\n".into(),
+                ),
+            ],
+            vec![PathBuf::from("/")],
+        );
+        let text = "variable \"env\" {\n  default = \"a\"\n  const   = true\n}\nmodule \"x\" {\n  source = \"../m/${var.env}\"\n  n      = \"s\"\n}\nmodule \"y\" {\n  source = \"../m/a\"\n  n      = 1\n}\nlocals {\n  l = module.x.o + 1\n}\noutput \"z\" {\n  value = local.l\n}\n";
+        let path = PathBuf::from("/r/main.tf");
+        let mut docs = vec![Document::parse(crate::SourceFile::new(path.clone(), text).unwrap())];
+        let (mut ws, mut memo) = (Workspace::default(), Memo::default());
+        let mut step = |docs: &[Document], memo: &mut Memo| {
+            let calls = memo.calls(docs);
+            memo.set_context(ws.context(&files, Path::new("/r"), &calls).context);
+            let got = memo.analysis(docs);
+            let mut fresh = Memo::default();
+            fresh.set_context(memo.context().clone());
+            let want = fresh.analysis(docs);
+            assert_eq!(format!("{:?}", got.diagnostics), format!("{:?}", want.diagnostics));
+            got
+        };
+        let first = step(&docs, &mut memo);
+        assert!(format!("{:?}", first.diagnostics).contains("number"), "{:?}", first.diagnostics);
+        // `../m/${var.env}` becomes `../m/${var.env}b`: module `ab`.
+        let at = text.find("${var.env}").unwrap() + "${var.env}".len();
+        let edited = format!("{}b{}", &text[..at], &text[at..]);
+        let file = crate::SourceFile::new(path.clone(), edited.as_str()).unwrap();
+        docs[0] = docs[0].clone().edited_at(file, at..at, 1);
+        let before = memo.patches();
+        let second = step(&docs, &mut memo);
+        assert_eq!(memo.patches(), before + 1, "patched");
+        assert_ne!(format!("{:?}", first.diagnostics), format!("{:?}", second.diagnostics));
+    }
+
     #[test]
     fn manifest_keys_and_dirs_are_read() {
         let text = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"vpc","Source":"registry.terraform.io/x/vpc/aws","Version":"1.0.0","Dir":".terraform/modules/vpc"}]}"#;

@@ -359,3 +359,64 @@ fn run_names_belong_to_their_test_file() {
         }
     "#]]);
 }
+
+#[test]
+fn a_const_variable_cannot_be_sensitive_or_ephemeral() {
+    check(expect![[r#"
+        variable "a" {
+        ^^^^^^^^^^^^ error[invalid-value]
+          type      = string
+          default   = "x"
+          const     = true
+          sensitive = true
+        }
+        variable "b" {
+        ^^^^^^^^^^^^ error[invalid-value]
+                #^^^ hint[missing-type]
+          const     = true
+          ephemeral = true
+        }
+        variable "c" {
+                #^^^ hint[missing-type]
+          const     = true
+          default   = "x"
+        }
+    "#]]);
+}
+
+#[test]
+fn a_module_source_may_reference_only_const_variables_and_locals() {
+    check(expect![[r#"
+        variable "env" {
+                #^^^^^ hint[missing-type]
+          default = "dev"
+          const   = true
+        }
+        variable "plain" {
+                #^^^^^^^ hint[missing-type]
+          default = "dev"
+        }
+        locals {
+          base = "./modules"
+        }
+        module "a" {
+          source = "${local.base}/${var.env}"
+                  #^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[module-source]
+        }
+        module "b" {
+          source = "./modules/${var.plain}"
+                               #^^^^^^^^^ error[module-source]
+        }
+        module "c" {
+          source = "./modules/${terraform_data.x.id}"
+                               #^^^^^^^^^^^^^^^^^^^ error[module-source]
+        }
+        module "d" {
+          source  = "app.terraform.io/x/y/aws"
+                   #^^^^^^^^^^^^^^^^^^^^^^^^^^ hint[module-source]
+          version = var.plain
+                   #^^^^^^^^^ error[module-source]
+        }
+        resource "terraform_data" "x" {}
+    "#]]);
+}

@@ -67,6 +67,11 @@ pub trait Env {
     fn callee(&self, _call: &str) -> Option<Callee> {
         None
     }
+    /// Whether variable `name` is declared `const = true` (`None`: not
+    /// declared, or not known here).
+    fn is_const(&self, _name: &str) -> Option<bool> {
+        None
+    }
     /// The provider schemas (resource bodies, provider functions).
     fn schemas(&self) -> Option<std::sync::Arc<Schemas>> {
         None

@@ -28,8 +28,21 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
     let source: String = match b.body.get_attribute("source").map(|s| eval(&s.value, inf.source())) {
         Some(Ok(Value::String(s))) => s,
+        Some(Err(_)) => {
+            b.body.get_attribute("source").map(|s| inf.source().slice(&s.value).to_string()).unwrap_or_default()
+        }
         _ => String::new(),
     };
+    // Terraform 1.15 evaluates `source` and `version` when it installs
+    // modules, where only literals, const variables and `path` are known.
+    let mut unresolved_const = false;
+    for key in ["source", "version"] {
+        if let Some(a) = b.body.get_attribute(key) {
+            if eval(&a.value, inf.source()).is_err() {
+                unresolved_const |= init_time(inf, a, key) && key == "source";
+            }
+        }
+    }
     for a in b.body.attributes() {
         // `count` and `for_each` are checked above; the others are
         // constants, provider addresses and references to whole objects.
@@ -77,6 +90,18 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
                 ));
             }
         }
+        (Some(Callee::Opaque), _) if unresolved_const => {
+            if let Some(s) = b.body.get_attribute("source") {
+                let r = inf.range(&s.value);
+                inf.report(Diagnostic::new(
+                    Code::ModuleSource,
+                    r,
+                    "not followed: this source is built of const variables with no known value here (a default, \
+                     `terraform.tfvars` or a `*.auto.tfvars` file); module `NAME`'s arguments and outputs are not checked"
+                        .replace("NAME", name),
+                ));
+            }
+        }
         (Some(Callee::Missing(dir)), _) => {
             if let Some(s) = b.body.get_attribute("source") {
                 let r = inf.range(&s.value);
@@ -87,6 +112,82 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
                 );
                 inf.report(d.with_severity(Severity::Warning));
             }
+        }
+        _ => {}
+    }
+}
+
+/// A module's `source` or `version` (`key`) that is not a constant string:
+/// each reference in it must be one Terraform knows when it installs
+/// modules (Terraform 1.15's `Invalid module source` / `Invalid module
+/// version`). Whether it is built of const variables only (so that the call
+/// is followed when their values are known).
+fn init_time(inf: &mut Infer, a: &Attribute, key: &str) -> bool {
+    inf.expr(&a.value);
+    let mut found = Vec::new();
+    traversals(&a.value, &mut found);
+    let summary = if key == "source" { "Invalid module source" } else { "Invalid module version" };
+    let mut all_const = !found.is_empty();
+    for t in found {
+        let root = match &t.expr {
+            Expression::Variable(v) => v.value().as_str(),
+            _ => continue,
+        };
+        let attr = match t.operators.first().map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+            _ => None,
+        };
+        let r = inf.range(t);
+        let msg = match (root, attr) {
+            ("path", _) => {
+                all_const = false;
+                continue;
+            }
+            ("var", Some(name)) => match inf.env().is_const(name) {
+                Some(false) => format!(
+                    "Unknown module {key}: `var.{name}` is not a const variable, and only literal values and const variables (`const = true`) can be evaluated during init"
+                ),
+                // (An undeclared one is reported as such.)
+                _ => continue,
+            },
+            // (A local built of literals and const variables is known.)
+            ("local", Some(_)) => continue,
+            _ => format!("{summary}: the module {key} can only reference constant input variables and local values"),
+        };
+        all_const = false;
+        inf.report(Diagnostic::new(Code::ModuleSource, r, msg).with_severity(Severity::Error));
+    }
+    all_const
+}
+
+/// The traversals rooted at a name in `e` (not inside `for` expressions,
+/// whose names may be bound).
+fn traversals<'a>(e: &'a Expression, out: &mut Vec<&'a hcl_edit::expr::Traversal>) {
+    use hcl_edit::template::Element;
+    match e {
+        Expression::Traversal(t) => match &t.expr {
+            Expression::Variable(_) => out.push(t),
+            other => traversals(other, out),
+        },
+        Expression::StringTemplate(t) => {
+            for el in t.iter() {
+                if let Element::Interpolation(i) = el {
+                    traversals(&i.expr, out);
+                }
+            }
+        }
+        Expression::Parenthesis(p) => traversals(p.inner(), out),
+        Expression::Array(items) => items.iter().for_each(|i| traversals(i, out)),
+        Expression::FuncCall(f) => f.args.iter().for_each(|a| traversals(a, out)),
+        Expression::Conditional(c) => {
+            traversals(&c.cond_expr, out);
+            traversals(&c.true_expr, out);
+            traversals(&c.false_expr, out);
+        }
+        Expression::UnaryOp(u) => traversals(&u.expr, out),
+        Expression::BinaryOp(b) => {
+            traversals(&b.lhs_expr, out);
+            traversals(&b.rhs_expr, out);
         }
         _ => {}
     }

@@ -435,6 +435,22 @@ fn own_schema(inf: &mut Infer, b: &Block, what: &str, arguments: &[&str], blocks
 
 pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     let name = b.labels.first().map(label_text).unwrap_or("");
+    // Terraform 1.15: a const variable's value is used during init (module
+    // sources), which neither a sensitive nor an ephemeral value may be.
+    let flag =
+        |key: &str| matches!(b.body.get_attribute(key).map(|a| &a.value), Some(Expression::Bool(x)) if *x.value());
+    if flag("const") {
+        let head = inf.range(&b.ident);
+        let end = b.labels.last().map_or(head.end, |l| inf.range(l).end);
+        for (key, what) in [("sensitive", "sensitive"), ("ephemeral", "ephemeral")] {
+            if flag(key) {
+                let msg = format!(
+                    "Const variable cannot be {what}: a variable that is marked as `const` cannot also be marked as `{key}`"
+                );
+                inf.report(Diagnostic::new(Code::InvalidValue, head.start..end, msg));
+            }
+        }
+    }
     let default = b.body.get_attribute("default");
     if let (Some(v), Some(d)) = (own, default) {
         let t = inf.expr(&d.value);

@@ -22,6 +22,10 @@ pub(super) struct VarDecl {
     /// The type of a non-null `default` of a variable of type `any` (or
     /// without a type): what the variable is where no value is passed.
     pub(super) default: Option<Type>,
+    /// `const = true` (Terraform 1.15): usable in a module `source` or
+    /// `version`; with its default as a string when that is a constant
+    /// string, number or bool.
+    pub(super) constant: Option<Option<String>>,
 }
 
 impl VarDecl {
@@ -70,6 +74,65 @@ impl NameDecl {
     }
 }
 
+/// A piece of a module `source` that is not a constant string.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum SourcePart {
+    Lit(String),
+    /// `var.NAME`
+    Var(String),
+    /// `local.NAME`
+    Local(String),
+}
+
+/// The pieces of a `source` made of literals and `var.NAME` only (`None`
+/// for a constant string or anything else).
+pub(super) fn source_parts(e: &Expression) -> Option<Vec<SourcePart>> {
+    use hcl_edit::template::Element;
+    match e {
+        Expression::Traversal(t) => Some(vec![named_part(t)?]),
+        Expression::Parenthesis(p) => source_parts(p.inner()),
+        Expression::StringTemplate(t) => {
+            let mut out = Vec::new();
+            for el in t.iter() {
+                match el {
+                    Element::Literal(l) => out.push(SourcePart::Lit(l.value().to_string())),
+                    Element::Interpolation(i) => match &i.expr {
+                        Expression::Traversal(t) => out.push(named_part(t)?),
+                        Expression::String(s) => out.push(SourcePart::Lit(s.value().to_string())),
+                        _ => return None,
+                    },
+                    Element::Directive(_) => return None,
+                }
+            }
+            out.iter().any(|p| !matches!(p, SourcePart::Lit(_))).then_some(out)
+        }
+        _ => None,
+    }
+}
+
+/// `var.NAME` or `local.NAME`.
+fn named_part(t: &hcl_edit::expr::Traversal) -> Option<SourcePart> {
+    match (&t.expr, t.operators.as_slice()) {
+        (Expression::Variable(v), [op]) => match (v.value().as_str(), op.value()) {
+            ("var", TraversalOperator::GetAttr(a)) => Some(SourcePart::Var(a.value().to_string())),
+            ("local", TraversalOperator::GetAttr(a)) => Some(SourcePart::Local(a.value().to_string())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A constant as Terraform converts it to a string (`None`: not a string,
+/// number or bool).
+pub(super) fn const_string(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) | Value::Number(s) => Some(s.clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
 /// How many instances a module call makes: what `module.NAME` is made of.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Repeat {
@@ -89,6 +152,10 @@ pub(super) struct CallDecl {
     pub(super) name_range: Range<usize>,
     /// The `source`, when a constant string.
     pub(super) source: Option<String>,
+    /// A `source` built of literals and variables (`"./m/${var.env}"`,
+    /// Terraform 1.15's const variables), resolved with the module's
+    /// variables (see [`Memo::calls`]).
+    pub(super) template: Option<Vec<SourcePart>>,
     pub(super) repeat: Repeat,
     /// A PCL `component` (named like any PCL name, not `module.NAME`).
     pub(super) component: bool,
@@ -273,6 +340,7 @@ fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: 
     let base = tested_source(doc);
     let file = test_file_name(&doc.file.path);
     let tested = CallDecl {
+        template: None,
         name: TESTED.to_string(),
         name_range: 0..0,
         source: Some(base.to_string()),
@@ -291,6 +359,7 @@ fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: 
             .map(|s| format!("{base}{s}")),
     };
     d.calls.push(CallDecl {
+        template: None,
         name: run_call(&file, &label.text),
         name_range: label.range.clone(),
         source,
@@ -323,6 +392,7 @@ fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
     let base = tested_source(doc);
     let file = test_file_name(&doc.file.path);
     let tested = CallDecl {
+        template: None,
         name: TESTED.to_string(),
         name_range: 0..0,
         source: Some(base.to_string()),
@@ -334,6 +404,7 @@ fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
     for b in body.blocks().filter(|b| b.ident.value().as_str() == "variables") {
         for a in b.body.attributes() {
             d.calls.push(CallDecl {
+                template: None,
                 name: crate::calls::test_var(&file, a.key.value()),
                 name_range: src.range(&a.key),
                 source: None,
@@ -353,6 +424,7 @@ fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
             },
         };
         d.calls.push(CallDecl {
+            template: None,
             name: run_call(&file, label_text(label)),
             name_range: src.range(label),
             source,
@@ -386,6 +458,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
         if o.block.as_ref().is_some_and(|b| b.text == "variables") {
             for n in &o.attributes {
                 d.calls.push(CallDecl {
+                    template: None,
                     name: crate::calls::test_var(&crate::calls::test_file_name(&doc.file.path), &n.text),
                     name_range: n.range.clone(),
                     source: None,
@@ -414,6 +487,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             required: false,
             nullable: true,
             default: None,
+            constant: None,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
@@ -422,6 +496,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             name: label.text.clone(),
             name_range: label.range.clone(),
             source: None,
+            template: None,
             repeat: Repeat::Unknown,
             component: false,
         }),
@@ -501,6 +576,14 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     b.body.get_attribute("nullable").map(|a| &a.value),
                     Some(Expression::Bool(x)) if !*x.value()
                 ),
+                constant: matches!(
+                    b.body.get_attribute("const").map(|a| &a.value),
+                    Some(Expression::Bool(x)) if *x.value()
+                )
+                .then(|| {
+                    let d = b.body.get_attribute("default")?;
+                    eval(&d.value, src).ok().as_ref().and_then(const_string)
+                }),
             });
         }
         ("module", FileKind::Terraform) if dialect == Dialect::Terraform => {
@@ -509,6 +592,8 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 Ok(Value::String(s)) => Some(s),
                 _ => None,
             });
+            let template =
+                b.body.get_attribute("source").filter(|_| source.is_none()).and_then(|a| source_parts(&a.value));
             let repeat = if b.body.has_attribute("count") {
                 Repeat::Count
             } else if b.body.has_attribute("for_each") {
@@ -520,6 +605,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
                 source,
+                template,
                 repeat,
                 component: false,
             });
@@ -600,6 +686,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     name: label_text(label).to_string(),
                     name_range: src.range(label),
                     source: b.labels.get(1).map(|l| label_text(l).to_string()),
+                    template: None,
                     repeat: Repeat::One,
                     component: true,
                 });

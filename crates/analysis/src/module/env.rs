@@ -371,6 +371,10 @@ impl Env for View<'_> {
         self.suggested.borrow_mut().push((space, word.to_string(), answer.clone()));
         answer
     }
+    fn is_const(&self, name: &str) -> Option<bool> {
+        self.lookups.borrow_mut().push((Space::Var, name.to_string()));
+        self.env.names.get(&(Space::Var, name.to_string())).map(|e| e.what == "const variable")
+    }
     fn callee(&self, call: &str) -> Option<Callee> {
         self.callees.borrow_mut().push(call.to_string());
         self.env.context.callee(call).cloned()

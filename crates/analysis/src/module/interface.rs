@@ -23,8 +23,81 @@ pub struct Call {
 }
 
 /// What a call declaration adds to [`Memo::calls`]'s answer.
-fn call_key(c: &CallDecl) -> (String, Option<String>, bool) {
-    (c.name.clone(), c.source.clone(), c.component)
+fn call_key(c: &CallDecl) -> (String, Option<String>, Option<Vec<SourcePart>>, bool) {
+    (c.name.clone(), c.source.clone(), c.template.clone(), c.component)
+}
+
+/// A `source` built of const variables and locals, resolved: each
+/// `var.NAME` a const variable with a known value (its default, or a value
+/// `terraform.tfvars` or a `*.auto.tfvars` file gives it, later files
+/// winning, as Terraform reads them), each `local.NAME` a constant string
+/// or built so in turn; `None` when one is not.
+fn resolved(
+    parts: &[SourcePart],
+    consts: &HashMap<String, Option<String>>,
+    locals: &Locals,
+    depth: usize,
+) -> Option<String> {
+    let mut out = String::new();
+    for p in parts {
+        match p {
+            SourcePart::Lit(s) => out.push_str(s),
+            SourcePart::Var(name) => out.push_str(consts.get(name)?.as_deref()?),
+            SourcePart::Local(name) if depth < 8 => {
+                let (doc, item) = locals.get(name)?;
+                let body = item.body(&doc.file.text)?;
+                let mut inner = body.blocks().flat_map(|b| b.body.attributes());
+                let a = inner.find(|a| a.key.value().as_str() == name.as_str())?;
+                match eval(&a.value, item_source(doc, item)) {
+                    Ok(v) => out.push_str(&const_string(&v)?),
+                    Err(_) => out.push_str(&resolved(&source_parts(&a.value)?, consts, locals, depth + 1)?),
+                }
+            }
+            SourcePart::Local(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The item declaring each local.
+type Locals<'a> = HashMap<String, (&'a Document, &'a Item)>;
+
+/// The module's const variables and their values where known: defaults,
+/// then `terraform.tfvars`, then the `*.auto.tfvars` files in name order.
+fn const_values(memo: &mut Memo, docs: &[Document]) -> HashMap<String, Option<String>> {
+    let mut out: HashMap<String, Option<String>> = HashMap::default();
+    let mut seen: HashSet<String> = HashSet::default();
+    for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
+        for item in doc.items.iter() {
+            let d = memo.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+            for v in &d.vars {
+                if seen.insert(v.name.clone()) {
+                    if let Some(value) = &v.constant {
+                        out.insert(v.name.clone(), value.clone());
+                    }
+                }
+            }
+        }
+    }
+    let name = |d: &Document| d.file.path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+    let mut files: Vec<&Document> = docs
+        .iter()
+        .filter(|d| d.file.kind == FileKind::Tfvars)
+        .filter(|d| name(d) == "terraform.tfvars" || name(d).ends_with(".auto.tfvars"))
+        .collect();
+    files.sort_by_key(|d| (name(d) != "terraform.tfvars", name(d)));
+    for doc in files {
+        for item in doc.items.iter() {
+            let Some(body) = item.body(&doc.file.text) else { continue };
+            let src = item_source(doc, item);
+            for a in body.attributes() {
+                if let Some(slot) = out.get_mut(a.key.value().as_str()) {
+                    *slot = eval(&a.value, src).ok().as_ref().and_then(const_string);
+                }
+            }
+        }
+    }
+    out
 }
 
 impl Memo {
@@ -41,7 +114,7 @@ impl Memo {
     /// declarations; the changed items are found from the documents'
     /// revisions and edits, not by comparing every item.
     pub fn shared_calls(&mut self, docs: &[Document]) -> Arc<[Call]> {
-        let seen = self.calls_seen.take();
+        let seen = self.calls_seen.take().filter(|_| !self.calls_templated);
         if let Some((mut ids, calls)) = seen {
             if self.same_calls(&mut ids, docs) {
                 self.calls_seen = Some((ids, calls.clone()));
@@ -50,15 +123,38 @@ impl Memo {
         }
         let mut out: Vec<Call> = Vec::new();
         let mut names = HashSet::default();
+        let mut templates = Vec::new();
         for doc in docs.iter().filter(|d| calling(d)) {
             for item in doc.items.iter() {
                 let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
                 for c in &d.calls {
                     if names.insert(c.name.clone()) {
                         let family = if c.component { Family::Pcl } else { Family::Terraform };
+                        if let Some(t) = &c.template {
+                            templates.push((out.len(), t.clone()));
+                        }
                         out.push(Call { name: c.name.clone(), source: c.source.clone(), family });
                     }
                 }
+            }
+        }
+        // Sources built of const variables: resolved from their values,
+        // which any edit of a variable or a tfvars file may change (so the
+        // answer is not reused then).
+        self.calls_templated = !templates.is_empty();
+        if self.calls_templated {
+            let consts = const_values(self, docs);
+            let mut locals: Locals = HashMap::default();
+            for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
+                for item in doc.items.iter() {
+                    let Some(d) = self.decls.get(&item.id) else { continue };
+                    for c in d.computed.iter().filter(|c| c.space == Space::Local) {
+                        locals.entry(c.name.clone()).or_insert((doc, item));
+                    }
+                }
+            }
+            for (i, parts) in templates {
+                out[i].source = resolved(&parts, &consts, &locals, 0);
             }
         }
         let ids = docs

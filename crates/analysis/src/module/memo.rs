@@ -74,6 +74,8 @@ pub struct Memo {
     /// The last answer of [`Memo::calls`], and the items it was read from
     /// (their ids, per document that can call modules).
     pub(super) calls_seen: Option<CallsSeen>,
+    /// Whether that answer resolved a `source` built of const variables.
+    pub(super) calls_templated: bool,
 }
 
 pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
@@ -145,10 +147,11 @@ impl Memo {
     /// Sets what the module's calls lead to, for the analyses that follow.
     /// A new context ends the last analysis (its names may have changed);
     /// the items' results stay, each redone only if it consulted what changed.
+    /// (The last analysis stays: the next edit's patch takes a change of
+    /// the callees of the calls it edited, and gives up on any other.)
     pub fn set_context(&mut self, context: Context) {
         if context != self.context {
             self.context = context;
-            self.last = None;
         }
     }
 

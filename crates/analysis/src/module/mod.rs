@@ -338,7 +338,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             v.decl.value.clone(),
             v.doc,
             shift(&v.decl.name_range, v.start),
-            "variable",
+            if v.decl.constant.is_some() { "const variable" } else { "variable" },
         );
         if let Some(d) = &v.decl.default {
             let key = default_key(&v.decl.name);

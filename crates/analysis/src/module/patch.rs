@@ -114,7 +114,7 @@ impl Memo {
         }
         let Some((k, p, s)) = changed else {
             // (Documents whose edits changed no item: the revisions they are now.)
-            let last = self.last.as_mut()?;
+            let last = self.last.as_mut().filter(|l| l.env.context == self.context)?;
             for (entry, d) in last.signature.iter_mut().zip(docs) {
                 entry.3 = d.revision();
             }
@@ -180,7 +180,7 @@ impl Memo {
             if start != item.range.start
                 || was.vars.len() != d.vars.len()
                 || was.names.len() != d.names.len()
-                || was.calls != d.calls
+                || !same_calls_but_sources(&was.calls, &d.calls)
                 || was.resource_decls != d.resource_decls
             {
                 return None;
@@ -196,6 +196,11 @@ impl Memo {
                 }
                 // (tfvars values are checked against the variables' types
                 // and places: a new place of the type is a change too.)
+                // (A const variable is another kind of name, and its value
+                // may build a module source: a full analysis then.)
+                if a.constant.is_some() != b.constant.is_some() || (b.constant.is_some() && !a.same_for_others(b)) {
+                    return None;
+                }
                 if a.same_for_others(b) && a.type_range == b.type_range {
                     continue;
                 }
@@ -268,6 +273,32 @@ impl Memo {
         // moved (applied as they are read), the changed ones and the
         // edited locals placed anew.
         env.moved(k, hi, delta);
+        // What the calls lead to changed (an edit of a call's `source`):
+        // each call whose callee changed is a change of `module.NAME`, when
+        // the call is among the edited items (else a full analysis).
+        if env.context != self.context {
+            if env.context.schemas_version() != self.context.schemas_version() {
+                return None;
+            }
+            let (old_calls, new_calls) = (env.context.calls.clone(), self.context.calls.clone());
+            let names: std::collections::BTreeSet<&String> = old_calls.keys().chain(new_calls.keys()).collect();
+            for name in names {
+                if old_calls.get(name) == new_calls.get(name) {
+                    continue;
+                }
+                let (item, c) = fresh.iter().find_map(|(item, d, _)| {
+                    d.calls.iter().find(|c| c.name == *name && !c.component).map(|c| (*item, c))
+                })?;
+                let entry = env.names.get(&(Space::Module, name.clone()))?;
+                let at = shift(&c.name_range, item.range.start);
+                if entry.doc != k || env.range(entry) != at {
+                    return None;
+                }
+                let ty = c.value(self.context.callee(name));
+                changes.push(Change { space: Space::Module, old: name.clone(), new: name.clone(), ty, at });
+            }
+            env.context = self.context.clone();
+        }
         for c in &changes {
             c.apply(&mut env, k);
         }
@@ -407,6 +438,7 @@ impl Memo {
         // Nobody else holds the last analysis between keystrokes, so it is
         // changed where it is; a copy only if a request still reads it.
         let mut analysis = Arc::try_unwrap(analysis).unwrap_or_else(|shared| (*shared).clone());
+        analysis.context = env.context.clone();
         // Symbols of all documents are sorted by (document, position).
         let in_doc = |v: &[Symbol]| {
             let from = v.partition_point(|s| s.doc < k);
@@ -572,6 +604,15 @@ impl Memo {
         nodes.sort_by_key(|n| n.range.start);
         Some((diagnostics, symbols, nodes))
     }
+}
+
+/// Calls that differ at most in their `source` (what it leads to is
+/// [`Context`]'s, compared on its own).
+fn same_calls_but_sources(a: &[CallDecl], b: &[CallDecl]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.name == y.name && x.name_range == y.name_range && x.repeat == y.repeat && x.component == y.component
+        })
 }
 
 fn var_symbol(v: &VarDecl, at: usize, doc: usize) -> Symbol {

@@ -125,6 +125,10 @@ impl Readers {
         for (key, _) in &deps.lookups {
             toggle_in(&mut self.checks, key, id, add);
         }
+        // (A check that consulted a call's callee reads `module.NAME` too.)
+        for (call, _) in &deps.calls {
+            toggle_in(&mut self.checks, &(Space::Module, call.clone()), id, add);
+        }
         for (space, word, answer) in &deps.suggested {
             self.ask((*space, word), answer, add, |a| toggle(&mut a.checks, id, add));
         }
