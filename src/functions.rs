@@ -109,7 +109,7 @@ impl Function {
 /// first (so `length` is PCL's, returning `int`).
 pub fn lookup(dialect: Dialect, name: &str) -> Option<&'static Function> {
     match dialect {
-        Dialect::Terraform => TERRAFORM.get(name),
+        Dialect::Terraform | Dialect::OpenTofu => TERRAFORM.get(name),
         Dialect::Pcl => PCL.get(name),
         Dialect::Hcl => PCL.get(name).or_else(|| TERRAFORM.get(name)),
     }
@@ -118,7 +118,7 @@ pub fn lookup(dialect: Dialect, name: &str) -> Option<&'static Function> {
 /// All function names of a dialect, sorted and unique.
 pub fn names(dialect: Dialect) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = match dialect {
-        Dialect::Terraform => TERRAFORM.keys().copied().collect(),
+        Dialect::Terraform | Dialect::OpenTofu => TERRAFORM.keys().copied().collect(),
         Dialect::Pcl => PCL.keys().copied().collect(),
         Dialect::Hcl => PCL.keys().chain(TERRAFORM.keys()).copied().collect(),
     };

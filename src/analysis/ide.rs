@@ -245,7 +245,7 @@ fn open_brackets(s: &str) -> Vec<(usize, char)> {
 fn type_position(prefix: &str, dialect: Dialect) -> Option<usize> {
     let head = prefix.trim_start();
     // A variable's `type`, and (Terraform 1.15) an output's.
-    let typed_block = head.starts_with("variable") || dialect == Dialect::Terraform && head.starts_with("output");
+    let typed_block = head.starts_with("variable") || dialect.is_terraform() && head.starts_with("output");
     if dialect != Dialect::Pcl && typed_block {
         // The last `type =` at a line start whose expression is still open
         // or on the cursor's line.
@@ -274,7 +274,7 @@ fn type_position(prefix: &str, dialect: Dialect) -> Option<usize> {
         }
         return Some(start);
     }
-    if dialect != Dialect::Terraform {
+    if !dialect.is_terraform() {
         // `config NAME "…` or `output NAME "…`: inside the quoted label.
         let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
         let line = &prefix[line_start..];
@@ -318,7 +318,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             })
             .collect();
         for c in constructors(dialect) {
-            if c == "optional" && !(in_object || dialect != Dialect::Terraform) {
+            if c == "optional" && !(in_object || !dialect.is_terraform()) {
                 continue;
             }
             out.push(Completion {
@@ -344,7 +344,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new().into() };
         return attributes_after(&sym.ty, &parts[2..parts.len() - 1]).into();
     }
-    if dialect != Dialect::Terraform {
+    if !dialect.is_terraform() {
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {

@@ -31,11 +31,11 @@ use crate::syntax::Dialect;
 /// What a file is, from its name. Decides which blocks it may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileKind {
-    /// `*.tf`, `*.pkr.hcl`
+    /// `*.tf`, `*.tofu`, `*.pkr.hcl`
     Terraform,
     /// `*.tfvars`, `*.pkrvars.hcl`
     Tfvars,
-    /// `*.tftest.hcl`
+    /// `*.tftest.hcl`, `*.tofutest.hcl`
     TfTest,
     /// `*.pp`
     Pcl,
@@ -47,11 +47,11 @@ impl FileKind {
     /// The kind of a file we analyse, or `None` for files we skip.
     pub fn for_path(path: &Path) -> Option<FileKind> {
         let name = path.file_name()?.to_str()?;
-        Some(if name.ends_with(".tftest.hcl") {
+        Some(if name.ends_with(".tftest.hcl") || name.ends_with(".tofutest.hcl") {
             FileKind::TfTest
         } else if name.ends_with(".tfvars") || name.ends_with(".pkrvars.hcl") {
             FileKind::Tfvars
-        } else if name.ends_with(".tf") || name.ends_with(".pkr.hcl") {
+        } else if name.ends_with(".tf") || name.ends_with(".tofu") || name.ends_with(".pkr.hcl") {
             FileKind::Terraform
         } else if name.ends_with(".pp") {
             FileKind::Pcl
@@ -70,6 +70,40 @@ impl FileKind {
             FileKind::Hcl => Family::Hcl,
         }
     }
+}
+
+/// The OpenTofu file that replaces `path` when both are in its directory:
+/// `x.tofu` for `x.tf`, `x.tofutest.hcl` for `x.tftest.hcl`, `x.tofu.json`
+/// for `x.tf.json` (`filterTfPathsWithTofuAlternatives` in opentofu's
+/// internal/configs/parser_config_dir.go).
+pub fn tofu_alternative(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let (stem, ext) = [".tftest.hcl", ".tftest.json", ".tf.json", ".tf"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext).map(|stem| (stem, ext)))?;
+    Some(path.with_file_name(format!("{stem}{}", ext.replacen(".tf", ".tofu", 1))))
+}
+
+/// `paths` (the files of one directory) without those OpenTofu does not read
+/// beside their `.tofu` alternative, as a module of OpenTofu's has them
+/// (analysis.md §7). A file in `pinned` (named on the command line, open
+/// in the editor) is read all the same, and its alternative is left out
+/// instead: the file looked at is the one checked.
+pub fn tofu_files(paths: &mut Vec<PathBuf>, pinned: &dyn Fn(&Path) -> bool) {
+    if !paths.iter().any(|p| Dialect::for_path(p) == Dialect::OpenTofu) {
+        return;
+    }
+    let all = paths.clone();
+    let shadowed_by_pinned = |p: &Path| all.iter().any(|q| pinned(q) && tofu_alternative(q).as_deref() == Some(p));
+    paths.retain(|p| {
+        if pinned(p) {
+            return true;
+        }
+        if shadowed_by_pinned(p) {
+            return false;
+        }
+        !tofu_alternative(p).is_some_and(|alt| all.contains(&alt))
+    });
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

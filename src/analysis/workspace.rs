@@ -299,6 +299,7 @@ impl DiskFiles {
                 && std::fs::metadata(p).is_ok_and(|m| m.is_file())
         });
         paths.sort();
+        super::tofu_files(&mut paths, &|_| false);
         paths
     }
 

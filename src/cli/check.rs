@@ -248,9 +248,12 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
             Err(e) => failures.push(IoFailure { path: root.clone(), message: e.to_string() }),
         }
     }
+    // A file named is read even beside its `.tofu` alternative.
+    let named = |p: &Path| paths.iter().any(|n| n == p);
     for files in modules.values_mut() {
         files.sort();
         files.dedup();
+        crate::analysis::tofu_files(files, &named);
     }
     (modules, failures)
 }
@@ -274,6 +277,7 @@ fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
             }
         }
         files.sort();
+        crate::analysis::tofu_files(files, &|p| paths.iter().any(|n| n == p));
     }
     // A file named as well as found beside another named one is reported.
     context_only.retain(|f| !paths.contains(f));

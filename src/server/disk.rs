@@ -86,8 +86,14 @@ pub struct Wanted<'a> {
 impl Wanted<'_> {
     fn members<'b>(&'b self, listing: &'b [PathBuf]) -> impl Iterator<Item = &'b Path> {
         let extra = self.also.filter(|p| !self.skip.contains(*p) && !listing.iter().any(|l| l == p));
+        // Of a `.tf` file and its `.tofu` alternative, the one OpenTofu
+        // reads, or the open one (as `check` takes a named one).
+        let mut read: Vec<PathBuf> = listing.to_vec();
+        crate::analysis::tofu_files(&mut read, &|p| self.skip.contains(p));
+        let left_out = read.len() < listing.len();
         listing
             .iter()
+            .filter(move |p| !left_out || read.contains(p))
             .filter(|p| !self.skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == self.family))
             .map(PathBuf::as_path)
             .chain(extra)

@@ -443,6 +443,7 @@ impl Workspace {
         if FileKind::for_path(Path::new(&name)).is_none() {
             name.push_str(match language {
                 "terraform" | "tf" => ".tf",
+                "opentofu" | "tofu" => ".tofu",
                 "terraform-vars" | "tfvars" => ".tfvars",
                 "pulumi" | "pcl" => ".pp",
                 _ => ".hcl",

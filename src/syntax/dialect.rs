@@ -9,6 +9,10 @@ pub enum Dialect {
     Terraform,
     Pcl,
     Hcl,
+    /// The Terraform language as OpenTofu reads it: everything the
+    /// terraform dialect accepts, and OpenTofu's own constructs (analysis.md
+    /// §7). Selected by a `.tofu` or `.tofutest.hcl` file in the module.
+    OpenTofu,
 }
 
 impl Dialect {
@@ -16,7 +20,9 @@ impl Dialect {
     pub fn for_path(path: &Path) -> Dialect {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         const TERRAFORM: [&str; 5] = [".tf", ".tfvars", ".tftest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
-        if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
+        if name.ends_with(".tofu") || name.ends_with(".tofutest.hcl") {
+            Dialect::OpenTofu
+        } else if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
             Dialect::Terraform
         } else if name.ends_with(".pp") {
             Dialect::Pcl
@@ -30,6 +36,23 @@ impl Dialect {
             Dialect::Terraform => "terraform",
             Dialect::Pcl => "pcl",
             Dialect::Hcl => "hcl",
+            Dialect::OpenTofu => "opentofu",
+        }
+    }
+
+    /// The Terraform language, as Terraform or as OpenTofu reads it.
+    pub fn is_terraform(self) -> bool {
+        matches!(self, Dialect::Terraform | Dialect::OpenTofu)
+    }
+
+    /// The dialect of a file in a module whose files are in `module`'s: a
+    /// Terraform file of a module that has an OpenTofu file is read as
+    /// OpenTofu reads it (analysis.md §7).
+    pub fn within(self, module: Dialect) -> Dialect {
+        if self == Dialect::Terraform && module == Dialect::OpenTofu {
+            Dialect::OpenTofu
+        } else {
+            self
         }
     }
 }
@@ -41,7 +64,8 @@ impl FromStr for Dialect {
             "terraform" => Ok(Dialect::Terraform),
             "pcl" => Ok(Dialect::Pcl),
             "hcl" => Ok(Dialect::Hcl),
-            _ => Err(format!("unknown dialect `{s}` (expected terraform, pcl or hcl)")),
+            "opentofu" | "tofu" => Ok(Dialect::OpenTofu),
+            _ => Err(format!("unknown dialect `{s}` (expected terraform, opentofu, pcl or hcl)")),
         }
     }
 }

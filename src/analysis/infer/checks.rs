@@ -77,7 +77,7 @@ impl<'e, 's> Infer<'e, 's> {
                 };
                 match constant {
                     Some(v) => {
-                        let vc = check_value(&v, expected, dialect == Dialect::Terraform);
+                        let vc = check_value(&v, expected, dialect.is_terraform());
                         for issue in vc.errors {
                             let at = range_at(e, &issue.path, self.src);
                             self.report(with_related(Diagnostic::new(

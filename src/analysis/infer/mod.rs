@@ -101,7 +101,7 @@ pub struct Infer<'e, 's> {
 }
 
 fn options(dialect: Dialect) -> ConvertOptions {
-    let terraform = dialect == Dialect::Terraform;
+    let terraform = dialect.is_terraform();
     ConvertOptions { any_is_safe: true, none_is_universal: terraform, go_cty: terraform }
 }
 

@@ -64,10 +64,10 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
         }
-        if dialect == Dialect::Terraform && name == "module" {
+        if dialect.is_terraform() && name == "module" {
             return self.module_reference(range, ops);
         }
-        if dialect != Dialect::Terraform {
+        if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
             }
@@ -80,7 +80,7 @@ impl<'e, 's> Infer<'e, 's> {
             self.report(Diagnostic::new(Code::UndefinedReference, range, msg));
             return (Type::any(), Note::Plain);
         }
-        if dialect == Dialect::Terraform {
+        if dialect.is_terraform() {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }

@@ -18,7 +18,7 @@ pub(super) fn check_item(
 ) -> (CheckResult, Vec<Typed>) {
     let src = item_source(doc, item);
     let kind = doc.file.kind;
-    let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
+    let view = View::new(env, doc.file.dialect.within(module_dialect), kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
     if record {
         inf.record = Some(Vec::new());
@@ -75,12 +75,13 @@ pub(super) fn check_item(
 pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
     let ident = b.ident.value().as_str();
     let kind = doc.file.kind;
-    let dialect = doc.file.dialect;
+    // (OpenTofu's, in a module that has an OpenTofu file.)
+    let dialect = doc.file.dialect.within(inf.env().dialect());
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
-        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
-        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => resource(inf, b, dialect),
+        ("module", FileKind::Terraform) if dialect.is_terraform() => module_call(inf, b, dialect),
+        ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
@@ -124,7 +125,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         // Terraform 1.15: an output's `type` (with `optional(T, default)`)
         // is a type expression, and its `value` a check site like a
         // variable's default.
-        ("output", FileKind::Terraform) if dialect == Dialect::Terraform => {
+        ("output", FileKind::Terraform) if dialect.is_terraform() => {
             let declared = b.body.get_attribute("type").map(|a| {
                 let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
                 (te, inf.range(&a.value))
@@ -165,6 +166,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             pcl_resource(inf, b, dialect);
             inf.unbind(bound);
         }
+        ("provider", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
+            provider_for_each(inf, b);
+            body(inf, &b.body, dialect, false)
+        }
         _ => body(inf, &b.body, dialect, false),
     }
 }
@@ -179,12 +184,15 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
 /// Arguments whose values are Terraform keywords, not expressions: a
 /// provisioner's `when = destroy` and `on_failure = continue`, an action
 /// trigger's `events = [before_create, …]` (1.14), and the `terraform`
-/// (OpenTofu: `language`) block's `experiments = [name, …]`.
+/// (OpenTofu: `language`) block's `experiments = [name, …]` and OpenTofu's
+/// `edition = tofu2024` (website/docs/language/settings/index.mdx).
 fn keywords(key: &str, value: &Expression) -> bool {
     let bare = |e: &Expression| matches!(e, Expression::Variable(_));
     match key {
         "when" | "on_failure" => bare(value),
         "events" => matches!(value, Expression::Array(a) if a.iter().all(bare)),
+        // OpenTofu 1.12: `language { edition = tofu2024 }`.
+        "edition" => bare(value),
         "experiments" => true,
         _ => false,
     }
@@ -216,17 +224,9 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
                 // Provider requirements: sources, versions and provider
                 // addresses (`configuration_aliases = [aws.west]`), no values.
                 "required_providers" => {}
-                // `ignore_changes = [tags]` names attributes, not values.
-                "lifecycle" => {
-                    for a in b.body.attributes() {
-                        if a.key.value().as_str() != "ignore_changes" {
-                            inf.expr(&a.value);
-                        }
-                    }
-                    for nested in b.body.blocks() {
-                        nested_body(inf, &nested.body, dialect);
-                    }
-                }
+                "lifecycle" => lifecycle(inf, b, dialect),
+                // OpenTofu's state encryption (OpenTofu 1.7).
+                "encryption" if dialect.is_terraform() => encryption(inf, b, dialect),
                 // PCL resource options: some name property paths, not values.
                 "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
                 _ => nested_body(inf, &b.body, dialect),
@@ -234,6 +234,86 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
         }
     }
     inf.unbind(bound);
+}
+
+/// A `lifecycle` block: `ignore_changes = [tags]` names attributes, not
+/// values. OpenTofu's `enabled` (1.11: `resourceLifecycleBlockSchema` in
+/// internal/configs/resource.go, `moduleLifecycleBlockSchema` in
+/// module_call.go) is a bool, checked in the opentofu dialect.
+pub(super) fn lifecycle(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if key == "ignore_changes" {
+            continue;
+        }
+        let t = inf.expr(&a.value);
+        if key == "enabled" && dialect == Dialect::OpenTofu {
+            inf.check(&a.value, &t, &Type::bool(), None);
+        }
+    }
+    for nested in b.body.blocks() {
+        nested_body(inf, &nested.body, dialect);
+    }
+}
+
+/// OpenTofu: of `count`, `for_each` and a `lifecycle` block's `enabled`, a
+/// resource, data source or module call takes one ("Invalid combination of
+/// …", `repetitionArgs >= 2` in internal/configs/resource.go and
+/// module_call.go). Reported at `enabled`.
+pub(super) fn enabled_alone(inf: &mut Infer, body: &Body) {
+    if inf.env().dialect() != Dialect::OpenTofu {
+        return;
+    }
+    let Some(enabled) = body.get_blocks("lifecycle").find_map(|l| l.body.get_attribute("enabled")) else { return };
+    let others: Vec<&str> = ["count", "for_each"].into_iter().filter(|k| body.get_attribute(k).is_some()).collect();
+    let Some(other) = others.first() else { return };
+    let r = inf.range(&enabled.key);
+    inf.report(Diagnostic::new(
+        Code::UnsupportedArgument,
+        r,
+        format!(
+            "`enabled` and `{other}` cannot be used together: OpenTofu takes one of `count`, `enabled` and `for_each` to say how many instances there are"
+        ),
+    ));
+}
+
+/// OpenTofu's `encryption` block (1.7): `key_provider "TYPE" "NAME"` and
+/// `method "TYPE" "NAME"` blocks, referred to as `key_provider.TYPE.NAME`
+/// and `method.TYPE.NAME` within it (website/docs/language/state/encryption.mdx
+/// in opentofu/opentofu). Those names are bound while its body is checked.
+fn encryption(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let named = |kind: &str| {
+        let mut by_type: Vec<(String, Vec<(String, Type)>)> = Vec::new();
+        for nb in b.body.get_blocks(kind) {
+            let (Some(t), Some(n)) = (nb.labels.first(), nb.labels.get(1)) else { continue };
+            let (t, n) = (label_text(t).to_string(), label_text(n).to_string());
+            match by_type.iter_mut().find(|(k, _)| *k == t) {
+                Some((_, names)) => names.push((n, Type::any())),
+                None => by_type.push((t, vec![(n, Type::any())])),
+            }
+        }
+        Type::object(by_type.into_iter().map(|(t, names)| (t, Type::object(names))))
+    };
+    let (providers, methods) = (named("key_provider"), named("method"));
+    inf.bind("key_provider", providers);
+    inf.bind("method", methods);
+    nested_body(inf, &b.body, dialect);
+    inf.unbind(2);
+}
+
+/// OpenTofu: a provider's `for_each` needs an `alias` ("Alias required when
+/// using "for_each"", internal/configs/provider.go).
+fn provider_for_each(inf: &mut Infer, b: &Block) {
+    if b.body.get_attribute("alias").is_some() {
+        return;
+    }
+    let Some(f) = b.body.get_attribute("for_each") else { return };
+    let r = inf.range(&f.key);
+    inf.report(Diagnostic::new(
+        Code::MissingArgument,
+        r,
+        "a provider with `for_each` needs an `alias`: the default configuration of a provider has exactly one instance",
+    ));
 }
 
 /// PCL resource options: some name property paths, not values.
@@ -249,6 +329,7 @@ pub(super) fn pcl_options(inf: &mut Infer, b: &Block) {
 /// A body's `count` and `for_each`, checked, and the `count` / `each`
 /// they bind; returns how many names to unbind after the body.
 pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
+    enabled_alone(inf, body);
     let mut bound = 0;
     if let Some(c) = body.get_attribute("count") {
         let t = inf.expr(&c.value);

@@ -308,7 +308,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             component: false,
         }),
         // Like a parsed block, so that typing in a resource keeps patching.
-        ("resource" | "data", FileKind::Terraform, Some(ty)) if doc.file.dialect == Dialect::Terraform => {
+        ("resource" | "data", FileKind::Terraform, Some(ty)) if doc.file.dialect.is_terraform() => {
             if let Some(label) = o.labels.get(1) {
                 d.resource_decls.push(ResourceDecl {
                     data: block.text == "data",
@@ -373,7 +373,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 ),
             });
         }
-        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => {
+        ("module", FileKind::Terraform) if dialect.is_terraform() => {
             let Some(label) = b.labels.first() else { return };
             let source = b.body.get_attribute("source").and_then(|a| match eval(&a.value, src) {
                 Ok(Value::String(s)) => Some(s),
@@ -394,7 +394,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 component: false,
             });
         }
-        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => {
+        ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => {
             let (Some(ty), Some(label)) = (b.labels.first(), b.labels.get(1)) else { return };
             d.resource_decls.push(ResourceDecl {
                 data: ident == "data",
@@ -574,7 +574,7 @@ pub(super) fn refs(e: &Expression, dialect: Dialect, bound: &mut Vec<String>, ou
             if let Some(TraversalOperator::GetAttr(a)) = first {
                 out.push((Space::Local, a.value().to_string()));
             }
-        } else if dialect != Dialect::Terraform {
+        } else if !dialect.is_terraform() {
             out.push((Space::Pcl, name.to_string()));
         }
     };

@@ -54,7 +54,7 @@ pub(super) fn output_symbols(
             }
             // Terraform 1.15's typed output: what it gives is the declared
             // type with `optional` defaults applied.
-            (FileKind::Terraform, _) if doc.file.dialect == Dialect::Terraform => {
+            (FileKind::Terraform, _) if doc.file.dialect.is_terraform() => {
                 b.body.get_attribute("type").map(|a| {
                     let te = parse_type(&a.value, src, TypeContext::variable(Dialect::Terraform));
                     type_nodes.extend(te.nodes);
