@@ -39,7 +39,7 @@ pub enum FileKind {
     TfTest,
     /// `*.pp`
     Pcl,
-    /// `*.hcl`
+    /// `*.hcl`, and Nomad's `*.nomad`
     Hcl,
 }
 
@@ -55,7 +55,7 @@ impl FileKind {
             FileKind::Terraform
         } else if name.ends_with(".pp") {
             FileKind::Pcl
-        } else if name.ends_with(".hcl") {
+        } else if name.ends_with(".hcl") || name.ends_with(".nomad") {
             FileKind::Hcl
         } else {
             return None;
@@ -111,6 +111,31 @@ pub enum Family {
     Terraform,
     Pcl,
     Hcl,
+    /// A Nomad job file (`*.nomad`, `*.nomad.hcl`): each is a unit of its
+    /// own, as Nomad reads one job file at a time (analysis.md §8).
+    Nomad,
+}
+
+/// Whether `path` names a Nomad job file.
+pub fn is_nomad(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nomad") || n.ends_with(".nomad.hcl"))
+}
+
+/// The family of a file we analyse, or `None` for files we skip.
+pub fn family_of(path: &Path) -> Option<Family> {
+    if is_nomad(path) {
+        return Some(Family::Nomad);
+    }
+    FileKind::for_path(path).map(FileKind::family)
+}
+
+/// The unit a file of `family` is analysed in: its directory, or for a
+/// Nomad job file the file itself (a module key is (unit, family)).
+pub fn unit_of(path: &Path, family: Family) -> Option<PathBuf> {
+    match family {
+        Family::Nomad => Some(path.to_path_buf()),
+        _ => path.parent().map(Path::to_path_buf),
+    }
 }
 
 /// A file's text, shared. A [`TextBuf`], not a `str`: the language server

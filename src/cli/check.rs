@@ -199,9 +199,9 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
     let mut modules: Modules = BTreeMap::new();
     let mut failures = Vec::new();
     let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
-        if let Some(kind) = FileKind::for_path(&file) {
-            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-            modules.entry((dir, kind.family())).or_default().push(file);
+        if let Some(family) = crate::analysis::family_of(&file) {
+            let unit = crate::analysis::unit_of(&file, family).unwrap_or_default();
+            modules.entry((unit, family)).or_default().push(file);
         }
     };
     for root in paths {
@@ -265,7 +265,7 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
 fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut context_only = Vec::new();
     for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
-        let Some(family) = FileKind::for_path(path).map(FileKind::family).filter(|f| *f != Family::Hcl) else {
+        let Some(family) = crate::analysis::family_of(path).filter(|f| matches!(f, Family::Terraform | Family::Pcl)) else {
             continue;
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

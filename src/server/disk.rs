@@ -94,7 +94,7 @@ impl Wanted<'_> {
         listing
             .iter()
             .filter(move |p| !left_out || read.contains(p))
-            .filter(|p| !self.skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == self.family))
+            .filter(|p| !self.skip.contains(*p) && crate::analysis::family_of(p) == Some(self.family))
             .map(PathBuf::as_path)
             .chain(extra)
     }
@@ -150,6 +150,10 @@ impl Disk {
     pub fn module(&self, w: &Wanted, recheck: bool) -> Vec<Document> {
         if is_virtual(w.dir) {
             return Vec::new();
+        }
+        if w.family == Family::Nomad {
+            // A job file is its own unit: its `dir` is the file.
+            return if w.skip.contains(w.dir) { Vec::new() } else { self.file(w.dir, w.settings, recheck).into_iter().collect() };
         }
         let all = recheck;
         let recheck = recheck && self.looks_again(w.dir);
@@ -314,7 +318,8 @@ impl Disk {
         self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut files = self.lock();
         files.listings.remove(dir);
-        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir)).cloned().collect();
+        // (`dir` is the file itself for a Nomad job file.)
+        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir) || *p == dir).cloned().collect();
         gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
     }
 
