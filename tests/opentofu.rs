@@ -127,3 +127,16 @@ async fn a_tofutest_file_is_a_test_file_of_its_module() {
     assert_eq!(codes(&diags), vec!["type-mismatch"], "{diags:?}");
     assert!(diags[0]["message"].as_str().unwrap().contains("`bool` is expected"), "{diags:?}");
 }
+
+#[tokio::test]
+async fn hover_says_a_module_with_a_tofu_file_is_an_opentofu_module() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let fixture = "variable \"reg$0ion\" {\n  type = string\n}\n";
+    let h = s.at("textDocument/hover", "main.tf", fixture).await;
+    assert!(!h["contents"]["value"].as_str().unwrap().contains("OpenTofu"), "{h}");
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk("versions.tofu", "terraform {}\n");
+    let h = s.at("textDocument/hover", "main.tf", fixture).await;
+    assert_eq!(first_block(&h), "string");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("An OpenTofu module"), "{h}");
+}
