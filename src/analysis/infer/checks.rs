@@ -46,6 +46,12 @@ impl<'e, 's> Infer<'e, 's> {
     /// is a constant. Returns the conversion kind.
     pub fn check(&mut self, e: &Expression, actual: &Type, expected: &Type, related: Option<Related>) -> Safety {
         let dialect = self.env.dialect();
+        if matches!(expected.kind(), Kind::Number | Kind::Int) && self.numeric_each_key(e) {
+            // "0", "1", …: the numbers the keys were made of.
+            let range = self.range(e);
+            self.note(range, actual, Note::Checked(expected.clone(), Safety::Safe));
+            return Safety::Safe;
+        }
         let s = actual.strip(Strip::Eventuals);
         let mut safety = convert_with(&s, expected, options(dialect));
         // What go-cty alone makes impossible (a bool as a number, a lacking

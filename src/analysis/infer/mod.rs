@@ -98,7 +98,13 @@ pub struct Infer<'e, 's> {
     caught: bool,
     /// Every sub-expression's type, when asked for (hover).
     pub record: Option<Vec<Typed>>,
+    /// The key type of the last `for` expression with a key (`{ for … : K => V }`).
+    pub for_key: Option<Type>,
 }
+
+/// Bound right after `each` when `each.key` is a number made a string: a
+/// `for_each = { for i, v in LIST : i => v }` (analysis.md §1).
+pub const NUMERIC_EACH_KEY: &str = "\0each.key holds a number";
 
 fn options(dialect: Dialect) -> ConvertOptions {
     let terraform = dialect.is_terraform();
@@ -107,7 +113,16 @@ fn options(dialect: Dialect) -> ConvertOptions {
 
 impl<'e, 's> Infer<'e, 's> {
     pub fn new(env: &'e dyn Env, src: Source<'s>) -> Self {
-        Infer { env, src, scope: Vec::new(), diagnostics: Vec::new(), suppress: 0, caught: false, record: None }
+        Infer {
+            env,
+            src,
+            scope: Vec::new(),
+            diagnostics: Vec::new(),
+            suppress: 0,
+            caught: false,
+            record: None,
+            for_key: None,
+        }
     }
 
     pub fn set_source(&mut self, src: Source<'s>) {
@@ -135,6 +150,16 @@ impl<'e, 's> Infer<'e, 's> {
         }
         self.bind(value.value().as_str(), v);
         1 + usize::from(key.is_some())
+    }
+
+    /// Whether `e` is `each.key` of an `each` whose keys were numbers
+    /// (see [`NUMERIC_EACH_KEY`]): text that converts to a number.
+    fn numeric_each_key(&self, e: &Expression) -> bool {
+        let Expression::Traversal(t) = e else { return false };
+        let is_key = matches!(&t.expr, Expression::Variable(v) if v.value().as_str() == "each")
+            && matches!(t.operators.as_slice(), [op] if matches!(op.value(), TraversalOperator::GetAttr(a) if a.value().as_str() == "key"));
+        let each = self.scope.iter().rposition(|(n, _)| n == "each");
+        is_key && each.is_some_and(|at| self.scope.get(at + 1).is_some_and(|(n, _)| n == NUMERIC_EACH_KEY))
     }
 
     pub fn unbind(&mut self, n: usize) {
@@ -370,6 +395,7 @@ impl<'e, 's> Infer<'e, 's> {
             Some(key) => {
                 let kt = self.expr(key);
                 self.check(key, &kt, &Type::string(), None);
+                self.for_key = Some(kt.clone());
                 lifted.push(kt);
                 let elem = value.strip(Strip::Eventuals);
                 if f.grouping {

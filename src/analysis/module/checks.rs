@@ -339,9 +339,19 @@ pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
         bound += 1;
     }
     if let Some(f) = body.get_attribute("for_each") {
+        inf.for_key = None;
         let (k, v) = for_each(inf, &f.value);
+        // `{ for i, v in LIST : i => v }`: the keys are numbers made strings,
+        // which convert back safely (Terraform's for expression converts a
+        // key to string; `each.key * 100` is then a number again).
+        let numeric = matches!(&f.value, Expression::ForExpr(fe) if fe.key_expr.is_some())
+            && inf.for_key.take().is_some_and(|t| matches!(t.strip(Strip::Eventuals).kind(), Kind::Int | Kind::Number));
         inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
         bound += 1;
+        if numeric {
+            inf.bind(crate::analysis::infer::NUMERIC_EACH_KEY, Type::any());
+            bound += 1;
+        }
     }
     bound
 }
