@@ -9,7 +9,8 @@ mod lsp_support;
 use lsp_support::*;
 use serde_json::Value;
 
-const WEB: &str = "variable \"count\" {\n  type = number\n}\n\njob \"web\" {\n  group \"g\" {\n    count = var.count + 1\n  }\n}\n";
+const WEB: &str =
+    "variable \"count\" {\n  type = number\n}\n\njob \"web\" {\n  group \"g\" {\n    count = var.count + 1\n  }\n}\n";
 const BATCH: &str = "variable \"count\" {\n  type = list(string)\n}\n\nlocals {\n  args = join(\",\", var.count)\n}\n\njob \"batch\" {\n  meta {\n    m = var.web_only\n  }\n}\n";
 
 fn codes(diags: &[Value]) -> Vec<String> {
@@ -21,10 +22,15 @@ fn check_finds_every_job_file_and_checks_each_alone() {
     let d = std::env::temp_dir().join(format!("hcl-types-nomad-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    std::fs::write(d.join("web.nomad.hcl"), WEB.replace("count = var.count + 1", "count = var.count + var.web_only")).unwrap();
+    std::fs::write(d.join("web.nomad.hcl"), WEB.replace("count = var.count + 1", "count = var.count + var.web_only"))
+        .unwrap();
     std::fs::write(d.join("batch.nomad"), BATCH).unwrap();
     std::fs::write(d.join("web_only.nomad.hcl"), "variable \"web_only\" {\n  type = number\n}\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hcl-types")).current_dir(&d).args(["check", "."]).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hcl-types"))
+        .current_dir(&d)
+        .args(["check", "."])
+        .output()
+        .unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     // `var.web_only` is declared in a third job file: neither job sees it.
     let lines: Vec<&str> = stdout.lines().collect();

@@ -370,7 +370,8 @@ fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind) -> Item {
             let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
             if kind == super::FileKind::Hcl && hcl1_quoted_name(text, at) {
                 let message = "HCL1 syntax: a quoted attribute name, which HCL1 (Consul's and Nomad's agent configuration) accepts and HCL2 does not; this block is not analysed";
-                let d = Diagnostic::new(Code::Syntax, at..end, message).with_severity(crate::diagnostic::Severity::Hint);
+                let d =
+                    Diagnostic::new(Code::Syntax, at..end, message).with_severity(crate::diagnostic::Severity::Hint);
                 return item(Tree::Broken, Some(Box::new(d)));
             }
             let message = format!("syntax error: {}", e.message());

@@ -319,7 +319,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             })
             .collect();
         for c in constructors(dialect) {
-            if c == "optional" && !(in_object || !dialect.is_terraform()) {
+            if c == "optional" && !in_object && dialect.is_terraform() {
                 continue;
             }
             out.push(Completion {

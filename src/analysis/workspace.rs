@@ -298,10 +298,7 @@ impl DiskFiles {
         let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
         let names = std::fs::read_dir(here).map(|rd| rd.filter_map(Result::ok).map(|e| dir.join(e.file_name())));
         let mut paths: Vec<PathBuf> = names.map(Iterator::collect).unwrap_or_default();
-        paths.retain(|p| {
-            super::family_of(p) == Some(family)
-                && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-        });
+        paths.retain(|p| super::family_of(p) == Some(family) && std::fs::metadata(p).is_ok_and(|m| m.is_file()));
         paths.sort();
         super::tofu_files(&mut paths, &|_| false);
         paths

@@ -265,7 +265,8 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
 fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut context_only = Vec::new();
     for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
-        let Some(family) = crate::analysis::family_of(path).filter(|f| matches!(f, Family::Terraform | Family::Pcl)) else {
+        let Some(family) = crate::analysis::family_of(path).filter(|f| matches!(f, Family::Terraform | Family::Pcl))
+        else {
             continue;
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

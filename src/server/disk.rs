@@ -153,7 +153,11 @@ impl Disk {
         }
         if w.family == Family::Nomad {
             // A job file is its own unit: its `dir` is the file.
-            return if w.skip.contains(w.dir) { Vec::new() } else { self.file(w.dir, w.settings, recheck).into_iter().collect() };
+            return if w.skip.contains(w.dir) {
+                Vec::new()
+            } else {
+                self.file(w.dir, w.settings, recheck).into_iter().collect()
+            };
         }
         let all = recheck;
         let recheck = recheck && self.looks_again(w.dir);

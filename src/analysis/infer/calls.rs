@@ -30,8 +30,7 @@ impl<'e, 's> Infer<'e, 's> {
             let types: Vec<Type> = args.iter().map(|a| self.expr(a)).collect();
             return self.provider_function(call, &args, &types).unwrap_or_else(Type::any);
         }
-        if name == "convert" && self.env.dialect().is_terraform() && args.len() == 2 && !call.args.expand_final()
-        {
+        if name == "convert" && self.env.dialect().is_terraform() && args.len() == 2 && !call.args.expand_final() {
             return self.convert(args[0], args[1]);
         }
         let catches = matches!(name, "try" | "can");
