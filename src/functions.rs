@@ -178,7 +178,7 @@ fn opentofu() -> Vec<Function> {
             .arg("value", s())
             .arg("prefix", s()),
     ];
-    let kinds: [(&'static str, fn(Type) -> Type); 3] = [("list", Type::list), ("set", Type::set), ("map", Type::map)];
+    let kinds = [("list", Type::list as fn(Type) -> Type), ("set", Type::set), ("map", Type::map)];
     for (noun, kind) in kinds {
         let name = |suffix: &str| -> &'static str { Box::leak(format!("assume{noun}length{suffix}").into_boxed_str()) };
         out.push(
