@@ -74,8 +74,22 @@ pub(super) enum Repeat {
     Count,
     /// `for_each`: a map of instances.
     ForEach,
+    /// OpenTofu's `lifecycle { enabled = … }`: one instance or null.
+    Enabled,
     /// A block that does not parse: `any`.
     Unknown,
+}
+
+/// [`Repeat::Enabled`] for a body with a `lifecycle` block's `enabled`
+/// (OpenTofu 1.11, `resourceLifecycleBlockSchema` in
+/// internal/configs/resource.go: "evaluates to null" when false), else `r`.
+pub(super) fn enabled_or(r: Repeat, body: &hcl_edit::structure::Body) -> Repeat {
+    let enabled = body.get_blocks("lifecycle").any(|l| l.body.has_attribute("enabled"));
+    if r == Repeat::One && enabled {
+        Repeat::Enabled
+    } else {
+        r
+    }
 }
 
 /// A Terraform module call, relative to its item.
@@ -105,6 +119,7 @@ impl CallDecl {
             Repeat::One => i.value(),
             Repeat::Count => Type::list(i.value()),
             Repeat::ForEach => Type::map(i.value()),
+            Repeat::Enabled => Type::optional(i.value()),
             Repeat::Unknown => Type::any(),
         }
     }
@@ -137,6 +152,7 @@ impl ResourceDecl {
             Repeat::One => one,
             Repeat::Count => Type::list(one),
             Repeat::ForEach => Type::map(one),
+            Repeat::Enabled => Type::optional(one),
             Repeat::Unknown => Type::any(),
         }
     }
@@ -390,7 +406,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
                 source,
-                repeat,
+                repeat: enabled_or(repeat, &b.body),
                 component: false,
             });
         }
@@ -401,7 +417,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 ty: label_text(ty).to_string(),
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
-                repeat: repeat_of(b.body.attributes().map(|a| a.key.value().as_str())),
+                repeat: enabled_or(repeat_of(b.body.attributes().map(|a| a.key.value().as_str())), &b.body),
             });
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
