@@ -477,6 +477,9 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
                 message: format!("the type of `var.{name}`"),
             };
             inf.check(&d.value, &t, declared, Some(related));
+            if inf.env().dialect() == Dialect::OpenTofu {
+                ignored_attributes(inf, &d.value, declared, &mut Vec::new());
+            }
         }
         let non_nullable =
             matches!(b.body.get_attribute("nullable").map(|a| &a.value), Some(Expression::Bool(x)) if !*x.value());
@@ -496,6 +499,78 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     }
     for v in b.body.get_blocks("validation") {
         nested_body(inf, &v.body, Dialect::Terraform);
+    }
+}
+
+/// OpenTofu 1.11's "Object attribute is ignored" warning on a variable's
+/// default: an object constructor's attribute that the object type it
+/// converts to lacks is dropped (`lintVariableDefaultValue` in
+/// internal/configs/named_values.go, `DiscardedObjectConstructorAttrs`).
+/// `path`: the attributes and elements leading to `e`, for the message.
+fn ignored_attributes(inf: &mut Infer, e: &Expression, target: &Type, path: &mut Vec<String>) {
+    // An optional attribute's type, `union(T, none)`, converts as T.
+    let members: Vec<&Type> = target.members().iter().filter(|m| !m.is_none()).collect();
+    let target = match members.as_slice() {
+        [only] => *only,
+        _ => target,
+    };
+    match (e, target.kind()) {
+        (Expression::Object(obj), Kind::Object(attrs)) => {
+            for (key, value) in obj.iter() {
+                let name = match key {
+                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    _ => continue,
+                };
+                match attrs.iter().find(|(n, _)| *n == name) {
+                    Some((_, t)) => {
+                        path.push(format!(".{name}"));
+                        ignored_attributes(inf, value.expr(), t, path);
+                        path.pop();
+                    }
+                    None => {
+                        let whose = if path.is_empty() {
+                            "the object type of this variable".to_string()
+                        } else {
+                            format!("the object type of `{}`", path.concat().trim_start_matches('.'))
+                        };
+                        let mut msg = format!("`{name}` is ignored: {whose} has no attribute `{name}`");
+                        if let Some(s) = crate::suggest::closest(&name, attrs.iter().map(|(n, _)| n.as_str())) {
+                            msg.push_str(&format!("; did you mean `{s}`?"));
+                        }
+                        let r = inf.range(key);
+                        inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg).with_severity(Severity::Warning));
+                    }
+                }
+            }
+        }
+        (Expression::Object(obj), Kind::Map(elem)) => {
+            for (key, value) in obj.iter() {
+                let name = match key {
+                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    _ => "…".to_string(),
+                };
+                path.push(format!("[\"{name}\"]"));
+                ignored_attributes(inf, value.expr(), elem, path);
+                path.pop();
+            }
+        }
+        (Expression::Array(items), Kind::List(elem) | Kind::Set(elem)) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(format!("[{i}]"));
+                ignored_attributes(inf, item, elem, path);
+                path.pop();
+            }
+        }
+        (Expression::Array(items), Kind::Tuple(elems)) => {
+            for (i, (item, elem)) in items.iter().zip(elems.iter()).enumerate() {
+                path.push(format!("[{i}]"));
+                ignored_attributes(inf, item, elem, path);
+                path.pop();
+            }
+        }
+        _ => {}
     }
 }
 
