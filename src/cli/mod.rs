@@ -79,7 +79,11 @@ pub fn main() -> ExitCode {
 
 /// `--dialect`'s values, listed in `--help` and completions.
 pub(crate) fn dialect_parser() -> impl TypedValueParser<Value = Dialect> {
-    clap::builder::PossibleValuesParser::new(Dialect::ALL.map(Dialect::as_str)).try_map(|s| s.parse::<Dialect>())
+    let values = Dialect::ALL.map(|d| match d {
+        Dialect::OpenTofu => clap::builder::PossibleValue::new(d.as_str()).alias("tofu"),
+        d => clap::builder::PossibleValue::new(d.as_str()),
+    });
+    clap::builder::PossibleValuesParser::new(values).try_map(|s| s.parse::<Dialect>())
 }
 
 /// `types --format`: text or json (SARIF records diagnostics, `check` only).

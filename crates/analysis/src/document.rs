@@ -116,9 +116,9 @@ impl Document {
         use rayon::prelude::*;
         let found = scan::split(&text);
         let items: Vec<Item> = if found.len() > 64 {
-            found.par_iter().with_min_len(32).map(|f| parse_item(&text, f)).collect()
+            found.par_iter().with_min_len(32).map(|f| parse_item(&text, f, file.kind)).collect()
         } else {
-            found.iter().map(|f| parse_item(&text, f)).collect()
+            found.iter().map(|f| parse_item(&text, f, file.kind)).collect()
         };
         let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let kept = items.iter().filter(|i| i.kept()).count();
@@ -238,7 +238,7 @@ impl Document {
                 d.range = shift(d.range.start)..shift(d.range.end);
             }
         }
-        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f)).collect();
+        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f, file.kind)).collect();
         // A file without syntax errors stays so unless a new item has one
         // (its tens of thousands of items are not visited again).
         let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
@@ -330,8 +330,23 @@ fn parse_tree(parse_text: &str) -> Result<Body, hcl_edit::parser::Error> {
     deep::parse_body(parse_text).or_else(|e| repair(parse_text).ok_or(e))
 }
 
-/// Parses one item.
-fn parse_item(text: &str, found: &scan::Item) -> Item {
+/// Whether the line holding `at` starts with a quoted attribute name
+/// (`"rack" = "r1"`): HCL1, which Consul's and Nomad's agent configuration
+/// files (and Nomad's `-hcl1` job files) are written in, accepts it; HCL2
+/// does not.
+fn hcl1_quoted_name(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].split('\n').next().unwrap_or("").trim_start();
+    let Some(rest) = line.strip_prefix('"') else { return false };
+    let Some(close) = rest.find('"') else { return false };
+    let after = rest[close + 1..].trim_start();
+    after.starts_with('=') && !after.starts_with("==")
+}
+
+/// Parses one item. A plain HCL file's item that fails on an HCL1 quoted
+/// attribute name is said to be HCL1 (a hint), not a syntax error
+/// (analysis.md: plain HCL).
+fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind) -> Item {
     let parse_text = found.parse_text(text);
     let masks: Arc<[Range<usize>]> = found
         .masks
@@ -351,6 +366,12 @@ fn parse_item(text: &str, found: &scan::Item) -> Item {
             let line_end = text.get(at..found.range.end).unwrap_or("").find('\n').map_or(found.range.end, |p| at + p);
             let end = if line_end > at { line_end } else { (at + 1).min(text.len()) };
             let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
+            if kind == super::FileKind::Hcl && hcl1_quoted_name(text, at) {
+                let message = "HCL1 syntax: a quoted attribute name, which HCL1 (Consul's and Nomad's agent configuration) accepts and HCL2 does not; this block is not analysed";
+                let d =
+                    Diagnostic::new(Code::Syntax, at..end, message).with_severity(syntax::diagnostic::Severity::Hint);
+                return item(Tree::Broken, Some(Box::new(d)));
+            }
             let message = format!("syntax error: {}", e.message());
             item(Tree::Broken, Some(Box::new(Diagnostic::new(Code::Syntax, at..end, message))))
         }

@@ -110,6 +110,7 @@ impl Function {
 pub fn lookup(dialect: Dialect, name: &str) -> Option<&'static Function> {
     match dialect {
         Dialect::Terraform => TERRAFORM.get(name),
+        Dialect::OpenTofu => OPENTOFU.get(name).or_else(|| TERRAFORM.get(name)),
         Dialect::Pcl => PCL.get(name),
         Dialect::Hcl => PCL.get(name).or_else(|| TERRAFORM.get(name)),
     }
@@ -119,6 +120,7 @@ pub fn lookup(dialect: Dialect, name: &str) -> Option<&'static Function> {
 pub fn names(dialect: Dialect) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = match dialect {
         Dialect::Terraform => TERRAFORM.keys().copied().collect(),
+        Dialect::OpenTofu => OPENTOFU.keys().chain(TERRAFORM.keys()).copied().collect(),
         Dialect::Pcl => PCL.keys().copied().collect(),
         Dialect::Hcl => PCL.keys().chain(TERRAFORM.keys()).copied().collect(),
     };
@@ -156,6 +158,51 @@ fn table(fs: Vec<Function>) -> HashMap<&'static str, Function> {
 
 static TERRAFORM: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terraform()));
 static PCL: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(pcl()));
+static OPENTOFU: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(opentofu()));
+
+/// OpenTofu's functions that Terraform lacks: the `assume…` functions of
+/// 1.13 (`internal/lang/funcs/assume.go` in opentofu/opentofu), each giving
+/// back its value (`assumeequal`: the assumed one; `assumenotnull`: not null).
+fn opentofu() -> Vec<Function> {
+    let (s, n, a) = (Type::string, Type::number, Type::any);
+    let f = Function::new;
+    let mut out = vec![
+        f("assumeequal", a(), "The assumed value, after checking that the actual value equals it.")
+            .arg("actual_value", a())
+            .arg("expected_value", a())
+            .infer(|args| args.get(1).cloned()),
+        f("assumenotnull", a(), "The value, assumed not null.")
+            .arg("value", a())
+            .infer(|args| args.first().map(non_null)),
+        f("assumestringprefix", s(), "The string, assumed to start with a prefix.")
+            .arg("value", s())
+            .arg("prefix", s()),
+    ];
+    let kinds = [("list", Type::list as fn(Type) -> Type), ("set", Type::set), ("map", Type::map)];
+    for (noun, kind) in kinds {
+        let name = |suffix: &str| -> &'static str { Box::leak(format!("assume{noun}length{suffix}").into_boxed_str()) };
+        out.push(
+            f(name(""), kind(a()), "The collection, assumed to have a length in the bounds.")
+                .arg("value", kind(a()))
+                .arg("min_length", n())
+                .arg("max_length", n())
+                .infer(same),
+        );
+        out.push(
+            f(name("min"), kind(a()), "The collection, assumed to have at least this length.")
+                .arg("value", kind(a()))
+                .arg("min_length", n())
+                .infer(same),
+        );
+        out.push(
+            f(name("max"), kind(a()), "The collection, assumed to have at most this length.")
+                .arg("value", kind(a()))
+                .arg("max_length", n())
+                .infer(same),
+        );
+    }
+    out
+}
 
 fn terraform() -> Vec<Function> {
     let (s, n, b, a) = (Type::string, Type::number, Type::bool, Type::any);
@@ -773,6 +820,15 @@ mod tests {
         assert!(lookup(Dialect::Hcl, "upper").is_some());
         assert!(lookup(Dialect::Hcl, "toJSON").is_some());
         assert!(lookup(Dialect::Terraform, "nosuch").is_none());
+        // OpenTofu 1.13's assume functions (internal/lang/funcs/assume.go).
+        assert!(lookup(Dialect::Terraform, "assumenotnull").is_none());
+        let f = lookup(Dialect::OpenTofu, "assumenotnull").unwrap();
+        assert_eq!(return_type(f, &[Type::optional(Type::string())]).to_string(), "string");
+        let f = lookup(Dialect::OpenTofu, "assumelistlengthmin").unwrap();
+        assert_eq!(f.arity(), (2, Some(2)));
+        assert_eq!(return_type(f, &[Type::list(Type::number())]).to_string(), "list(number)");
+        assert_eq!(lookup(Dialect::OpenTofu, "upper").unwrap().name, "upper");
+        assert!(names(Dialect::OpenTofu).contains(&"assumemaplength"));
         // Shared names: plain HCL takes PCL's.
         assert_eq!(lookup(Dialect::Hcl, "length").unwrap().returns.to_string(), "int");
         assert_eq!(lookup(Dialect::Terraform, "length").unwrap().returns.to_string(), "number");

@@ -33,7 +33,7 @@ use syntax::Dialect;
 /// What a file is, from its name. Decides which blocks it may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileKind {
-    /// `*.tf`, `*.pkr.hcl`
+    /// `*.tf`, `*.tofu`, `*.pkr.hcl`
     Terraform,
     /// `*.tfvars`, `*.pkrvars.hcl`
     Tfvars,
@@ -42,7 +42,7 @@ pub enum FileKind {
     TfTest,
     /// `*.pp`
     Pcl,
-    /// `*.hcl`
+    /// `*.hcl`, and Nomad's `*.nomad`
     Hcl,
 }
 
@@ -54,11 +54,11 @@ impl FileKind {
             FileKind::TfTest
         } else if name.ends_with(".tfvars") || name.ends_with(".pkrvars.hcl") {
             FileKind::Tfvars
-        } else if name.ends_with(".tf") || name.ends_with(".pkr.hcl") {
+        } else if name.ends_with(".tf") || name.ends_with(".tofu") || name.ends_with(".pkr.hcl") {
             FileKind::Terraform
         } else if name.ends_with(".pp") {
             FileKind::Pcl
-        } else if name.ends_with(".hcl") {
+        } else if name.ends_with(".hcl") || name.ends_with(".nomad") {
             FileKind::Hcl
         } else {
             return None;
@@ -76,6 +76,40 @@ impl FileKind {
     }
 }
 
+/// The OpenTofu file that replaces `path` when both are in its directory:
+/// `x.tofu` for `x.tf`, `x.tofutest.hcl` for `x.tftest.hcl`, `x.tofu.json`
+/// for `x.tf.json` (`filterTfPathsWithTofuAlternatives` in opentofu's
+/// internal/configs/parser_config_dir.go).
+pub fn tofu_alternative(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let (stem, ext) = [".tftest.hcl", ".tftest.json", ".tf.json", ".tf"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext).map(|stem| (stem, ext)))?;
+    Some(path.with_file_name(format!("{stem}{}", ext.replacen(".tf", ".tofu", 1))))
+}
+
+/// `paths` (the files of one directory) without those OpenTofu does not read
+/// beside their `.tofu` alternative, as a module of OpenTofu's has them
+/// (analysis.md §7). A file in `pinned` (named on the command line, open
+/// in the editor) is read all the same, and its alternative is left out
+/// instead: the file looked at is the one checked.
+pub fn tofu_files(paths: &mut Vec<PathBuf>, pinned: &dyn Fn(&Path) -> bool) {
+    if !paths.iter().any(|p| Dialect::for_path(p) == Dialect::OpenTofu) {
+        return;
+    }
+    let all = paths.clone();
+    let shadowed_by_pinned = |p: &Path| all.iter().any(|q| pinned(q) && tofu_alternative(q).as_deref() == Some(p));
+    paths.retain(|p| {
+        if pinned(p) {
+            return true;
+        }
+        if shadowed_by_pinned(p) {
+            return false;
+        }
+        !tofu_alternative(p).is_some_and(|alt| all.contains(&alt))
+    });
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
     Terraform,
@@ -84,6 +118,31 @@ pub enum Family {
     /// A directory's test files: not part of its module (Terraform loads
     /// them apart), they call the module under test.
     TfTest,
+    /// A Nomad job file (`*.nomad`, `*.nomad.hcl`): each is a unit of its
+    /// own, as Nomad reads one job file at a time (analysis.md §8).
+    Nomad,
+}
+
+/// Whether `path` names a Nomad job file.
+pub fn is_nomad(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nomad") || n.ends_with(".nomad.hcl"))
+}
+
+/// The family of a file we analyse, or `None` for files we skip.
+pub fn family_of(path: &Path) -> Option<Family> {
+    if is_nomad(path) {
+        return Some(Family::Nomad);
+    }
+    FileKind::for_path(path).map(FileKind::family)
+}
+
+/// The unit a file of `family` is analysed in: its directory, or for a
+/// Nomad job file the file itself (a module key is (unit, family)).
+pub fn unit_of(path: &Path, family: Family) -> Option<PathBuf> {
+    match family {
+        Family::Nomad => Some(path.to_path_buf()),
+        _ => path.parent().map(Path::to_path_buf),
+    }
 }
 
 /// A file's text, shared. A [`TextBuf`], not a `str`: the language server

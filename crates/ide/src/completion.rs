@@ -75,7 +75,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             })
             .collect();
         for c in constructors(dialect) {
-            if c == "optional" && !(in_object || dialect != Dialect::Terraform) {
+            if c == "optional" && !in_object && dialect.is_terraform() {
                 continue;
             }
             out.push(Completion {
@@ -101,7 +101,7 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new().into() };
         return attributes_after(&sym.ty, &parts[2..parts.len() - 1]).into();
     }
-    if dialect != Dialect::Terraform {
+    if !dialect.is_terraform() {
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {

@@ -47,14 +47,14 @@ pub(crate) fn open_brackets(s: &str) -> Vec<(usize, char)> {
 /// Where a type expression being typed starts (offset into `prefix`), when
 /// the cursor is in one.
 pub(crate) fn type_position(prefix: &str, dialect: Dialect) -> Option<usize> {
-    if dialect == Dialect::Terraform {
+    if dialect.is_terraform() {
         if let Some(at) = convert_type_argument(prefix) {
             return Some(at);
         }
     }
     let head = prefix.trim_start();
     // A variable's `type`, and (Terraform 1.15) an output's.
-    let typed_block = head.starts_with("variable") || dialect == Dialect::Terraform && head.starts_with("output");
+    let typed_block = head.starts_with("variable") || dialect.is_terraform() && head.starts_with("output");
     if dialect != Dialect::Pcl && typed_block {
         // The last `type =` at a line start whose expression is still open
         // or on the cursor's line.
@@ -83,7 +83,7 @@ pub(crate) fn type_position(prefix: &str, dialect: Dialect) -> Option<usize> {
         }
         return Some(start);
     }
-    if dialect != Dialect::Terraform {
+    if !dialect.is_terraform() {
         // `config NAME "…` or `output NAME "…`: inside the quoted label.
         let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
         let line = &prefix[line_start..];

@@ -101,11 +101,12 @@ pub fn hover_in<'a>(
             SymbolKind::Attribute => "top-level value",
             SymbolKind::Resource => "resource",
         };
-        return Some(HoverInfo {
-            range: s.name_range.clone(),
-            ty: s.ty.clone(),
-            prose: vec![format!("`{}`: the value type of this {what}.", s.address)],
-        });
+        let mut prose = vec![format!("`{}`: the value type of this {what}.", s.address)];
+        if analysis::module::module_dialect(docs) == syntax::Dialect::OpenTofu {
+            // (analysis.md §7: a module with a `.tofu` file, or so configured.)
+            prose.push("An OpenTofu module: read as OpenTofu reads it (the `opentofu` dialect).".to_string());
+        }
+        return Some(HoverInfo { range: s.name_range.clone(), ty: s.ty.clone(), prose });
     }
     // An expression: the innermost one, with every note recorded for it.
     let Some(best) = probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len()) else {

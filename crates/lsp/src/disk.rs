@@ -87,9 +87,15 @@ pub struct Wanted<'a> {
 impl Wanted<'_> {
     fn members<'b>(&'b self, listing: &'b [PathBuf]) -> impl Iterator<Item = &'b Path> {
         let extra = self.also.filter(|p| !self.skip.contains(*p) && !listing.iter().any(|l| l == p));
+        // Of a `.tf` file and its `.tofu` alternative, the one OpenTofu
+        // reads, or the open one (as `check` takes a named one).
+        let mut read: Vec<PathBuf> = listing.to_vec();
+        analysis::tofu_files(&mut read, &|p| self.skip.contains(p));
+        let left_out = read.len() < listing.len();
         listing
             .iter()
-            .filter(|p| !self.skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == self.family))
+            .filter(move |p| !left_out || read.contains(p))
+            .filter(|p| !self.skip.contains(*p) && analysis::family_of(p) == Some(self.family))
             .map(PathBuf::as_path)
             .chain(extra)
     }
@@ -144,6 +150,14 @@ impl Disk {
     pub fn module(&self, w: &Wanted, recheck: bool) -> Vec<Document> {
         if is_virtual(w.dir) {
             return Vec::new();
+        }
+        if w.family == Family::Nomad {
+            // A job file is its own unit: its `dir` is the file.
+            return if w.skip.contains(w.dir) {
+                Vec::new()
+            } else {
+                self.file(w.dir, w.settings, recheck).into_iter().collect()
+            };
         }
         let all = recheck;
         let recheck = recheck && self.looks_again(w.dir);
@@ -308,7 +322,8 @@ impl Disk {
         self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut files = self.lock();
         files.listings.remove(dir);
-        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir)).cloned().collect();
+        // (`dir` is the file itself for a Nomad job file.)
+        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir) || *p == dir).cloned().collect();
         gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
     }
 

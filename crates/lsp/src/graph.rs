@@ -314,8 +314,8 @@ impl Graph {
         let files = ServerFiles { state, disk, settings, recheck: false };
         let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
         for p in paths {
-            if let (Some(dir), Some(kind)) = (p.parent(), FileKind::for_path(&p)) {
-                by_dir.entry((dir.to_path_buf(), kind.family())).or_default().push(p);
+            if let (Some(key), Some(_)) = (super::workspace::module_key(&p), FileKind::for_path(&p)) {
+                by_dir.entry(key).or_default().push(p);
             }
         }
         let mut out = Vec::new();

@@ -411,7 +411,8 @@ pub struct Closed {
 
 /// The directory and family a document's module is made of.
 pub fn module_key(path: &Path) -> Option<(PathBuf, Family)> {
-    Some((path.parent()?.to_path_buf(), FileKind::for_path(path).unwrap_or(FileKind::Hcl).family()))
+    let family = analysis::family_of(path).unwrap_or(Family::Hcl);
+    Some((analysis::unit_of(path, family)?, family))
 }
 
 /// The path of a `file:` URI with an absolute path; other URIs name no file.
@@ -445,6 +446,7 @@ impl Workspace {
         if FileKind::for_path(Path::new(&name)).is_none() {
             name.push_str(match language {
                 "terraform" | "tf" => ".tf",
+                "opentofu" | "tofu" => ".tofu",
                 "terraform-vars" | "tfvars" => ".tfvars",
                 "pulumi" | "pcl" => ".pp",
                 _ => ".hcl",
@@ -515,7 +517,7 @@ impl Workspace {
         let settings = &self.settings;
         self.open
             .iter_mut()
-            .filter(|(p, _)| p.parent() == Some(dir) && module_key(p).is_some_and(|k| k.1 == family))
+            .filter(|(p, _)| module_key(p).is_some_and(|k| k.0 == dir && k.1 == family))
             .map(|(p, o)| o.parsed(p, settings))
             .collect()
     }
@@ -527,7 +529,7 @@ impl Workspace {
         let mut docs = Vec::new();
         let mut open = Vec::new();
         for (p, o) in &mut self.open {
-            if p.parent() == Some(dir.as_path()) && module_key(p).is_some_and(|k| k.1 == family) {
+            if module_key(p).is_some_and(|k| k.0 == dir && k.1 == family) {
                 docs.push(o.parsed(p, settings));
                 open.push((p.clone(), o.uri.clone(), o.version, o.rope.clone(), o.opened, o.edit.clone()));
             }

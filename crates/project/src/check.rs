@@ -101,9 +101,9 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
     let mut modules: Modules = BTreeMap::new();
     let mut failures = Vec::new();
     let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
-        if let Some(kind) = FileKind::for_path(&file) {
-            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-            modules.entry((dir, kind.family())).or_default().push(file);
+        if let Some(family) = analysis::family_of(&file) {
+            let unit = analysis::unit_of(&file, family).unwrap_or_default();
+            modules.entry((unit, family)).or_default().push(file);
         }
     };
     for root in paths {
@@ -150,9 +150,12 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
             Err(e) => failures.push(IoFailure { path: root.clone(), message: e.to_string() }),
         }
     }
+    // A file named is read even beside its `.tofu` alternative.
+    let named = |p: &Path| paths.iter().any(|n| n == p);
     for files in modules.values_mut() {
         files.sort();
         files.dedup();
+        analysis::tofu_files(files, &named);
     }
     (modules, failures)
 }
@@ -164,7 +167,8 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
 fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut context_only = Vec::new();
     for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
-        let Some(family) = FileKind::for_path(path).map(FileKind::family).filter(|f| *f != Family::Hcl) else {
+        let family = analysis::family_of(path);
+        let Some(family) = family.filter(|f| matches!(f, Family::Terraform | Family::Pcl | Family::TfTest)) else {
             continue;
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -176,6 +180,7 @@ fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
             }
         }
         files.sort();
+        analysis::tofu_files(files, &|p| paths.iter().any(|n| n == p));
     }
     // A file named as well as found beside another named one is reported.
     context_only.retain(|f| !paths.contains(f));

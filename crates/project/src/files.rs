@@ -55,14 +55,16 @@ impl DiskFiles {
     /// makes of `.`, e.g. `examples/x/../..`) is the current one, and its
     /// files are bare names, as `check`'s paths name them there.
     pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
+        if family == Family::Nomad {
+            // A job file is its own unit (see `analysis::unit_of`).
+            return std::fs::metadata(dir).is_ok_and(|m| m.is_file()).then(|| dir.to_path_buf()).into_iter().collect();
+        }
         let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
         let names = std::fs::read_dir(here).map(|rd| rd.filter_map(Result::ok).map(|e| dir.join(e.file_name())));
         let mut paths: Vec<PathBuf> = names.map(Iterator::collect).unwrap_or_default();
-        paths.retain(|p| {
-            analysis::FileKind::for_path(p).is_some_and(|k| k.family() == family)
-                && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-        });
+        paths.retain(|p| analysis::family_of(p) == Some(family) && std::fs::metadata(p).is_ok_and(|m| m.is_file()));
         paths.sort();
+        analysis::tofu_files(&mut paths, &|_| false);
         paths
     }
 

@@ -9,17 +9,23 @@ pub enum Dialect {
     Terraform,
     Pcl,
     Hcl,
+    /// The Terraform language as OpenTofu reads it: everything the
+    /// terraform dialect accepts, and OpenTofu's own constructs (analysis.md
+    /// §7). Selected by a `.tofu` or `.tofutest.hcl` file in the module.
+    OpenTofu,
 }
 
 impl Dialect {
     /// Every dialect, as `--dialect` and the settings name them.
-    pub const ALL: [Dialect; 3] = [Dialect::Terraform, Dialect::Pcl, Dialect::Hcl];
+    pub const ALL: [Dialect; 4] = [Dialect::Terraform, Dialect::OpenTofu, Dialect::Pcl, Dialect::Hcl];
 
     /// The dialect a file name implies; anything unknown is plain HCL.
     pub fn for_path(path: &Path) -> Dialect {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        const TERRAFORM: [&str; 6] = [".tf", ".tfvars", ".tftest.hcl", ".tofutest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
-        if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
+        const TERRAFORM: [&str; 5] = [".tf", ".tfvars", ".tftest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
+        if name.ends_with(".tofu") || name.ends_with(".tofutest.hcl") {
+            Dialect::OpenTofu
+        } else if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
             Dialect::Terraform
         } else if name.ends_with(".pp") {
             Dialect::Pcl
@@ -33,6 +39,23 @@ impl Dialect {
             Dialect::Terraform => "terraform",
             Dialect::Pcl => "pcl",
             Dialect::Hcl => "hcl",
+            Dialect::OpenTofu => "opentofu",
+        }
+    }
+
+    /// The Terraform language, as Terraform or as OpenTofu reads it.
+    pub fn is_terraform(self) -> bool {
+        matches!(self, Dialect::Terraform | Dialect::OpenTofu)
+    }
+
+    /// The dialect of a file in a module whose files are in `module`'s: a
+    /// Terraform file of a module that has an OpenTofu file is read as
+    /// OpenTofu reads it (analysis.md §7).
+    pub fn within(self, module: Dialect) -> Dialect {
+        if self == Dialect::Terraform && module == Dialect::OpenTofu {
+            Dialect::OpenTofu
+        } else {
+            self
         }
     }
 }
@@ -44,7 +67,8 @@ impl FromStr for Dialect {
             "terraform" => Ok(Dialect::Terraform),
             "pcl" => Ok(Dialect::Pcl),
             "hcl" => Ok(Dialect::Hcl),
-            _ => Err(format!("unknown dialect `{s}` (expected terraform, pcl or hcl)")),
+            "opentofu" | "tofu" => Ok(Dialect::OpenTofu),
+            _ => Err(format!("unknown dialect `{s}` (expected terraform, opentofu, pcl or hcl)")),
         }
     }
 }

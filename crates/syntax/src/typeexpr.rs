@@ -29,7 +29,7 @@ impl TypeContext {
     }
 
     pub fn variable(dialect: Dialect) -> Self {
-        TypeContext { dialect, terraform_variable: dialect == Dialect::Terraform }
+        TypeContext { dialect, terraform_variable: dialect.is_terraform() }
     }
 }
 
@@ -89,7 +89,7 @@ pub fn constructors(dialect: Dialect) -> Vec<&'static str> {
 
 fn keyword_allowed(name: &str, dialect: Dialect) -> bool {
     match name {
-        "int" => dialect != Dialect::Terraform,
+        "int" => !dialect.is_terraform(),
         "none" | "union" | "promise" | "output" => dialect == Dialect::Hcl,
         _ => true,
     }
@@ -317,7 +317,7 @@ impl Parser<'_> {
             return (t, v);
         }
         self.dialect_check(name, name_range.clone());
-        if call.args.expand_final() && self.ctx.dialect != Dialect::Terraform {
+        if call.args.expand_final() && !self.ctx.dialect.is_terraform() {
             let at = args.last().map(|a| self.src.range(*a)).unwrap_or(range.clone());
             self.error(
                 Code::TypeSyntax,
@@ -500,7 +500,7 @@ impl Parser<'_> {
 
     fn optional(&mut self, args: &[&Expression], range: Range<usize>, pos: Position, depth: usize) -> Pair {
         let dialect = self.ctx.dialect;
-        if pos != Position::Attribute && dialect == Dialect::Terraform {
+        if pos != Position::Attribute && dialect.is_terraform() {
             self.error(
                 Code::TypeDialect,
                 range.clone(),
@@ -536,7 +536,7 @@ impl Parser<'_> {
     fn check_default(&mut self, default: &Expression, declared: &Type) {
         match eval(default, self.src) {
             Ok(value) => {
-                let check = check_value(&value, declared, self.ctx.dialect == Dialect::Terraform);
+                let check = check_value(&value, declared, self.ctx.dialect.is_terraform());
                 for issue in check.errors {
                     let at = range_at(default, &issue.path, self.src);
                     self.error(Code::InvalidValue, at, format!("invalid default: {}", issue.message));

@@ -5,7 +5,7 @@ use super::*;
 use schema::pulumi::Lookup;
 
 fn dialect_is_terraform(inf: &Infer) -> bool {
-    inf.env().dialect() == Dialect::Terraform
+    inf.env().dialect().is_terraform()
 }
 
 impl<'e, 's> Infer<'e, 's> {
@@ -66,8 +66,7 @@ impl<'e, 's> Infer<'e, 's> {
             let types: Vec<Type> = args.iter().map(|a| self.expr(a)).collect();
             return self.provider_function(call, &args, &types).unwrap_or_else(Type::any);
         }
-        if name == "convert" && self.env.dialect() == Dialect::Terraform && args.len() == 2 && !call.args.expand_final()
-        {
+        if name == "convert" && self.env.dialect().is_terraform() && args.len() == 2 && !call.args.expand_final() {
             return self.convert(args[0], args[1]);
         }
         let catches = matches!(name, "try" | "can");
@@ -118,7 +117,7 @@ impl<'e, 's> Infer<'e, 's> {
             self.report(Diagnostic::new(Code::UnknownFunction, name_range, msg));
             return Type::lift(Type::any(), &types.iter().collect::<Vec<_>>());
         };
-        if dialect == Dialect::Terraform && matches!(name, "list" | "map") {
+        if dialect.is_terraform() && matches!(name, "list" | "map") {
             // Terraform: "the list function was deprecated in Terraform
             // v0.12 and is no longer available" (an error since 0.15).
             let (what, write) = if name == "list" { ("list", "tolist([…])") } else { ("map", "tomap({…})") };

@@ -56,10 +56,16 @@ impl<'e, 's> Infer<'e, 's> {
     /// is a constant. Returns the conversion kind.
     pub fn check(&mut self, e: &Expression, actual: &Type, expected: &Type, related: Option<Related>) -> Safety {
         let dialect = self.env.dialect();
+        if matches!(expected.kind(), Kind::Number | Kind::Int) && self.numeric_each_key(e) {
+            // "0", "1", …: the numbers the keys were made of.
+            let range = self.range(e);
+            self.note(range, actual, Note::Checked(expected.clone(), Safety::Safe));
+            return Safety::Safe;
+        }
         // Terraform's `try(a, …, fallback)` is the first argument that does
         // not fail: each one (but those that always fail) may be the value,
         // so each is checked, a constant fallback by its value.
-        if dialect == Dialect::Terraform {
+        if dialect.is_terraform() {
             if let Some((call, parts)) = self.try_parts(e) {
                 let mut safety = Safety::Safe;
                 for (arg, t) in call.args.iter().zip(parts) {
@@ -101,7 +107,7 @@ impl<'e, 's> Infer<'e, 's> {
                 };
                 match constant {
                     Some(v) => {
-                        let vc = check_value(&v, expected, dialect == Dialect::Terraform);
+                        let vc = check_value(&v, expected, dialect.is_terraform());
                         for issue in vc.errors {
                             let at = range_at(e, &issue.path, self.src);
                             self.report(with_related(Diagnostic::new(

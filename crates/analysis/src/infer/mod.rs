@@ -130,10 +130,16 @@ pub struct Infer<'e, 's> {
     /// The arguments of each `try(…)` call (by the call's range) that can
     /// be its value: their types, `None` for one that always fails.
     try_args: HashMap<Range<usize>, Vec<Option<Type>>>,
+    /// The key type of the last `for` expression with a key (`{ for … : K => V }`).
+    pub for_key: Option<Type>,
 }
 
+/// Bound right after `each` when `each.key` is a number made a string: a
+/// `for_each = { for i, v in LIST : i => v }` (analysis.md §1).
+pub const NUMERIC_EACH_KEY: &str = "\0each.key holds a number";
+
 fn options(dialect: Dialect) -> ConvertOptions {
-    let terraform = dialect == Dialect::Terraform;
+    let terraform = dialect.is_terraform();
     ConvertOptions { any_is_safe: true, none_is_universal: terraform, go_cty: terraform }
 }
 
@@ -152,6 +158,7 @@ impl<'e, 's> Infer<'e, 's> {
             tested: None,
             run: None,
             try_args: HashMap::default(),
+            for_key: None,
         }
     }
 
@@ -180,6 +187,16 @@ impl<'e, 's> Infer<'e, 's> {
         }
         self.bind(value.value().as_str(), v);
         1 + usize::from(key.is_some())
+    }
+
+    /// Whether `e` is `each.key` of an `each` whose keys were numbers
+    /// (see [`NUMERIC_EACH_KEY`]): text that converts to a number.
+    fn numeric_each_key(&self, e: &Expression) -> bool {
+        let Expression::Traversal(t) = e else { return false };
+        let is_key = matches!(&t.expr, Expression::Variable(v) if v.value().as_str() == "each")
+            && matches!(t.operators.as_slice(), [op] if matches!(op.value(), TraversalOperator::GetAttr(a) if a.value().as_str() == "key"));
+        let each = self.scope.iter().rposition(|(n, _)| n == "each");
+        is_key && each.is_some_and(|at| self.scope.get(at + 1).is_some_and(|(n, _)| n == NUMERIC_EACH_KEY))
     }
 
     pub fn unbind(&mut self, n: usize) {
@@ -245,7 +262,7 @@ impl<'e, 's> Infer<'e, 's> {
                 self.check(&c.cond_expr, &cond, &Type::bool(), None);
                 let a = self.expr(&c.true_expr);
                 let b = self.expr(&c.false_expr);
-                let u = if self.env.dialect() == Dialect::Terraform {
+                let u = if self.env.dialect().is_terraform() {
                     self.terraform_conditional(c, &a, &b)
                 } else {
                     unify_safe(&a, &b)
@@ -476,6 +493,7 @@ impl<'e, 's> Infer<'e, 's> {
             Some(key) => {
                 let kt = self.expr(key);
                 self.check(key, &kt, &Type::string(), None);
+                self.for_key = Some(kt.clone());
                 lifted.push(kt);
                 let elem = value.strip(Strip::Eventuals);
                 if f.grouping {

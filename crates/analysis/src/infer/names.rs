@@ -41,7 +41,7 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let dialect = self.env.dialect();
         let tf_like = dialect != Dialect::Pcl;
-        if self.test_file.is_some() && dialect == Dialect::Terraform {
+        if self.test_file.is_some() && dialect.is_terraform() {
             if let Some(found) = self.test_reference(name, &range, ops) {
                 return found;
             }
@@ -81,10 +81,10 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
         }
-        if dialect == Dialect::Terraform && name == "module" {
+        if dialect.is_terraform() && name == "module" {
             return self.module_reference(range, ops);
         }
-        if dialect != Dialect::Terraform {
+        if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
             }
@@ -97,7 +97,7 @@ impl<'e, 's> Infer<'e, 's> {
             self.report(Diagnostic::new(Code::UndefinedReference, range, msg));
             return (Type::any(), Note::Plain);
         }
-        if dialect == Dialect::Terraform {
+        if dialect.is_terraform() {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }
@@ -475,7 +475,7 @@ impl<'e, 's> Infer<'e, 's> {
             // (an `optional(object(…))` lacking the attribute), and HCL checks
             // the type before the value: "Unsupported attribute" whether the
             // value is null or not (types.md §5, Terraform).
-            if only_null && self.env.dialect() == Dialect::Terraform {
+            if only_null && self.env.dialect().is_terraform() {
                 for d in &r.diags {
                     let msg = d.message.strip_prefix(types::ALWAYS_NULL).unwrap_or(&d.message);
                     let msg = format!("{msg} (whether the value is null or not)");

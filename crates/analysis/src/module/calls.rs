@@ -65,7 +65,10 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
     }
     for nested in b.body.blocks() {
-        nested_body(inf, &nested.body, dialect);
+        match nested.ident.value().as_str() {
+            "lifecycle" => lifecycle(inf, nested, dialect),
+            _ => nested_body(inf, &nested.body, dialect),
+        }
     }
     inf.unbind(bound);
     match (&callee, interface) {

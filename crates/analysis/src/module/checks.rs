@@ -18,7 +18,7 @@ pub(super) fn check_item(
 ) -> (CheckResult, Vec<Typed>) {
     let src = item_source(doc, item);
     let kind = doc.file.kind;
-    let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
+    let view = View::new(env, doc.file.dialect.within(module_dialect), kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
     inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     if record {
@@ -79,11 +79,11 @@ pub(super) fn check_item(
 pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
     let ident = b.ident.value().as_str();
     let kind = doc.file.kind;
-    let dialect = doc.file.dialect;
+    // (OpenTofu's, in a module that has an OpenTofu file.)
+    let dialect = doc.file.dialect.within(inf.env().dialect());
     // Terraform's own blocks take only the arguments and blocks its
     // configuration loader knows (Packer's `variable` differs: `.tf` only).
-    if kind == FileKind::Terraform && dialect == Dialect::Terraform && doc.file.path.extension() == Some("tf".as_ref())
-    {
+    if kind == FileKind::Terraform && dialect.is_terraform() && doc.file.path.extension() == Some("tf".as_ref()) {
         match ident {
             "variable" => own_schema(inf, b, "a variable", &VARIABLE_ARGUMENTS, &["validation"]),
             "output" => own_schema(inf, b, "an output", &OUTPUT_ARGUMENTS, &["precondition", "postcondition"]),
@@ -93,8 +93,8 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
-        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
-        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => resource(inf, b, dialect),
+        ("module", FileKind::Terraform) if dialect.is_terraform() => module_call(inf, b, dialect),
+        ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
@@ -140,7 +140,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         // Terraform 1.15: an output's `type` (with `optional(T, default)`)
         // is a type expression, and its `value` a check site like a
         // variable's default.
-        ("output", FileKind::Terraform) if dialect == Dialect::Terraform => {
+        ("output", FileKind::Terraform) if dialect.is_terraform() => {
             let declared = b.body.get_attribute("type").map(|a| {
                 let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
                 (te, inf.range(&a.value))
@@ -181,6 +181,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             pcl_resource(inf, b, dialect);
             inf.unbind(bound);
         }
+        ("provider", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
+            provider_for_each(inf, b);
+            body(inf, &b.body, dialect, false)
+        }
         _ => body(inf, &b.body, dialect, false),
     }
 }
@@ -195,12 +199,15 @@ pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attr
 /// Arguments whose values are Terraform keywords, not expressions: a
 /// provisioner's `when = destroy` and `on_failure = continue`, an action
 /// trigger's `events = [before_create, …]` (1.14), and the `terraform`
-/// (OpenTofu: `language`) block's `experiments = [name, …]`.
+/// (OpenTofu: `language`) block's `experiments = [name, …]` and OpenTofu's
+/// `edition = tofu2024` (website/docs/language/settings/index.mdx).
 fn keywords(key: &str, value: &Expression) -> bool {
     let bare = |e: &Expression| matches!(e, Expression::Variable(_));
     match key {
         "when" | "on_failure" => bare(value),
         "events" => matches!(value, Expression::Array(a) if a.iter().all(bare)),
+        // OpenTofu 1.12: `language { edition = tofu2024 }`.
+        "edition" => bare(value),
         "experiments" => true,
         _ => false,
     }
@@ -232,17 +239,9 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
                 // Provider requirements: sources, versions and provider
                 // addresses (`configuration_aliases = [aws.west]`), no values.
                 "required_providers" => {}
-                // `ignore_changes = [tags]` names attributes, not values.
-                "lifecycle" => {
-                    for a in b.body.attributes() {
-                        if a.key.value().as_str() != "ignore_changes" {
-                            inf.expr(&a.value);
-                        }
-                    }
-                    for nested in b.body.blocks() {
-                        nested_body(inf, &nested.body, dialect);
-                    }
-                }
+                "lifecycle" => lifecycle(inf, b, dialect),
+                // OpenTofu's state encryption (OpenTofu 1.7).
+                "encryption" if dialect.is_terraform() => encryption(inf, b, dialect),
                 // PCL resource options: some name property paths, not values.
                 "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
                 _ => nested_body(inf, &b.body, dialect),
@@ -250,6 +249,86 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
         }
     }
     inf.unbind(bound);
+}
+
+/// A `lifecycle` block: `ignore_changes = [tags]` names attributes, not
+/// values. OpenTofu's `enabled` (1.11: `resourceLifecycleBlockSchema` in
+/// internal/configs/resource.go, `moduleLifecycleBlockSchema` in
+/// module_call.go) is a bool, checked in the opentofu dialect.
+pub(super) fn lifecycle(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if key == "ignore_changes" {
+            continue;
+        }
+        let t = inf.expr(&a.value);
+        if key == "enabled" && dialect == Dialect::OpenTofu {
+            inf.check(&a.value, &t, &Type::bool(), None);
+        }
+    }
+    for nested in b.body.blocks() {
+        nested_body(inf, &nested.body, dialect);
+    }
+}
+
+/// OpenTofu: of `count`, `for_each` and a `lifecycle` block's `enabled`, a
+/// resource, data source or module call takes one ("Invalid combination of
+/// …", `repetitionArgs >= 2` in internal/configs/resource.go and
+/// module_call.go). Reported at `enabled`.
+pub(super) fn enabled_alone(inf: &mut Infer, body: &Body) {
+    if inf.env().dialect() != Dialect::OpenTofu {
+        return;
+    }
+    let Some(enabled) = body.get_blocks("lifecycle").find_map(|l| l.body.get_attribute("enabled")) else { return };
+    let others: Vec<&str> = ["count", "for_each"].into_iter().filter(|k| body.get_attribute(k).is_some()).collect();
+    let Some(other) = others.first() else { return };
+    let r = inf.range(&enabled.key);
+    inf.report(Diagnostic::new(
+        Code::UnsupportedArgument,
+        r,
+        format!(
+            "`enabled` and `{other}` cannot be used together: OpenTofu takes one of `count`, `enabled` and `for_each` to say how many instances there are"
+        ),
+    ));
+}
+
+/// OpenTofu's `encryption` block (1.7): `key_provider "TYPE" "NAME"` and
+/// `method "TYPE" "NAME"` blocks, referred to as `key_provider.TYPE.NAME`
+/// and `method.TYPE.NAME` within it (website/docs/language/state/encryption.mdx
+/// in opentofu/opentofu). Those names are bound while its body is checked.
+fn encryption(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let named = |kind: &str| {
+        let mut by_type: Vec<(String, Vec<(String, Type)>)> = Vec::new();
+        for nb in b.body.get_blocks(kind) {
+            let (Some(t), Some(n)) = (nb.labels.first(), nb.labels.get(1)) else { continue };
+            let (t, n) = (label_text(t).to_string(), label_text(n).to_string());
+            match by_type.iter_mut().find(|(k, _)| *k == t) {
+                Some((_, names)) => names.push((n, Type::any())),
+                None => by_type.push((t, vec![(n, Type::any())])),
+            }
+        }
+        Type::object(by_type.into_iter().map(|(t, names)| (t, Type::object(names))))
+    };
+    let (providers, methods) = (named("key_provider"), named("method"));
+    inf.bind("key_provider", providers);
+    inf.bind("method", methods);
+    nested_body(inf, &b.body, dialect);
+    inf.unbind(2);
+}
+
+/// OpenTofu: a provider's `for_each` needs an `alias` ("Alias required when
+/// using "for_each"", internal/configs/provider.go).
+fn provider_for_each(inf: &mut Infer, b: &Block) {
+    if b.body.get_attribute("alias").is_some() {
+        return;
+    }
+    let Some(f) = b.body.get_attribute("for_each") else { return };
+    let r = inf.range(&f.key);
+    inf.report(Diagnostic::new(
+        Code::MissingArgument,
+        r,
+        "a provider with `for_each` needs an `alias`: the default configuration of a provider has exactly one instance",
+    ));
 }
 
 /// PCL resource options: some name property paths, not values.
@@ -265,6 +344,7 @@ pub(super) fn pcl_options(inf: &mut Infer, b: &Block) {
 /// A body's `count` and `for_each`, checked, and the `count` / `each`
 /// they bind; returns how many names to unbind after the body.
 pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
+    enabled_alone(inf, body);
     let mut bound = 0;
     if let Some(c) = body.get_attribute("count") {
         let t = inf.expr(&c.value);
@@ -274,9 +354,19 @@ pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
         bound += 1;
     }
     if let Some(f) = body.get_attribute("for_each") {
+        inf.for_key = None;
         let (k, v) = for_each(inf, &f.value);
+        // `{ for i, v in LIST : i => v }`: the keys are numbers made strings,
+        // which convert back safely (Terraform's for expression converts a
+        // key to string; `each.key * 100` is then a number again).
+        let numeric = matches!(&f.value, Expression::ForExpr(fe) if fe.key_expr.is_some())
+            && inf.for_key.take().is_some_and(|t| matches!(t.strip(Strip::Eventuals).kind(), Kind::Int | Kind::Number));
         inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
         bound += 1;
+        if numeric {
+            inf.bind(crate::infer::NUMERIC_EACH_KEY, Type::any());
+            bound += 1;
+        }
     }
     bound
 }
@@ -461,6 +551,9 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
                 message: format!("the type of `var.{name}`"),
             };
             inf.check(&d.value, &t, declared, Some(related));
+            if inf.env().dialect() == Dialect::OpenTofu {
+                ignored_attributes(inf, &d.value, declared, &mut Vec::new());
+            }
         }
         let non_nullable =
             matches!(b.body.get_attribute("nullable").map(|a| &a.value), Some(Expression::Bool(x)) if !*x.value());
@@ -480,6 +573,78 @@ pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
     }
     for v in b.body.get_blocks("validation") {
         nested_body(inf, &v.body, Dialect::Terraform);
+    }
+}
+
+/// OpenTofu 1.11's "Object attribute is ignored" warning on a variable's
+/// default: an object constructor's attribute that the object type it
+/// converts to lacks is dropped (`lintVariableDefaultValue` in
+/// internal/configs/named_values.go, `DiscardedObjectConstructorAttrs`).
+/// `path`: the attributes and elements leading to `e`, for the message.
+fn ignored_attributes(inf: &mut Infer, e: &Expression, target: &Type, path: &mut Vec<String>) {
+    // An optional attribute's type, `union(T, none)`, converts as T.
+    let members: Vec<&Type> = target.members().iter().filter(|m| !m.is_none()).collect();
+    let target = match members.as_slice() {
+        [only] => *only,
+        _ => target,
+    };
+    match (e, target.kind()) {
+        (Expression::Object(obj), Kind::Object(attrs)) => {
+            for (key, value) in obj.iter() {
+                let name = match key {
+                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    _ => continue,
+                };
+                match attrs.iter().find(|(n, _)| *n == name) {
+                    Some((_, t)) => {
+                        path.push(format!(".{name}"));
+                        ignored_attributes(inf, value.expr(), t, path);
+                        path.pop();
+                    }
+                    None => {
+                        let whose = if path.is_empty() {
+                            "the object type of this variable".to_string()
+                        } else {
+                            format!("the object type of `{}`", path.concat().trim_start_matches('.'))
+                        };
+                        let mut msg = format!("`{name}` is ignored: {whose} has no attribute `{name}`");
+                        if let Some(s) = types::suggest::closest(&name, attrs.iter().map(|(n, _)| n.as_str())) {
+                            msg.push_str(&format!("; did you mean `{s}`?"));
+                        }
+                        let r = inf.range(key);
+                        inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg).with_severity(Severity::Warning));
+                    }
+                }
+            }
+        }
+        (Expression::Object(obj), Kind::Map(elem)) => {
+            for (key, value) in obj.iter() {
+                let name = match key {
+                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    _ => "…".to_string(),
+                };
+                path.push(format!("[\"{name}\"]"));
+                ignored_attributes(inf, value.expr(), elem, path);
+                path.pop();
+            }
+        }
+        (Expression::Array(items), Kind::List(elem) | Kind::Set(elem)) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(format!("[{i}]"));
+                ignored_attributes(inf, item, elem, path);
+                path.pop();
+            }
+        }
+        (Expression::Array(items), Kind::Tuple(elems)) => {
+            for (i, (item, elem)) in items.iter().zip(elems.iter()).enumerate() {
+                path.push(format!("[{i}]"));
+                ignored_attributes(inf, item, elem, path);
+                path.pop();
+            }
+        }
+        _ => {}
     }
 }
 

@@ -141,8 +141,22 @@ pub(super) enum Repeat {
     Count,
     /// `for_each`: a map of instances.
     ForEach,
+    /// OpenTofu's `lifecycle { enabled = … }`: one instance or null.
+    Enabled,
     /// A block that does not parse: `any`.
     Unknown,
+}
+
+/// [`Repeat::Enabled`] for a body with a `lifecycle` block's `enabled`
+/// (OpenTofu 1.11, `resourceLifecycleBlockSchema` in
+/// internal/configs/resource.go: "evaluates to null" when false), else `r`.
+pub(super) fn enabled_or(r: Repeat, body: &hcl_edit::structure::Body) -> Repeat {
+    let enabled = body.get_blocks("lifecycle").any(|l| l.body.has_attribute("enabled"));
+    if r == Repeat::One && enabled {
+        Repeat::Enabled
+    } else {
+        r
+    }
 }
 
 /// A Terraform module call, relative to its item.
@@ -176,6 +190,7 @@ impl CallDecl {
             Repeat::One => i.value(),
             Repeat::Count => Type::list(i.value()),
             Repeat::ForEach => Type::map(i.value()),
+            Repeat::Enabled => Type::optional(i.value()),
             Repeat::Unknown => Type::any(),
         }
     }
@@ -208,6 +223,7 @@ impl ResourceDecl {
             Repeat::One => one,
             Repeat::Count => Type::list(one),
             Repeat::ForEach => Type::map(one),
+            Repeat::Enabled => Type::optional(one),
             Repeat::Unknown => Type::any(),
         }
     }
@@ -501,7 +517,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             component: false,
         }),
         // Like a parsed block, so that typing in a resource keeps patching.
-        ("resource" | "data", FileKind::Terraform, Some(ty)) if doc.file.dialect == Dialect::Terraform => {
+        ("resource" | "data", FileKind::Terraform, Some(ty)) if doc.file.dialect.is_terraform() => {
             if let Some(label) = o.labels.get(1) {
                 d.resource_decls.push(ResourceDecl {
                     data: block.text == "data",
@@ -549,7 +565,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                         Some(v) => generalize(&Infer::new(&Empty(dialect), src).expr(&v.value)),
                         None => Type::any(),
                     };
-                    if dialect == Dialect::Terraform {
+                    if dialect.is_terraform() {
                         d.diagnostics.push(missing_type(label_text(label), src.range(label), &value));
                     }
                     (None, value, None)
@@ -586,7 +602,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 }),
             });
         }
-        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => {
+        ("module", FileKind::Terraform) if dialect.is_terraform() => {
             let Some(label) = b.labels.first() else { return };
             let source = b.body.get_attribute("source").and_then(|a| match eval(&a.value, src) {
                 Ok(Value::String(s)) => Some(s),
@@ -606,18 +622,18 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 name_range: src.range(label),
                 source,
                 template,
-                repeat,
+                repeat: enabled_or(repeat, &b.body),
                 component: false,
             });
         }
-        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => {
+        ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => {
             let (Some(ty), Some(label)) = (b.labels.first(), b.labels.get(1)) else { return };
             d.resource_decls.push(ResourceDecl {
                 data: ident == "data",
                 ty: label_text(ty).to_string(),
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
-                repeat: repeat_of(b.body.attributes().map(|a| a.key.value().as_str())),
+                repeat: enabled_or(repeat_of(b.body.attributes().map(|a| a.key.value().as_str())), &b.body),
             });
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
@@ -829,7 +845,7 @@ pub(super) fn refs(e: &Expression, dialect: Dialect, bound: &mut Vec<String>, ou
             if let Some(TraversalOperator::GetAttr(a)) = first {
                 out.push((Space::Local, a.value().to_string()));
             }
-        } else if dialect != Dialect::Terraform {
+        } else if !dialect.is_terraform() {
             out.push((Space::Pcl, name.to_string()));
         }
     };

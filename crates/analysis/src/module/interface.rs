@@ -296,7 +296,7 @@ impl Memo {
 /// The `deprecated` message of block `IDENT "NAME"` in an item (Terraform
 /// 1.15, variables and outputs; in a Terraform file only).
 fn deprecation(doc: &Document, item: &Item, ident: &str, name: &str) -> Option<String> {
-    if doc.file.kind != FileKind::Terraform || doc.file.dialect != syntax::Dialect::Terraform {
+    if doc.file.kind != FileKind::Terraform || !doc.file.dialect.is_terraform() {
         return None;
     }
     let body = item.body(&doc.file.text)?;

@@ -219,7 +219,7 @@ impl Memo {
             return (analysis, run(docs, Some((doc, offset)), self).0.probe);
         }
         let env = &last.env;
-        let dialect = docs[0].file.dialect;
+        let dialect = module_dialect(docs);
         let at = item.range.start;
         let mut recorded = Vec::new();
         // The item's locals / PCL attributes, as phase 2 infers them.

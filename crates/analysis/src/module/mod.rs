@@ -238,6 +238,19 @@ pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleA
     run(docs, probe, memo).0
 }
 
+/// The dialect of a module: its first file's, but OpenTofu's for a
+/// Terraform module with an OpenTofu file (`.tofu`, `.tofutest.hcl`, or
+/// one the user gave that dialect): OpenTofu reads all of its files
+/// (analysis.md §7).
+pub fn module_dialect(docs: &[Document]) -> Dialect {
+    let first = docs.first().map_or(Dialect::Terraform, |d| d.file.dialect);
+    if first.is_terraform() && docs.iter().any(|d| d.file.dialect == Dialect::OpenTofu) {
+        Dialect::OpenTofu
+    } else {
+        first
+    }
+}
+
 /// The analysis, and the module's names as they ended up.
 fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, ModuleEnv) {
     let mut out = ModuleAnalysis {
@@ -250,8 +263,10 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         id: analysis_id(),
         kept: vec![None; docs.len()],
     };
-    let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
-    let dialect = first.file.dialect;
+    if docs.is_empty() {
+        return (out, ModuleEnv::default());
+    }
+    let dialect = module_dialect(docs);
     // Results remembered for other documents than the last analysis's
     // no longer tell what changed since it (see `Last::exact`).
     if let Some(last) = memo.last.as_mut().filter(|last| !describes(&last.signature, docs)) {
@@ -489,7 +504,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             kind == FileKind::Tfvars
                 || probed(probe, *di, &item.range)
                 || !memo.checks.get(&item.id).is_some_and(|r| {
-                    r.deps.hold(&env, docs[*di].file.dialect)
+                    r.deps.hold(&env, docs[*di].file.dialect.within(dialect))
                         && r.module_dialect == dialect
                         && r.winners == winners(item, d)
                 })

@@ -234,7 +234,7 @@ impl Memo {
         if new_declaring.next().is_some() {
             return None;
         }
-        let dialect = docs[0].file.dialect;
+        let dialect = module_dialect(docs);
         // Each local keeps its references (so the dependency order and its
         // cycles stay); it is inferred again, and a new name or type is a
         // change like a variable's.

@@ -130,16 +130,7 @@ fn check_body(
     for nested in body.blocks() {
         let name = nested.ident.value().as_str();
         match name {
-            "lifecycle" if top => {
-                for a in nested.body.attributes() {
-                    if a.key.value().as_str() != "ignore_changes" {
-                        inf.expr(&a.value);
-                    }
-                }
-                for inner in nested.body.blocks() {
-                    nested_body(inf, &inner.body, dialect);
-                }
-            }
+            "lifecycle" if top => lifecycle(inf, nested, dialect),
             "provisioner" | "connection" if top => nested_body(inf, &nested.body, dialect),
             "dynamic" => {
                 let label = nested.labels.first().map(label_text).unwrap_or("");

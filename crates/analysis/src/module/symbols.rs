@@ -54,13 +54,11 @@ pub(super) fn output_symbols(
             }
             // Terraform 1.15's typed output: what it gives is the declared
             // type with `optional` defaults applied.
-            (FileKind::Terraform, _) if doc.file.dialect == Dialect::Terraform => {
-                b.body.get_attribute("type").map(|a| {
-                    let te = parse_type(&a.value, src, TypeContext::variable(Dialect::Terraform));
-                    type_nodes.extend(te.nodes);
-                    te.value
-                })
-            }
+            (FileKind::Terraform, _) if doc.file.dialect.is_terraform() => b.body.get_attribute("type").map(|a| {
+                let te = parse_type(&a.value, src, TypeContext::variable(Dialect::Terraform));
+                type_nodes.extend(te.nodes);
+                te.value
+            }),
             _ => None,
         };
         let ty = match (declared, b.body.get_attribute("value")) {

@@ -5,7 +5,7 @@ local M = {}
 
 M.name = 'hcl_types'
 M.cmd = { 'hcl-types', 'lsp' }
-M.filetypes = { 'terraform', 'terraform-vars', 'hcl', 'pcl' }
+M.filetypes = { 'terraform', 'terraform-vars', 'opentofu', 'hcl', 'pcl' }
 -- Searched in this order, upward from the file; the first hit decides the
 -- root (the workspace folder). The server analyses each directory as a
 -- module whatever the root is, so the root only decides how many servers run:
@@ -14,7 +14,7 @@ M.root_markers = { '.git', '.terraform', 'Pulumi.yaml' }
 
 -- The server's settings (see the project README, "Settings"), under the key
 -- `hclTypes`:
---   dialects   = { ['**/*.hcl'] = 'terraform' },          -- terraform|pcl|hcl
+--   dialects   = { ['**/*.hcl'] = 'terraform' },          -- terraform|opentofu|pcl|hcl
 --   severity   = { ['unsafe-conversion'] = 'off' },        -- error|warning|hint|off
 --   inlayHints = { enable = true },
 -- and, in `init_options` only (the server reads them nowhere else):

@@ -7,7 +7,7 @@
 --   })
 --
 -- Starts (or reuses) a client with vim.lsp.start() for every buffer whose
--- filetype is terraform, terraform-vars, hcl or pcl.
+-- filetype is terraform, terraform-vars, opentofu (`.tofu`), hcl or pcl.
 local defaults = require('hcl-types.config')
 
 local M = {}
@@ -73,7 +73,7 @@ end
 ---   cmd          = { 'hcl-types', 'lsp' }
 ---   settings     = { hclTypes = { dialects = {…}, severity = {…}, inlayHints = { enable = true } } }
 ---   init_options = same shape as settings (merged with them; settings win)
----   filetypes    = { 'terraform', 'terraform-vars', 'hcl', 'pcl' }
+---   filetypes    = { 'terraform', 'terraform-vars', 'opentofu', 'hcl', 'pcl' }
 ---   root_markers = { '.git', '.terraform', 'Pulumi.yaml' }
 ---   capabilities, on_attach, on_init, on_exit, handlers: passed to vim.lsp.start()
 ---@param opts table|nil
