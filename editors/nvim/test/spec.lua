@@ -292,8 +292,17 @@ local function full()
       { 'string', 'number', 'bool', 'any', 'list', 'set', 'map', 'tuple', 'object' },
       { 'int', 'none', 'union', 'promise', 'output', 'optional' }
     )
-    expect_eq('insertText of list', l.list.insertText, 'list(${1})')
-    expect_eq('insertTextFormat of list (snippet)', l.list.insertTextFormat, 2)
+    -- A snippet for a client that says it takes them (Neovim 0.11), the
+    -- text before the placeholder for one that does not (0.10; lsp.md).
+    local caps = vim.lsp.protocol.make_client_capabilities()
+    local item = caps.textDocument.completion.completionItem
+    if item and item.snippetSupport then
+      expect_eq('insertText of list', l.list.insertText, 'list(${1})')
+      expect_eq('insertTextFormat of list (snippet)', l.list.insertTextFormat, 2)
+    else
+      expect_eq('insertText of list (no snippets)', l.list.insertText, 'list(')
+      expect_eq('insertTextFormat of list (plain)', l.list.insertTextFormat, 1)
+    end
     -- The edit reached the server: list() with no argument is reported.
     wait_diags(tf, function(d)
       for _, x in ipairs(d) do
