@@ -88,7 +88,8 @@ function enqueue(step: () => Promise<void>): Promise<void> {
 
 /**
  * The settings the server reads (lsp.md) that may change while it runs: dialects,
- * severity and inlay hints. Never the terraform settings: see `initializationOptions`.
+ * severity, inlay hints and the schema files. Never the terraform settings: see
+ * `initializationOptions`.
  */
 export function serverSettings(): { hclTypes: Record<string, unknown> } {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -97,8 +98,29 @@ export function serverSettings(): { hclTypes: Record<string, unknown> } {
       dialects: c.get<Record<string, string>>("dialects", {}),
       severity: c.get<Record<string, string>>("severity", {}),
       inlayHints: { enable: c.get<boolean>("inlayHints.enable", true) },
+      providerSchemas: schemaPaths(c.get<unknown>("providerSchemas", [])),
+      packageSchemas: schemaPaths(c.get<unknown>("packageSchemas", [])),
     },
   };
+}
+
+/**
+ * Schema files as the server wants them: absolute paths. `~` is expanded and a
+ * relative path is taken from the first workspace folder (the server would read
+ * it against its own working directory). The server only reads these files.
+ */
+export function schemaPaths(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const out: string[] = [];
+  for (const v of value) {
+    if (typeof v !== "string" || !v.trim()) continue;
+    const p = v.trim().replace(/^~(?=$|[\\/])/, os.homedir());
+    if (path.isAbsolute(p)) out.push(p);
+    else if (base) out.push(path.join(base, p));
+    else output.appendLine(`[hcl-types] schema file ${JSON.stringify(v)} is relative and there is no workspace folder: it is left out`);
+  }
+  return out;
 }
 
 /** A setting's value in the user's own settings (local or remote), never a workspace's. */

@@ -430,6 +430,32 @@ async function main() {
       await shot("severity-setting-warning");
     });
 
+    await step("hclTypes.providerSchemas, relative to the workspace, types a resource (and its removal untypes it)", async () => {
+      const writeUserSettings = (change) => {
+        const s = JSON.parse(fs.readFileSync(SETTINGS, "utf8"));
+        change(s);
+        fs.writeFileSync(SETTINGS, JSON.stringify(s, null, 2) + "\n");
+      };
+      // Without a schema local_file is `any`: filename = ["notes.txt"] is no error.
+      await openFile("schemas/main.tf");
+      await page.waitForTimeout(1500);
+      if ((await squiggles("error")) !== 0) fail(`schemas/main.tf has an error before any schema is set: ${await squiggles("error")} squiggles`);
+      writeUserSettings((s) => {
+        s["hclTypes.providerSchemas"] = ["schemas/local-2.5.2.json"];
+      });
+      await waitSquiggle("error", "schemas/main.tf once hclTypes.providerSchemas names local-2.5.2.json");
+      await gotoLine(6, 14);
+      await hover(["cannot be used where `string` is expected"]);
+      await shot("provider-schemas-setting");
+      writeUserSettings((s) => {
+        delete s["hclTypes.providerSchemas"];
+      });
+      await until(
+        async () => (await squiggles("error")) === 0,
+        async () => `the error in schemas/main.tf stayed after hclTypes.providerSchemas was removed (${await squiggles("error")} squiggles)`,
+      );
+    });
+
     await step("hcl-types: Restart server brings diagnostics back", async () => {
       await runCommand("hcl-types: Restart server");
       // Stopping clears the diagnostics; the new server publishes them again.
@@ -613,7 +639,7 @@ async function main() {
       );
     });
 
-    await step("package.json: what runs is machine-scoped and restricted in untrusted workspaces", async () => {
+    await step("package.json: every server setting is contributed; what runs is machine-scoped and restricted in untrusted workspaces", async () => {
       // The manifest code-server installed (from the .vsix), not the source.
       const dir = fs.readdirSync(EXTENSIONS).find((d) => d.startsWith("hcl-types.hcl-types-"));
       if (!dir) fail(`no hcl-types extension in ${EXTENSIONS}`);
@@ -636,6 +662,17 @@ async function main() {
         if (!run.markdownDescription?.includes(w)) fail(`hclTypes.terraform.runForSchemas' description does not say ${JSON.stringify(w)}`);
       }
       if (props["hclTypes.terraform.path"]?.type !== "string") fail(`hclTypes.terraform.path is ${JSON.stringify(props["hclTypes.terraform.path"])}`);
+      // Every server setting the README lists (its "Settings" JSON, docs/spec/lsp.md),
+      // and the extension's own, is a setting of the extension.
+      const every = [
+        "server.path", "trace.server", "dialects", "severity", "inlayHints.enable",
+        "providerSchemas", "packageSchemas", "terraform.runForSchemas", "terraform.path",
+      ].map((k) => `hclTypes.${k}`);
+      const missing = every.filter((k) => !props[k]);
+      if (missing.length) fail(`package.json contributes no ${JSON.stringify(missing)}`);
+      for (const k of ["hclTypes.providerSchemas", "hclTypes.packageSchemas"]) {
+        if (props[k].type !== "array" || props[k].items?.type !== "string") fail(`${k} is ${JSON.stringify(props[k])}`);
+      }
     });
 
     const expected = ["/nonexistent/", 'hclTypes.server.path must be an absolute path (`~/` may start it): ".evil/hcl-types"'];
