@@ -431,29 +431,48 @@ async function main() {
     });
 
     await step("hclTypes.providerSchemas, relative to the workspace, types a resource (and its removal untypes it)", async () => {
-      const writeUserSettings = (change) => {
-        const s = JSON.parse(fs.readFileSync(SETTINGS, "utf8"));
-        change(s);
-        fs.writeFileSync(SETTINGS, JSON.stringify(s, null, 2) + "\n");
+      // As a person would: a line added to the user settings.json in the editor, and saved.
+      const editUserSettings = async (edit, check, what) => {
+        await runCommand("Preferences: Open User Settings (JSON)");
+        await until(
+          async () => (await visibleText(".tabs-container .tab.active")).some((t) => t.includes("settings.json")),
+          async () => `the user settings.json did not open; active tab: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+        );
+        await page.locator(".editor-group-container.active .monaco-editor textarea").first().focus();
+        await gotoLine(2, 1);
+        await edit();
+        await page.keyboard.press("Control+S");
+        await until(
+          async () => check(JSON.parse(fs.readFileSync(SETTINGS, "utf8"))),
+          async () => `settings.json on disk does not ${what}: ${fs.readFileSync(SETTINGS, "utf8")}`,
+        );
       };
       // Without a schema local_file is `any`: filename = ["notes.txt"] is no error.
       await openFile("schemas/main.tf");
       await page.waitForTimeout(1500);
       if ((await squiggles("error")) !== 0) fail(`schemas/main.tf has an error before any schema is set: ${await squiggles("error")} squiggles`);
-      writeUserSettings((s) => {
-        s["hclTypes.providerSchemas"] = ["schemas/local-2.5.2.json"];
-      });
+      await editUserSettings(
+        () => page.keyboard.insertText('  "hclTypes.providerSchemas": ["schemas/local-2.5.2.json"],\n'),
+        (s) => s["hclTypes.providerSchemas"]?.[0] === "schemas/local-2.5.2.json",
+        "hold hclTypes.providerSchemas",
+      );
+      await openFile("schemas/main.tf");
       await waitSquiggle("error", "schemas/main.tf once hclTypes.providerSchemas names local-2.5.2.json");
       await gotoLine(6, 14);
       await hover(["cannot be used where `string` is expected"]);
       await shot("provider-schemas-setting");
-      writeUserSettings((s) => {
-        delete s["hclTypes.providerSchemas"];
-      });
+      await editUserSettings(
+        () => page.keyboard.press("Control+Shift+K"), // delete the line
+        (s) => !("hclTypes.providerSchemas" in s),
+        "lose hclTypes.providerSchemas",
+      );
+      await openFile("schemas/main.tf");
       await until(
         async () => (await squiggles("error")) === 0,
         async () => `the error in schemas/main.tf stayed after hclTypes.providerSchemas was removed (${await squiggles("error")} squiggles)`,
       );
+      // The next step restarts the server with eventual/main.hcl in front, as the one before left it.
+      await openFile("eventual/main.hcl");
     });
 
     await step("hcl-types: Restart server brings diagnostics back", async () => {
