@@ -113,6 +113,19 @@
       (unless (equal (plist-get contents :kind) "markdown")
         (error "hover contents are %S" contents)))))
 
+(spec-check "eglot-workspace-configuration reaches the server (invalid-value: warning)"
+  ;; As the README's .dir-locals.el example sets it; eglot sends it in
+  ;; workspace/didChangeConfiguration (and answers workspace/configuration).
+  (with-current-buffer spec-buffer
+    (setq-default eglot-workspace-configuration '(:hclTypes (:severity (:invalid-value "warning"))))
+    (eglot-signal-didChangeConfiguration spec-server)
+    (spec-wait "the bool default's diagnostic to become a warning"
+               (lambda ()
+                 (flymake-start)
+                 (cl-find-if (lambda (d) (and (eq (flymake-diagnostic-type d) 'eglot-warning)
+                                              (string-match-p "bool" (flymake-diagnostic-text d))))
+                             (flymake-diagnostics))))))
+
 (spec-check "eglot shuts the server down (the shutdown request is answered)"
   ;; eglot-shutdown signals when `shutdown' is not answered within 1.5 s. Then
   ;; it sends `exit', and Emacs 28's jsonrpc deletes the process at once
