@@ -189,7 +189,10 @@ export function withoutUserOnly(params: ConfigurationParams, result: unknown[]):
   });
 }
 
-/** Where the binary is: the user's `hclTypes.server.path`, else `hcl-types` on PATH. */
+/**
+ * Where the binary is: the user's `hclTypes.server.path`, else the one bundled in a
+ * platform-specific .vsix (`server/hcl-types`), else `hcl-types` on PATH.
+ */
 function findServer(): { path?: string; looked: string; error?: string } {
   const configured = userPath("server.path");
   if (configured.error) return { looked: `hclTypes.server.path = ${configured.configured}`, error: configured.error };
@@ -198,6 +201,16 @@ function findServer(): { path?: string; looked: string; error?: string } {
     return { path: isExecutable(p) ? p : undefined, looked: `hclTypes.server.path = ${configured.configured} (${p})` };
   }
   const names = process.platform === "win32" ? ["hcl-types.exe", "hcl-types"] : ["hcl-types"];
+  const bundled = path.join(extensionUri.fsPath, "server", names[0]);
+  if (fs.existsSync(bundled)) {
+    // An unpacker that dropped the executable bit: put it back.
+    if (!isExecutable(bundled) && process.platform !== "win32") {
+      try {
+        fs.chmodSync(bundled, 0o755);
+      } catch {}
+    }
+    if (isExecutable(bundled)) return { path: bundled, looked: "the server bundled with the extension" };
+  }
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
     for (const name of names) {
@@ -205,7 +218,7 @@ function findServer(): { path?: string; looked: string; error?: string } {
       if (isExecutable(p)) return { path: p, looked: "PATH" };
     }
   }
-  return { looked: "`hcl-types` on PATH (hclTypes.server.path is not set)" };
+  return { looked: "`hcl-types` on PATH (hclTypes.server.path is not set, and this .vsix bundles no server)" };
 }
 
 function isExecutable(p: string): boolean {

@@ -310,6 +310,24 @@ async function main() {
       await shot("variables-invalid-default");
     });
 
+    /** The server inside the installed extension, which runs while the user names none. */
+    let bundledBin;
+    await step("the server that runs is the one bundled in the .vsix", async () => {
+      const log = await until(
+        async () => {
+          const t = outputChannelLog();
+          return t.includes("[hcl-types] running hcl-types") ? t : undefined;
+        },
+        async () => `the output channel does not say the server runs: ${JSON.stringify(outputChannelLog().split("\n").filter((l) => l.startsWith("[hcl-types]")))}`,
+      );
+      const started = log.split("\n").find((l) => l.startsWith("[hcl-types] starting "));
+      const bin = started?.slice("[hcl-types] starting ".length).replace(/ lsp$/, "");
+      if (!bin || !bin.startsWith(EXTENSIONS + path.sep) || !bin.endsWith(`${path.sep}server${path.sep}hcl-types`)) {
+        fail(`the first server started is ${JSON.stringify(bin)}, not server/hcl-types inside ${EXTENSIONS}`);
+      }
+      bundledBin = bin;
+    });
+
     await step("language mode terraform for .tf", async () => {
       const mode = await visibleText(".statusbar-item[id='status.editor.mode']");
       if (!mode.some((m) => m.trim() === "Terraform")) fail(`the status bar language is ${JSON.stringify(mode)}, expected "Terraform"`);
@@ -546,8 +564,9 @@ async function main() {
       if (ran.length) fail(`programs named by the workspace ran: ${JSON.stringify(ran)}`);
       const log = fs.readFileSync(hostileLog, "utf8");
       const started = log.split("\n").filter((l) => l.startsWith("[hcl-types] starting "));
-      if (JSON.stringify(started) !== JSON.stringify([`[hcl-types] starting ${SERVER_BIN} lsp`])) {
-        fail(`the server started is not the user's ${SERVER_BIN}: ${JSON.stringify(started)}`);
+      // The user's settings name no server: the bundled one runs, never the workspace's.
+      if (JSON.stringify(started) !== JSON.stringify([`[hcl-types] starting ${bundledBin} lsp`])) {
+        fail(`the server started is not the bundled ${bundledBin}: ${JSON.stringify(started)}`);
       }
       const opts = initOptions(log, "in the second workspace");
       if (JSON.stringify(opts?.terraform) !== JSON.stringify({ runForSchemas: false }) || opts?.workspaceTrusted !== true) {
