@@ -38,7 +38,7 @@ static ALLOCATOR: Counting = Counting;
 fn retained(path: &std::path::Path) -> (f64, f64) {
     let mb = |n: isize| n as f64 / 1e6;
     let before = IN_USE.load(Ordering::Relaxed);
-    let schemas = hcl_types::schema::Schemas::from_files(&[path.to_path_buf()], &[]).expect("schema");
+    let schemas = hcl_types::project::schemas::from_files(&[path.to_path_buf()], &[]).expect("schema");
     let loaded = IN_USE.load(Ordering::Relaxed) - before;
     for (_, found) in schemas.types(false).chain(schemas.types(true)) {
         found.block.value_type();

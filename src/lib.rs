@@ -1,18 +1,19 @@
 //! hcl-types: a checker and language server for HCL type annotations.
 //!
-//! Layers, each knowing only those below it: [`types`] (pure algebra) →
-//! [`syntax`] (hcl-edit trees, type expressions with spans) → analysis →
-//! server and [`cli`].
+//! This package is the command line ([`cli`]); the layers below are crates
+//! of their own, each knowing only those below it (docs/architecture.md):
+//! [`types`] (pure algebra) → [`syntax`] (hcl-edit trees, type expressions
+//! with spans) → [`schema`] (from bytes) → [`analysis`] (modules, plain
+//! data) → [`ide`] (editor features) → [`project`] (disk and processes) →
+//! [`lsp`] (the language server). They are re-exported here so tests and
+//! benchmarks name them by layer.
 
-pub mod analysis;
 pub mod cli;
-pub mod diagnostic;
-pub mod fsread;
-pub mod functions;
-pub mod schema;
-pub mod server;
-pub mod suggest;
-pub mod syntax;
-#[cfg(test)]
-mod testing;
-pub mod types;
+
+pub use analysis;
+pub use ide;
+pub use lsp;
+pub use project;
+pub use schema;
+pub use syntax;
+pub use types;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 mod paths;
 
 use hcl_types::cli::check::{run_analysis, CommonArgs, Format, LineIndex};
-use hcl_types::diagnostic::Severity;
+use hcl_types::syntax::diagnostic::Severity;
 
 fn corpus() -> PathBuf {
     paths::data("corpus")

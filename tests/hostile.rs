@@ -4,7 +4,7 @@
 use std::os::unix::ffi::OsStrExt;
 use std::process::Command;
 
-use hcl_types::diagnostic::Code;
+use hcl_types::syntax::diagnostic::Code;
 use hcl_types::syntax::typeexpr::{parse_type_str, TypeContext};
 use hcl_types::syntax::Dialect;
 use hcl_types::types::{convert, unify, Type, MAX_DEPTH};

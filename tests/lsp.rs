@@ -8,7 +8,7 @@ mod paths;
 use lsp_support::*;
 
 use futures::StreamExt;
-use hcl_types::server::Backend;
+use hcl_types::lsp::Backend;
 use serde_json::{json, Value};
 use tower::{Service, ServiceExt};
 use tower_lsp_server::jsonrpc::Request;
@@ -122,7 +122,7 @@ async fn completion_of_many_names_is_cut_and_marked_incomplete() {
     let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.ax$0\n}\n").await;
     assert_eq!(c["isIncomplete"], true, "{c}");
     let names = labels(&c);
-    assert_eq!(names.len(), hcl_types::analysis::ide::NAME_LIMIT);
+    assert_eq!(names.len(), hcl_types::ide::NAME_LIMIT);
     assert_eq!(names[0], "ax_last", "names the typed text starts come first");
     let c = s.at("textDocument/completion", "main.tf", "locals {\n  a = var.ax_l$0\n}\n").await;
     assert_eq!(labels(&c), vec!["ax_last"]);
@@ -499,7 +499,7 @@ async fn dialects_setting_maps_globs_to_dialects() {
     assert_eq!(codes(&s.diagnostics_after(&u, seen).await), vec!["type-dialect"]);
 }
 
-/// BUG (src/analysis, reported in issue 19's work): `local.` typed in the
+/// BUG (crates/analysis, reported in issue 19's work): `local.` typed in the
 /// block that declares the other locals leaves that block unparsable (a
 /// trailing dot), so its locals are not declared and cannot be offered:
 /// the most common place to type `local.` completes only other blocks'

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use hcl_types::analysis::{analyze, ide, Document, SourceFile};
+use hcl_types::analysis::{analyze, Document, SourceFile};
+use hcl_types::ide;
 use proptest::prelude::*;
 
 const PIECES: &[&str] = &[
@@ -95,7 +96,7 @@ fn exercise(name: &str, text: &str, probes: &[usize]) {
     let docs = vec![Document::parse(file)];
     let analysis = analyze(&docs);
     let _ = ide::semantic_tokens(&analysis, 0);
-    let _ = ide::inlay_hints(&analysis, 0, &docs);
+    let _ = ide::inlay_hints(&analysis, 0);
     for d in &analysis.diagnostics[0] {
         assert!(d.range.start <= d.range.end && d.range.end <= text.len(), "{d:?} out of {}", text.len());
         assert!(text.is_char_boundary(d.range.start) && text.is_char_boundary(d.range.end), "{d:?}");

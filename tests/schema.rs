@@ -183,7 +183,7 @@ fn an_ambiguous_pulumi_token_names_every_match() {
 /// background: `Running` until it is done.
 #[test]
 fn own_schemas_run_once_per_lock_and_are_cached_on_disk() {
-    use hcl_types::schema::own;
+    use hcl_types::project::schemas::own;
     let dir = std::env::temp_dir().join(format!("hcl-types-own-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let module = dir.join("module");

@@ -24,9 +24,10 @@ use std::path::PathBuf;
 
 use futures::future::Either;
 use futures::{FutureExt, StreamExt};
-use hcl_types::analysis::{analyze, ide, Document, FileKind, SourceFile};
-use hcl_types::diagnostic::Severity;
-use hcl_types::server::Backend;
+use hcl_types::analysis::{analyze, Document, FileKind, SourceFile};
+use hcl_types::ide;
+use hcl_types::lsp::Backend;
+use hcl_types::syntax::diagnostic::Severity;
 use serde_json::{json, Value};
 use tower::{Service, ServiceExt};
 use tower_lsp_server::jsonrpc::{Request, Response};
@@ -686,7 +687,7 @@ fn ten_thousand_incremental_edits_match_from_scratch_analysis() {
 
 // Regression inputs found by the fuzz targets (fuzz/fuzz_targets/*).
 
-fn assert_on_boundaries(what: &str, text: &str, diags: &[hcl_types::diagnostic::Diagnostic]) {
+fn assert_on_boundaries(what: &str, text: &str, diags: &[hcl_types::syntax::diagnostic::Diagnostic]) {
     for d in diags {
         let r = &d.range;
         assert!(r.start <= r.end && r.end <= text.len(), "{what} {text:?}: {d:?} out of bounds");

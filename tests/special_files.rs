@@ -160,7 +160,8 @@ fn a_file_swapped_for_a_fifo_after_discovery_is_refused() {
     let (tx, rx) = mpsc::channel();
     let roots = vec![dir.clone()];
     std::thread::spawn(move || {
-        let checked = hcl_types::cli::modules::check_modules(&[&files], None, None, None, &roots);
+        let checked =
+            hcl_types::project::check::check_modules(&[&files], None, &hcl_types::project::check::Quiet, None, &roots);
         let failures: Vec<(PathBuf, String)> =
             checked.into_iter().flat_map(|(_, f)| f).map(|f| (f.path, f.message)).collect();
         let _ = tx.send(failures);

@@ -4,10 +4,10 @@ use std::io::Write;
 
 use clap::Subcommand;
 
-use crate::syntax::constant::{eval, Source};
-use crate::syntax::typeexpr::{parse_type_str, TypeContext, TypeExpr};
-use crate::syntax::Dialect;
-use crate::types::{self, value::Value, ConvertOptions, Severity, Step, Type};
+use syntax::constant::{eval, Source};
+use syntax::typeexpr::{parse_type_str, TypeContext, TypeExpr};
+use syntax::Dialect;
+use types::{self, value::Value, ConvertOptions, Severity, Step, Type};
 
 #[derive(Subcommand, Debug)]
 pub enum TypeCommand {
@@ -107,7 +107,7 @@ fn parse(text: &str, dialect: Dialect) -> Result<Type, Vec<String>> {
     Err(parsed
         .diagnostics
         .iter()
-        .filter(|d| d.severity == crate::diagnostic::Severity::Error)
+        .filter(|d| d.severity == syntax::diagnostic::Severity::Error)
         .map(|d| match text.get(d.range.clone()) {
             Some(s) if !s.is_empty() => {
                 let shown: String = s.chars().take(60).collect();
@@ -125,7 +125,7 @@ pub fn parse_step(s: &str) -> Result<Step, Vec<String>> {
     let bad = || vec![format!("`{s}` is not a traversal step: write .name, .0, [0], [\"key\"], [true] or [<TYPE>]")];
     if let Some(name) = s.strip_prefix('.') {
         if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
-            return crate::syntax::constant::number_literal(name).map(Step::Index).map_err(|e| vec![e]);
+            return syntax::constant::number_literal(name).map(Step::Index).map_err(|e| vec![e]);
         }
         if types::is_identifier(name) {
             return Ok(Step::Attr(name.to_string()));

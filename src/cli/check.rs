@@ -3,14 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::analysis::workspace::DiskFiles;
-use crate::analysis::{Family, FileKind, SourceFile};
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::syntax::Dialect;
+use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::Dialect;
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
@@ -44,103 +42,11 @@ pub struct CommonArgs {
     pub package_schemas: Vec<PathBuf>,
 }
 
-/// Where a `.tfvars` file's variables are declared, when not beside it
-/// (test inputs kept apart from their module).
-#[derive(Debug, Clone)]
-pub struct VarFileTarget {
-    pub tfvars: PathBuf,
-    pub module: PathBuf,
-}
+pub use project::check::{discover, load, read_var_file_table, FileReport, IoFailure, VarFileTarget};
 
 fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
     let (tfvars, module) = s.split_once('=').ok_or_else(|| format!("`{s}`: expected TFVARS=MODULE_DIR"))?;
     Ok(VarFileTarget { tfvars: tfvars.into(), module: module.into() })
-}
-
-/// Reads a `--var-file-table`.
-pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
-    // Errors are reported under the table's path: they do not repeat it.
-    let text = crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).map_err(|e| e.to_string())?;
-    let mut rows = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        let mut cols = line.split('\t');
-        match (cols.next(), cols.next()) {
-            (Some(t), Some(m)) if !t.is_empty() && !m.is_empty() => {
-                rows.push(VarFileTarget { tfvars: t.into(), module: m.into() })
-            }
-            _ => return Err(format!("line {}: expected TFVARS<TAB>MODULE_DIR", n + 1)),
-        }
-    }
-    Ok(rows)
-}
-
-/// Moves each targeted `.tfvars` file into its target module. A target
-/// that was not among the checked paths is loaded for its variables only;
-/// its own files are not reported. Returns the files reported nowhere else.
-fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
-    let mut context_only = Vec::new();
-    if targets.is_empty() {
-        return context_only;
-    }
-    // Each named file once, to compare paths however they are spelled.
-    let named: Vec<Option<PathBuf>> = targets.iter().map(|t| t.tfvars.canonicalize().ok()).collect();
-    let tfvars: Vec<PathBuf> = modules
-        .iter()
-        .filter(|((_, family), _)| *family == Family::Terraform)
-        .flat_map(|(_, files)| files.iter().filter(|f| FileKind::for_path(f) == Some(FileKind::Tfvars)).cloned())
-        .collect();
-    for file in tfvars {
-        // An exact path first; else a relative row whose components end the
-        // file's path, with the module taken from the same root.
-        let canonical = file.canonicalize().ok();
-        let module = targets.iter().zip(&named).find_map(|(t, named)| {
-            if file == t.tfvars || (named.is_some() && *named == canonical) {
-                return Some(t.module.clone());
-            }
-            if t.tfvars.is_relative() && file.ends_with(&t.tfvars) {
-                let mut root = file.clone();
-                for _ in t.tfvars.components() {
-                    root.pop();
-                }
-                return Some(root.join(&t.module));
-            }
-            None
-        });
-        let Some(module) = module else { continue };
-        let Some(dir) = file.parent().map(Path::to_path_buf) else { continue };
-        if let Some(files) = modules.get_mut(&(dir.clone(), Family::Terraform)) {
-            files.retain(|f| f != &file);
-            if files.is_empty() {
-                modules.remove(&(dir, Family::Terraform));
-            }
-        }
-        // The module as discovered (spelled the same, else the same directory).
-        let exact = (module.clone(), Family::Terraform);
-        let key = if modules.contains_key(&exact) {
-            exact
-        } else {
-            let wanted = module.canonicalize().ok();
-            modules
-                .keys()
-                .find(|(d, family)| *family == Family::Terraform && wanted.is_some() && d.canonicalize().ok() == wanted)
-                .cloned()
-                .unwrap_or(exact)
-        };
-        if !modules.contains_key(&key) {
-            let found = DiskFiles::listing(&module, Family::Terraform);
-            context_only.extend(found.iter().cloned());
-            modules.insert(key.clone(), found);
-        }
-        if let Some(files) = modules.get_mut(&key) {
-            files.push(file);
-            files.sort();
-        }
-    }
-    context_only
 }
 
 #[derive(Args, Debug, Clone)]
@@ -176,206 +82,46 @@ fn parse_override(s: &str) -> Result<(Code, Option<Severity>), String> {
     Ok((code, sev))
 }
 
-/// One analysed file, for printing.
-pub struct FileReport {
-    pub path: PathBuf,
-    pub text: crate::analysis::Text,
-    pub diagnostics: Vec<Diagnostic>,
-    pub symbols: Vec<crate::analysis::Symbol>,
-}
-
-/// A file that could not be read.
-pub struct IoFailure {
-    pub path: PathBuf,
-    pub message: String,
-}
-
-/// Finds the files under `paths` and groups them into modules:
-/// (directory, family) → files, in path order.
-/// Modules found on disk: (directory, family) → files.
-pub type Modules = BTreeMap<(PathBuf, Family), Vec<PathBuf>>;
-
-pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
-    let mut modules: Modules = BTreeMap::new();
-    let mut failures = Vec::new();
-    let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
-        if let Some(kind) = FileKind::for_path(&file) {
-            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-            modules.entry((dir, kind.family())).or_default().push(file);
-        }
-    };
-    for root in paths {
-        match std::fs::metadata(root) {
-            // Named, a FIFO or a device is a failure, not 0 files.
-            Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
-                path: root.clone(),
-                message: crate::fsread::ReadError::NotRegular(crate::fsread::kind(m.file_type())).to_string(),
-            }),
-            Ok(m) if m.is_file() => {
-                if FileKind::for_path(root).is_some() {
-                    add(root.clone(), &mut modules);
-                } else {
-                    // Named explicitly: check it as plain HCL.
-                    let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
-                    modules.entry((dir, Family::Hcl)).or_default().push(root.clone());
-                }
-            }
-            Ok(_) => {
-                let walker =
-                    walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| {
-                        let name = e.file_name().to_string_lossy();
-                        !(e.depth() > 0
-                            && e.file_type().is_dir()
-                            && matches!(name.as_ref(), ".git" | ".terraform" | "node_modules"))
-                    });
-                for entry in walker {
-                    match entry {
-                        // A linked file is read, as Terraform reads it (a shared
-                        // `variables.tf` linked into many modules); a linked
-                        // directory is not walked (Terraform reads no
-                        // subdirectory, and a link may lead anywhere or loop).
-                        Ok(e) if e.file_type().is_file() || e.path_is_symlink() && e.path().is_file() => {
-                            add(e.into_path(), &mut modules)
-                        }
-                        Ok(_) => {}
-                        Err(e) => failures.push(IoFailure {
-                            path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.clone()),
-                            message: e.to_string(),
-                        }),
-                    }
-                }
-            }
-            Err(e) => failures.push(IoFailure { path: root.clone(), message: e.to_string() }),
-        }
-    }
-    for files in modules.values_mut() {
-        files.sort();
-        files.dedup();
-    }
-    (modules, failures)
-}
-
-/// A Terraform or PCL file named on the command line is checked within its
-/// module (pre-commit and editors name single files): the other files of its
-/// directory and family join it, for their declarations only. Returns those
-/// files, which are not reported.
-fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut context_only = Vec::new();
-    for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
-        let Some(family) = FileKind::for_path(path).map(FileKind::family).filter(|f| *f != Family::Hcl) else {
-            continue;
-        };
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let Some(files) = modules.get_mut(&(dir.clone(), family)) else { continue };
-        for other in DiskFiles::listing(&dir, family) {
-            if !files.contains(&other) && !context_only.contains(&other) {
-                files.push(other.clone());
-                context_only.push(other);
-            }
-        }
-        files.sort();
-    }
-    // A file named as well as found beside another named one is reported.
-    context_only.retain(|f| !paths.contains(f));
-    context_only
-}
-
-/// Reads a file as text. Invalid UTF-8 and binary content become a
-/// diagnostic on an otherwise empty document, not an I/O failure.
-pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option<Diagnostic>), String> {
-    let bytes = crate::fsread::read_regular(path, crate::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
-    let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
-    let dialect = dialect.unwrap_or_else(|| Dialect::for_path(path));
-    let (text, problem) = match String::from_utf8(bytes) {
-        Ok(t) if t.contains('\0') => {
-            let at = t.find('\0').unwrap_or(0);
-            (
-                String::new(),
-                Some(Diagnostic::new(
-                    Code::Syntax,
-                    0..0,
-                    format!("binary file (a NUL byte at offset {at}): not analysed"),
-                )),
-            )
-        }
-        Ok(t) => (t, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (
-                String::new(),
-                Some(Diagnostic::new(
-                    Code::Syntax,
-                    0..0,
-                    format!("the file is not valid UTF-8 (at byte {at}): not analysed"),
-                )),
-            )
-        }
-    };
-    Ok((SourceFile { path: path.to_path_buf(), text: std::sync::Arc::new(text.into()), kind, dialect }, problem))
-}
-
-/// Analyses every module found under `paths`.
+/// Analyses every module found under `args.paths` (with a progress bar on
+/// a terminal when there are many files).
 pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
-    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
-    let (mut modules, mut failures) = discover(&paths);
-    let mut targets = args.var_files.clone();
-    if let Some(table) = &args.var_file_table {
-        match read_var_file_table(table) {
-            Ok(rows) => targets.extend(rows),
-            Err(message) => failures.push(IoFailure { path: table.clone(), message }),
-        }
-    }
-    let mut context_only = within_module(&mut modules, &paths);
-    context_only.extend(retarget(&mut modules, &targets));
-    // PCL programs also get the schemas Pulumi cached for their packages.
-    let mut packages = args.package_schemas.clone();
-    let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
-    if !pcl.is_empty() {
-        let mut names: Vec<String> = Vec::new();
-        // (A program that does not read is reported when it is checked.)
-        let texts = pcl.iter().filter_map(|p| crate::fsread::read_regular_to_string(p, crate::fsread::SOURCE_CAP).ok());
-        for text in texts {
-            names.extend(crate::schema::pulumi::packages_named(&text));
-        }
-        names.sort();
-        names.dedup();
-        // A cached file that does not read is left out, not a failure.
-        let cached = crate::schema::pulumi::plugin_cache(&names).into_iter();
-        packages.extend(cached.filter(|p| crate::schema::read_cached(p, crate::schema::pulumi::load_package).is_ok()));
-    }
-    let schemas = match crate::schema::Schemas::from_files(&args.provider_schemas, &packages) {
-        Ok(s) if s.is_empty() => None,
-        Ok(s) => Some(std::sync::Arc::new(s)),
-        Err((path, message)) => {
-            failures.push(IoFailure { path, message });
-            None
-        }
+    let req = project::check::Request {
+        paths: args.paths.clone(),
+        dialect: args.dialect,
+        var_files: args.var_files.clone(),
+        var_file_table: args.var_file_table.clone(),
+        provider_schemas: args.provider_schemas.clone(),
+        package_schemas: args.package_schemas.clone(),
     };
-    let total: usize = modules.values().map(Vec::len).sum();
-    let bar = (progress && total > 50 && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(total as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} checking {pos}/{len} files {wide_bar} {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let results = super::modules::check_modules(&modules, args.dialect, bar.as_ref(), schemas, &paths);
-    let mut reports = Vec::new();
-    for (r, f) in results {
-        reports.extend(r);
-        failures.extend(f);
-    }
-    if let Some(bar) = bar {
+    let bar = Bar(progress.then(indicatif::ProgressBar::hidden));
+    let out = project::check::run(&req, &bar);
+    if let Some(bar) = &bar.0 {
         bar.finish_and_clear();
     }
-    // A file both checked and read for a caller failed twice: said once.
-    let mut seen = std::collections::HashSet::new();
-    failures.retain(|f| seen.insert((f.path.clone(), f.message.clone())));
-    reports.retain(|r| !context_only.contains(&r.path));
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
-    (reports, failures)
+    out
+}
+
+/// A progress bar on stderr when it is a terminal and there are more than
+/// 50 files.
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl project::check::Progress for Bar {
+    fn start(&self, files: usize) {
+        if let Some(bar) = self.0.as_ref().filter(|_| files > 50 && std::io::stderr().is_terminal()) {
+            bar.set_length(files as u64);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} checking {pos}/{len} files {wide_bar} {eta}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+        }
+    }
+
+    fn advance(&self, files: usize) {
+        if let Some(bar) = &self.0 {
+            bar.inc(files as u64);
+        }
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.

@@ -2,7 +2,6 @@
 
 pub mod calc;
 pub mod check;
-pub mod modules;
 pub mod outline;
 pub mod sarif;
 
@@ -10,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::syntax::Dialect;
+use syntax::Dialect;
 
 #[derive(Parser, Debug)]
 #[command(name = "hcl-types", version, about = "Type checker and language server for HCL type annotations", long_about = None)]
@@ -56,7 +55,7 @@ pub fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
-        Command::Lsp { .. } => crate::server::run(),
+        Command::Lsp { .. } => lsp::run(),
         Command::Type(cmd) => calc::run(cmd),
         Command::Check(args) => check::check(args),
         Command::Types(args) => check::types(args),

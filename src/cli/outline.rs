@@ -12,8 +12,8 @@ use hcl_edit::structure::{BlockLabel, Body, Structure};
 use serde_json::{json, Value};
 
 use super::check::{load, LineIndex};
-use crate::analysis::Document;
-use crate::diagnostic::Code;
+use analysis::Document;
+use syntax::diagnostic::Code;
 
 #[derive(Args, Debug, Clone)]
 pub struct OutlineArgs {

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::check::{effective_severity, Counts, FileReport, IoFailure, LineIndex};
-use crate::analysis::ide;
-use crate::diagnostic::{Code, Severity};
+use ide;
+use syntax::diagnostic::{Code, Severity};
 
 /// What each code means, for the rule's description (the README's table).
 fn rule_text(code: Code) -> &'static str {
@@ -110,7 +110,7 @@ impl<'a> Files<'a> {
             Some((text, index)) => (*text, index),
             None => {
                 let other = self.others.entry(path.to_path_buf()).or_insert_with(|| {
-                    let text = crate::fsread::read_regular_to_string(path, crate::fsread::SOURCE_CAP).ok()?;
+                    let text = project::fsread::read_regular_to_string(path, project::fsread::SOURCE_CAP).ok()?;
                     let index = LineIndex::new(&text);
                     Some((text, index))
                 });

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use futures::StreamExt;
-use hcl_types::server::Backend;
+use hcl_types::lsp::Backend;
 use serde_json::{json, Value};
 use tower::{Service, ServiceExt};
 use tower_lsp_server::jsonrpc::Request;

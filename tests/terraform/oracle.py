@@ -14,7 +14,7 @@ body (hclsyntax.Body, serialised by the library) is the file's parse tree:
 attribute names and blocks with their types, labels and bodies. The same
 native-syntax parser reads `.tf`, `.tfvars` and `.tftest.hcl` files.
 
-Our side is `hcl-types outline FILE…` (src/cli/outline.rs).
+Our side is `hcl-types outline FILE…` (src/cli/outline.rs, the root package).
 """
 
 import json

@@ -7,7 +7,8 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use hcl_types::analysis::{analyze, ide, Document, SourceFile};
+use hcl_types::analysis::{analyze, Document, SourceFile};
+use hcl_types::ide;
 
 /// File names by family; a module is files of one family in one directory.
 pub const TERRAFORM: [&str; 5] = ["main.tf", "variables.tf", "terraform.tfvars", "a.tftest.hcl", "b.pkr.hcl"];
@@ -73,7 +74,7 @@ pub fn exercise(docs: &[Document], probes: &[(usize, usize)], twice: bool) {
         for (r, _) in ide::semantic_tokens(&analysis, i) {
             check_range("semantic token", text, &r);
         }
-        for (at, _) in ide::inlay_hints(&analysis, i, docs) {
+        for (at, _) in ide::inlay_hints(&analysis, i) {
             check_range("inlay hint", text, &(at..at));
         }
     }

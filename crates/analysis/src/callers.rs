@@ -1,0 +1,74 @@
+//! The module calls of a module's text, read from the text alone (the
+//! project layer's caller scan walks directories with it).
+
+use super::{Call, Family, FileKind};
+
+/// The module calls of formatted Terraform (`module "NAME" {` at the start
+/// of a line, its `source = "…"` before the block's closing line) and the
+/// components of formatted PCL (`component "NAME" "SOURCE" {`). A call it
+/// misses is only a module the caller does not find affected or ordered
+/// first; the analysis itself reads the real calls.
+pub fn prescan<'a>(texts: impl IntoIterator<Item = (FileKind, &'a str)>) -> Vec<Call> {
+    let mut out = Vec::new();
+    for (kind, text) in texts {
+        match kind {
+            FileKind::Terraform => terraform_calls(text, &mut out),
+            FileKind::Pcl => pcl_components(text, &mut out),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn terraform_calls(text: &str, out: &mut Vec<Call>) {
+    let mut name: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("module \"") {
+            name = rest.split('"').next();
+        } else if line.starts_with('}') {
+            name = None;
+        } else if let (Some(n), Some(v)) = (name, line.trim_start().strip_prefix("source")) {
+            if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
+                let source = src.split('"').next().map(str::to_string);
+                out.push(Call { name: n.to_string(), source, family: Family::Terraform });
+                name = None;
+            }
+        }
+    }
+}
+
+fn pcl_components(text: &str, out: &mut Vec<Call>) {
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("component \"") else { continue };
+        // NAME" "SOURCE" {
+        let mut parts = rest.split('"');
+        if let (Some(name), Some(gap), Some(source)) = (parts.next(), parts.next(), parts.next()) {
+            if gap.trim().is_empty() {
+                out.push(Call { name: name.to_string(), source: Some(source.to_string()), family: Family::Pcl });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_are_read_from_formatted_text() {
+        let text = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  count = 1\n  source  = \"../b\" # x\n}\n\
+                    module \"c\" {\n}\n  source = \"./not-a-call\"\n";
+        let pcl = "component \"net\" \"./net\" {\n}\ncomponent \"broken\" {\n}\n  component \"nested\" \"./x\" {\n";
+        let calls = prescan([(FileKind::Terraform, text), (FileKind::Pcl, pcl), (FileKind::Hcl, text)]);
+        let got: Vec<(&str, Option<&str>, Family)> =
+            calls.iter().map(|c| (c.name.as_str(), c.source.as_deref(), c.family)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a", Some("./a"), Family::Terraform),
+                ("b", Some("../b"), Family::Terraform),
+                ("net", Some("./net"), Family::Pcl)
+            ]
+        );
+    }
+}

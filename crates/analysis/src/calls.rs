@@ -1,0 +1,165 @@
+//! What a module offers its callers (its [`Interface`]: variables and
+//! outputs) and what a module's analysis takes from outside its own files
+//! ([`Context`]: the modules it calls, resolved by the workspace layer).
+//!
+//! An interface is plain data with a content hash, so a caller's checks
+//! that consulted a callee are redone only when what they saw of it
+//! changed, not whenever the callee's files did.
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use schema::Schemas;
+use types::Type;
+
+/// Whether a module source is a local path (Terraform: `./` or `../`).
+pub fn is_local(source: &str) -> bool {
+    source.starts_with("./") || source.starts_with("../") || source.starts_with(".\\") || source.starts_with("..\\")
+}
+
+/// A variable of a called module: what an argument is checked against.
+#[derive(Clone, Debug, PartialEq, Hash)]
+pub struct Input {
+    pub name: String,
+    /// The type constraint (with `optional` attributes), if declared.
+    pub declared: Option<Type>,
+    /// What `var.NAME` is inside the module.
+    pub value: Type,
+    /// No `default` attribute: callers must pass it.
+    pub required: bool,
+    /// `nullable = false`: a null argument takes the default instead.
+    pub nullable: bool,
+    pub description: Option<String>,
+    /// The default's source text (for hover).
+    pub default: Option<String>,
+    pub path: PathBuf,
+    pub name_range: Range<usize>,
+    pub type_range: Option<Range<usize>>,
+    /// Terraform 1.15's `deprecated = "…"`: a caller that sets it is warned.
+    pub deprecated: Option<String>,
+}
+
+/// An output of a called module.
+#[derive(Clone, Debug, PartialEq, Hash)]
+pub struct OutputInfo {
+    pub name: String,
+    pub ty: Type,
+    pub description: Option<String>,
+    pub path: PathBuf,
+    pub name_range: Range<usize>,
+    /// Terraform 1.15's `deprecated = "…"`: a reference to it is warned.
+    pub deprecated: Option<String>,
+}
+
+/// A module as its callers see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interface {
+    /// The module's directory.
+    pub dir: PathBuf,
+    /// In declaration order; the first declaration of a name wins.
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<OutputInfo>,
+    /// A hash of everything above.
+    pub version: u64,
+}
+
+impl Interface {
+    pub fn new(dir: PathBuf, inputs: Vec<Input>, outputs: Vec<OutputInfo>) -> Interface {
+        let mut h = rustc_hash::FxHasher::default();
+        dir.hash(&mut h);
+        inputs.hash(&mut h);
+        outputs.hash(&mut h);
+        Interface { dir, inputs, outputs, version: h.finish() }
+    }
+
+    pub fn input(&self, name: &str) -> Option<&Input> {
+        self.inputs.iter().find(|i| i.name == name)
+    }
+
+    pub fn output(&self, name: &str) -> Option<&OutputInfo> {
+        self.outputs.iter().find(|o| o.name == name)
+    }
+
+    /// The object of all outputs: what `module.NAME` is for one instance.
+    pub fn value(&self) -> Type {
+        let mut attrs: Vec<(String, Type)> = Vec::new();
+        for o in &self.outputs {
+            if !attrs.iter().any(|(n, _)| *n == o.name) {
+                attrs.push((o.name.clone(), o.ty.clone()));
+            }
+        }
+        Type::object(attrs)
+    }
+}
+
+/// What a module call's `source` leads to.
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// A module on disk, analysed on its own (its variables at their
+    /// declared types).
+    Module(Arc<Interface>),
+    /// A registry or remote source that `terraform init` has not installed.
+    NotInstalled,
+    /// A local path with no module files.
+    Missing(PathBuf),
+    /// A call that cannot be followed: it leads back to a module being
+    /// analysed (a cycle), or too deep.
+    Opaque,
+    /// A call in a document that is no file (`untitled:`): it has no
+    /// directory for a source to lead from, so no directory is read (a
+    /// relative source once resolved against the server's working
+    /// directory).
+    Unsaved,
+}
+
+impl Callee {
+    /// Changes whenever what a caller sees of the callee does.
+    pub fn version(&self) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        match self {
+            Callee::Module(i) => return i.version,
+            Callee::NotInstalled => 1.hash(&mut h),
+            Callee::Missing(dir) => (2, dir).hash(&mut h),
+            Callee::Opaque => 3.hash(&mut h),
+            Callee::Unsaved => 4.hash(&mut h),
+        }
+        h.finish()
+    }
+
+    pub fn interface(&self) -> Option<&Interface> {
+        match self {
+            Callee::Module(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+/// What a module's analysis takes from outside its files. The default (no
+/// callees) leaves every module call unchecked and its outputs `any`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Context {
+    /// The module's calls by name (the first block of a name).
+    pub calls: Arc<BTreeMap<String, Callee>>,
+    /// Provider schemas: what resources and data sources are (none: `any`).
+    pub schemas: Option<Arc<Schemas>>,
+}
+
+impl PartialEq for Callee {
+    fn eq(&self, other: &Callee) -> bool {
+        self.version() == other.version()
+    }
+}
+
+impl Context {
+    pub fn callee(&self, call: &str) -> Option<&Callee> {
+        self.calls.get(call)
+    }
+
+    /// The schemas' version, what an item that consulted them depends on.
+    pub fn schemas_version(&self) -> Option<u64> {
+        self.schemas.as_ref().map(|s| s.version)
+    }
+}

@@ -1,0 +1,512 @@
+//! A file as separately parsed top-level items: one syntax error costs one item.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use hcl_edit::structure::Body;
+
+use super::SourceFile;
+use syntax::constant::Source;
+use syntax::diagnostic::{Code, Diagnostic};
+use syntax::{deep, scan};
+
+/// Names one parse of one item. An item that an edit only moves keeps its
+/// id, so analysis results remembered for it stay valid; a re-parsed item
+/// gets a new one.
+pub type ItemId = u64;
+
+fn next_id() -> ItemId {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// One top-level block or attribute and its parse. The tree's spans are
+/// relative to the item's start, so moving the item costs nothing.
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub id: ItemId,
+    pub range: Range<usize>,
+    tree: Tree,
+    /// Number literals hcl-edit cannot hold, masked before parsing
+    /// (relative to the item's start; see `scan::mask`).
+    masks: Arc<[Range<usize>]>,
+    /// The syntax error of an item that does not parse (boxed: items are
+    /// many and moved often, errors few).
+    pub error: Option<Box<Diagnostic>>,
+}
+
+/// An item's tree: kept, or dropped to save memory once analysis has what
+/// it needs from it (a tree costs ~44 bytes per source byte; re-parsing
+/// one item costs microseconds).
+#[derive(Clone, Debug)]
+enum Tree {
+    Kept(Arc<Body>),
+    Dropped,
+    Broken,
+}
+
+impl Item {
+    fn kept(&self) -> bool {
+        matches!(self.tree, Tree::Kept(_))
+    }
+
+    /// Whether the item parses (it has a tree, kept or not).
+    pub fn parses(&self) -> bool {
+        !matches!(self.tree, Tree::Broken)
+    }
+
+    /// The parsed item (a body holding one structure), parsed again from
+    /// `text` (its document's) if the tree was dropped; `None` after a
+    /// syntax error.
+    pub fn body(&self, text: &str) -> Option<Arc<Body>> {
+        match &self.tree {
+            Tree::Kept(b) => Some(b.clone()),
+            Tree::Broken => None,
+            Tree::Dropped => {
+                let masks: Vec<Range<usize>> =
+                    self.masks.iter().map(|m| m.start + self.range.start..m.end + self.range.start).collect();
+                let parse_text = scan::mask(text, self.range.clone(), &masks);
+                parse_tree(&parse_text).ok().map(Arc::new)
+            }
+        }
+    }
+}
+
+/// A parsed file. Cloning is cheap: trees are shared.
+#[derive(Clone, Debug)]
+pub struct Document {
+    pub file: SourceFile,
+    /// Shared, so a snapshot of a large module costs no copy of its items.
+    pub items: Arc<Vec<Item>>,
+    /// Syntax diagnostics (one per broken item) and file-level problems.
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many items hold their tree (kept up by edits, so the server
+    /// need not count them after every keystroke).
+    kept: usize,
+    /// Names these items (their ids and places): a new one after every
+    /// edit that changes them, so an analysis that remembers it can tell
+    /// "unchanged" without comparing tens of thousands of items.
+    revision: Revision,
+    /// The last few edits that led here (oldest first), each saying which
+    /// items it replaced: an analysis of an earlier revision finds the
+    /// changed items from them instead of comparing every item.
+    lineage: Arc<[Step]>,
+}
+
+/// Names one state of a document's items (see [`Document::revision`]).
+pub type Revision = u64;
+
+/// One edit of a document's items: from revision `from`, the first
+/// `front` and the last `back` items stayed (the first ones in place, the
+/// last ones moved), those between were replaced.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    from: Revision,
+    front: usize,
+    back: usize,
+}
+
+/// How many edits a document remembers: an analysis is rarely more than
+/// a few keystrokes behind, and an older one compares the items.
+const LINEAGE: usize = 16;
+
+impl Document {
+    pub fn parse(file: SourceFile) -> Document {
+        let text = file.text.clone();
+        // Items parse independently: spread them over the cores.
+        use rayon::prelude::*;
+        let found = scan::split(&text);
+        let items: Vec<Item> = if found.len() > 64 {
+            found.par_iter().with_min_len(32).map(|f| parse_item(&text, f)).collect()
+        } else {
+            found.iter().map(|f| parse_item(&text, f)).collect()
+        };
+        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
+        let kept = items.iter().filter(|i| i.kept()).count();
+        Document { file, items: Arc::new(items), diagnostics, kept, revision: next_id(), lineage: Arc::new([]) }
+    }
+
+    /// This state of the items: equal revisions mean the same items (ids
+    /// and places). Unique among all documents.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Since revision `rev` of this document, how many of its first and
+    /// last items are the ones it had then: `(front, back)`, the first
+    /// `front` at the same places, the last `back` the same items moved,
+    /// not overlapping (in either). What lies between was replaced. Told
+    /// from the edits that led here (conservatively: several edits make
+    /// one that covers them all); `None` when they do not reach back to
+    /// `rev` (then compare the items).
+    pub fn unchanged_since(&self, rev: Revision) -> Option<(usize, usize)> {
+        if rev == self.revision {
+            return Some((self.items.len(), 0));
+        }
+        let first = self.lineage.iter().rposition(|s| s.from == rev)?;
+        let mut steps = self.lineage[first..].iter();
+        let s = steps.next()?;
+        Some(steps.fold((s.front, s.back), |(front, back), s| (front.min(s.front), back.min(s.back))))
+    }
+
+    /// The revision after an edit from this one that kept the first
+    /// `front` and the last `back` items.
+    fn step(&self, front: usize, back: usize) -> (Revision, Arc<[Step]>) {
+        let from = self.lineage.len().saturating_sub(LINEAGE - 1);
+        let step = Step { from: self.revision, front, back };
+        (next_id(), self.lineage[from..].iter().copied().chain([step]).collect())
+    }
+
+    /// This document with its text replaced by `file.text`: items before and
+    /// after the changed bytes are kept (moved, not re-parsed); the scan
+    /// restarts one item before the change and stops at the first item
+    /// start that an unchanged item already has. The result is the same as
+    /// [`Document::parse`] of the new text, item ids aside.
+    pub fn edit(&self, file: SourceFile) -> Document {
+        self.clone().edited(file)
+    }
+
+    /// [`Document::edit`], in place when nothing else shares the items:
+    /// then only the changed items are touched and the rest moved, where
+    /// a copy of every item would cost more than the edit itself in a
+    /// large file.
+    pub fn edited(self, file: SourceFile) -> Document {
+        // The changed bytes: old[prefix..old.len()-suffix] became new[prefix..new.len()-suffix].
+        let (prefix, suffix) = common_ends(self.file.text.as_bytes(), file.text.as_bytes());
+        let (old_end, new_end) = (self.file.text.len() - suffix, file.text.len() - suffix);
+        self.edited_at(file, prefix..old_end, new_end - prefix)
+    }
+
+    /// [`Document::edited`] when the change is known: the old text's
+    /// `replaced` bytes gave way to the `inserted` bytes of `file.text` at
+    /// `replaced.start` (the rest is the old text). The two texts are not
+    /// compared again (10 MB twice per keystroke), and the old one is not
+    /// read at all, so it may already have been changed in place.
+    pub fn edited_at(mut self, file: SourceFile, replaced: Range<usize>, inserted: usize) -> Document {
+        if self.file.kind != file.kind || self.file.dialect != file.dialect {
+            return Document::parse(file);
+        }
+        let (prefix, old_end, new_end) = (replaced.start, replaced.end, replaced.start + inserted);
+        if replaced.is_empty() && inserted == 0 {
+            return Document { file, ..self };
+        }
+        let delta = new_end as isize - old_end as isize;
+        // The first item the change can touch, and one before it: a change
+        // in a block header can merge the header's item into the previous one.
+        let first = self.items.partition_point(|i| i.range.end < prefix);
+        let keep = first.saturating_sub(1);
+        // A change before the first item (a comment opened there, say) rescans from the top.
+        let from = match first {
+            0 if file.text.starts_with('\u{feff}') => 3,
+            0 => 0,
+            _ => self.items[keep].range.start,
+        };
+        // Old items entirely after the change, by their new start.
+        let after = self.items.partition_point(|i| i.range.start < old_end);
+        let moved = |i: &Item| (i.range.start as isize + delta) as usize;
+        let mut resync = None;
+        let mut next = after;
+        let found = scan::split_from(&file.text, from, |start| {
+            if start < new_end {
+                return false;
+            }
+            while next < self.items.len() && moved(&self.items[next]) < start {
+                next += 1;
+            }
+            let hit = next < self.items.len() && moved(&self.items[next]) == start;
+            if hit {
+                resync = Some(next);
+            }
+            hit
+        });
+        let shift = |x: usize| (x as isize + delta) as usize;
+        let text = file.text.clone();
+        let resync = resync.unwrap_or(self.items.len());
+        // The item before the change, scanned again to the same bytes (the
+        // change did not merge it with the next), is the same item: kept,
+        // not parsed again (its text lies before the change).
+        let mut found = &found[..];
+        let mut keep = keep;
+        if keep < first && found.first().is_some_and(|f| same_item(&self.items[keep], f)) {
+            found = &found[1..];
+            keep += 1;
+        }
+        let (revision, lineage) = self.step(keep, self.items.len() - resync);
+        let items = Arc::make_mut(&mut self.items);
+        for i in &mut items[resync..] {
+            i.range = shift(i.range.start)..shift(i.range.end);
+            if let Some(d) = &mut i.error {
+                d.range = shift(d.range.start)..shift(d.range.end);
+            }
+        }
+        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f)).collect();
+        // A file without syntax errors stays so unless a new item has one
+        // (its tens of thousands of items are not visited again).
+        let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
+        let kept = self.kept - items[keep..resync].iter().filter(|i| i.kept()).count()
+            + fresh.iter().filter(|i| i.kept()).count();
+        items.splice(keep..resync, fresh);
+        let diagnostics =
+            if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
+        Document { file, items: self.items, diagnostics, kept, revision, lineage }
+    }
+
+    /// How many items still hold their tree.
+    pub fn kept_trees(&self) -> usize {
+        self.kept
+    }
+
+    /// Drops the items' trees in place, as [`Self::without_trees`] does
+    /// without copying every item (a large file's tens of thousands),
+    /// when no other document shares them (else `None`). Returns the
+    /// trees, to be freed when it suits the caller.
+    pub fn drop_trees(&mut self) -> Option<Vec<Arc<Body>>> {
+        let items = Arc::get_mut(&mut self.items)?;
+        let mut trees = Vec::with_capacity(self.kept);
+        for i in items.iter_mut().filter(|i| i.kept()) {
+            if let Tree::Kept(body) = std::mem::replace(&mut i.tree, Tree::Dropped) {
+                trees.push(body);
+            }
+        }
+        self.kept = 0;
+        Some(trees)
+    }
+
+    /// This document without its items' trees: what a large file keeps
+    /// once analysed. Items keep their ids, so remembered analysis results
+    /// stay valid; a tree is parsed again only if it is needed again.
+    pub fn without_trees(&self) -> Document {
+        let items = self.items.iter().map(|i| {
+            let tree = if i.parses() { Tree::Dropped } else { Tree::Broken };
+            Item { tree, ..i.clone() }
+        });
+        Document { items: Arc::new(items.collect()), kept: 0, ..self.clone() }
+    }
+
+    /// The source of an item, for span arithmetic.
+    pub fn source(&self, item: &Item) -> Source<'_> {
+        Source::new(&self.file.text[item.range.clone()], item.range.start)
+    }
+}
+
+/// The lengths of the longest common prefix and suffix of two texts, not
+/// overlapping: `old[prefix..old.len() - suffix]` became
+/// `new[prefix..new.len() - suffix]`. Compared a page at a time (a
+/// vectorised `memcmp`), since the texts can be megabytes long.
+pub fn common_ends(old: &[u8], new: &[u8]) -> (usize, usize) {
+    const PAGE: usize = 4096;
+    let n = old.len().min(new.len());
+    let mut prefix = 0;
+    while prefix + PAGE <= n && old[prefix..prefix + PAGE] == new[prefix..prefix + PAGE] {
+        prefix += PAGE;
+    }
+    prefix += old[prefix..n].iter().zip(&new[prefix..n]).take_while(|(a, b)| a == b).count();
+    let most = n - prefix;
+    let (ol, nl) = (old.len(), new.len());
+    let mut suffix = 0;
+    while suffix + PAGE <= most && old[ol - suffix - PAGE..ol - suffix] == new[nl - suffix - PAGE..nl - suffix] {
+        suffix += PAGE;
+    }
+    suffix += old[..ol - suffix]
+        .iter()
+        .rev()
+        .zip(new[..nl - suffix].iter().rev())
+        .take(most - suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, suffix)
+}
+
+/// Whether a scanned item is `old` (which lies before the edit, so its
+/// bytes did not change): the same range and masks.
+fn same_item(old: &Item, found: &scan::Item) -> bool {
+    let at = old.range.start;
+    old.range == found.range
+        && old.masks.len() == found.masks.len()
+        && old.masks.iter().zip(&found.masks).all(|(a, b)| a.start + at == b.start && a.end + at == b.end)
+}
+
+/// Parses an item's text, repairing what hcl-edit wrongly rejects.
+fn parse_tree(parse_text: &str) -> Result<Body, hcl_edit::parser::Error> {
+    deep::parse_body(parse_text).or_else(|e| repair(parse_text).ok_or(e))
+}
+
+/// Parses one item.
+fn parse_item(text: &str, found: &scan::Item) -> Item {
+    let parse_text = found.parse_text(text);
+    let masks: Arc<[Range<usize>]> = found
+        .masks
+        .iter()
+        .map(|m| m.start.saturating_sub(found.range.start)..m.end.saturating_sub(found.range.start))
+        .collect();
+    let item = |tree, error| Item { id: next_id(), range: found.range.clone(), tree, masks, error };
+    match parse_tree(&parse_text) {
+        Ok(body) => item(Tree::Kept(Arc::new(body)), None),
+        Err(e) => {
+            let local = e.location().offset().min(parse_text.len());
+            let mut at = found.range.start + local;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            // Underline to the end of the offending line (at least one char).
+            let line_end = text.get(at..found.range.end).unwrap_or("").find('\n').map_or(found.range.end, |p| at + p);
+            let end = if line_end > at { line_end } else { (at + 1).min(text.len()) };
+            let end = (at..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(at);
+            let message = format!("syntax error: {}", e.message());
+            item(Tree::Broken, Some(Box::new(Diagnostic::new(Code::Syntax, at..end, message))))
+        }
+    }
+}
+
+/// A same-length rewrite for valid HCL that hcl-edit rejects, tried only
+/// after a parse failure: operator continuation lines.
+fn repair(text: &str) -> Option<Body> {
+    deep::parse_body(&scan::join_continuation_lines(text)?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counted(d: &Document) -> usize {
+        d.items.iter().filter(|i| i.kept()).count()
+    }
+
+    /// The count of items holding a tree follows edits, and dropping the
+    /// trees in place leaves items that parse again to the same trees.
+    #[test]
+    fn kept_trees_are_counted_through_edits_and_dropped_in_place() {
+        let path = std::path::PathBuf::from("/m/main.tf");
+        let text: String = (0..50).map(|i| format!("locals {{\n  a{i} = {i}\n}}\n")).collect();
+        let mut doc = Document::parse(SourceFile::new(path.clone(), text.as_str()).unwrap());
+        assert_eq!((doc.kept_trees(), counted(&doc)), (50, 50));
+        let shared = doc.clone();
+        assert!(doc.drop_trees().is_none(), "items shared with another document stay");
+        drop(shared);
+        let trees = doc.drop_trees().expect("not shared");
+        assert_eq!((trees.len(), doc.kept_trees(), counted(&doc)), (50, 0, 0));
+        let mut text = text;
+        for (k, at) in [5usize, 300, 301, 0, 700].into_iter().enumerate() {
+            let new = if k % 2 == 0 { "}\nlocals {\n" } else { "# x\n" };
+            text.insert_str(at, new);
+            let file = SourceFile::new(path.clone(), text.as_str()).unwrap();
+            doc = doc.edited_at(file, at..at, new.len());
+            assert_eq!(doc.kept_trees(), counted(&doc), "after edit {k}");
+        }
+        let fresh = Document::parse(doc.file.clone());
+        doc.drop_trees().expect("not shared");
+        assert_eq!(doc.kept_trees(), 0);
+        for (a, b) in doc.items.iter().zip(fresh.items.iter()) {
+            assert_eq!(a.range, b.range);
+            let tree = |i: &Item, d: &Document| i.body(&d.file.text).map(|t| t.to_string());
+            assert_eq!(tree(a, &doc), tree(b, &fresh));
+        }
+    }
+
+    const TEXT: &str = "variable \"a\" {\n  type = string\n}\n# note\nlocals {\n  x = [1,\n    2]\n  h = <<EOT\nbody }\nEOT\n}\n\
+        resource \"r\" \"n\" {\n  v = 123456789012345678901234567890\n}\n/* c */ output \"o\" { value = 1 }\nz = 1 +\n  2\n";
+    const SNIPPETS: &[&str] = &[
+        "x",
+        "}",
+        "{",
+        "\n",
+        "#",
+        "/*",
+        "*/",
+        "\"",
+        "[",
+        "(",
+        "<<EOT\n",
+        "\nEOT\n",
+        "locals {\n",
+        "\n}\n",
+        " ",
+        "= 1",
+        "9999999999999999999999",
+    ];
+
+    /// What a parse is, ids aside: items' ranges, trees and errors.
+    fn parsed(d: &Document) -> Vec<(Range<usize>, Option<String>, Option<String>)> {
+        let tree = |i: &Item| i.body(&d.file.text).map(|t| t.to_string());
+        d.items.iter().map(|i| (i.range.clone(), tree(i), i.error.as_ref().map(|e| format!("{e:?}")))).collect()
+    }
+
+    /// Random edits (at random bytes and at item boundaries; in comments,
+    /// heredocs and brackets; opening and closing them) give the items a
+    /// fresh parse gives, and each revision's lineage tells the truth.
+    #[test]
+    fn random_edits_equal_a_fresh_parse_and_their_lineage_holds() {
+        let path = std::path::PathBuf::from("/m/main.tf");
+        for seed in 1..=40 {
+            let mut rng = types::testing::Rng::new(seed);
+            let mut doc = Document::parse(SourceFile::new(path.clone(), TEXT).unwrap());
+            let mut history: Vec<Document> = vec![doc.clone()];
+            for step in 0..60 {
+                let text = doc.file.text.to_string();
+                let bounds: Vec<usize> = doc.items.iter().flat_map(|i| [i.range.start, i.range.end]).collect();
+                let mut at = match rng.below(3) {
+                    0 if !bounds.is_empty() => {
+                        (bounds[rng.below(bounds.len())] + rng.below(3)).saturating_sub(1).min(text.len())
+                    }
+                    _ => rng.below(text.len() + 1),
+                };
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = if rng.below(3) == 0 { (at + rng.below(8)).min(text.len()) } else { at };
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let insert = if rng.below(4) == 0 { "" } else { SNIPPETS[rng.below(SNIPPETS.len())] };
+                let new = format!("{}{insert}{}", &text[..at], &text[end..]);
+                let file = SourceFile::new(path.clone(), new.as_str()).unwrap();
+                doc = doc.edited_at(file.clone(), at..end, insert.len());
+                let fresh = Document::parse(file);
+                let what = format!("seed {seed} step {step}: {insert:?} at {at}..{end} of {text:?}");
+                assert_eq!(parsed(&doc), parsed(&fresh), "{what}");
+                assert_eq!(doc.diagnostics, fresh.diagnostics, "{what}");
+                assert_eq!(doc.kept_trees(), counted(&doc), "{what}");
+                for old in &history {
+                    let Some((front, back)) = doc.unchanged_since(old.revision()) else { continue };
+                    let (o, n) = (&old.items, &doc.items);
+                    assert!(front + back <= o.len().min(n.len()), "{what}");
+                    let same = |a: &Item, b: &Item| a.id == b.id && a.range.len() == b.range.len();
+                    assert!(
+                        o[..front].iter().zip(&n[..front]).all(|(a, b)| same(a, b) && a.range == b.range),
+                        "{what}"
+                    );
+                    assert!(o[o.len() - back..].iter().zip(&n[n.len() - back..]).all(|(a, b)| same(a, b)), "{what}");
+                }
+                history.push(doc.clone());
+                if history.len() > 20 {
+                    history.remove(0);
+                }
+                if rng.below(8) == 0 {
+                    doc.drop_trees();
+                }
+            }
+        }
+    }
+
+    /// An edit in an item keeps the item before it (not parsed again: its
+    /// id stays), and tells the analysis which one item it replaced.
+    #[test]
+    fn an_edit_replaces_only_the_items_it_touches() {
+        let path = std::path::PathBuf::from("/m/main.tf");
+        let text = "a = 1\nb = 2\nc = 3\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), text).unwrap());
+        let edited = doc.edit(SourceFile::new(path.clone(), "a = 1\nb = 22\nc = 3\n").unwrap());
+        let ids = |d: &Document| d.items.iter().map(|i| i.id).collect::<Vec<_>>();
+        let (was, is) = (ids(&doc), ids(&edited));
+        assert_eq!((was[0], was[2]), (is[0], is[2]));
+        assert_ne!(was[1], is[1]);
+        assert_eq!(edited.unchanged_since(doc.revision()), Some((1, 1)));
+        // An open bracket joins the next item to the edited one: both replaced.
+        let joined = edited.edit(SourceFile::new(path, "a = 1\nb = [22\nc = 3]\n").unwrap());
+        assert_eq!(joined.items.len(), 2);
+        assert_eq!(joined.unchanged_since(doc.revision()), Some((1, 0)));
+        assert_eq!(joined.unchanged_since(joined.revision()), Some((2, 0)));
+        assert_eq!(doc.unchanged_since(joined.revision()), None);
+    }
+}

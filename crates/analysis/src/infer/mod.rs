@@ -1,0 +1,448 @@
+//! Expression types (analysis.md §2) and the checks made while inferring
+//! them (§3): one walk over an expression gives its type and diagnostics.
+
+use std::ops::Range;
+
+use hcl_edit::expr::{BinaryOperator, Expression, ForExpr, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::template::{Directive, Element, Template};
+use hcl_edit::{Decorated, Ident, Span};
+use rustc_hash::FxHashMap as HashMap;
+
+use super::calls::Callee;
+use crate::functions;
+use schema::Schemas;
+use syntax::constant::{eval, number_literal, range_at, NotConstant, Source};
+use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
+use syntax::Dialect;
+use types::suggest;
+use types::value::{check_value, Value};
+use types::{self, convert_with, unify_safe, unify_safe_fold, ConvertOptions, Kind, Safety, Step, Strip, Type};
+
+mod calls;
+mod checks;
+mod names;
+
+/// Name spaces a reference can resolve in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// `var.NAME`
+    Var,
+    /// `local.NAME`
+    Local,
+    /// A bare PCL name: config, top-level attribute, resource, component.
+    Pcl,
+    /// `module.NAME`: a Terraform module call.
+    Module,
+    /// A Terraform resource `TYPE.NAME` or data source `data.TYPE.NAME`.
+    Resource,
+}
+
+/// What a module offers the inference of one expression.
+pub trait Env {
+    fn dialect(&self) -> Dialect;
+    /// Unknown `var.`/`local.` names are not reported (test files, whose
+    /// module under test lives elsewhere).
+    fn lenient(&self) -> bool {
+        false
+    }
+    /// The type of a name, and where it is declared.
+    fn lookup(&self, space: Space, name: &str) -> Option<(Type, Option<Related>)>;
+    /// The declared name closest to a misspelt one, for "did you mean".
+    fn suggest(&self, space: Space, word: &str) -> Option<String>;
+    /// What the module call `NAME` leads to (the checks of its arguments).
+    fn callee(&self, _call: &str) -> Option<Callee> {
+        None
+    }
+    /// The provider schemas (resource bodies, provider functions).
+    fn schemas(&self) -> Option<std::sync::Arc<Schemas>> {
+        None
+    }
+    /// Where output `output` of the module called `call` is declared, and
+    /// its description.
+    fn module_output(&self, _call: &str, _output: &str) -> Option<(Related, Option<String>)> {
+        None
+    }
+}
+
+/// The type of one sub-expression, recorded for hover.
+#[derive(Clone, Debug)]
+pub struct Typed {
+    pub range: Range<usize>,
+    pub ty: Type,
+    pub note: Note,
+}
+
+/// Why a recorded expression has its type, for hover's prose.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Note {
+    Plain,
+    /// A reference to a declaration.
+    Reference(Option<Related>),
+    /// What the declaration says of itself (a description, a default).
+    Doc(String),
+    /// A conditional: the two branch types.
+    Conditional(Type, Type),
+    /// A conversion site: the expected type and how the conversion goes.
+    Checked(Type, Safety),
+}
+
+pub struct Infer<'e, 's> {
+    env: &'e dyn Env,
+    src: Source<'s>,
+    /// Bound names (for variables, `each`, `count`, iterators), innermost last.
+    scope: Vec<(String, Type)>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Inside `try(…)`/`can(…)`: failures they catch are not reported.
+    suppress: u32,
+    /// Whether a suppressed failure happened (so `try` drops that argument).
+    caught: bool,
+    /// Every sub-expression's type, when asked for (hover).
+    pub record: Option<Vec<Typed>>,
+    /// The parts of type expressions met in expressions (`convert`'s type
+    /// argument), for hover and semantic tokens.
+    pub type_nodes: Vec<syntax::typeexpr::TypeNode>,
+}
+
+fn options(dialect: Dialect) -> ConvertOptions {
+    let terraform = dialect == Dialect::Terraform;
+    ConvertOptions { any_is_safe: true, none_is_universal: terraform, go_cty: terraform }
+}
+
+impl<'e, 's> Infer<'e, 's> {
+    pub fn new(env: &'e dyn Env, src: Source<'s>) -> Self {
+        Infer {
+            env,
+            src,
+            scope: Vec::new(),
+            diagnostics: Vec::new(),
+            suppress: 0,
+            caught: false,
+            record: None,
+            type_nodes: Vec::new(),
+        }
+    }
+
+    pub fn set_source(&mut self, src: Source<'s>) {
+        self.src = src;
+    }
+
+    pub fn env(&self) -> &'e dyn Env {
+        self.env
+    }
+
+    pub fn source(&self) -> Source<'s> {
+        self.src
+    }
+
+    pub fn bind(&mut self, name: impl Into<String>, ty: Type) {
+        self.scope.push((name.into(), ty));
+    }
+
+    /// Binds a `for`'s key and value variables over a collection (§2);
+    /// returns how many names to unbind afterwards.
+    fn bind_for(&mut self, key: Option<&Decorated<Ident>>, value: &Decorated<Ident>, coll: &Type) -> usize {
+        let (k, v) = iteration(coll);
+        if let Some(key) = key {
+            self.bind(key.value().as_str(), k);
+        }
+        self.bind(value.value().as_str(), v);
+        1 + usize::from(key.is_some())
+    }
+
+    pub fn unbind(&mut self, n: usize) {
+        let keep = self.scope.len().saturating_sub(n);
+        self.scope.truncate(keep);
+    }
+
+    pub fn range(&self, node: &impl Span) -> Range<usize> {
+        self.src.range(node)
+    }
+
+    pub fn report(&mut self, d: Diagnostic) {
+        if self.suppress > 0 && matches!(d.code, Code::Traversal | Code::UndefinedReference | Code::UnknownFunction) {
+            if d.severity == Severity::Error {
+                self.caught = true;
+            }
+            return;
+        }
+        self.diagnostics.push(d);
+    }
+
+    pub fn note(&mut self, range: Range<usize>, ty: &Type, note: Note) {
+        if let Some(rec) = &mut self.record {
+            rec.push(Typed { range, ty: ty.clone(), note });
+        }
+    }
+
+    /// The type of an expression.
+    pub fn expr(&mut self, e: &Expression) -> Type {
+        let (ty, note) = self.expr_inner(e);
+        let range = self.range(e);
+        self.note(range, &ty, note);
+        ty
+    }
+
+    fn expr_inner(&mut self, e: &Expression) -> (Type, Note) {
+        let plain = |t: Type| (t, Note::Plain);
+        match e {
+            Expression::Null(_) => plain(Type::none()),
+            Expression::Bool(_) => plain(Type::bool()),
+            Expression::Number(n) => {
+                let text = self.src.number_text(n);
+                match number_literal(text) {
+                    Ok(Value::Int(_)) => plain(Type::int()),
+                    Ok(_) => plain(Type::number()),
+                    Err(message) => {
+                        let start = self.range(n).start;
+                        self.report(Diagnostic::new(Code::IntPrecision, start..start + text.len(), message));
+                        plain(Type::int())
+                    }
+                }
+            }
+            Expression::String(_) => plain(Type::string()),
+            Expression::Array(items) => plain(Type::tuple(items.iter().map(|i| self.expr(i)).collect())),
+            Expression::Object(obj) => plain(self.object(obj)),
+            Expression::StringTemplate(t) => plain(self.template(t)),
+            Expression::HeredocTemplate(h) => plain(self.template(&h.template)),
+            Expression::Parenthesis(p) => plain(self.expr(p.inner())),
+            Expression::Variable(v) => self.variable(v.value().as_str(), self.range(v), &[]),
+            Expression::Traversal(t) => self.traversal(&t.expr, &t.operators),
+            Expression::Conditional(c) => {
+                let cond = self.expr(&c.cond_expr);
+                self.check(&c.cond_expr, &cond, &Type::bool(), None);
+                let a = self.expr(&c.true_expr);
+                let b = self.expr(&c.false_expr);
+                let u = unify_safe(&a, &b);
+                (Type::lift(u, &[&cond]), Note::Conditional(a, b))
+            }
+            Expression::UnaryOp(op) => {
+                let t = self.expr(&op.expr);
+                let r = match op.operator.value() {
+                    UnaryOperator::Neg => {
+                        self.check(&op.expr, &t, &Type::number(), None);
+                        if matches!(t.eventual_element().kind(), Kind::Int) {
+                            Type::int()
+                        } else {
+                            Type::number()
+                        }
+                    }
+                    UnaryOperator::Not => {
+                        self.check(&op.expr, &t, &Type::bool(), None);
+                        Type::bool()
+                    }
+                };
+                plain(Type::lift(r, &[&t]))
+            }
+            Expression::BinaryOp(op) => plain(self.binary(&op.lhs_expr, *op.operator.value(), &op.rhs_expr)),
+            Expression::ForExpr(f) => plain(self.for_expr(f)),
+            Expression::FuncCall(call) => plain(self.call(call)),
+        }
+    }
+
+    fn object(&mut self, obj: &hcl_edit::expr::Object) -> Type {
+        // Attributes in order, `None` where a later item repeated the key;
+        // where each name is (and the computed keys, whose name is empty):
+        // found by hash, since a generated object of 100 000 items made
+        // removing each repeat by a scan quadratic.
+        let mut attrs: Vec<Option<(String, Type)>> = Vec::new();
+        let mut named: HashMap<String, usize> = HashMap::default();
+        let mut unnamed: Vec<usize> = Vec::new();
+        let mut computed = false;
+        // Every item in source order, those a repeated key superseded too:
+        // HCL evaluates them all, and the last value of a key wins.
+        let mut items: Vec<_> = obj.iter().chain(obj.superseded()).collect();
+        items.sort_by_key(|(key, _)| self.src.range(*key).start);
+        for (key, value) in items {
+            let name = match key {
+                ObjectKey::Ident(id) => Some(id.value().to_string()),
+                ObjectKey::Expression(k) => match k {
+                    Expression::Variable(v) => Some(v.value().to_string()),
+                    Expression::String(s) => Some(s.value().clone()),
+                    Expression::Null(_) => Some("null".into()),
+                    Expression::Bool(b) => Some(b.value().to_string()),
+                    Expression::Number(_) => Some(self.src.number_text(k).to_string()),
+                    _ => {
+                        let kt = self.expr(k);
+                        self.check(k, &kt, &Type::string(), None);
+                        None
+                    }
+                },
+            };
+            let t = self.expr(value.expr());
+            match name {
+                Some(n) => {
+                    if n.is_empty() {
+                        unnamed.drain(..).for_each(|i| attrs[i] = None);
+                    }
+                    if let Some(i) = named.insert(n.clone(), attrs.len()) {
+                        attrs[i] = None;
+                    }
+                    attrs.push(Some((n, t)));
+                }
+                None => {
+                    computed = true;
+                    unnamed.push(attrs.len());
+                    attrs.push(Some((String::new(), t)));
+                }
+            }
+        }
+        let attrs = attrs.into_iter().flatten();
+        if computed {
+            let values: Vec<Type> = attrs.map(|(_, t)| t).collect();
+            return Type::map(unify_safe_fold(&values));
+        }
+        Type::object(attrs)
+    }
+
+    fn template(&mut self, t: &Template) -> Type {
+        let elements: Vec<&Element> = t.iter().collect();
+        if let [Element::Interpolation(i)] = elements.as_slice() {
+            // `"${e}"` is e itself.
+            return self.expr(&i.expr);
+        }
+        let mut parts = Vec::new();
+        self.template_parts(t, &mut parts);
+        let refs: Vec<&Type> = parts.iter().collect();
+        Type::lift(Type::string(), &refs)
+    }
+
+    fn template_parts(&mut self, t: &Template, parts: &mut Vec<Type>) {
+        for element in t.iter() {
+            match element {
+                Element::Literal(_) => {}
+                Element::Interpolation(i) => {
+                    let ty = self.expr(&i.expr);
+                    self.check(&i.expr, &ty, &Type::string(), None);
+                    parts.push(ty);
+                }
+                Element::Directive(d) => match d.as_ref() {
+                    Directive::If(ifd) => {
+                        let c = self.expr(&ifd.if_expr.cond_expr);
+                        self.check(&ifd.if_expr.cond_expr, &c, &Type::bool(), None);
+                        parts.push(c);
+                        self.template_parts(&ifd.if_expr.template, parts);
+                        if let Some(e) = &ifd.else_expr {
+                            self.template_parts(&e.template, parts);
+                        }
+                    }
+                    Directive::For(ford) => {
+                        let coll = self.expr(&ford.for_expr.collection_expr);
+                        let bound = self.bind_for(ford.for_expr.key_var.as_ref(), &ford.for_expr.value_var, &coll);
+                        parts.push(coll);
+                        self.template_parts(&ford.for_expr.template, parts);
+                        self.unbind(bound);
+                    }
+                },
+            }
+        }
+    }
+
+    fn binary(&mut self, l: &Expression, op: BinaryOperator, r: &Expression) -> Type {
+        use BinaryOperator as B;
+        let lt = self.expr(l);
+        let rt = self.expr(r);
+        let result = match op {
+            B::Plus | B::Minus | B::Mul | B::Mod | B::Div => {
+                self.check(l, &lt, &Type::number(), None);
+                self.check(r, &rt, &Type::number(), None);
+                let both_int = matches!(lt.eventual_element().kind(), Kind::Int)
+                    && matches!(rt.eventual_element().kind(), Kind::Int);
+                if both_int && op != B::Div {
+                    Type::int()
+                } else {
+                    Type::number()
+                }
+            }
+            B::Less | B::LessEq | B::Greater | B::GreaterEq => {
+                self.check(l, &lt, &Type::number(), None);
+                self.check(r, &rt, &Type::number(), None);
+                Type::bool()
+            }
+            B::And | B::Or => {
+                self.check(l, &lt, &Type::bool(), None);
+                self.check(r, &rt, &Type::bool(), None);
+                Type::bool()
+            }
+            B::Eq | B::NotEq => Type::bool(),
+        };
+        Type::lift(result, &[&lt, &rt])
+    }
+
+    fn for_expr(&mut self, f: &ForExpr) -> Type {
+        let coll = self.expr(&f.intro.collection_expr);
+        let bound = self.bind_for(f.intro.key_var.as_ref(), &f.intro.value_var, &coll);
+        let mut lifted = vec![coll.clone()];
+        if let Some(cond) = &f.cond {
+            let c = self.expr(&cond.expr);
+            self.check(&cond.expr, &c, &Type::bool(), None);
+            lifted.push(c);
+        }
+        let value = self.expr(&f.value_expr);
+        let result = match &f.key_expr {
+            Some(key) => {
+                let kt = self.expr(key);
+                self.check(key, &kt, &Type::string(), None);
+                lifted.push(kt);
+                let elem = value.strip(Strip::Eventuals);
+                if f.grouping {
+                    Type::map(Type::list(elem))
+                } else {
+                    Type::map(elem)
+                }
+            }
+            None => Type::list(value.clone()),
+        };
+        self.unbind(bound);
+        let refs: Vec<&Type> = lifted.iter().collect();
+        Type::lift(result, &refs)
+    }
+}
+
+/// The key and value types a `for` binds over a collection (§2).
+pub fn iteration(coll: &Type) -> (Type, Type) {
+    let (k, v) = key_and_element(coll.eventual_element());
+    (k, coll.rewrap(v))
+}
+
+/// An empty tuple or object has no element, so the loop body never runs:
+/// `any` keeps it from reporting on a value that cannot exist. Elements that
+/// are always null come from a traversal already reported as always null;
+/// `any` keeps the loop body from repeating that warning.
+fn key_and_element(c: &Type) -> (Type, Type) {
+    let some_or_any = |t: Type| if t.is_none() { Type::any() } else { t };
+    match c.kind() {
+        Kind::List(t) => (Type::int(), some_or_any(t.clone())),
+        Kind::Tuple(ts) => (Type::int(), some_or_any(Type::union(ts.clone()))),
+        Kind::Set(t) => (t.clone(), t.clone()),
+        Kind::Map(t) => (Type::string(), t.clone()),
+        Kind::Object(attrs) => {
+            (Type::string(), some_or_any(Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())))
+        }
+        // `optional(list(T))`: null has no elements. Members of different
+        // shapes (often a for over an object's attributes) give `any`, since
+        // which one is iterated depends on a key the types do not follow.
+        Kind::Union(ms) => {
+            let mut shapes = ms.iter().filter(|m| !m.is_none()).map(key_and_element);
+            match (shapes.next(), shapes.next()) {
+                (Some(one), None) => one,
+                _ => (Type::any(), Type::any()),
+            }
+        }
+        _ => (Type::any(), Type::any()),
+    }
+}
+
+/// The element a splat works on: a collection's element, else the value itself.
+fn splat_element(t: &Type) -> Type {
+    let inner = t.eventual_element();
+    match inner.kind() {
+        Kind::List(e) | Kind::Set(e) => e.clone(),
+        Kind::Tuple(ts) if ts.is_empty() => Type::any(),
+        Kind::Tuple(ts) => Type::union(ts.clone()),
+        Kind::Any => Type::any(),
+        // Null gives no element; every other member gives its own elements
+        // (a sequence) or itself (anything else is wrapped in a tuple).
+        Kind::Union(ms) => Type::union(ms.iter().filter(|m| !m.is_none()).map(splat_element).collect::<Vec<_>>()),
+        _ => inner.clone(),
+    }
+}

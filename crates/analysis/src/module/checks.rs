@@ -1,0 +1,448 @@
+//! Every item's checks: blocks, bodies, meta-arguments, variables and
+//! tfvars values.
+
+use super::*;
+
+/// One item's checks and the types of the outputs it declares.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_item(
+    doc: &Document,
+    item: &Item,
+    decls: &Decls,
+    env: &ModuleEnv,
+    module_dialect: Dialect,
+    winners: Vec<bool>,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+    has_vars: bool,
+    record: bool,
+) -> (CheckResult, Vec<Typed>) {
+    let src = item_source(doc, item);
+    let kind = doc.file.kind;
+    let view = View::new(env, doc.file.dialect, kind == FileKind::TfTest);
+    let mut inf = Infer::new(&view, src);
+    if record {
+        inf.record = Some(Vec::new());
+    }
+    let mut outputs = Vec::new();
+    let mut type_nodes = Vec::new();
+    if let Some(body) = item.body(&doc.file.text) {
+        let mut var_decls = decls.vars.iter().zip(&winners);
+        for s in body.iter() {
+            match s {
+                Structure::Block(b) => {
+                    let own = if b.ident.value().as_str() == "variable"
+                        && matches!(kind, FileKind::Terraform | FileKind::Hcl)
+                    {
+                        var_decls.next().filter(|(_, w)| **w).map(|(v, _)| v)
+                    } else {
+                        None
+                    };
+                    check_block(&mut inf, doc, b, own);
+                }
+                Structure::Attribute(a) if kind == FileKind::Tfvars => {
+                    // Packer's variable files say the same of undeclared names.
+                    let packer = doc.file.path.to_string_lossy().ends_with(".pkrvars.hcl");
+                    tfvars_value(&mut inf, &view, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
+                }
+                // PCL attributes were inferred with the names above.
+                Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
+                Structure::Attribute(a) => {
+                    inf.expr(&a.value);
+                }
+            }
+        }
+        if matches!(kind, FileKind::Terraform | FileKind::Pcl | FileKind::Hcl) {
+            let quiet = View::new(env, module_dialect, true);
+            output_symbols(doc, &body, src, &quiet, &mut outputs, &mut type_nodes);
+            let mut deps = view.deps();
+            let more = quiet.deps();
+            deps.lookups.extend(more.lookups);
+            deps.suggested.extend(more.suggested);
+            deps.calls.extend(more.calls);
+            deps.schemas = deps.schemas.or(more.schemas);
+            let recorded = inf.record.take().unwrap_or_default();
+            let diagnostics = std::mem::take(&mut inf.diagnostics);
+            type_nodes.append(&mut inf.type_nodes);
+            return (CheckResult { deps, module_dialect, winners, diagnostics, outputs, type_nodes }, recorded);
+        }
+    }
+    let recorded = inf.record.take().unwrap_or_default();
+    let diagnostics = std::mem::take(&mut inf.diagnostics);
+    type_nodes.append(&mut inf.type_nodes);
+    drop(inf);
+    (CheckResult { deps: view.deps(), module_dialect, winners, diagnostics, outputs, type_nodes }, recorded)
+}
+
+/// Checks of one top-level block.
+pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
+    let ident = b.ident.value().as_str();
+    let kind = doc.file.kind;
+    let dialect = doc.file.dialect;
+    match (ident, kind) {
+        ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
+        ("locals", FileKind::Terraform | FileKind::Hcl) => {}
+        ("module", FileKind::Terraform) if dialect == Dialect::Terraform => module_call(inf, b, dialect),
+        ("resource" | "data", FileKind::Terraform) if dialect == Dialect::Terraform => resource(inf, b, dialect),
+        ("component", FileKind::Pcl) => component_call(inf, b),
+        // Addresses, not values: `from`/`to` may name what no longer exists.
+        ("moved" | "removed", FileKind::Terraform) => {}
+        ("import", FileKind::Terraform) => {
+            let (k, v) = match b.body.get_attribute("for_each") {
+                Some(f) => import_for_each(inf, &f.value),
+                None => (Type::any(), Type::any()),
+            };
+            inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+            for a in b.body.attributes() {
+                if !matches!(a.key.value().as_str(), "to" | "provider" | "for_each") {
+                    inf.expr(&a.value);
+                }
+            }
+            inf.unbind(1);
+        }
+        ("config", FileKind::Pcl | FileKind::Hcl) => {
+            let te = config_type(b, inf.source(), dialect);
+            let declared = config_value_type(b, te.map(|t| t.declared));
+            for a in b.body.attributes() {
+                let t = inf.expr(&a.value);
+                if a.key.value().as_str() == "default" && !declared.is_any() {
+                    inf.check(&a.value, &t, &declared.strip(Strip::Eventuals), None);
+                }
+            }
+            body(inf, &b.body, dialect, true);
+        }
+        ("output", FileKind::Pcl | FileKind::Hcl) if b.labels.len() >= 2 || kind == FileKind::Pcl => {
+            let declared = b.labels.get(1).map(|l| label_type(l, inf.source(), dialect));
+            if let Some(te) = &declared {
+                inf.diagnostics.extend(te.diagnostics.iter().cloned());
+            }
+            for a in b.body.attributes() {
+                let t = inf.expr(&a.value);
+                if let (Some(te), "value") = (&declared, a.key.value().as_str()) {
+                    inf.check(&a.value, &t, &te.declared, None);
+                }
+            }
+            body(inf, &b.body, dialect, true);
+        }
+        // Terraform 1.15: an output's `type` (with `optional(T, default)`)
+        // is a type expression, and its `value` a check site like a
+        // variable's default.
+        ("output", FileKind::Terraform) if dialect == Dialect::Terraform => {
+            let declared = b.body.get_attribute("type").map(|a| {
+                let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
+                (te, inf.range(&a.value))
+            });
+            if let Some((te, _)) = &declared {
+                inf.diagnostics.extend(te.diagnostics.iter().cloned());
+            }
+            let name = b.labels.first().map(label_text).unwrap_or("");
+            for a in b.body.attributes().filter(|a| a.key.value().as_str() != "type") {
+                let t = inf.expr(&a.value);
+                if let (Some((te, range)), "value") = (&declared, a.key.value().as_str()) {
+                    let related =
+                        Related { path: None, range: range.clone(), message: format!("the type of `output.{name}`") };
+                    inf.check(&a.value, &t, &te.declared, Some(related));
+                }
+            }
+            body(inf, &b.body, dialect, true);
+        }
+        // Metadata: nothing to type.
+        ("package" | "pulumi", FileKind::Pcl) => {}
+        ("hook", FileKind::Pcl) => {
+            inf.bind("args", Type::any());
+            body(inf, &b.body, dialect, false);
+            inf.unbind(1);
+        }
+        ("resource", FileKind::Pcl) => {
+            let range = b.body.get_blocks("options").find_map(|o| o.body.get_attribute("range"));
+            let mut bound = 0;
+            if let Some(r) = range {
+                let t = inf.expr(&r.value);
+                let (k, v) = match t.eventual_element().kind() {
+                    Kind::Int | Kind::Number => (Type::int(), Type::int()),
+                    _ => iteration(&t),
+                };
+                inf.bind("range", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+                bound = 1;
+            }
+            pcl_resource(inf, b, dialect);
+            inf.unbind(bound);
+        }
+        _ => body(inf, &b.body, dialect, false),
+    }
+}
+
+/// A block body's attributes and nested blocks, with Terraform's
+/// meta-arguments (`count`, `for_each`, `dynamic`, conditions) checked.
+/// `skip_own_attributes`: the caller already inferred this body's attributes.
+pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool) {
+    body_with(inf, body, dialect, skip_own_attributes, true)
+}
+
+/// Arguments whose values are Terraform keywords, not expressions: a
+/// provisioner's `when = destroy` and `on_failure = continue`, an action
+/// trigger's `events = [before_create, …]` (1.14), and the `terraform`
+/// (OpenTofu: `language`) block's `experiments = [name, …]`.
+fn keywords(key: &str, value: &Expression) -> bool {
+    let bare = |e: &Expression| matches!(e, Expression::Variable(_));
+    match key {
+        "when" | "on_failure" => bare(value),
+        "events" => matches!(value, Expression::Array(a) if a.iter().all(bare)),
+        "experiments" => true,
+        _ => false,
+    }
+}
+
+/// A nested block's body: `count` and `for_each` there are ordinary
+/// arguments (`guest_accelerator { count = 1 }`), not meta-arguments.
+pub(super) fn nested_body(inf: &mut Infer, body: &Body, dialect: Dialect) {
+    body_with(inf, body, dialect, false, false)
+}
+
+/// [`body`], with `meta`: whether `count` and `for_each` are meta-arguments.
+fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool, meta: bool) {
+    let bound = if skip_own_attributes || !meta { 0 } else { repetition(inf, body) };
+    for s in body.iter() {
+        match s {
+            Structure::Attribute(a) => {
+                let key = a.key.value().as_str();
+                if skip_own_attributes || meta && (key == "count" || key == "for_each") || keywords(key, &a.value) {
+                    continue;
+                }
+                let t = inf.expr(&a.value);
+                if key == "condition" {
+                    inf.check(&a.value, &t, &Type::bool(), None);
+                }
+            }
+            Structure::Block(b) => match b.ident.value().as_str() {
+                "dynamic" if dialect != Dialect::Pcl => dynamic(inf, b, dialect),
+                // Provider requirements: sources, versions and provider
+                // addresses (`configuration_aliases = [aws.west]`), no values.
+                "required_providers" => {}
+                // `ignore_changes = [tags]` names attributes, not values.
+                "lifecycle" => {
+                    for a in b.body.attributes() {
+                        if a.key.value().as_str() != "ignore_changes" {
+                            inf.expr(&a.value);
+                        }
+                    }
+                    for nested in b.body.blocks() {
+                        nested_body(inf, &nested.body, dialect);
+                    }
+                }
+                // PCL resource options: some name property paths, not values.
+                "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
+                _ => nested_body(inf, &b.body, dialect),
+            },
+        }
+    }
+    inf.unbind(bound);
+}
+
+/// PCL resource options: some name property paths, not values.
+pub(super) fn pcl_options(inf: &mut Infer, b: &Block) {
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if !matches!(key, "ignoreChanges" | "replaceOnChanges" | "additionalSecretOutputs" | "hideDiffs") {
+            inf.expr(&a.value);
+        }
+    }
+}
+
+/// A body's `count` and `for_each`, checked, and the `count` / `each`
+/// they bind; returns how many names to unbind after the body.
+pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
+    let mut bound = 0;
+    if let Some(c) = body.get_attribute("count") {
+        let t = inf.expr(&c.value);
+        inf.check(&c.value, &t, &Type::number(), None);
+        count_value(inf, c);
+        inf.bind("count", Type::object([("index".to_string(), Type::int())]));
+        bound += 1;
+    }
+    if let Some(f) = body.get_attribute("for_each") {
+        let (k, v) = for_each(inf, &f.value);
+        inf.bind("each", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+        bound += 1;
+    }
+    bound
+}
+
+/// `count`: a constant must be a whole number ≥ 0.
+pub(super) fn count_value(inf: &mut Infer, c: &Attribute) {
+    let Ok(v) = eval(&c.value, inf.source()) else { return };
+    let ok = match &v {
+        Value::Int(i) => *i >= 0.into(),
+        Value::Number(_) => v.as_whole().is_some_and(|i| i >= 0.into()),
+        // Text that is no number at all: the type check reported it once.
+        Value::String(s) if !types::value::is_decimal(s) => true,
+        Value::String(_) => v.as_whole().is_some_and(|i| i >= 0.into()),
+        _ => true, // type-level checks reported it
+    };
+    if !ok {
+        let r = inf.range(&c.value);
+        inf.report(Diagnostic::new(
+            Code::InvalidValue,
+            r,
+            format!("`count` must be a whole number ≥ 0, not {}", v.describe()),
+        ));
+    }
+}
+
+/// `for_each`: a map, an object or a set of strings. Returns what `each.key`
+/// and `each.value` are.
+pub(super) fn for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
+    let t = inf.expr(e);
+    for_each_of(inf, e, t)
+}
+
+/// [`for_each`] of `e`, whose type `t` is known.
+fn for_each_of(inf: &mut Infer, e: &Expression, t: Type) -> (Type, Type) {
+    let inner = t.strip(Strip::Eventuals);
+    let members: Vec<Type> = inner.members().iter().filter(|m| !m.is_none()).cloned().collect();
+    let inner = if members.len() == 1 { members[0].clone() } else { inner };
+    let range = inf.range(e);
+    let fail = |inf: &mut Infer, why: String| {
+        inf.report(Diagnostic::new(Code::TypeMismatch, range.clone(), why));
+        (Type::string(), Type::any())
+    };
+    match inner.kind() {
+        Kind::Any | Kind::Union(_) => (Type::string(), Type::any()),
+        Kind::Map(v) => (Type::string(), v.clone()),
+        Kind::Object(attrs) => (Type::string(), Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())),
+        Kind::Set(elem) => {
+            inf.check(e, &t, &Type::set(Type::string()), None);
+            (elem.clone(), elem.clone())
+        }
+        Kind::List(_) | Kind::Tuple(_) => fail(
+            inf,
+            format!("`for_each` needs a map or a set of strings, not `{t}`: convert it with toset() (or build a map with a for expression)"),
+        ),
+        _ => fail(inf, format!("`for_each` needs a map or a set of strings, not `{t}`")),
+    }
+}
+
+/// An `import` block's `for_each`, which also takes a list or tuple
+/// (Terraform's `ImportValues` allows tuples, unlike a resource's): `each.key`
+/// is then the element's index.
+fn import_for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
+    let t = inf.expr(e);
+    let inner = t.strip(Strip::Eventuals);
+    match inner.kind() {
+        Kind::List(elem) => (Type::number(), elem.clone()),
+        Kind::Tuple(elems) => (Type::number(), Type::union(elems.to_vec())),
+        _ => for_each_of(inf, e, t),
+    }
+}
+
+/// `dynamic "NAME" { for_each = …, iterator = IT, content { … } }`.
+pub(super) fn dynamic(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    dynamic_iterator(inf, b);
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "for_each" | "iterator") {
+            inf.expr(&a.value);
+        }
+    }
+    for nested in b.body.blocks() {
+        nested_body(inf, &nested.body, dialect);
+    }
+    inf.unbind(1);
+}
+
+/// Binds a `dynamic` block's iterator (one name, to unbind after its body).
+pub(super) fn dynamic_iterator(inf: &mut Infer, b: &Block) {
+    let name = b
+        .body
+        .get_attribute("iterator")
+        .and_then(|a| match &a.value {
+            Expression::Variable(v) => Some(v.value().to_string()),
+            _ => None,
+        })
+        .or_else(|| b.labels.first().map(|l| label_text(l).to_string()))
+        .unwrap_or_default();
+    let (k, v) = match b.body.get_attribute("for_each") {
+        Some(f) => {
+            let t = inf.expr(&f.value);
+            let inner = t.strip(Strip::Eventuals);
+            match inner.kind() {
+                // Unlike resources, dynamic blocks iterate lists and tuples too.
+                Kind::List(_) | Kind::Tuple(_) | Kind::Set(_) | Kind::Map(_) | Kind::Object(_) => iteration(&inner),
+                _ => iteration(&inner),
+            }
+        }
+        None => (Type::any(), Type::any()),
+    };
+    inf.bind(name, Type::object([("key".to_string(), k), ("value".to_string(), v)]));
+}
+
+/// A Terraform variable's default, nullable and validation checks. `own`:
+/// the item's declaration of the variable, unless an earlier one wins.
+pub(super) fn variable(inf: &mut Infer, b: &Block, own: Option<&VarDecl>) {
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let default = b.body.get_attribute("default");
+    if let (Some(v), Some(d)) = (own, default) {
+        let t = inf.expr(&d.value);
+        if let Some(declared) = &v.declared {
+            let related = Related {
+                path: None,
+                range: v.type_range.clone().unwrap_or(v.name_range.clone()),
+                message: format!("the type of `var.{name}`"),
+            };
+            inf.check(&d.value, &t, declared, Some(related));
+        }
+        let non_nullable =
+            matches!(b.body.get_attribute("nullable").map(|a| &a.value), Some(Expression::Bool(x)) if !*x.value());
+        if non_nullable && matches!(d.value, Expression::Null(_)) {
+            let r = inf.range(&d.value);
+            inf.report(Diagnostic::new(
+                Code::InvalidValue,
+                r,
+                "the default is null, but `nullable = false` forbids null",
+            ));
+        }
+    }
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "type" | "default") {
+            inf.expr(&a.value);
+        }
+    }
+    for v in b.body.get_blocks("validation") {
+        nested_body(inf, &v.body, Dialect::Terraform);
+    }
+}
+
+/// A `.tfvars` value against its variable (when the directory declares any);
+/// `tool` is who reads the file (Terraform or Packer). `vars` holds at
+/// least the variables the item assigns. The variable's name is recorded
+/// as looked up (and a suggestion for an unknown one as asked), so that a
+/// patch finds the values to check again when a variable changes.
+pub(super) fn tfvars_value(
+    inf: &mut Infer,
+    view: &View,
+    a: &Attribute,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+    has_vars: bool,
+    tool: &str,
+) {
+    let t = inf.expr(&a.value);
+    if !has_vars {
+        return;
+    }
+    let name = a.key.value().as_str();
+    view.lookups.borrow_mut().push((Space::Var, name.to_string()));
+    match vars.get(name) {
+        Some((v, related)) => {
+            if let Some(declared) = &v.decl.declared {
+                inf.check(&a.value, &t, declared, related.clone());
+            }
+        }
+        None => {
+            let mut msg = format!("`{name}` is not a variable of this module; {tool} ignores it with a warning");
+            // The module's variable names (the answer does not depend on their order).
+            if let Some(s) = view.suggest(Space::Var, name) {
+                msg.push_str(&format!(" (did you mean `{s}`?)"));
+            }
+            let r = inf.range(&a.key);
+            inf.report(Diagnostic::new(Code::UndefinedReference, r, msg).with_severity(Severity::Warning));
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! A module's interface (variables and outputs) and its calls, as the
+//! workspace layer needs them: from the remembered declarations and the
+//! last analysis, without analysing anything again.
+
+use super::*;
+use crate::calls::{Input, Interface, OutputInfo};
+use crate::Family;
+use std::path::PathBuf;
+
+/// A document whose blocks can call modules.
+fn calling(d: &Document) -> bool {
+    matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl)
+}
+
+/// A module call as the workspace resolves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub name: String,
+    /// The `source`, when a constant string.
+    pub source: Option<String>,
+    /// The family of the called module: a Terraform module call, a PCL component.
+    pub family: Family,
+}
+
+/// What a call declaration adds to [`Memo::calls`]'s answer.
+fn call_key(c: &CallDecl) -> (String, Option<String>, bool) {
+    (c.name.clone(), c.source.clone(), c.component)
+}
+
+impl Memo {
+    /// The module calls (and PCL components) of `docs` (the first block of
+    /// each name).
+    pub fn calls(&mut self, docs: &[Document]) -> Vec<Call> {
+        self.shared_calls(docs).to_vec()
+    }
+
+    /// [`Memo::calls`], shared: asked before every analysis. When the
+    /// changed items since the last answer call what they called (a
+    /// keystroke in a resource or in a call's argument), that answer is
+    /// given again (the same `Arc`) without visiting every item's
+    /// declarations; the changed items are found from the documents'
+    /// revisions and edits, not by comparing every item.
+    pub fn shared_calls(&mut self, docs: &[Document]) -> Arc<[Call]> {
+        let seen = self.calls_seen.take();
+        if let Some((mut ids, calls)) = seen {
+            if self.same_calls(&mut ids, docs) {
+                self.calls_seen = Some((ids, calls.clone()));
+                return calls;
+            }
+        }
+        let mut out: Vec<Call> = Vec::new();
+        let mut names = HashSet::default();
+        for doc in docs.iter().filter(|d| calling(d)) {
+            for item in doc.items.iter() {
+                let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+                for c in &d.calls {
+                    if names.insert(c.name.clone()) {
+                        let family = if c.component { Family::Pcl } else { Family::Terraform };
+                        out.push(Call { name: c.name.clone(), source: c.source.clone(), family });
+                    }
+                }
+            }
+        }
+        let ids = docs
+            .iter()
+            .filter(|d| calling(d))
+            .map(|d| (d.file.path.clone(), d.revision(), d.items.iter().map(|i| i.id).collect()));
+        let out: Arc<[Call]> = out.into();
+        self.calls_seen = Some((ids.collect(), out.clone()));
+        out
+    }
+
+    /// Whether `docs` differ from the items `ids` (per calling document,
+    /// with its revision) only by items whose calls stay as they were, in
+    /// order; if so `ids` becomes theirs.
+    fn same_calls(&mut self, ids: &mut [(PathBuf, Revision, Vec<ItemId>)], docs: &[Document]) -> bool {
+        let mut calling_docs = docs.iter().filter(|d| calling(d));
+        let mut changes = Vec::new();
+        for (k, (path, rev, old)) in ids.iter().enumerate() {
+            let Some(doc) = calling_docs.next().filter(|d| d.file.path == *path) else { return false };
+            if *rev == doc.revision() {
+                continue;
+            }
+            let new = &doc.items;
+            let (front, back) = doc.unchanged_since(*rev).unwrap_or_else(|| {
+                let n = old.len().min(new.len());
+                let front = old.iter().zip(new.iter()).take_while(|(a, b)| **a == b.id).count();
+                let back =
+                    old.iter().rev().zip(new.iter().rev()).take(n - front).take_while(|(a, b)| **a == b.id).count();
+                (front, back)
+            });
+            // The edited items call what they called (a keystroke in a
+            // `module` block's argument, say): the answer is the same.
+            let gone = &old[front..old.len() - back];
+            let mut was = Vec::new();
+            for id in gone {
+                let Some(d) = self.decls.get(id) else { return false };
+                was.extend(d.calls.iter().map(call_key));
+            }
+            let came = &new[front..new.len() - back];
+            let mut is = Vec::new();
+            for item in came {
+                let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+                is.extend(d.calls.iter().map(call_key));
+            }
+            if was != is {
+                return false;
+            }
+            changes.push((k, doc.revision(), front..old.len() - back, came.iter().map(|i| i.id).collect::<Vec<_>>()));
+        }
+        if calling_docs.next().is_some() {
+            return false;
+        }
+        for (k, rev, range, came) in changes {
+            ids[k].1 = rev;
+            // (In place when as many: a keystroke; no move of the ids after.)
+            if range.len() == came.len() {
+                ids[k].2[range].copy_from_slice(&came);
+            } else {
+                ids[k].2.splice(range, came);
+            }
+        }
+        true
+    }
+
+    /// The module's interface as its callers see it: its variables (the
+    /// declaration each name means) and its outputs with their inferred
+    /// types (analysing the module if it was not).
+    pub fn interface(&mut self, docs: &[Document]) -> Interface {
+        let analysis = self.analysis(docs);
+        let dir = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf).unwrap_or_default();
+        let mut inputs: Vec<Input> = Vec::new();
+        for doc in docs.iter().filter(|d| matches!(d.file.kind, FileKind::Terraform | FileKind::Hcl)) {
+            for item in doc.items.iter() {
+                let Some(d) = self.decls.get(&item.id) else { continue };
+                for v in &d.vars {
+                    if inputs.iter().any(|i| i.name == v.name) {
+                        continue;
+                    }
+                    let at = item.range.start;
+                    let (description, default) = described(doc, item, "variable", &v.name);
+                    inputs.push(Input {
+                        name: v.name.clone(),
+                        declared: v.declared.clone(),
+                        value: v.value.clone(),
+                        required: v.required,
+                        nullable: v.nullable,
+                        description,
+                        default,
+                        path: doc.file.path.clone(),
+                        name_range: shift(&v.name_range, at),
+                        type_range: v.type_range.as_ref().map(|r| shift(r, at)),
+                        deprecated: deprecation(doc, item, "variable", &v.name),
+                    });
+                }
+            }
+        }
+        // A PCL component's inputs are its `config`s.
+        for doc in docs.iter().filter(|d| d.file.kind == FileKind::Pcl) {
+            for item in doc.items.iter() {
+                let Some(d) = self.decls.get(&item.id) else { continue };
+                for n in d.names.iter().filter(|n| n.what == "config") {
+                    if inputs.iter().any(|i| i.name == n.name) {
+                        continue;
+                    }
+                    let (description, default) = described(doc, item, "config", &n.name);
+                    inputs.push(Input {
+                        name: n.name.clone(),
+                        declared: Some(n.ty.clone()),
+                        value: n.ty.clone(),
+                        required: default.is_none(),
+                        nullable: true,
+                        description,
+                        default,
+                        path: doc.file.path.clone(),
+                        name_range: shift(&n.name_range, item.range.start),
+                        type_range: None,
+                        deprecated: None,
+                    });
+                }
+            }
+        }
+        let mut outputs = Vec::new();
+        for s in analysis.symbols.iter().filter(|s| s.kind == SymbolKind::Output) {
+            let doc = &docs[s.doc];
+            let item = doc.items.iter().find(|i| i.range.start <= s.range.start && s.range.end <= i.range.end);
+            outputs.push(OutputInfo {
+                name: s.name.clone(),
+                ty: s.ty.clone(),
+                description: item.and_then(|item| described(doc, item, "output", &s.name).0),
+                path: doc.file.path.clone(),
+                name_range: s.name_range.clone(),
+                deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
+            });
+        }
+        Interface::new(dir, inputs, outputs)
+    }
+}
+
+/// The `deprecated` message of block `IDENT "NAME"` in an item (Terraform
+/// 1.15, variables and outputs; in a Terraform file only).
+fn deprecation(doc: &Document, item: &Item, ident: &str, name: &str) -> Option<String> {
+    if doc.file.kind != FileKind::Terraform || doc.file.dialect != syntax::Dialect::Terraform {
+        return None;
+    }
+    let body = item.body(&doc.file.text)?;
+    let src = item_source(doc, item);
+    let b =
+        body.blocks().find(|b| b.ident.value().as_str() == ident && b.labels.first().map(label_text) == Some(name))?;
+    match eval(&b.body.get_attribute("deprecated")?.value, src) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// The `description` and the `default`'s text of block `IDENT "NAME"` in
+/// an item.
+fn described(doc: &Document, item: &Item, ident: &str, name: &str) -> (Option<String>, Option<String>) {
+    let Some(body) = item.body(&doc.file.text) else { return (None, None) };
+    let src = item_source(doc, item);
+    let Some(b) =
+        body.blocks().find(|b| b.ident.value().as_str() == ident && b.labels.first().map(label_text) == Some(name))
+    else {
+        return (None, None);
+    };
+    let description = b.body.get_attribute("description").and_then(|a| match eval(&a.value, src) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    });
+    let default = b.body.get_attribute("default").map(|a| src.slice(&a.value)).map(|t| {
+        let t = t.trim();
+        if t.chars().count() > 200 {
+            format!("{}…", t.chars().take(200).collect::<String>())
+        } else {
+            t.to_string()
+        }
+    });
+    (description, default)
+}

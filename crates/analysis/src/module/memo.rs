@@ -1,0 +1,225 @@
+//! Results remembered between analyses of a module, keyed by item id.
+
+use super::*;
+
+/// The names an inference looked up (with the types it got) and the spaces
+/// it asked suggestions for (with the answers it got: a suggestion changes
+/// only when a closer name is declared or the suggested one goes).
+#[derive(Debug)]
+pub(super) struct Deps {
+    pub(super) dialect: Dialect,
+    pub(super) lookups: Vec<((Space, String), Option<Type>)>,
+    pub(super) suggested: Vec<(Space, String, Option<String>)>,
+    /// The module calls whose callee was consulted, with its version.
+    pub(super) calls: Vec<(String, Option<u64>)>,
+    /// Whether the provider schemas were consulted, and their version then.
+    pub(super) schemas: Option<Option<u64>>,
+}
+
+impl Deps {
+    pub(super) fn hold(&self, env: &ModuleEnv, dialect: Dialect) -> bool {
+        self.dialect == dialect
+            && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
+            && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
+            && self.calls.iter().all(|(call, v)| env.context.callee(call).map(Callee::version) == *v)
+            && self.schemas.is_none_or(|v| env.context.schemas_version() == v)
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct ComputedResult {
+    pub(super) deps: Deps,
+    pub(super) ty: Type,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    /// Type expressions in the value (`convert`'s type argument).
+    pub(super) type_nodes: Vec<TypeNode>,
+}
+
+/// One item's checks and output symbols, relative to its start.
+#[derive(Debug)]
+pub(super) struct CheckResult {
+    pub(super) deps: Deps,
+    /// Output types are inferred in the module's dialect (its first file's).
+    pub(super) module_dialect: Dialect,
+    /// Whether each variable the item declares is the one its name means.
+    pub(super) winners: Vec<bool>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) outputs: Vec<Symbol>,
+    pub(super) type_nodes: Vec<TypeNode>,
+}
+
+/// Analysis results of one module kept between analyses (the language
+/// server keeps one per module), keyed by item id. Any memo gives the same
+/// answers as none; it only saves work.
+#[derive(Default)]
+pub struct Memo {
+    pub(super) decls: HashMap<ItemId, Arc<Decls>>,
+    pub(super) computed: HashMap<(ItemId, usize), ComputedResult>,
+    pub(super) checks: HashMap<ItemId, Arc<CheckResult>>,
+    pub(super) last: Option<Last>,
+    pub(super) patches: usize,
+    /// What the module's calls lead to (see [`Memo::set_context`]).
+    pub(super) context: Context,
+    /// The last answer of [`Memo::calls`], and the items it was read from
+    /// (their ids, per document that can call modules).
+    pub(super) calls_seen: Option<CallsSeen>,
+}
+
+pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
+
+/// The last whole-module analysis and the names it ended with. Hover,
+/// completion and publishing on an unchanged module answer from it; a
+/// probe re-infers only the item under the cursor against its names.
+pub(super) struct Last {
+    pub(super) signature: Signature,
+    pub(super) analysis: Arc<ModuleAnalysis>,
+    pub(super) env: ModuleEnv,
+    /// Who read which name (built with the full analysis, kept up by patches).
+    pub(super) readers: Option<Readers>,
+    /// Whether the memo's results are the ones this analysis was made of:
+    /// an analysis of other documents in between (without becoming the
+    /// last) replaces some, and a change of names can then no longer be
+    /// told from them.
+    pub(super) exact: bool,
+}
+
+/// What a module's analysis is a function of: each file's kind, dialect
+/// and items (with the revision they are, see [`Document::revision`]). An
+/// edit re-parses at least one item (a new id) and moves the ones after
+/// it, so equal signatures mean equal analyses.
+pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Revision, Places)>;
+
+/// A document's items' ids and places (moved lazily by patches).
+pub(super) type Places = shifted::Shifted<(ItemId, Range<usize>)>;
+
+pub(super) fn signature(docs: &[Document]) -> Signature {
+    docs.iter()
+        .map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, d.revision(), item_ranges(d).into()))
+        .collect()
+}
+
+pub(super) fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
+    d.items.iter().map(|i| (i.id, i.range.clone())).collect()
+}
+
+/// `signature(docs) == *sig`, without building it (nor comparing the
+/// items of a document at the revision it had).
+pub(super) fn describes(sig: &Signature, docs: &[Document]) -> bool {
+    sig.len() == docs.len()
+        && sig.iter().zip(docs).all(|((path, kind, dialect, rev, items), d)| {
+            *path == d.file.path
+                && *kind == d.file.kind
+                && *dialect == d.file.dialect
+                && (*rev == d.revision()
+                    || items.len() == d.items.len()
+                        && d.items.iter().enumerate().all(|(j, i)| items.at(j) == (i.id, i.range.clone())))
+        })
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo")
+            .field("decls", &self.decls.len())
+            .field("computed", &self.computed.len())
+            .field("checks", &self.checks.len())
+            .field("last", &self.last.is_some())
+            .finish()
+    }
+}
+
+impl Memo {
+    /// Sets what the module's calls lead to, for the analyses that follow.
+    /// A new context ends the last analysis (its names may have changed);
+    /// the items' results stay, each redone only if it consulted what changed.
+    pub fn set_context(&mut self, context: Context) {
+        if context != self.context {
+            self.context = context;
+            self.last = None;
+        }
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// How many analyses were patched from the last one (for tests).
+    #[doc(hidden)]
+    pub fn patches(&self) -> usize {
+        self.patches
+    }
+
+    /// Forgets items that are gone (re-parsed or deleted).
+    pub(super) fn prune(&mut self, docs: &[Document]) {
+        let live: usize = docs.iter().map(|d| d.items.len()).sum();
+        if self.decls.len() <= 2 * live + 64 && self.checks.len() <= 2 * live + 64 {
+            return;
+        }
+        let ids: HashSet<ItemId> = docs.iter().flat_map(|d| d.items.iter().map(|i| i.id)).collect();
+        self.decls.retain(|id, _| ids.contains(id));
+        self.checks.retain(|id, _| ids.contains(id));
+        self.computed.retain(|(id, _), _| ids.contains(id));
+    }
+}
+
+impl Memo {
+    /// The analysis of `docs` (no probe), shared: the last one when the
+    /// module has not changed since.
+    pub fn analysis(&mut self, docs: &[Document]) -> Arc<ModuleAnalysis> {
+        // (The last analysis when nothing changed since.)
+        if let Some(patched) = self.patch(docs) {
+            return patched;
+        }
+        let signature = signature(docs);
+        let (analysis, env) = run(docs, None, self);
+        let analysis = Arc::new(analysis);
+        // Who read which name, for the renames to come: built with the
+        // full analysis (~50 ms at 10 MB) rather than on the first rename.
+        let readers = Some(Readers::build(&signature, self));
+        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, exact: true });
+        analysis
+    }
+
+    /// The module's analysis and the types of the expressions of the item
+    /// at `offset` of document `doc`: only that item is inferred again
+    /// (what [`analyze_probe`] records, at the cost of one item).
+    pub fn probe(&mut self, docs: &[Document], doc: usize, offset: usize) -> (Arc<ModuleAnalysis>, Vec<Typed>) {
+        let analysis = self.analysis(docs);
+        let Some(d) = docs.get(doc) else { return (analysis, Vec::new()) };
+        // Like `probed`: an item whose range contains the offset, ends included.
+        let Some(item) = d.items.iter().find(|i| i.range.start <= offset && offset <= i.range.end) else {
+            return (analysis, Vec::new());
+        };
+        let (Some(body), Some(decls), Some(checked), Some(last)) =
+            (item.body(&d.file.text), self.decls.get(&item.id), self.checks.get(&item.id), &self.last)
+        else {
+            return (analysis, Vec::new());
+        };
+        if d.file.kind == FileKind::Tfvars {
+            // A tfvars value is checked against its variable's declaration,
+            // which only the whole analysis has at hand.
+            return (analysis, run(docs, Some((doc, offset)), self).0.probe);
+        }
+        let env = &last.env;
+        let dialect = docs[0].file.dialect;
+        let at = item.range.start;
+        let mut recorded = Vec::new();
+        // The item's locals / PCL attributes, as phase 2 infers them.
+        for (index, (expr, c)) in computed_of(&body, d.file.kind).into_iter().zip(&decls.computed).enumerate() {
+            // Names in a cycle were never inferred (they are `any`).
+            if !probed(Some((doc, offset)), doc, &shift(&c.range, at)) || !self.computed.contains_key(&(item.id, index))
+            {
+                continue;
+            }
+            let view = View::new(env, dialect, false);
+            let mut inf = Infer::new(&view, item_source(d, item));
+            inf.record = Some(Vec::new());
+            inf.expr(expr);
+            recorded.extend(inf.record.take().unwrap_or_default());
+        }
+        let (_, checks) =
+            check_item(d, item, decls, env, dialect, checked.winners.clone(), &HashMap::default(), true, true);
+        recorded.extend(checks);
+        let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
+        (analysis, recorded)
+    }
+}

@@ -1,0 +1,597 @@
+//! A module: declarations across its files, name types in dependency order,
+//! and every item's checks.
+//!
+//! Each step works on one top-level item at a time and keeps its results
+//! relative to the item's start, so a [`Memo`] can hand them back after an
+//! edit that only moved the item: declarations are a function of the item
+//! alone; inferred locals and checks also depend on the types of the names
+//! they looked up, which the memo records and compares.
+//!
+//! Here: the results and [`run`], which combines the steps. Beside it:
+//! `decls` (what items declare), `env` (the module's names), `order`
+//! (locals in dependency order), `checks` (every item's checks), `symbols`
+//! (resources and outputs), `memo` (remembered results), `patch` (an
+//! edit brought into the last analysis in place), `changes` (a rename or
+//! new type taken in place) and `readers` (who read which name).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::RefCell;
+use std::hash::Hash;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use hcl_edit::expr::{Expression, TraversalOperator};
+use hcl_edit::structure::{Attribute, Block, BlockLabel, Body, Structure};
+use rayon::prelude::*;
+
+use super::calls::{Callee, Context};
+use super::document::{Document, Item, ItemId, Revision};
+use super::infer::{iteration, Env, Infer, Space, Typed};
+use super::FileKind;
+use schema::Schemas;
+use syntax::constant::{eval, Source};
+use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
+use syntax::recover::{outline, Name};
+use syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr, TypeNode};
+use syntax::Dialect;
+use types::value::Value;
+use types::{Kind, Strip, Type};
+
+mod calls;
+mod changes;
+mod checks;
+mod decls;
+mod env;
+mod interface;
+mod memo;
+mod order;
+mod patch;
+mod readers;
+mod resources;
+mod shared;
+mod shifted;
+mod symbols;
+
+use calls::*;
+use changes::*;
+use checks::*;
+use decls::*;
+use env::*;
+pub use interface::Call;
+pub use memo::Memo;
+use memo::*;
+use order::*;
+use readers::*;
+pub(crate) use resources::ambiguous;
+use resources::*;
+pub use shared::Shared;
+pub use shifted::{NodeAt, TypeNodes};
+use symbols::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Variable,
+    Local,
+    Output,
+    Config,
+    /// A PCL top-level attribute.
+    Attribute,
+    /// A resource, data source, module call or PCL component.
+    Resource,
+}
+
+/// A named value of a module, as `types`, hover and document symbols show it.
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    /// `var.NAME`, `local.NAME`, `output.NAME`, `config.NAME` or `NAME`.
+    pub address: String,
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The name in the declaration (a label or an attribute key).
+    pub name_range: Range<usize>,
+    /// The whole declaration.
+    pub range: Range<usize>,
+    /// The value type (what a reference yields).
+    pub ty: Type,
+    /// Index of the document that declares it.
+    pub doc: usize,
+}
+
+impl Symbol {
+    fn moved(&self, doc: usize, by: usize) -> Symbol {
+        Symbol { doc, ..moved(self, by) }
+    }
+}
+
+/// Everything analysis found in one module.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleAnalysis {
+    /// Per document (same order as the input): its diagnostics, by position.
+    pub diagnostics: Vec<Shared<Vec<Diagnostic>>>,
+    /// Named values in source order per document.
+    pub symbols: Shared<Vec<Symbol>>,
+    /// Per document: the parts of its type expressions (hover, semantic tokens).
+    pub type_nodes: Vec<Shared<TypeNodes>>,
+    /// With a probe: the type of every expression of the probed item.
+    pub probe: Vec<Typed>,
+    /// Resources, data sources, module calls and components (document
+    /// symbols), resources and data sources at their schema's type.
+    pub resources: Shared<Vec<Symbol>>,
+    /// What the module's calls lead to (completion of their arguments and
+    /// outputs), and its provider schemas (hover and completion).
+    pub context: Context,
+    /// Names this analysis: a patched one gets a new id (0: none given).
+    pub id: u64,
+    /// Per document, when a patch made this analysis: which of its
+    /// diagnostics the patch kept from the analysis it patched, so that a
+    /// publication compares only the others with what it last published
+    /// (tens of thousands in a large generated file).
+    pub kept: Vec<Option<Kept>>,
+}
+
+/// What a patch kept of one document's diagnostics: the first `front` are
+/// those of the analysis `from` (an [`ModuleAnalysis::id`]) as they were,
+/// and the last `back` its last `back`, moved with the text after the
+/// edit (their positions and those of their related locations in the
+/// same document shifted by the edit's change of length). The ones between
+/// may or may not have changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    pub from: u64,
+    pub front: usize,
+    pub back: usize,
+}
+
+/// A new [`ModuleAnalysis::id`].
+fn analysis_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A position to record expression types at: (document index, byte offset).
+pub type Probe = Option<(usize, usize)>;
+
+fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
+    r.start + by..r.end + by
+}
+
+/// What analysis places in a file: its ranges move with its item.
+trait Placed: Clone {
+    /// Maps the ranges that lie in the item. A diagnostic's related
+    /// location without a path lies in the same item.
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>);
+}
+
+impl Placed for Diagnostic {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.range = f(&self.range);
+        for r in self.related.iter_mut().filter(|r| r.path.is_none()) {
+            r.range = f(&r.range);
+        }
+    }
+}
+
+impl Placed for TypeNode {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.range = f(&self.range);
+        self.name_range = f(&self.name_range);
+    }
+}
+
+impl Placed for Symbol {
+    fn map_ranges(&mut self, f: impl Fn(&Range<usize>) -> Range<usize>) {
+        self.range = f(&self.range);
+        self.name_range = f(&self.name_range);
+    }
+}
+
+/// A copy with item-relative ranges made absolute.
+fn moved<T: Placed>(x: &T, by: usize) -> T {
+    let mut x = x.clone();
+    x.map_ranges(|r| shift(r, by));
+    x
+}
+
+// ---------------------------------------------------------------------------
+// The analysis.
+
+/// Analyses the documents of one module (same directory, same family).
+pub fn analyze(docs: &[Document]) -> ModuleAnalysis {
+    analyze_probe(docs, None)
+}
+
+/// [`analyze`], also recording the type of every expression of the item at
+/// the probe (for hover and definition).
+pub fn analyze_probe(docs: &[Document], probe: Probe) -> ModuleAnalysis {
+    analyze_with(docs, probe, &mut Memo::default())
+}
+
+fn probed(probe: Probe, doc: usize, range: &Range<usize>) -> bool {
+    matches!(probe, Some((d, at)) if d == doc && range.start <= at && at <= range.end)
+}
+
+fn item_source<'a>(doc: &'a Document, item: &Item) -> Source<'a> {
+    Source::new(doc.file.text.get(item.range.clone()).unwrap_or(""), 0)
+}
+
+/// A declared variable, where it is.
+struct VarRef {
+    item: ItemId,
+    index: usize,
+    doc: usize,
+    start: usize,
+    decl: VarDecl,
+}
+
+/// A computed name, where it is.
+struct ComputedRef<'a> {
+    doc: usize,
+    item: &'a Item,
+    index: usize,
+    decl: &'a ComputedDecl,
+}
+
+/// [`analyze_probe`] with results remembered from earlier analyses of the
+/// same module.
+pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleAnalysis {
+    run(docs, probe, memo).0
+}
+
+/// The analysis, and the module's names as they ended up.
+fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, ModuleEnv) {
+    let mut out = ModuleAnalysis {
+        diagnostics: docs.iter().map(|d| d.diagnostics.clone().into()).collect(),
+        symbols: Vec::new().into(),
+        type_nodes: docs.iter().map(|_| TypeNodes::default().into()).collect(),
+        probe: Vec::new(),
+        resources: Vec::new().into(),
+        context: memo.context.clone(),
+        id: analysis_id(),
+        kept: vec![None; docs.len()],
+    };
+    let Some(first) = docs.first() else { return (out, ModuleEnv::default()) };
+    let dialect = first.file.dialect;
+    // Results remembered for other documents than the last analysis's
+    // no longer tell what changed since it (see `Last::exact`).
+    if let Some(last) = memo.last.as_mut().filter(|last| !describes(&last.signature, docs)) {
+        last.readers = None;
+        last.exact = false;
+    }
+
+    // 1. Declarations: new items in parallel, then everything in order.
+    let missing: Vec<(usize, &Item)> = docs
+        .iter()
+        .enumerate()
+        .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
+        .filter(|(_, i)| !memo.decls.contains_key(&i.id))
+        .collect();
+    let fresh: Vec<(ItemId, Arc<Decls>)> =
+        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i)))).collect();
+    memo.decls.extend(fresh);
+
+    let mut env = ModuleEnv {
+        paths: docs.iter().map(|d| d.file.path.clone()).collect(),
+        names: HashMap::default(),
+        declared: Default::default(),
+        shapes: Default::default(),
+        near: Default::default(),
+        suggestions: Mutex::default(),
+        context: memo.context.clone(),
+        moves: Vec::new(),
+    };
+    let mut vars: Vec<VarRef> = Vec::new();
+    let mut var_index: HashMap<String, usize> = HashMap::default();
+    let mut computed: Vec<ComputedRef> = Vec::new();
+    let all_decls: Vec<Vec<Option<Arc<Decls>>>> =
+        docs.iter().map(|d| d.items.iter().map(|i| memo.decls.get(&i.id).cloned()).collect()).collect();
+    let declare_name = |env: &mut ModuleEnv, space: Space, name: &str| env.declare(space, name);
+    for (di, doc) in docs.iter().enumerate() {
+        for (item, decls) in doc.items.iter().zip(&all_decls[di]) {
+            let Some(d) = decls else { continue };
+            let at = item.range.start;
+            out.diagnostics[di].extend(d.diagnostics.iter().map(|x| moved(x, at)));
+            out.type_nodes[di].settled().extend(d.type_nodes.iter().map(|n| moved(n, at)));
+            out.symbols.extend(d.symbols.iter().map(|s| s.moved(di, at)));
+            out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
+            for n in &d.names {
+                declare_name(&mut env, Space::Pcl, &n.name);
+                let component = d.calls.iter().find(|c| c.component && c.name == n.name);
+                let ty = component.map_or_else(|| n.value(&env.context), |c| c.value(env.context.callee(&c.name)));
+                env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
+            }
+            for (index, v) in d.vars.iter().enumerate() {
+                if !var_index.contains_key(&v.name) {
+                    var_index.insert(v.name.clone(), vars.len());
+                    vars.push(VarRef { item: item.id, index, doc: di, start: at, decl: v.clone() });
+                }
+            }
+            for (index, c) in d.computed.iter().enumerate() {
+                declare_name(&mut env, c.space, &c.name);
+                computed.push(ComputedRef { doc: di, item, index, decl: c });
+            }
+            for c in d.calls.iter().filter(|c| !c.component) {
+                declare_name(&mut env, Space::Module, &c.name);
+                let ty = c.value(env.context.callee(&c.name));
+                env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), "module call");
+            }
+            for r in &d.resource_decls {
+                let key = r.key();
+                declare_name(&mut env, Space::Resource, &key);
+                let ty = r.value(&env.context);
+                let what = if r.data { "data source" } else { "resource" };
+                env.insert(Space::Resource, &key, ty, di, shift(&r.name_range, at), what);
+            }
+        }
+    }
+    typed_resources(&mut out.resources, &env);
+    for v in &vars {
+        declare_name(&mut env, Space::Var, &v.decl.name);
+        env.insert(
+            Space::Var,
+            &v.decl.name,
+            v.decl.value.clone(),
+            v.doc,
+            shift(&v.decl.name_range, v.start),
+            "variable",
+        );
+    }
+
+    // 2. Locals and PCL attributes in dependency order; cycles are errors.
+    // Names of one level depend only on names of lower levels: each level
+    // is inferred in parallel against the names the levels below gave.
+    let levels = dependency_order(&computed);
+    let mut computed_types: Vec<Option<Type>> = vec![None; computed.len()];
+    let cyclic = |component: &[usize]| {
+        component.len() > 1 || {
+            let c = computed[component[0]].decl;
+            c.refs.iter().any(|(s, n)| *s == c.space && *n == c.name)
+        }
+    };
+    // Each item's tree (a dropped tree is parsed again once per item) and
+    // where its computed values lie, kept from level to level (a chain of
+    // locals in one block is a level each) until none of its values is left.
+    let mut trees: HashMap<ItemId, (Option<Arc<Body>>, Vec<decls::ComputedPath>)> = HashMap::default();
+    let mut left: HashMap<ItemId, usize> = HashMap::default();
+    for component in levels.iter().flatten().filter(|c| !cyclic(c)) {
+        *left.entry(computed[component[0]].item.id).or_default() += 1;
+    }
+    for level in levels {
+        // The names to infer again (not remembered, or probed), each with
+        // its item's tree and its place in it.
+        let mut todo = Vec::new();
+        for component in level.iter().filter(|c| !cyclic(c)) {
+            let c = &computed[component[0]];
+            let is_probed = probed(probe, c.doc, &shift(&c.decl.range, c.item.range.start));
+            let reuse =
+                !is_probed && memo.computed.get(&(c.item.id, c.index)).is_some_and(|r| r.deps.hold(&env, dialect));
+            if !reuse {
+                let (tree, paths) = trees.entry(c.item.id).or_insert_with(|| {
+                    let doc = &docs[c.doc];
+                    let tree = c.item.body(&doc.file.text);
+                    let paths = tree.as_deref().map(|t| decls::computed_paths(t, doc.file.kind)).unwrap_or_default();
+                    (tree, paths)
+                });
+                todo.push((c, is_probed, tree.clone(), paths.get(c.index).copied()));
+            }
+            let id = c.item.id;
+            if let Some(n) = left.get_mut(&id) {
+                *n -= 1;
+                if *n == 0 {
+                    left.remove(&id);
+                    trees.remove(&id);
+                }
+            }
+        }
+        type Inferred = ((ItemId, usize), Option<(ComputedResult, Vec<Typed>)>);
+        let inferred: Vec<Inferred> = todo
+            .par_iter()
+            .with_min_len(32)
+            .map(|(c, is_probed, tree, path)| {
+                let doc = &docs[c.doc];
+                let key = (c.item.id, c.index);
+                let Some(expr) = tree.as_deref().zip(*path).and_then(|(t, p)| decls::computed_at(t, p)) else {
+                    return (key, None);
+                };
+                let view = View::new(&env, dialect, false);
+                let mut inf = Infer::new(&view, item_source(doc, c.item));
+                if *is_probed {
+                    inf.record = Some(Vec::new());
+                }
+                let ty = inf.expr(expr);
+                let at = c.item.range.start;
+                let recorded = inf.record.take().unwrap_or_default();
+                let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
+                let diagnostics = std::mem::take(&mut inf.diagnostics);
+                let type_nodes = std::mem::take(&mut inf.type_nodes);
+                drop(inf);
+                (key, Some((ComputedResult { deps: view.deps(), ty, diagnostics, type_nodes }, recorded)))
+            })
+            .collect();
+        for (key, result) in inferred {
+            match result {
+                Some((result, recorded)) => {
+                    out.probe.extend(recorded);
+                    memo.computed.insert(key, result);
+                }
+                None => {
+                    memo.computed.remove(&key);
+                }
+            }
+        }
+        for component in &level {
+            if cyclic(component) {
+                let names: Vec<String> = component.iter().map(|&i| computed[i].decl.name.clone()).collect();
+                let shown = if names.len() > 6 {
+                    format!("{}, … ({} names)", names[..6].join(", "), names.len())
+                } else {
+                    names.join(", ")
+                };
+                for &i in component {
+                    let c = &computed[i];
+                    let at = c.item.range.start;
+                    let d = Diagnostic::new(
+                        Code::Cycle,
+                        shift(&c.decl.name_range, at),
+                        format!("`{}` depends on itself through {shown}", c.decl.name),
+                    );
+                    out.diagnostics[c.doc].push(d);
+                    computed_types[i] = Some(Type::any());
+                    insert_computed(&mut env, c, Type::any());
+                }
+                continue;
+            }
+            let i = component[0];
+            let c = &computed[i];
+            // A broken item's names are there, of unknown type.
+            let Some(r) = memo.computed.get(&(c.item.id, c.index)) else {
+                insert_computed(&mut env, c, Type::any());
+                continue;
+            };
+            out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, c.item.range.start)));
+            out.type_nodes[c.doc].settled().extend(r.type_nodes.iter().map(|n| moved(n, c.item.range.start)));
+            let ty = r.ty.clone();
+            insert_computed(&mut env, c, ty.clone());
+            computed_types[i] = Some(ty);
+        }
+    }
+    *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::default();
+
+    // 3. Every item's checks: new or affected items in parallel.
+    let has_vars = !vars.is_empty();
+    let winners = |item: &Item, d: &Decls| -> Vec<bool> {
+        d.vars
+            .iter()
+            .enumerate()
+            .map(|(k, v)| var_index.get(&v.name).is_some_and(|&w| vars[w].item == item.id && vars[w].index == k))
+            .collect()
+    };
+    let work: Vec<(usize, &Item, &Arc<Decls>)> = docs
+        .iter()
+        .enumerate()
+        .flat_map(|(di, doc)| doc.items.iter().zip(&all_decls[di]).map(move |(i, d)| (di, i, d)))
+        .filter_map(|(di, i, d)| d.as_ref().map(|d| (di, i, d)))
+        .collect();
+    let stale: Vec<(usize, &Item, &Arc<Decls>)> = work
+        .iter()
+        .copied()
+        .filter(|(di, item, d)| {
+            let kind = docs[*di].file.kind;
+            kind == FileKind::Tfvars
+                || probed(probe, *di, &item.range)
+                || !memo.checks.get(&item.id).is_some_and(|r| {
+                    r.deps.hold(&env, docs[*di].file.dialect)
+                        && r.module_dialect == dialect
+                        && r.winners == winners(item, d)
+                })
+        })
+        .collect();
+    let var_types = var_types(&vars, docs);
+    let checked: Vec<(ItemId, usize, Arc<CheckResult>, Vec<Typed>)> = stale
+        .par_iter()
+        .with_min_len(16)
+        .map(|&(di, item, d)| {
+            let doc = &docs[di];
+            let (result, probe) = check_item(
+                doc,
+                item,
+                d,
+                &env,
+                dialect,
+                winners(item, d),
+                &var_types,
+                has_vars,
+                probed(probe, di, &item.range),
+            );
+            (item.id, item.range.start, Arc::new(result), probe)
+        })
+        .collect();
+    for (id, at, result, recorded) in checked {
+        out.probe.extend(recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }));
+        memo.checks.insert(id, result);
+    }
+    let mut outputs = Vec::new();
+    for &(di, item, _) in &work {
+        let Some(r) = memo.checks.get(&item.id) else { continue };
+        let at = item.range.start;
+        out.diagnostics[di].extend(r.diagnostics.iter().map(|d| moved(d, at)));
+        outputs.push((di, at, r.clone()));
+    }
+
+    // 4. Symbols in source order.
+    for v in &vars {
+        out.symbols.push(Symbol {
+            address: format!("var.{}", v.decl.name),
+            name: v.decl.name.clone(),
+            kind: SymbolKind::Variable,
+            name_range: shift(&v.decl.name_range, v.start),
+            range: shift(&v.decl.range, v.start),
+            ty: v.decl.value.clone(),
+            doc: v.doc,
+        });
+    }
+    for (c, t) in computed.iter().zip(computed_types) {
+        let (address, kind) = match c.decl.space {
+            Space::Local => (format!("local.{}", c.decl.name), SymbolKind::Local),
+            _ => (c.decl.name.clone(), SymbolKind::Attribute),
+        };
+        let at = c.item.range.start;
+        out.symbols.push(Symbol {
+            address,
+            name: c.decl.name.clone(),
+            kind,
+            name_range: shift(&c.decl.name_range, at),
+            range: shift(&c.decl.range, at),
+            ty: t.unwrap_or_else(Type::any),
+            doc: c.doc,
+        });
+    }
+    for (di, at, r) in outputs {
+        out.type_nodes[di].settled().extend(r.type_nodes.iter().map(|n| moved(n, at)));
+        out.symbols.extend(r.outputs.iter().map(|s| s.moved(di, at)));
+    }
+    out.symbols.sort_by_key(|s| (s.doc, s.name_range.start));
+    for nodes in &mut out.type_nodes {
+        nodes.settled().sort_by_key(|n| n.range.start);
+    }
+    for d in &mut out.diagnostics {
+        d.sort_by_key(|d| (d.range.start, d.range.end));
+        d.dedup();
+    }
+    memo.prune(docs);
+    (out, env)
+}
+
+/// Each variable by name, with where its type is (what tfvars values are
+/// checked against).
+fn var_types<'a>(vars: &'a [VarRef], docs: &[Document]) -> HashMap<&'a str, (&'a VarRef, Option<Related>)> {
+    vars.iter()
+        .map(|v| {
+            let related = v.decl.type_range.as_ref().map(|r| Related {
+                path: Some(docs[v.doc].file.path.clone()),
+                range: shift(r, v.start),
+                message: format!("the type of `var.{}`", v.decl.name),
+            });
+            (v.decl.name.as_str(), (v, related))
+        })
+        .collect()
+}
+
+/// Resource and data source symbols at the type their names have.
+fn typed_resources(symbols: &mut [Symbol], env: &ModuleEnv) {
+    if env.context.schemas.is_none() {
+        return;
+    }
+    for s in symbols.iter_mut() {
+        let key = (Space::Resource, s.address.clone());
+        if let Some(t) = env.type_of(&key).or_else(|| env.type_of(&(Space::Pcl, key.1))) {
+            s.ty = t.clone();
+        }
+    }
+}
+
+fn insert_computed(env: &mut ModuleEnv, c: &ComputedRef, t: Type) {
+    let what = if c.decl.space == Space::Local { "local" } else { "attribute" };
+    let range = shift(&c.decl.name_range, c.item.range.start);
+    env.insert(c.decl.space, &c.decl.name, t, c.doc, range, what);
+}

@@ -1,0 +1,291 @@
+//! A Terraform resource or data source body against its provider schema,
+//! as Terraform checks it when it decodes the block: argument types
+//! (value-aware), `Unsupported argument` / `Unsupported block type` (with
+//! "did you mean"), computed-only attributes that are set, required
+//! arguments and `min_items`, `max_items`, deprecated attributes.
+//!
+//! A schema the user named is not known to match the module's providers
+//! (often it is older): what it does not know is a warning naming it, and
+//! so is a required argument it lacks, never an error.
+
+use super::*;
+use schema::pulumi::Lookup;
+use schema::{BlockSchema, Found};
+
+/// Arguments Terraform itself takes in every resource and data source.
+const META: [&str; 4] = ["count", "for_each", "provider", "depends_on"];
+
+/// Who reports: the resource type and its schema's trust.
+struct Site<'a> {
+    /// `resource \`google_compute_network\``
+    what: String,
+    origin: &'a str,
+    trusted: bool,
+}
+
+impl Site<'_> {
+    /// An argument or block the schema does not have (or forbids setting).
+    fn unsupported(&self, inf: &mut Infer, range: Range<usize>, msg: String) {
+        self.report(inf, Code::UnsupportedArgument, range, msg);
+    }
+
+    fn missing(&self, inf: &mut Infer, range: Range<usize>, msg: String) {
+        self.report(inf, Code::MissingArgument, range, msg);
+    }
+
+    fn report(&self, inf: &mut Infer, code: Code, range: Range<usize>, mut msg: String) {
+        if self.trusted {
+            inf.report(Diagnostic::new(code, range, msg));
+        } else {
+            msg.push_str(&format!(" (schema {}; the module's provider may differ)", self.origin));
+            inf.report(Diagnostic::new(code, range, msg).with_severity(Severity::Warning));
+        }
+    }
+}
+
+/// The checks of `resource "TYPE" "NAME" { … }` or `data "TYPE" "NAME" { … }`.
+pub(super) fn resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let data = b.ident.value().as_str() == "data";
+    let ty = b.labels.first().map(label_text).unwrap_or("");
+    let schemas = inf.env().schemas();
+    let Some(found) = schemas.as_ref().and_then(|s| s.find(data, ty)) else {
+        // Without a schema every argument is a value, but the
+        // meta-arguments: `provider = aws.west` names a configuration.
+        let bound = repetition(inf, &b.body);
+        for a in b.body.attributes().filter(|a| !META.contains(&a.key.value().as_str())) {
+            inf.expr(&a.value);
+        }
+        body(inf, &b.body, dialect, true);
+        inf.unbind(bound);
+        return;
+    };
+    let mut bound = repetition(inf, &b.body);
+    // `self` in provisioners and connections: this instance.
+    inf.bind("self", found.block.value_type());
+    bound += 1;
+    let site = site(&found, data, ty);
+    let header = header_range(inf, b);
+    if found.block.deprecated {
+        let d = Diagnostic::new(Code::Deprecated, header.clone(), format!("{} is deprecated", site.what));
+        inf.report(d);
+    }
+    check_body(inf, &b.body, found.block, &site, header, dialect, true);
+    inf.unbind(bound);
+}
+
+fn site<'a>(found: &Found<'a>, data: bool, ty: &str) -> Site<'a> {
+    let kind = if data { "data source" } else { "resource" };
+    Site { what: format!("{kind} `{ty}`"), origin: found.origin(), trusted: found.file.trusted }
+}
+
+/// From the block type to its last label: where a missing argument is reported.
+fn header_range(inf: &Infer, b: &Block) -> Range<usize> {
+    inf.range(&b.ident).start..b.labels.last().map_or_else(|| inf.range(&b.ident).end, |l| inf.range(l).end)
+}
+
+/// One body (the resource's or a nested block's) against its schema.
+fn check_body(
+    inf: &mut Infer,
+    body: &Body,
+    schema: &BlockSchema,
+    site: &Site,
+    header: Range<usize>,
+    dialect: Dialect,
+    top: bool,
+) {
+    for a in body.attributes() {
+        let key = a.key.value().as_str();
+        if top && META.contains(&key) {
+            // count and for_each were checked; the others are addresses.
+            continue;
+        }
+        let t = inf.expr(&a.value);
+        let range = inf.range(&a.key);
+        let Some(attr) = schema.attribute(key) else {
+            let mut msg = format!("{} has no argument `{key}`", site.what);
+            let names = schema.attributes.iter().filter(|a| a.required || a.optional).map(|a| a.name.as_str());
+            let names = names.chain(schema.blocks.iter().map(|b| b.name.as_str()));
+            if let Some(s) = types::suggest::closest(key, names) {
+                msg.push_str(&format!("; did you mean `{s}`?"));
+            }
+            site.unsupported(inf, range, msg);
+            continue;
+        };
+        if attr.computed && !attr.optional && !attr.required {
+            site.unsupported(
+                inf,
+                range,
+                format!("`{key}` of {} is computed by the provider: it cannot be set", site.what),
+            );
+            continue;
+        }
+        if attr.deprecated {
+            inf.report(Diagnostic::new(Code::Deprecated, range, format!("`{key}` of {} is deprecated", site.what)));
+        }
+        if !matches!(a.value, Expression::Null(_)) {
+            inf.check(&a.value, &t, &attr.input, None);
+        }
+    }
+    let mut counts: HashMap<&str, (u64, bool)> = HashMap::default();
+    for nested in body.blocks() {
+        let name = nested.ident.value().as_str();
+        match name {
+            "lifecycle" if top => {
+                for a in nested.body.attributes() {
+                    if a.key.value().as_str() != "ignore_changes" {
+                        inf.expr(&a.value);
+                    }
+                }
+                for inner in nested.body.blocks() {
+                    nested_body(inf, &inner.body, dialect);
+                }
+            }
+            "provisioner" | "connection" if top => nested_body(inf, &nested.body, dialect),
+            "dynamic" => {
+                let label = nested.labels.first().map(label_text).unwrap_or("");
+                counts.entry(label).or_default().1 = true;
+                match schema.block(label) {
+                    Some(nb) => dynamic_block(inf, nested, &nb.block, site, dialect),
+                    // Attributes as blocks, generated.
+                    None if schema.attribute(label).is_some() => dynamic(inf, nested, dialect),
+                    None => {
+                        let r = nested.labels.first().map_or_else(|| inf.range(&nested.ident), |l| inf.range(l));
+                        site.unsupported(inf, r, format!("{} has no block `{label}`", site.what));
+                        dynamic(inf, nested, dialect);
+                    }
+                }
+            }
+            // SDKv2's attributes as blocks: a list of objects written as blocks.
+            _ if schema.block(name).is_none() && schema.attribute(name).is_some() => {
+                nested_body(inf, &nested.body, dialect)
+            }
+            _ => match schema.block(name) {
+                Some(nb) => {
+                    counts.entry(name).or_default().0 += 1;
+                    let h = header_range(inf, nested);
+                    check_body(inf, &nested.body, &nb.block, site, h, dialect, false);
+                }
+                None => {
+                    let mut msg = format!("{} has no block `{name}`", site.what);
+                    let names = schema.blocks.iter().map(|b| b.name.as_str());
+                    if let Some(s) = types::suggest::closest(name, names) {
+                        msg.push_str(&format!("; did you mean `{s}`?"));
+                    }
+                    let r = inf.range(&nested.ident);
+                    site.unsupported(inf, r, msg);
+                    nested_body(inf, &nested.body, dialect);
+                }
+            },
+        }
+    }
+    for attr in schema.attributes.iter().filter(|a| a.required) {
+        if !body.has_attribute(&attr.name) {
+            site.missing(inf, header.clone(), format!("{} needs the argument `{}`", site.what, attr.name));
+        }
+    }
+    for nb in &schema.blocks {
+        let (n, dynamic) = counts.get(nb.name.as_str()).copied().unwrap_or_default();
+        if dynamic {
+            continue;
+        }
+        if n < nb.min_items {
+            let at_least = if nb.min_items == 1 { String::new() } else { format!("at least {} ", nb.min_items) };
+            site.missing(inf, header.clone(), format!("{} needs {at_least}`{}` block", site.what, nb.name));
+        }
+        if nb.max_items > 0 && n > nb.max_items {
+            let r = header.clone();
+            site.unsupported(
+                inf,
+                r,
+                format!("{} takes at most {} `{}` block(s), not {n}", site.what, nb.max_items, nb.name),
+            );
+        }
+    }
+}
+
+/// `dynamic "NAME" { for_each = …, content { … } }` whose content is a
+/// block of the schema.
+fn dynamic_block(inf: &mut Infer, b: &Block, schema: &BlockSchema, site: &Site, dialect: Dialect) {
+    dynamic_iterator(inf, b);
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "for_each" | "iterator") {
+            inf.expr(&a.value);
+        }
+    }
+    for nested in b.body.blocks() {
+        if nested.ident.value().as_str() == "content" {
+            let h = header_range(inf, nested);
+            check_body(inf, &nested.body, schema, site, h, dialect, false);
+        } else {
+            nested_body(inf, &nested.body, dialect);
+        }
+    }
+    inf.unbind(1);
+}
+
+/// A PCL resource's inputs against its package schema, as Pulumi's binder
+/// checks them: each attribute at its input property's type (an output of
+/// it is fine: checks look through eventuals), an unknown one
+/// `unsupported-argument`, a required one absent `missing-argument`.
+pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let token = b.labels.get(1).map(label_text).unwrap_or("");
+    let schemas = inf.env().schemas();
+    let (resource, file) = match schemas.as_ref().and_then(|s| s.pulumi_lookup(token)) {
+        Some((Lookup::Found(r), file)) => (r, file),
+        Some((Lookup::Ambiguous(tokens), file)) => {
+            let range = b.labels.get(1).map_or_else(|| header_range(inf, b), |l| inf.range(l));
+            inf.report(ambiguous(range, "resource", token, &tokens, &file.label));
+            return body(inf, &b.body, dialect, false);
+        }
+        _ => return body(inf, &b.body, dialect, false),
+    };
+    let site = Site { what: format!("resource `{token}`"), origin: &file.label, trusted: file.trusted };
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        let t = inf.expr(&a.value);
+        if key.starts_with("__") {
+            continue;
+        }
+        match resource.inputs.iter().find(|p| p.name == key) {
+            Some(p) => {
+                if !matches!(a.value, Expression::Null(_)) {
+                    inf.check(&a.value, &t, &p.ty, None);
+                }
+            }
+            None => {
+                let mut msg = format!("{} has no input `{key}`", site.what);
+                if let Some(s) = types::suggest::closest(key, resource.inputs.iter().map(|p| p.name.as_str())) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                let r = inf.range(&a.key);
+                site.unsupported(inf, r, msg);
+            }
+        }
+    }
+    for nested in b.body.blocks() {
+        match nested.ident.value().as_str() {
+            "options" => pcl_options(inf, nested),
+            _ => nested_body(inf, &nested.body, dialect),
+        }
+    }
+    let header = header_range(inf, b);
+    for p in resource.inputs.iter().filter(|p| p.required) {
+        if !b.body.has_attribute(&p.name) {
+            site.missing(inf, header.clone(), format!("{} needs the input `{}`", site.what, p.name));
+        }
+    }
+}
+
+/// A PCL token that several of a package schema's tokens share the
+/// canonical form of: a warning naming them all (the schema is the
+/// user's file, and Pulumi refuses it), and the resource or invoke left
+/// untyped rather than typed by an arbitrary one of them.
+pub(crate) fn ambiguous(range: Range<usize>, what: &str, token: &str, tokens: &[&str], origin: &str) -> Diagnostic {
+    let list = tokens.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+    let msg = format!(
+        "{what} token `{token}` matches {} tokens of {origin}: {list}; write one of them in full \
+         (Pulumi refuses a schema whose tokens share a canonical form)",
+        tokens.len()
+    );
+    Diagnostic::new(Code::UndefinedReference, range, msg).with_severity(Severity::Warning)
+}

@@ -1,0 +1,266 @@
+//! The workspace of modules, above the single-module analysis: which
+//! module calls which, and each callee's [`Interface`], computed once per
+//! change of its files and shared by every caller.
+//!
+//! A call's `source` is resolved as Terraform does: a local path (`./`,
+//! `../`) relative to the calling module; anything else through what
+//! `terraform init` installed (`.terraform/modules/modules.json` in the
+//! root module, keys like `a.b` for module `b` called by module `a`).
+//! Callees are analysed on their own, their variables at their declared
+//! types. A call that leads back into a module being analysed, or deeper
+//! than [`MAX_DEPTH`], is not followed.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use super::calls::{is_local, Callee, Context, Interface};
+use super::{Call, Document, Family, Memo, ModuleAnalysis};
+
+/// How deep a chain of calls is followed.
+pub const MAX_DEPTH: usize = 32;
+
+/// Where module files come from: the editor's open documents over the
+/// disk (server), or the disk (CLI).
+pub trait Files {
+    /// The parsed files of `family` (Terraform: `.tf`, `.tfvars`, …; PCL:
+    /// `.pp`) of the module in `dir`; empty when there are none. The same
+    /// documents while the files do not change, so their analysis is
+    /// remembered.
+    fn module(&self, dir: &Path, family: Family) -> Vec<Document>;
+    /// A small file's text (a module manifest).
+    fn read(&self, path: &Path) -> Option<String>;
+    /// The directories a root module may be in: what the user checks (the
+    /// CLI) or the workspace folders (the server). A registry call is
+    /// resolved through the manifest of its module's own directory or of an
+    /// ancestor within one of these, never above: Terraform reads only the
+    /// root module's `.terraform/modules/modules.json`, and a manifest
+    /// above the project is another project's.
+    fn roots(&self) -> &[PathBuf];
+}
+
+/// A called module, as last analysed.
+#[derive(Default)]
+struct Callee1 {
+    memo: Memo,
+    analysis: Option<Arc<ModuleAnalysis>>,
+    interface: Option<Arc<Interface>>,
+}
+
+/// The modules called from the ones analysed: their memos and interfaces.
+#[derive(Default)]
+pub struct Workspace {
+    modules: HashMap<(PathBuf, Family), Callee1>,
+    /// The provider schemas every module is analysed with (callees too, so
+    /// their outputs of resource attributes are typed).
+    pub schemas: Option<Arc<schema::Schemas>>,
+}
+
+/// What [`Workspace::context`] found: the context to analyse a module
+/// with, and every module directory it reads (directly or not).
+pub struct Resolved {
+    pub context: Context,
+    pub reads: HashSet<PathBuf>,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace").field("modules", &self.modules.len()).finish()
+    }
+}
+
+impl Workspace {
+    /// The context of the module in `dir` with these calls: each callee
+    /// resolved and its interface brought up to its files.
+    pub fn context(&mut self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Resolved {
+        let mut reads = HashSet::new();
+        let family = calls.first().map_or(Family::Terraform, |c| c.family);
+        let mut stack = vec![(normalize(dir), family)];
+        let context = self.context_at(files, &mut stack, calls, &mut reads);
+        Resolved { context, reads }
+    }
+
+    /// Forgets the called modules whose directories `keep` does not hold.
+    pub fn retain(&mut self, keep: &HashSet<PathBuf>) {
+        self.modules.retain(|(dir, _), _| keep.contains(dir));
+    }
+
+    /// How many called modules are remembered.
+    pub fn len(&self) -> usize {
+        self.modules.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.modules.is_empty()
+    }
+
+    /// The directories the calls lead to (without analysing them).
+    pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<PathBuf> {
+        let dir = normalize(dir);
+        calls.iter().filter_map(|c| resolve(files, &dir, c)).collect()
+    }
+
+    /// Takes a module analysed elsewhere (with the documents `files` gives
+    /// for `dir`, and its context from [`Self::context`]), so callers
+    /// reuse it instead of analysing it again.
+    pub fn insert(&mut self, dir: &Path, family: Family, memo: Memo, analysis: Arc<ModuleAnalysis>) {
+        self.modules.insert((normalize(dir), family), Callee1 { memo, analysis: Some(analysis), interface: None });
+    }
+
+    fn context_at(
+        &mut self,
+        files: &dyn Files,
+        stack: &mut Vec<(PathBuf, Family)>,
+        calls: &[Call],
+        reads: &mut HashSet<PathBuf>,
+    ) -> Context {
+        let mut map = BTreeMap::new();
+        // The calls of one local source lead to one module, looked at once
+        // (a generated 10 MB file calls 10 modules 388 times, and this runs
+        // before every keystroke's analysis).
+        let mut local: HashMap<(&str, Family), Callee> = HashMap::new();
+        for call in calls {
+            let source = call.source.as_deref().filter(|s| is_local(s));
+            let callee = match source.and_then(|s| local.get(&(s, call.family))) {
+                Some(known) => known.clone(),
+                None => {
+                    let callee = self.callee(files, stack, call, reads);
+                    if let Some(s) = source {
+                        local.insert((s, call.family), callee.clone());
+                    }
+                    callee
+                }
+            };
+            map.insert(call.name.clone(), callee);
+        }
+        Context { calls: Arc::new(map), schemas: self.schemas.clone() }
+    }
+
+    fn callee(
+        &mut self,
+        files: &dyn Files,
+        stack: &mut Vec<(PathBuf, Family)>,
+        call: &Call,
+        reads: &mut HashSet<PathBuf>,
+    ) -> Callee {
+        if call.source.is_none() {
+            return Callee::Opaque;
+        }
+        let Some((dir, _)) = stack.last() else { return Callee::Opaque };
+        let Some(target) = resolve(files, dir, call) else { return Callee::NotInstalled };
+        let key = (target.clone(), call.family);
+        if stack.contains(&key) || stack.len() > MAX_DEPTH {
+            return Callee::Opaque;
+        }
+        reads.insert(target.clone());
+        let docs = files.module(&target, call.family);
+        if docs.is_empty() {
+            return Callee::Missing(target);
+        }
+        let mut entry = self.modules.remove(&key).unwrap_or_default();
+        let calls = entry.memo.calls(&docs);
+        stack.push(key.clone());
+        let context = self.context_at(files, stack, &calls, reads);
+        stack.pop();
+        entry.memo.set_context(context);
+        let analysis = entry.memo.analysis(&docs);
+        let interface = match (&entry.analysis, &entry.interface) {
+            (Some(a), Some(i)) if Arc::ptr_eq(a, &analysis) => i.clone(),
+            (_, old) => {
+                let fresh = entry.memo.interface(&docs);
+                match old {
+                    Some(i) if i.version == fresh.version => i.clone(),
+                    _ => Arc::new(fresh),
+                }
+            }
+        };
+        entry.analysis = Some(analysis);
+        entry.interface = Some(interface.clone());
+        self.modules.insert(key, entry);
+        Callee::Module(interface)
+    }
+}
+
+/// The directory a call leads to, or `None` when it is not installed.
+fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
+    let (name, source) = (&call.name, call.source.as_deref()?);
+    if is_local(source) {
+        return Some(normalize(&dir.join(source.replace('\\', "/"))));
+    }
+    if call.family != Family::Terraform {
+        return None;
+    }
+    // The root module is the nearest directory above with an install
+    // manifest, within the roots.
+    let within = |a: &Path| a == dir || files.roots().iter().any(|r| a.starts_with(r));
+    for root in dir.ancestors().take_while(|a| within(a)) {
+        let manifest = root.join(".terraform/modules/modules.json");
+        let Some(text) = files.read(&manifest) else { continue };
+        let entries = manifest_entries(&text);
+        let here: Vec<&str> = entries
+            .iter()
+            .filter(|(_, d)| normalize(&root.join(d)) == dir)
+            .map(|(k, _)| k.as_str())
+            .chain((root == dir).then_some(""))
+            .collect();
+        for key in here {
+            let wanted = if key.is_empty() { name.to_string() } else { format!("{key}.{name}") };
+            if let Some((_, d)) = entries.iter().find(|(k, _)| *k == wanted) {
+                return Some(normalize(&root.join(d)));
+            }
+        }
+        return None;
+    }
+    None
+}
+
+/// `Key` and `Dir` of every module in a `modules.json`.
+fn manifest_entries(text: &str) -> Vec<(String, String)> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
+    let Some(modules) = v.get("Modules").and_then(|m| m.as_array()) else { return Vec::new() };
+    modules
+        .iter()
+        .filter_map(|m| Some((m.get("Key")?.as_str()?.to_string(), m.get("Dir")?.as_str()?.to_string())))
+        .collect()
+}
+
+/// `path` with `.` and `..` taken out, without asking the disk (a module
+/// reached through a symlink is the module its path names).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.components().next_back() {
+                None | Some(Component::ParentDir) => out.push(".."),
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(_) => {
+                    out.pop();
+                }
+            },
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_normalized_lexically() {
+        assert_eq!(normalize(Path::new("/a/b/./../c/d")), PathBuf::from("/a/c/d"));
+        assert_eq!(normalize(Path::new("a/../../b")), PathBuf::from("../b"));
+        assert_eq!(normalize(Path::new("./../../../m")), PathBuf::from("../../../m"));
+        assert_eq!(normalize(Path::new("/../a")), PathBuf::from("/a"));
+    }
+
+    #[test]
+    fn manifest_keys_and_dirs_are_read() {
+        let text = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"vpc","Source":"registry.terraform.io/x/vpc/aws","Version":"1.0.0","Dir":".terraform/modules/vpc"}]}"#;
+        let e = manifest_entries(text);
+        assert_eq!(e[1], ("vpc".to_string(), ".terraform/modules/vpc".to_string()));
+        assert!(manifest_entries("not json").is_empty());
+    }
+}

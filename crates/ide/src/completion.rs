@@ -1,0 +1,321 @@
+//! Completion: type constructors and keywords in a type expression,
+//! names, attributes after a traversal, functions, a called module's
+//! variables and an object default's missing attributes.
+
+use analysis::calls::{Callee, Input};
+use analysis::functions;
+use analysis::module::{ModuleAnalysis, Symbol, SymbolKind};
+use analysis::Document;
+use syntax::typeexpr::{constructors, keywords, parse_type_str, TypeContext};
+use syntax::Dialect;
+use types::{traverse, Kind, Step, Type};
+
+use crate::cursor::*;
+use crate::*;
+
+/// What a completion item inserts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompletionKind {
+    Keyword,
+    Constructor,
+    Variable,
+    Attribute,
+    Function,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub label: String,
+    pub kind: CompletionKind,
+    pub detail: Option<String>,
+    /// A snippet (`list(${1})`) when it differs from the label.
+    pub snippet: Option<String>,
+}
+
+/// What completion offers, and whether typing more can bring other items
+/// (the list was cut at [`NAME_LIMIT`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompletionList {
+    pub items: Vec<Completion>,
+    pub incomplete: bool,
+}
+
+impl From<Vec<Completion>> for CompletionList {
+    fn from(items: Vec<Completion>) -> Self {
+        CompletionList { items, incomplete: false }
+    }
+}
+
+pub(crate) fn constructor_snippet(name: &str) -> String {
+    match name {
+        "object" => "object({${1}})".into(),
+        "tuple" => "tuple([${1}])".into(),
+        _ => format!("{name}(${{1}})"),
+    }
+}
+
+/// Completions at `offset` of document `doc`.
+pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleAnalysis) -> CompletionList {
+    let d = &docs[doc];
+    let dialect = d.file.dialect;
+    let prefix = item_prefix(d, offset);
+    if let Some(start) = type_position(prefix, dialect) {
+        let expr = &prefix[start..];
+        // `optional` only where the dialect allows it: inside object({…})
+        // attribute types, or anywhere outside Terraform.
+        let in_object =
+            open_brackets(expr).iter().any(|(i, c)| *c == '{' && expr[..*i].trim_end().ends_with("object("));
+        let mut out: Vec<Completion> = keywords(dialect)
+            .into_iter()
+            .map(|k| Completion {
+                label: k.into(),
+                kind: CompletionKind::Keyword,
+                detail: Some("type".into()),
+                snippet: None,
+            })
+            .collect();
+        for c in constructors(dialect) {
+            if c == "optional" && !(in_object || dialect != Dialect::Terraform) {
+                continue;
+            }
+            out.push(Completion {
+                label: c.into(),
+                kind: CompletionKind::Constructor,
+                detail: Some("type constructor".into()),
+                snippet: Some(constructor_snippet(c)),
+            });
+        }
+        return out.into();
+    }
+    let path = trailing_path(prefix);
+    let parts: Vec<&str> = path.split('.').collect();
+    if parts.len() >= 2 && dialect != Dialect::Pcl && matches!(parts[0], "var" | "local") {
+        let space = parts[0];
+        if parts.len() == 2 {
+            let kind = if space == "var" { SymbolKind::Variable } else { SymbolKind::Local };
+            // Not the local being written: it cannot refer to itself.
+            let own = |s: &Symbol| s.doc == doc && (s.range.start..=s.range.end).contains(&offset);
+            return names(parts[1], analysis.symbols.iter().filter(|s| s.kind == kind && !own(s)));
+        }
+        let address = format!("{}.{}", parts[0], parts[1]);
+        let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new().into() };
+        return attributes_after(&sym.ty, &parts[2..parts.len() - 1]).into();
+    }
+    if dialect != Dialect::Terraform {
+        if parts.len() >= 2 {
+            let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
+            else {
+                return Vec::new().into();
+            };
+            return attributes_after(&sym.ty, &parts[1..parts.len() - 1]).into();
+        }
+        let typed = parts[0];
+        let candidates = analysis.symbols.iter().chain(&analysis.resources);
+        let mut out = names(typed, candidates.filter(|s| s.doc < docs.len() && !s.address.starts_with("output.")));
+        out.items.extend(functions_completions(dialect));
+        return out;
+    }
+    if let Some(missing) = missing_default_attributes(d, prefix, offset) {
+        return missing.into();
+    }
+    if parts.len() >= 2 && parts[0] == "module" {
+        if parts.len() == 2 {
+            let calls = analysis.resources.iter().filter(|s| s.address.starts_with("module."));
+            return names(parts[1], calls);
+        }
+        let Some(i) = analysis.context.callee(parts[1]).and_then(Callee::interface) else {
+            return Vec::new().into();
+        };
+        return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
+    }
+    if let Some(args) = module_arguments(prefix, item_text(d, offset), analysis) {
+        return args.into();
+    }
+    if let Some(list) = resources::completion(d, offset, &parts, analysis) {
+        return list;
+    }
+    if parts.len() == 1 && !path.is_empty() {
+        let mut out: Vec<Completion> = ["var", "local", "each", "count", "path", "terraform"]
+            .iter()
+            .map(|k| Completion { label: (*k).into(), kind: CompletionKind::Keyword, detail: None, snippet: None })
+            .collect();
+        out.extend(functions_completions(dialect));
+        return out.into();
+    }
+    Vec::new().into()
+}
+
+/// At most this many names are offered at once; the list is marked
+/// incomplete so the editor asks again as the user types more of the name.
+pub const NAME_LIMIT: usize = 200;
+
+/// The names that the typed part could still become (see [`fuzzy_match`]),
+/// those it starts first, in source order otherwise.
+fn names<'a>(typed: &str, symbols: impl Iterator<Item = &'a analysis::Symbol>) -> CompletionList {
+    let lower: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
+    let (mut starts, mut others) = (Vec::new(), Vec::new());
+    // A name declared twice (an error reported elsewhere) is offered once;
+    // only names offered are remembered, so a large module costs no more.
+    let mut seen = std::collections::HashSet::new();
+    for s in symbols {
+        if starts_with_folded(&s.name, &lower) {
+            if seen.insert(s.name.as_str()) {
+                starts.push(s);
+            }
+            // Enough names that start with it: no other comes before them.
+            if starts.len() > NAME_LIMIT {
+                break;
+            }
+        } else if others.len() <= NAME_LIMIT && fuzzy_match(typed, &s.name) && seen.insert(s.name.as_str()) {
+            others.push(s);
+        }
+    }
+    starts.append(&mut others);
+    let incomplete = starts.len() > NAME_LIMIT;
+    CompletionList { items: starts.into_iter().take(NAME_LIMIT).map(name_completion).collect(), incomplete }
+}
+
+/// Whether `name`, lowercased, starts with `lower` (without allocating).
+pub(crate) fn starts_with_folded(name: &str, lower: &[char]) -> bool {
+    let mut folded = name.chars().flat_map(char::to_lowercase);
+    lower.iter().all(|c| folded.next() == Some(*c))
+}
+
+/// Whether the typed part of a name could still become `name`: its
+/// characters in order, ignoring case (how editors filter completions, so
+/// leaving the others out changes nothing but the size of the answer).
+pub(crate) fn fuzzy_match(typed: &str, name: &str) -> bool {
+    let mut rest = name.chars().flat_map(char::to_lowercase);
+    typed.chars().flat_map(char::to_lowercase).all(|c| rest.any(|n| n == c))
+}
+
+fn name_completion(s: &analysis::Symbol) -> Completion {
+    Completion { label: s.name.clone(), kind: CompletionKind::Variable, detail: Some(s.ty.to_string()), snippet: None }
+}
+
+fn functions_completions(dialect: Dialect) -> Vec<Completion> {
+    functions::names(dialect)
+        .into_iter()
+        .filter_map(|n| functions::lookup(dialect, n))
+        .map(|f| Completion {
+            label: f.name.into(),
+            kind: CompletionKind::Function,
+            detail: Some(f.label()),
+            snippet: Some(format!("{}(${{1}})", f.name)),
+        })
+        .collect()
+}
+
+/// The attributes of `t` after traversing `steps`.
+pub(crate) fn attributes_after(t: &Type, steps: &[&str]) -> Vec<Completion> {
+    let mut t = t.clone();
+    for s in steps {
+        t = traverse(&t, &Step::Attr((*s).to_string())).ty;
+    }
+    let mut out = Vec::new();
+    for m in t.eventual_element().members() {
+        if let Kind::Object(attrs) = m.kind() {
+            for (name, ty) in attrs {
+                if !out.iter().any(|c: &Completion| c.label == *name) {
+                    out.push(Completion {
+                        label: name.clone(),
+                        kind: CompletionKind::Attribute,
+                        detail: Some(ty.to_string()),
+                        snippet: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// At the start of a line directly in a `module` block's body: the called
+/// module's variables not set yet, those without a default first.
+fn module_arguments(prefix: &str, item: &str, analysis: &ModuleAnalysis) -> Option<Vec<Completion>> {
+    let head = prefix.trim_start().strip_prefix("module")?;
+    let name = head.trim_start().strip_prefix('"')?.split('"').next()?;
+    let open = open_brackets(prefix);
+    if open.len() != 1 || open[0].1 != '{' {
+        return None;
+    }
+    let line = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+    if !line.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    let i = analysis.context.callee(name)?.interface()?;
+    let given: Vec<&str> = item
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k.trim()))
+        .filter(|k| k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
+        .collect();
+    let mut inputs: Vec<&Input> = i.inputs.iter().filter(|v| !given.contains(&v.name.as_str())).collect();
+    inputs.sort_by_key(|v| !v.required);
+    Some(
+        inputs
+            .into_iter()
+            .map(|v| {
+                let ty = v.declared.clone().unwrap_or_else(|| v.value.clone());
+                let detail = if v.required { format!("{ty} (required)") } else { ty.to_string() };
+                Completion {
+                    label: v.name.clone(),
+                    kind: CompletionKind::Attribute,
+                    detail: Some(detail),
+                    snippet: Some(format!("{} = ${{1}}", v.name)),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Inside `default = { … }` of an object-typed variable: the attributes
+/// not written yet.
+fn missing_default_attributes(doc: &Document, prefix: &str, offset: usize) -> Option<Vec<Completion>> {
+    if !prefix.trim_start().starts_with("variable") {
+        return None;
+    }
+    let default_at = prefix.rfind("default")?;
+    let after = &prefix[default_at..];
+    let open = open_brackets(after);
+    let &(brace, '{') = open.first()? else { return None };
+    if open.len() != 1 {
+        return None;
+    }
+    let text = &doc.file.text;
+    let item = doc.items.iter().filter(|i| i.range.start <= offset).max_by_key(|i| i.range.start)?;
+    let item_text = &text[item.range.start..item.range.end.max(offset).min(text.len())];
+    let type_line = item_text.lines().find(|l| l.trim_start().starts_with("type") && l.contains('='))?;
+    let type_start = item_text.find(type_line)? + type_line.find('=')? + 1;
+    // The type expression runs until its brackets close.
+    let rest = &item_text[type_start..];
+    let mut depth = 0i32;
+    let mut end = rest.len();
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '\n' if depth == 0 && i > 0 => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let ty = parse_type_str(rest[..end].trim(), TypeContext::variable(doc.file.dialect)).declared;
+    let Kind::Object(attrs) = ty.kind() else { return None };
+    let written = &after[brace..];
+    let present: Vec<&str> = written.lines().filter_map(|l| l.trim_start().split(['=', ' ']).next()).collect();
+    Some(
+        attrs
+            .iter()
+            .filter(|(n, _)| !present.contains(&n.as_str()))
+            .map(|(n, t)| Completion {
+                label: n.clone(),
+                kind: CompletionKind::Attribute,
+                detail: Some(t.to_string()),
+                snippet: Some(format!("{n} = ${{1}}")),
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,33 @@
+//! Go to definition: where the reference under the cursor is declared,
+//! in this module or a module it calls.
+
+use std::ops::Range;
+
+use analysis::infer::Note;
+use analysis::module::Memo;
+use analysis::Document;
+
+/// Where the reference at `offset` is declared: (document path, range).
+pub fn definition(docs: &[Document], doc: usize, offset: usize) -> Option<(std::path::PathBuf, Range<usize>)> {
+    definition_with(docs, doc, offset, &mut Memo::default())
+}
+
+/// [`definition`], reusing what earlier analyses of the module found.
+pub fn definition_with(
+    docs: &[Document],
+    doc: usize,
+    offset: usize,
+    memo: &mut Memo,
+) -> Option<(std::path::PathBuf, Range<usize>)> {
+    let (_, probe) = memo.probe(docs, doc, offset);
+    let contains = |r: &Range<usize>| r.start <= offset && offset < r.end.max(r.start + 1);
+    probe
+        .iter()
+        .filter(|t| contains(&t.range))
+        .filter_map(|t| match &t.note {
+            Note::Reference(Some(r)) => Some((t.range.len(), r)),
+            _ => None,
+        })
+        .min_by_key(|(len, _)| *len)
+        .map(|(_, r)| (r.path.clone().unwrap_or_else(|| docs[doc].file.path.clone()), r.range.clone()))
+}

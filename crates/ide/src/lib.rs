@@ -1,0 +1,32 @@
+//! Editor features as plain data with byte offsets (rust-analyzer's "IDE
+//! API" idea): the server only converts positions and wraps these in LSP
+//! types. One file per feature; what several share is here.
+
+mod completion;
+mod cursor;
+mod definition;
+mod hover;
+mod inlay_hints;
+mod quick_fix;
+mod resources;
+mod semantic_tokens;
+mod signature;
+
+pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
+pub use definition::{definition, definition_with};
+pub use hover::{hover, hover_in, hover_with, HoverInfo};
+pub use inlay_hints::inlay_hints;
+pub use quick_fix::{quick_fix, QuickFix};
+pub use semantic_tokens::{semantic_tokens, TokenKind};
+pub use signature::{signature_help, SignatureInfo};
+
+use analysis::Document;
+
+fn line_of(text: &str, offset: usize) -> usize {
+    memchr::memchr_iter(b'\n', &text.as_bytes()[..offset.min(text.len())]).count() + 1
+}
+
+fn file_name(docs: &[Document], path: Option<&std::path::Path>, doc: usize) -> String {
+    let p = path.map(|p| p.to_path_buf()).unwrap_or_else(|| docs[doc].file.path.clone());
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}

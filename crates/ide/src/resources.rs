@@ -1,0 +1,248 @@
+//! Editor features from provider schemas: hover on a resource's argument
+//! (its type, what the schema says of it and its description) and on a
+//! reference to a resource attribute; completion of resource types after
+//! `resource "`, of arguments (required first) and blocks in a resource
+//! body, and of attributes after `TYPE.NAME.`.
+
+use analysis::module::ModuleAnalysis;
+use analysis::Document;
+
+use crate::completion::{attributes_after, starts_with_folded};
+use crate::cursor::*;
+use crate::*;
+use schema::{nested, BlockSchema, Found};
+
+/// A resource or data source body the cursor is in: its type and the
+/// nested blocks (by name) from the resource's body inward.
+struct Place {
+    data: bool,
+    ty: String,
+    nested: Vec<String>,
+}
+
+/// Where `prefix` (an item's text up to the cursor) ends, when every open
+/// bracket is a block's `{` inside `resource "T" "N" {` or `data "T" "N" {`.
+fn place(prefix: &str) -> Option<Place> {
+    let open = open_brackets(prefix);
+    let ((first, '{'), rest) = open.split_first()? else { return None };
+    let mut words = prefix[..*first].split_whitespace();
+    let data = match words.next()? {
+        "resource" => false,
+        "data" => true,
+        _ => return None,
+    };
+    let ty = words.next()?.trim_matches('"').to_string();
+    let mut nested = Vec::new();
+    for &(i, c) in rest {
+        if c != '{' {
+            return None;
+        }
+        let line = &prefix[prefix[..i].rfind('\n').map_or(0, |p| p + 1)..i];
+        let mut w = line.split_whitespace();
+        match w.next()? {
+            "dynamic" => nested.push(w.next()?.trim_matches('"').to_string()),
+            // A dynamic block's content is the block it names.
+            "content" if nested.last().is_some() => {}
+            name => nested.push(name.to_string()),
+        }
+    }
+    Some(Place { data, ty, nested })
+}
+
+/// The schema of the (nested) block a place is in.
+fn block_at<'a>(found: &Found<'a>, nested: &[String]) -> Option<&'a BlockSchema> {
+    let mut block: &'a BlockSchema = found.block;
+    for name in nested {
+        block = &block.block(name)?.block;
+    }
+    Some(block)
+}
+
+/// Hover on an argument name or nested block name inside a resource or
+/// data source body.
+pub(super) fn hover_argument(
+    docs: &[Document],
+    doc: usize,
+    offset: usize,
+    analysis: &ModuleAnalysis,
+) -> Option<HoverInfo> {
+    let schemas = analysis.context.schemas.as_ref()?;
+    let d = docs.get(doc)?;
+    let text = &d.file.text;
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let start = text[..offset.min(text.len())].rfind(|c: char| !is_word(c)).map_or(0, |p| p + 1);
+    let end = text[start..].find(|c: char| !is_word(c)).map_or(text.len(), |p| start + p);
+    let word = text.get(start..end).filter(|w| !w.is_empty())?;
+    let after = text[end..].trim_start_matches([' ', '\t']);
+    let is_attribute = after.starts_with('=') && !after.starts_with("==");
+    if !is_attribute && !after.starts_with('{') {
+        return None;
+    }
+    let place = place(item_prefix(d, start))?;
+    let found = schemas.find(place.data, &place.ty)?;
+    let block = block_at(&found, &place.nested)?;
+    let kind = if place.data { "data source" } else { "resource" };
+    let mut path: Vec<&str> = place.nested.iter().map(String::as_str).collect();
+    path.push(word);
+    let (ty, mut prose) = match (block.attribute(word), block.block(word)) {
+        (Some(a), _) => {
+            let how = if a.required {
+                "required"
+            } else if a.optional && a.computed {
+                "optional, computed by the provider when not set"
+            } else if a.optional {
+                "optional"
+            } else {
+                "computed by the provider (read-only)"
+            };
+            let mut line = format!("`{word}` of {kind} `{}`: {how}", place.ty);
+            if a.sensitive {
+                line.push_str(", sensitive");
+            }
+            if a.deprecated {
+                line.push_str(", deprecated");
+            }
+            (a.ty.clone(), vec![format!("{line}.")])
+        }
+        (None, Some(b)) => {
+            let mut line = format!("Block `{word}` of {kind} `{}`", place.ty);
+            match (b.min_items, b.max_items) {
+                (0, 0) => {}
+                (min, 0) => line.push_str(&format!(": at least {min}")),
+                (min, max) => line.push_str(&format!(": {min} to {max}")),
+            }
+            (nested(b.nesting, b.block.value_type()), vec![format!("{line}.")])
+        }
+        (None, None) => return None,
+    };
+    prose.extend(found.description(place.data, &place.ty, &path));
+    prose.push(format!("From the schema {}.", found.origin()));
+    Some(HoverInfo { range: start..end, ty, prose })
+}
+
+/// The schema's description of the attribute a reference like
+/// `TYPE.NAME.attr` or `data.TYPE.NAME[0].block.attr` names.
+pub(super) fn reference_description(analysis: &ModuleAnalysis, text: &str) -> Option<String> {
+    let schemas = analysis.context.schemas.as_ref()?;
+    let mut parts: Vec<&str> = Vec::new();
+    for p in text.split('.') {
+        // Index steps (`[0]`, `["k"]`) do not name attributes.
+        let name = p.split('[').next()?.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+            return None;
+        }
+        parts.push(name);
+    }
+    let (data, rest) = match parts.first() {
+        Some(&"data") => (true, &parts[1..]),
+        _ => (false, &parts[..]),
+    };
+    let [ty, _, path @ ..] = rest else { return None };
+    if path.is_empty() {
+        return None;
+    }
+    let found = schemas.find(data, ty)?;
+    found.description(data, ty, path)
+}
+
+/// Completion from the schemas: `None` when the cursor is in no place they
+/// know (the other completions apply).
+pub(super) fn completion(
+    d: &Document,
+    offset: usize,
+    parts: &[&str],
+    analysis: &ModuleAnalysis,
+) -> Option<CompletionList> {
+    let schemas = analysis.context.schemas.as_ref()?;
+    let prefix = item_prefix(d, offset);
+    // `resource "goo…`: the resource (or data source) types.
+    let head = prefix.trim_start();
+    for (keyword, data) in [("resource", false), ("data", true)] {
+        if let Some(typed) = head.strip_prefix(keyword).map(str::trim_start).and_then(|s| s.strip_prefix('"')) {
+            if typed.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+                let lower: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
+                let mut items: Vec<Completion> = schemas
+                    .types(data)
+                    .filter(|(name, _)| starts_with_folded(name, &lower))
+                    .map(|(name, f)| Completion {
+                        label: name.to_string(),
+                        kind: CompletionKind::Variable,
+                        detail: Some(f.provider.address.clone()),
+                        snippet: None,
+                    })
+                    .collect();
+                items.sort_by(|a, b| a.label.cmp(&b.label));
+                let incomplete = items.len() > NAME_LIMIT;
+                items.truncate(NAME_LIMIT);
+                return Some(CompletionList { items, incomplete });
+            }
+        }
+    }
+    // `TYPE.NAME.…`: the attributes of a declared resource.
+    let (address, steps) = match parts {
+        ["data", ty, name, steps @ .., _] => (format!("data.{ty}.{name}"), steps),
+        [ty, name, steps @ .., _] if *ty != "data" => (format!("{ty}.{name}"), steps),
+        _ => (String::new(), &[][..]),
+    };
+    if let Some(sym) = analysis.resources.iter().find(|s| !address.is_empty() && s.address == address) {
+        return Some(attributes_after(&sym.ty, steps).into());
+    }
+    // At the start of a line in a resource body: its arguments, required first, then blocks.
+    let line = &prefix[prefix.rfind('\n').map_or(0, |p| p + 1)..];
+    let typed = line.trim_start();
+    if !typed.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let place = place(prefix)?;
+    let found = schemas.find(place.data, &place.ty)?;
+    let block = block_at(&found, &place.nested)?;
+    // Not what the block already sets (before or after the cursor).
+    let set = set_in_block(prefix, item_text(d, offset));
+    let settable = block.attributes.iter().filter(|a| (a.required || a.optional) && !set.contains(&a.name.as_str()));
+    let (required, optional): (Vec<_>, Vec<_>) = settable.partition(|a| a.required);
+    let mut items: Vec<Completion> = required
+        .into_iter()
+        .chain(optional)
+        .map(|a| Completion {
+            label: a.name.clone(),
+            kind: CompletionKind::Attribute,
+            detail: Some(format!("{}{}", if a.required { "required: " } else { "" }, a.ty)),
+            snippet: Some(format!("{} = ${{1}}", a.name)),
+        })
+        .collect();
+    items.extend(block.blocks.iter().map(|b| Completion {
+        label: b.name.clone(),
+        kind: CompletionKind::Keyword,
+        detail: Some(if b.min_items > 0 { "required block".into() } else { "block".into() }),
+        snippet: Some(format!("{} {{\n  ${{1}}\n}}", b.name)),
+    }));
+    Some(items.into())
+}
+
+/// The attribute names set directly in the innermost block open at the end
+/// of `prefix`, read from the whole item text (`item` starts where `prefix`
+/// does).
+fn set_in_block<'a>(prefix: &str, item: &'a str) -> Vec<&'a str> {
+    let Some(&(open, '{')) = open_brackets(prefix).last() else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    for line in item.get(open + 1..).unwrap_or("").lines() {
+        if depth == 0 {
+            if let Some((key, _)) = line.split_once('=') {
+                let key = key.trim();
+                if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    out.push(key);
+                }
+            }
+        }
+        for c in line.chars() {
+            match c {
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' if depth == 0 => return out,
+                '}' | ']' | ')' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,189 @@
+//! Completion, one case per test: `$0` is the cursor; the expectation lists
+//! the labels offered (kind, then detail), at most the first 12, and says
+//! when the list is incomplete.
+
+use expect_test::{expect, Expect};
+use fixture::Fixture;
+use hcl_types_ide as ide;
+
+fn check(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let a = f.analyse();
+    let list = ide::completion(&a.docs, a.doc, a.offset, &a.analysis);
+    let mut got = String::new();
+    for c in list.items.iter().take(12) {
+        let detail = c.detail.as_deref().map(|d| format!(" — {d}")).unwrap_or_default();
+        let snippet = c.snippet.as_deref().map(|s| format!(" [{s}]")).unwrap_or_default();
+        got.push_str(&format!("{:?} {}{snippet}{detail}\n", c.kind, c.label));
+    }
+    if list.items.len() > 12 {
+        got.push_str(&format!("… {} more\n", list.items.len() - 12));
+    }
+    if list.incomplete {
+        got.push_str("(incomplete)\n");
+    }
+    expect.assert_eq(&got);
+}
+
+#[test]
+fn type_constructors_in_a_variable_type() {
+    check(
+        r#"
+variable "x" {
+  type = li$0
+}
+"#,
+        expect![[r#"
+            Keyword string — type
+            Keyword number — type
+            Keyword bool — type
+            Keyword any — type
+            Constructor list [list(${1})] — type constructor
+            Constructor set [set(${1})] — type constructor
+            Constructor map [map(${1})] — type constructor
+            Constructor tuple [tuple([${1}])] — type constructor
+            Constructor object [object({${1}})] — type constructor
+        "#]],
+    );
+}
+
+#[test]
+fn type_constructors_inside_a_constructor() {
+    check(
+        r#"
+variable "x" {
+  type = map($0)
+}
+"#,
+        expect![[r#"
+            Keyword string — type
+            Keyword number — type
+            Keyword bool — type
+            Keyword any — type
+            Constructor list [list(${1})] — type constructor
+            Constructor set [set(${1})] — type constructor
+            Constructor map [map(${1})] — type constructor
+            Constructor tuple [tuple([${1}])] — type constructor
+            Constructor object [object({${1}})] — type constructor
+        "#]],
+    );
+}
+
+#[test]
+fn optional_only_inside_an_object_attribute() {
+    check(
+        r#"
+variable "x" {
+  type = object({ a = opt$0 })
+}
+"#,
+        expect![[r#"
+            Keyword string — type
+            Keyword number — type
+            Keyword bool — type
+            Keyword any — type
+            Constructor list [list(${1})] — type constructor
+            Constructor set [set(${1})] — type constructor
+            Constructor map [map(${1})] — type constructor
+            Constructor tuple [tuple([${1}])] — type constructor
+            Constructor object [object({${1}})] — type constructor
+            Constructor optional [optional(${1})] — type constructor
+        "#]],
+    );
+}
+
+#[test]
+fn variables_after_var_dot() {
+    check(
+        r#"
+variable "region" { type = string }
+variable "replicas" { type = number }
+output "x" { value = var.$0 }
+"#,
+        expect![[r#"
+            Variable region — string
+            Variable replicas — number
+        "#]],
+    );
+}
+
+#[test]
+fn attributes_of_an_object_variable() {
+    check(
+        r#"
+variable "o" {
+  type = object({ name = string, size = number })
+}
+output "x" { value = var.o.$0 }
+"#,
+        expect![[r#"
+            Attribute name — string
+            Attribute size — number
+        "#]],
+    );
+}
+
+#[test]
+fn a_called_module_variables_not_set_yet_required_first() {
+    check(
+        r#"
+//- main.tf
+module "net" {
+  source = "./net"
+  cidr   = "10.0.0.0/16"
+  $0
+}
+//- net/variables.tf
+variable "cidr" { type = string }
+variable "zones" {
+  type    = list(string)
+  default = []
+}
+variable "name" { type = string }
+"#,
+        expect![[r#"
+            Attribute name [name = ${1}] — string (required)
+            Attribute zones [zones = ${1}] — list(string)
+        "#]],
+    );
+}
+
+#[test]
+fn missing_attributes_of_an_object_default() {
+    check(
+        r#"
+variable "o" {
+  type    = object({ name = string, size = number })
+  default = {
+    name = "a"
+    $0
+  }
+}
+"#,
+        expect![[r#"
+            Attribute size [size = ${1}] — number
+        "#]],
+    );
+}
+
+#[test]
+fn the_type_argument_of_convert() {
+    check(
+        r#"
+locals {
+  c = convert(1, str$0)
+}
+"#,
+        expect![[r#"
+            Keyword string — type
+            Keyword number — type
+            Keyword bool — type
+            Keyword any — type
+            Constructor list [list(${1})] — type constructor
+            Constructor set [set(${1})] — type constructor
+            Constructor map [map(${1})] — type constructor
+            Constructor tuple [tuple([${1}])] — type constructor
+            Constructor object [object({${1}})] — type constructor
+        "#]],
+    );
+}

@@ -1,0 +1,74 @@
+//! Quick fixes: each diagnostic of the fixture that has a certain fix, with
+//! the fix's title and the text after applying it to the diagnostic's range.
+
+use expect_test::{expect, Expect};
+use fixture::Fixture;
+use hcl_types_ide as ide;
+
+fn check(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let a = f.analyse();
+    let text = &a.docs[a.doc].file.text;
+    let mut got = String::new();
+    for d in a.analysis.diagnostics[a.doc].iter() {
+        if let Some(fix) = ide::quick_fix(d, text) {
+            let mut fixed = text.to_string();
+            fixed.replace_range(fix.range.clone(), &fix.replacement);
+            got.push_str(&format!("{} ({}):\n{fixed}", fix.title, d.code));
+        }
+    }
+    expect.assert_eq(&got);
+}
+
+#[test]
+fn a_misspelt_attribute_gets_the_suggested_name() {
+    check(
+        r#"
+variable "o" {
+  type = object({ name = string })
+}
+output "x" { value = var.o.nmae }
+"#,
+        expect![[r#"
+            Change to `name` (traversal):
+            variable "o" {
+              type = object({ name = string })
+            }
+            output "x" { value = var.o.name }
+        "#]],
+    );
+}
+
+#[test]
+fn a_legacy_quoted_type_loses_its_quotes() {
+    check(
+        r#"
+variable "x" {
+  type = "string"
+}
+"#,
+        expect![[r#"
+            Remove the quotes: string (type-syntax):
+            variable "x" {
+              type = string
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn a_removed_list_call_becomes_tolist() {
+    check(
+        r#"
+locals {
+  l = list("a", "b")
+}
+"#,
+        expect![[r#"
+            Write tolist(["a", "b"]) (unknown-function):
+            locals {
+              l = tolist(["a", "b"])
+            }
+        "#]],
+    );
+}

@@ -1,0 +1,476 @@
+//! The module files that are not open, read from disk off the server's
+//! state lock. A directory is listed, and a file read and parsed, once per
+//! change: when the client watches files for us, its events (and saves)
+//! say which paths changed and nothing else is looked at again; without
+//! them, each analysis checks sizes and times. Only regular files are
+//! read, never blocking on a FIFO or a device, and what is kept for a
+//! directory is forgotten once none of its documents is open.
+
+use analysis::sync::Locked;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use super::watch::{Seen, Watch};
+use super::workspace::Settings;
+use analysis::{Document, Family, FileKind, SourceFile, Text};
+
+/// A file's modification time and size.
+type Stamp = (Option<SystemTime>, u64);
+
+/// A file as last read, while its stamp stays the same.
+struct OnDisk {
+    stamp: Stamp,
+    /// `None` when it is not UTF-8 text.
+    doc: Option<Document>,
+    /// No change event arrived since it was read.
+    current: bool,
+}
+
+#[derive(Default)]
+struct Files {
+    files: HashMap<PathBuf, OnDisk>,
+    /// Per directory: its regular files of a known kind.
+    listings: HashMap<PathBuf, Arc<[PathBuf]>>,
+}
+
+#[derive(Default)]
+pub struct Disk {
+    files: Mutex<Files>,
+    /// Counts change events and forgotten directories (see `Graph::prepare`).
+    events: std::sync::atomic::AtomicU64,
+    /// For a client that does not watch files: the directories looked at.
+    watch: Watch,
+    /// Where the directories that the watch's events changed are told, to
+    /// be analysed again (whoever took the events in: a keystroke's
+    /// analysis, or the thread waiting for them).
+    announce: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>>>,
+}
+
+/// Whether `path` is one the disk is never asked about (a document
+/// without a file, see `workspace::doc_path`).
+pub fn is_virtual(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().first() == Some(&0)
+}
+
+fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
+    match entry_type {
+        Some(t) if !t.is_symlink() => t.is_file(),
+        _ => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+    }
+}
+
+/// The regular files of `dir` with a kind this server reads.
+fn list(dir: &Path) -> Arc<[PathBuf]> {
+    look();
+    let Ok(entries) = std::fs::read_dir(dir) else { return Arc::from([]) };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| FileKind::for_path(&e.path()).is_some() && regular(&e.path(), e.file_type().ok()))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    Arc::from(paths)
+}
+
+/// What a module needs from disk: the files of `family` in `dir` other
+/// than those in `skip` (open ones), and `also` when it is neither.
+pub struct Wanted<'a> {
+    pub dir: &'a Path,
+    pub family: Family,
+    pub skip: &'a HashSet<PathBuf>,
+    pub also: Option<&'a Path>,
+    pub settings: &'a Settings,
+}
+
+impl Wanted<'_> {
+    fn members<'b>(&'b self, listing: &'b [PathBuf]) -> impl Iterator<Item = &'b Path> {
+        let extra = self.also.filter(|p| !self.skip.contains(*p) && !listing.iter().any(|l| l == p));
+        listing
+            .iter()
+            .filter(|p| !self.skip.contains(*p) && FileKind::for_path(p).is_some_and(|k| k.family() == self.family))
+            .map(PathBuf::as_path)
+            .chain(extra)
+    }
+}
+
+/// A regular file's text, `None` when it is not UTF-8 text or is over
+/// [`SOURCE_CAP`](project::fsread::SOURCE_CAP) (skipped, but its stamp
+/// kept, so it is not opened again until it changes); never waits on a
+/// FIFO or device ([`project::fsread`]).
+fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
+    let opened = project::fsread::open_regular(path).ok()?;
+    let stamp = (opened.meta.modified().ok(), opened.meta.len());
+    let bytes = match opened.read(project::fsread::SOURCE_CAP) {
+        Ok(bytes) => bytes,
+        Err(project::fsread::ReadError::TooLarge(_)) => return Some((stamp, None)),
+        Err(_) => return None,
+    };
+    let text = String::from_utf8(bytes).ok().filter(|t| !t.contains('\0'));
+    Some((stamp, text))
+}
+
+// Looks at the disk (listings and stamps), per thread: tests check that
+// a watched directory is not looked at while nothing happens in it.
+#[cfg(test)]
+thread_local! {
+    static LOOKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn look() {
+    #[cfg(test)]
+    LOOKS.with(|n| n.set(n.get() + 1));
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    look();
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    Some((meta.modified().ok(), meta.len()))
+}
+
+fn parse(path: &Path, text: Text, settings: &Settings) -> Document {
+    let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
+    Document::parse(SourceFile { path: path.to_path_buf(), text, kind, dialect: settings.dialect_for(path) })
+}
+
+impl Disk {
+    fn lock(&self) -> MutexGuard<'_, Files> {
+        self.files.locked()
+    }
+
+    /// The module's files on disk ([`Wanted`]); `recheck` looks at the
+    /// disk again instead of trusting change events. Runs off the message
+    /// loop: the lock is never held across I/O or parsing.
+    pub fn module(&self, w: &Wanted, recheck: bool) -> Vec<Document> {
+        if is_virtual(w.dir) {
+            return Vec::new();
+        }
+        let all = recheck;
+        let recheck = recheck && self.looks_again(w.dir);
+        let known = if recheck { None } else { self.lock().listings.get(w.dir).cloned() };
+        let listing = known.unwrap_or_else(|| {
+            let fresh = list(w.dir);
+            self.lock().listings.insert(w.dir.to_path_buf(), fresh.clone());
+            fresh
+        });
+        // (`also` may lie in another directory, not watched.)
+        let again = |p: &Path| recheck || (all && p.parent() != Some(w.dir));
+        w.members(&listing).filter_map(|p| self.file(p, w.settings, again(p))).collect()
+    }
+
+    /// For a client that does not watch files: whether `dir` must be
+    /// looked at again, after the events the server's own watch saw.
+    fn looks_again(&self, dir: &Path) -> bool {
+        self.take_events();
+        !self.covered(dir)
+    }
+
+    /// Whether the watch tells every change of `dir`. Newly watched, what
+    /// was read of it is dropped (it may be stale): whoever looks at it
+    /// first, later readers that trust the watch find it read anew.
+    fn covered(&self, dir: &Path) -> bool {
+        match self.watch.covers(dir) {
+            Seen::Covered => true,
+            Seen::New => {
+                self.stale(dir);
+                false
+            }
+            Seen::No => false,
+        }
+    }
+
+    /// Everything read of `dir` is to be looked at again.
+    fn stale(&self, dir: &Path) {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut files = self.lock();
+        files.listings.remove(dir);
+        for (_, f) in files.files.iter_mut().filter(|(p, _)| p.parent() == Some(dir)) {
+            f.current = false;
+        }
+    }
+
+    /// What the server's own watch saw, taken in as a client's events
+    /// (which name only the files a client is told to watch): a file of
+    /// a kind this server reads, or one it read. An editor's swap and
+    /// backup files beside the module are not changes of it. The
+    /// directories changed are announced (see [`Self::announce_to`]).
+    pub fn take_events(&self) {
+        let happened = self.watch.happened();
+        let mut dirs = Vec::new();
+        for path in &happened.files {
+            if FileKind::for_path(path).is_some() || self.lock().files.contains_key(path) {
+                self.changed(path);
+                dirs.extend(path.parent().map(Path::to_path_buf));
+            }
+        }
+        for dir in &happened.dirs {
+            self.stale(dir);
+            dirs.push(dir.clone());
+        }
+        if dirs.is_empty() {
+            return;
+        }
+        dirs.sort_unstable();
+        dirs.dedup();
+        if let Some(announce) = self.announce.locked().as_ref() {
+            let _ = announce.send(dirs);
+        }
+    }
+
+    /// From now on, the directories the watch's events change are sent
+    /// to `to`.
+    pub fn announce_to(&self, to: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>) {
+        *self.announce.locked() = Some(to);
+    }
+
+    /// Waits at most `timeout` for the watch's events (see [`Watch::wait`]).
+    pub fn wait_for_events(&self, timeout: std::time::Duration) -> bool {
+        self.watch.wait(timeout)
+    }
+
+    /// [`Self::module`] when it needs neither the disk nor much work (the
+    /// listing and every file known and current, and few of them), so a
+    /// request can have it at once; `None` otherwise.
+    pub fn known(&self, w: &Wanted) -> Option<Vec<Document>> {
+        if is_virtual(w.dir) {
+            return Some(Vec::new());
+        }
+        let files = self.lock();
+        let listing = files.listings.get(w.dir).filter(|l| l.len() <= 64)?;
+        let mut docs = Vec::new();
+        for p in w.members(listing) {
+            let f = files.files.get(p).filter(|f| f.current)?;
+            match &f.doc {
+                Some(d) if d.file.dialect == w.settings.dialect_for(p) => docs.push(d.clone()),
+                Some(_) => return None,
+                None => {}
+            }
+        }
+        Some(docs)
+    }
+
+    /// One file, parsed; read again only when it changed: after a change
+    /// event (which a change that keeps its size and time may be), or,
+    /// when `recheck` looks at the disk, when its size or time differ.
+    fn file(&self, path: &Path, settings: &Settings, recheck: bool) -> Option<Document> {
+        let known = self.lock().files.get(path).filter(|f| f.current).map(|f| (f.stamp, f.doc.clone()));
+        if let Some((known, doc)) = known {
+            if !recheck {
+                return self.in_dialect(path, known, doc?, settings);
+            }
+            let Some(now) = stamp(path) else {
+                self.lock().files.remove(path);
+                return None;
+            };
+            if now == known {
+                return self.in_dialect(path, now, doc?, settings);
+            }
+        }
+        let (stamp, text) = read_text(path)?;
+        let doc = text.map(|t| parse(path, Arc::new(t.into()), settings));
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
+        doc
+    }
+
+    /// `doc` parsed in the dialect the settings now give its path.
+    fn in_dialect(&self, path: &Path, stamp: Stamp, doc: Document, settings: &Settings) -> Option<Document> {
+        if doc.file.dialect == settings.dialect_for(path) {
+            return Some(doc);
+        }
+        let doc = parse(path, doc.file.text.clone(), settings);
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: Some(doc.clone()), current: true });
+        Some(doc)
+    }
+
+    /// A change event for `path`: it is looked at again when next needed,
+    /// and so is its directory's listing (it may be new or gone); for a
+    /// directory, its listing and files.
+    pub fn changed(&self, path: &Path) {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut files = self.lock();
+        if let Some(f) = files.files.get_mut(path) {
+            f.current = false;
+        } else if files.listings.remove(path).is_some() {
+            // A directory: everything read in it.
+            for (_, f) in files.files.iter_mut().filter(|(p, _)| p.starts_with(path)) {
+                f.current = false;
+            }
+        }
+        if let Some(dir) = path.parent() {
+            files.listings.remove(dir);
+        }
+    }
+
+    /// Forgets everything read in `dir` (none of its documents is open);
+    /// returns it, to be freed off the message loop.
+    pub fn forget(&self, dir: &Path) -> Vec<Document> {
+        self.watch.forget(dir);
+        self.events.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut files = self.lock();
+        files.listings.remove(dir);
+        let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir)).cloned().collect();
+        gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
+    }
+
+    /// How many change events (and forgotten directories) there were.
+    pub fn events(&self) -> u64 {
+        self.events.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Whether what was read of `dirs` is what the disk has: the same
+    /// listings, and every file read with the same size and time (a check
+    /// without reading, for a client that does not watch files; one the
+    /// watch covers is the same while no event came and its listing is
+    /// still known).
+    pub fn unchanged(&self, dirs: &HashSet<PathBuf>) -> bool {
+        let before = self.events();
+        self.take_events();
+        if self.events() != before {
+            return false;
+        }
+        // (Whether the watch spares looking at it.)
+        let spared = |dir: &Path| is_virtual(dir) || (self.covered(dir) && self.lock().listings.contains_key(dir));
+        dirs.iter().filter(|d| !spared(d)).all(|dir| {
+            let fresh = list(dir);
+            let stamps: Vec<Option<Stamp>> = fresh.iter().map(|p| stamp(p)).collect();
+            let files = self.lock();
+            files.listings.get(dir).is_some_and(|known| *known == fresh)
+                && (fresh.iter().zip(stamps))
+                    .all(|(p, now)| files.files.get(p).is_none_or(|f| f.current && Some(f.stamp) == now))
+        })
+    }
+
+    /// Drops the trees of the cached parse of `path` in place (see
+    /// [`Document::drop_trees`]); returns them.
+    pub fn drop_trees(&self, path: &Path) -> Option<Vec<Arc<hcl_edit::structure::Body>>> {
+        self.lock().files.get_mut(path)?.doc.as_mut()?.drop_trees()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hcl-types-disk-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn texts(disk: &Disk, dir: &Path, recheck: bool) -> Vec<String> {
+        let (skip, settings) = (HashSet::new(), Settings::default());
+        let w = Wanted { dir, family: Family::Terraform, skip: &skip, also: None, settings: &settings };
+        let docs = disk.module(&w, recheck);
+        docs.iter().map(|d| d.file.text.to_string()).collect()
+    }
+
+    #[test]
+    fn a_file_is_read_again_after_an_event_for_it_or_a_recheck() {
+        let dir = scratch("events");
+        let a = dir.join("a.tf");
+        std::fs::write(&a, "locals {}\n").unwrap();
+        let disk = Disk::default();
+        assert_eq!(texts(&disk, &dir, false), ["locals {}\n"]);
+        std::fs::write(&a, "locals { x = 1 }\n").unwrap();
+        std::fs::write(dir.join("b.tf"), "output \"o\" {}\n").unwrap();
+        // Without an event, what was read stands.
+        assert_eq!(texts(&disk, &dir, false), ["locals {}\n"]);
+        disk.changed(&a);
+        assert_eq!(texts(&disk, &dir, false), ["locals { x = 1 }\n", "output \"o\" {}\n"]);
+        std::fs::write(&a, "locals { y = 22 }\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { y = 22 }\n", "output \"o\" {}\n"]);
+        disk.changed(&dir);
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(texts(&disk, &dir, false), ["output \"o\" {}\n"]);
+        // b, and the last copy of a (gone from the listing).
+        assert_eq!(disk.forget(&dir).len(), 2);
+        assert!(disk.lock().files.is_empty() && disk.lock().listings.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// For a client that does not watch files, the server's own watch
+    /// tells what changed: nothing is looked at while nothing happens, and
+    /// every change is seen, even one that keeps a file's size and time.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn a_watched_directory_is_looked_at_only_after_events() {
+        let dir = scratch("watch");
+        let a = dir.join("a.tf");
+        std::fs::write(&a, "locals { x = 1 }\n").unwrap();
+        let disk = Disk::default();
+        let looks = || LOOKS.with(|n| n.get());
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        // (The first time it is looked at and watched from then on.)
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        let before = looks();
+        for _ in 0..5 {
+            assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        }
+        assert_eq!(looks(), before, "nothing happened, nothing looked at");
+        // An editor's swap and backup files are not changes of the module.
+        let events = disk.events();
+        std::fs::write(dir.join(".a.tf.swp"), "swap").unwrap();
+        std::fs::write(dir.join("4913"), "").unwrap();
+        std::fs::remove_file(dir.join("4913")).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 1 }\n"]);
+        assert_eq!(disk.events(), events, "no change of the module");
+        // Same size, same time: only an event tells.
+        let time = std::fs::metadata(&a).unwrap().modified().unwrap();
+        std::fs::write(&a, "locals { x = 2 }\n").unwrap();
+        std::fs::File::options().write(true).open(&a).unwrap().set_modified(time).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 2 }\n"]);
+        std::fs::write(dir.join("b.tf"), "output \"o\" {}\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["locals { x = 2 }\n", "output \"o\" {}\n"]);
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n"]);
+        // A link's target changes elsewhere, unseen by the watch: a
+        // directory with links is looked at every time.
+        let elsewhere = scratch("watch-target");
+        std::fs::write(elsewhere.join("t.tf"), "locals {}\n").unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("t.tf"), dir.join("l.tf")).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n", "locals {}\n"]);
+        std::fs::write(elsewhere.join("t.tf"), "locals { y = 33 }\n").unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n", "locals { y = 33 }\n"]);
+        // A directory that is not there (a call's missing source) is
+        // looked for again only once something is made in its parent.
+        let missing = dir.join("modules/x");
+        let unchanged = |disk: &Disk| disk.unchanged(&HashSet::from([missing.clone()]));
+        assert!(texts(&disk, &missing, true).is_empty());
+        unchanged(&disk);
+        assert!(unchanged(&disk));
+        let before = looks();
+        assert!(unchanged(&disk) && unchanged(&disk));
+        assert_eq!(looks(), before, "a missing directory is not looked for while nothing is made");
+        std::fs::create_dir_all(&missing).unwrap();
+        std::fs::write(missing.join("m.tf"), "locals {}\n").unwrap();
+        assert!(!unchanged(&disk), "made where it was missing");
+        assert!(!unchanged(&disk), "and then looked at: it has a file no listing had");
+        // Forgotten, and watched anew when needed.
+        disk.forget(&dir);
+        std::fs::remove_file(dir.join("l.tf")).unwrap();
+        assert_eq!(texts(&disk, &dir, true), ["output \"o\" {}\n"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&elsewhere);
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn fifos_and_directories_are_never_read() {
+        let dir = scratch("fifo");
+        let fifo = std::ffi::CString::new(dir.join("x.tf").into_os_string().into_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::create_dir(dir.join("d.tf")).unwrap();
+        std::fs::write(dir.join("m.tf"), "locals {}\n").unwrap();
+        let disk = Disk::default();
+        let also = dir.join("x.tf");
+        let (skip, settings) = (HashSet::new(), Settings::default());
+        let w = Wanted { dir: &dir, family: Family::Terraform, skip: &skip, also: Some(&also), settings: &settings };
+        let docs = disk.module(&w, true);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(&*docs[0].file.text, "locals {}\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

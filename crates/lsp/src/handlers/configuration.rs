@@ -1,0 +1,61 @@
+//! Settings pushed or pulled, and files changed on disk.
+
+use super::prelude::*;
+
+pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfigurationParams) {
+    let pull = b.state.locked().pull_config;
+    // VS Code sends no settings (null) and expects to be asked;
+    // Neovim sends them all, `hclTypes` among them.
+    let pushed = &params.settings;
+    if !pushed.is_null() && (pushed.get("hclTypes").is_some() || !pull) {
+        b.apply_settings(pushed).await;
+    } else if pull {
+        b.pull_configuration();
+    }
+}
+
+pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
+    let mut dirs = std::collections::HashSet::new();
+    for change in &params.changes {
+        if let Some(path) = b.state.locked().workspace.doc_path(&change.uri) {
+            b.disk.changed(&path);
+            dirs.extend(path.parent().map(PathBuf::from));
+        }
+    }
+    b.files_changed(dirs, false).await;
+}
+
+impl Backend {
+    /// Takes new settings and publishes again with them.
+    pub(crate) async fn apply_settings(&self, v: &serde_json::Value) {
+        let hint_refresh = {
+            let mut st = self.state.locked();
+            // What may run stays as `initialize` said (`Session`).
+            let session = st.workspace.settings.session.clone();
+            st.workspace.settings = Settings { session, ..Settings::from_json(v) };
+            self.graph.settings_changed();
+            st.hint_refresh
+        };
+        // Hints may have been switched on or off: the editor asks again
+        // (without waiting for its answer).
+        if hint_refresh {
+            let client = self.client.clone();
+            tokio::spawn(async move { client.inlay_hint_refresh().await });
+        }
+        self.refresh_all().await;
+    }
+
+    /// Asks the client for the `hclTypes` settings and takes them when it
+    /// answers. Nobody waits for the answer: a client that never gives it
+    /// holds nothing up, and the task is abandoned when the session ends.
+    pub(crate) fn pull_configuration(&self) {
+        let me = self.clone();
+        tokio::spawn(async move {
+            let item = ConfigurationItem { scope_uri: None, section: Some("hclTypes".into()) };
+            let Ok(values) = me.client.configuration(vec![item]).await else { return };
+            if let Some(v) = values.into_iter().next().filter(|v| v.is_object()) {
+                me.apply_settings(&v).await;
+            }
+        });
+    }
+}

@@ -1,0 +1,23 @@
+//! `textDocument/definition`.
+
+use super::prelude::*;
+
+pub(crate) async fn goto_definition(
+    b: &Backend,
+    params: GotoDefinitionParams,
+) -> Result<Option<GotoDefinitionResponse>> {
+    let pp = params.text_document_position_params;
+    let Some(snap) = b.snapshot(&pp.text_document.uri).await else { return Ok(None) };
+    let enc = snap.enc;
+    let offset = from_proto::offset(&snap.rope, pp.position, enc);
+    let found = blocking(move || {
+        let found = ide::definition_with(&snap.docs, snap.index, offset, &mut snap.memo());
+        found.and_then(|(path, range)| Some((snap.text_of(&path)?, path, range)))
+    })
+    .await?;
+    Ok(found.and_then(|(text, path, range)| {
+        let uri = b.state.locked().workspace.uri_of(&path)?;
+        let r = to_proto::range(&Rope::from_str(&text), &range, enc);
+        Some(GotoDefinitionResponse::Scalar(Location { uri, range: r }))
+    }))
+}

@@ -1,0 +1,132 @@
+//! `initialize` (what the client can do, what the server offers), `initialized` (file watching, settings), `shutdown`.
+
+use super::prelude::*;
+use analysis::sync::Locked;
+
+pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<InitializeResult> {
+    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
+    let encoding = if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 };
+    let pull;
+    let watch_dynamic = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|d| d.dynamic_registration)
+        .unwrap_or(false);
+    {
+        let mut st = b.state.locked();
+        st.encoding = encoding;
+        st.watch_dynamic = watch_dynamic;
+        st.hint_refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.inlay_hint.as_ref())
+            .and_then(|h| h.refresh_support)
+            .unwrap_or(false);
+        st.pull_config = params.capabilities.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false);
+        // Pulled only by a client that can be told to pull again when
+        // a document's diagnostics change without an edit of its own
+        // (VS Code; Neovim 0.11 pulls but cannot, so it is pushed to).
+        st.pull = params.capabilities.text_document.as_ref().is_some_and(|t| t.diagnostic.is_some())
+            && params
+                .capabilities
+                .workspace
+                .as_ref()
+                .and_then(|w| w.diagnostics.as_ref())
+                .and_then(|d| d.refresh_support)
+                .unwrap_or(false);
+        pull = st.pull;
+        let roots = pull::roots(&params);
+        let opts = params.initialization_options.clone().unwrap_or_default();
+        let session = Arc::new(Session::from_init(&opts, roots.clone()));
+        st.workspace.settings = Settings { session, ..Settings::from_json(&opts) };
+        *b.pulls.roots.locked() = roots;
+    }
+    let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
+    Ok(InitializeResult {
+        offset_encoding: None,
+        server_info: Some(ServerInfo { name: "hcl-types".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+        capabilities: ServerCapabilities {
+            position_encoding: Some(if encoding == Encoding::Utf8 {
+                PositionEncodingKind::UTF8
+            } else {
+                PositionEncodingKind::UTF16
+            }),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            })),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(snippet_triggers),
+                ..Default::default()
+            }),
+            signature_help_provider: Some(SignatureHelpOptions {
+                trigger_characters: Some(vec!["(".into(), ",".into()]),
+                ..Default::default()
+            }),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+                SemanticTokensOptions {
+                    legend: SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: vec![] },
+                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    ..Default::default()
+                },
+            )),
+            definition_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+            diagnostic_provider: pull.then(|| {
+                DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("hcl-types".into()),
+                    inter_file_dependencies: true,
+                    workspace_diagnostics: true,
+                    work_done_progress_options: Default::default(),
+                })
+            }),
+            ..Default::default()
+        },
+    })
+}
+
+pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
+    let (watch, pull) = {
+        let st = b.state.locked();
+        (st.watch_dynamic, st.pull_config)
+    };
+    if watch {
+        let options = DidChangeWatchedFilesRegistrationOptions {
+            watchers: ["**/*.tf", "**/*.tfvars", "**/*.hcl", "**/*.pp"]
+                .iter()
+                .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String((*g).into()), kind: None })
+                .collect(),
+        };
+        let registration = Registration {
+            id: "hcl-types-watch".into(),
+            method: "workspace/didChangeWatchedFiles".into(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        // Not awaited here: tower-lsp-server waits for every handler
+        // before it ends the session, so a client that never answers
+        // would keep the server alive after `exit` or end of input.
+        let (client, state) = (b.client.clone(), b.state.clone());
+        tokio::spawn(async move {
+            if client.register_capability(vec![registration]).await.is_ok() {
+                state.locked().watching = true;
+            }
+        });
+    }
+    if pull {
+        b.pull_configuration();
+    }
+    b.watch_disk();
+}
+
+pub(crate) async fn shutdown(b: &Backend) -> Result<()> {
+    b.closing.send_replace(true);
+    Ok(())
+}

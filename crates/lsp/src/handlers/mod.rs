@@ -1,0 +1,33 @@
+//! One handler per request or notification, each a plain function of the
+//! [`Backend`](crate::Backend): read the request (`from_proto`), ask the
+//! project or the ide layer off the message loop, answer (`to_proto`).
+
+pub(crate) mod code_action;
+pub(crate) mod completion;
+pub(crate) mod configuration;
+pub(crate) mod definition;
+pub(crate) mod diagnostic;
+pub(crate) mod document_symbol;
+pub(crate) mod hover;
+pub(crate) mod inlay_hint;
+pub(crate) mod lifecycle;
+pub(crate) mod semantic_tokens;
+pub(crate) mod signature_help;
+pub(crate) mod text_sync;
+
+/// What every handler uses.
+pub(crate) mod prelude {
+    pub(crate) use std::path::PathBuf;
+    pub(crate) use std::sync::atomic::Ordering;
+    pub(crate) use std::sync::Arc;
+
+    pub(crate) use analysis::sync::Locked;
+    pub(crate) use ropey::Rope;
+    pub(crate) use tower_lsp_server::jsonrpc::Result;
+    pub(crate) use tower_lsp_server::ls_types::*;
+
+    pub(crate) use crate::workspace::{module_key, Open, Session, Settings};
+    pub(crate) use crate::{
+        blocking, from_proto, graph, phases, publish, pull, to_proto, Backend, Encoding, TOKEN_TYPES,
+    };
+}

@@ -1,0 +1,321 @@
+//! `hcl-types lsp`: the language server (docs/spec/lsp.md). A thin
+//! adapter: each handler converts positions, asks `analysis::ide`, and
+//! converts back. Analysis runs off the message loop; text changes are
+//! applied synchronously, before any `.await`, so edits are never reordered.
+//! No handler waits for the client (what asks it something runs as a task
+//! of its own), so the session ends at `exit` or end of input whatever the
+//! client left unanswered; publications go through one outbox
+//! (`outbox.rs`), disk reads through `disk.rs`, both off the state lock.
+//! A change's analysis and its results are `refresh.rs`; clients that pull
+//! diagnostics get them from `pull.rs` instead of publications.
+
+mod body;
+mod disk;
+mod entries;
+mod from_proto;
+mod graph;
+mod handlers;
+mod memory;
+mod outbox;
+mod phases;
+mod publish;
+mod pull;
+mod refresh;
+mod ropes;
+mod splice;
+mod stash;
+mod stdio;
+pub mod text;
+mod to_proto;
+mod transport;
+mod watch;
+mod workspace;
+
+use analysis::sync::Locked;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ropey::Rope;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use analysis::{Document, Memo};
+use disk::Disk;
+use outbox::Outbox;
+use publish::Published;
+pub use stdio::run;
+pub use text::Encoding;
+use workspace::{Settings, Workspace};
+
+/// What was last published for an open document: the sequence number of
+/// its analysis, so a slower, older analysis never overwrites a newer one,
+/// and the list's id and document version, so the same publication is not
+/// sent twice (a keystroke in `terraform.tfvars` would otherwise resend
+/// the unchanged 5 MB of a large `main.tf` ahead of its own).
+#[derive(Clone, Copy, Default)]
+struct Sent {
+    seq: u64,
+    list: Option<(u64, i32)>,
+}
+
+struct State {
+    workspace: Workspace,
+    encoding: Encoding,
+    /// Per open document: what was last published (see [`Sent`]).
+    published: HashMap<PathBuf, Sent>,
+    /// Whether the client can watch files for the server.
+    watch_dynamic: bool,
+    /// Whether it agreed to: change events are then trusted instead of
+    /// looking at the disk again.
+    watching: bool,
+    /// Whether the client takes `workspace/inlayHint/refresh`.
+    hint_refresh: bool,
+    /// Whether the client answers `workspace/configuration`.
+    pull_config: bool,
+    /// Whether the client pulls diagnostics and can be asked to pull
+    /// again: then nothing is published (`pull.rs`).
+    pull: bool,
+}
+
+/// What was last published for a document, held while the next
+/// publication is made from it: a publication made meanwhile (a sibling's
+/// after the next keystroke) waits for it instead of starting anew (a 10 MB
+/// document's list: ~20 ms).
+type Slot = Arc<Mutex<Last>>;
+
+/// A document's last list and the sequence number of the analysis it is
+/// of: an older analysis that ends after a newer one (a save's, overtaken
+/// by the next keystroke's) leaves it as it is. A pull answers from it, and
+/// answered with the text before the edit.
+#[derive(Default)]
+struct Last {
+    seq: u64,
+    published: Option<Published>,
+}
+
+/// The server. Every field is shared, so a task the server starts (one
+/// that waits for the client) can hold its own handle.
+#[derive(Clone)]
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    seq: Arc<AtomicU64>,
+    /// What was last published per open document.
+    published: Arc<Mutex<HashMap<PathBuf, Slot>>>,
+    /// Module files that are not open.
+    disk: Arc<Disk>,
+    /// Every publication goes here, under the state lock, in order.
+    outbox: Arc<Outbox>,
+    /// Large texts the transport took out of messages (`stash.rs`).
+    stash: Arc<stash::Stash>,
+    /// What to free once the user pauses.
+    later: Arc<memory::Later>,
+    /// Whether the transport's writer drains `outbox` straight to the
+    /// client's stream (stdio); else [`Backend::deliver`] passes
+    /// publications to `client` (the server in process).
+    direct: bool,
+    delivering: Arc<tokio::sync::Mutex<()>>,
+    /// The modules open modules call, and who reads whom.
+    graph: Arc<graph::Graph>,
+    /// What pull diagnostics wait on and report (`pull.rs`).
+    pulls: Arc<pull::Pulls>,
+    /// Large pulled lists the transport puts into their answers.
+    splices: Arc<splice::Splices>,
+    /// Becomes true when the session ends (`shutdown`, `exit` or the end
+    /// of input): held requests then answer at once.
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+/// `textDocument/publishDiagnostics` with parameters already written as JSON.
+enum RawPublish {}
+
+impl notification::Notification for RawPublish {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "textDocument/publishDiagnostics";
+}
+
+/// Runs `f` on the blocking pool; a panic becomes an internal error.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    match tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(f))).await {
+        Ok(Ok(v)) => Ok(v),
+        _ => {
+            let mut e = Error::internal_error();
+            e.message = "hcl-types: internal error while answering this request".into();
+            Err(e)
+        }
+    }
+}
+
+/// A document keeps the trees of this many items (the ones edited since
+/// its trees were last dropped) before they are dropped again.
+const TREES_KEPT: usize = 64;
+
+pub use to_proto::TOKEN_TYPES;
+
+impl Backend {
+    pub fn new(client: Client) -> Self {
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(State {
+                workspace: Workspace::default(),
+                encoding: Encoding::Utf16,
+                published: Default::default(),
+                watch_dynamic: false,
+                watching: false,
+                hint_refresh: false,
+                pull_config: false,
+                pull: false,
+            })),
+            seq: Arc::new(AtomicU64::new(0)),
+            published: Arc::default(),
+            disk: Arc::default(),
+            outbox: Arc::default(),
+            stash: Arc::default(),
+            later: Arc::default(),
+            direct: false,
+            delivering: Arc::default(),
+            graph: Arc::default(),
+            pulls: Arc::default(),
+            splices: Arc::default(),
+            closing: Arc::new(tokio::sync::watch::Sender::new(false)),
+        }
+    }
+
+    /// The module of a document and what is needed to convert positions.
+    async fn snapshot(&self, uri: &Uri) -> Option<Snap> {
+        let (partial, rope, enc) = {
+            let mut st = self.state.locked();
+            let path = st.workspace.doc_path(uri)?;
+            let rope = st.workspace.open.get(&path).map(|o| o.rope.clone());
+            (st.workspace.module(&path)?, rope, st.encoding)
+        };
+        let settings = partial.settings.clone();
+        // At once when nothing must be read; else off the message loop.
+        let (snap, index) = match partial.known(&self.disk) {
+            Some(from_disk) => partial.with(from_disk)?,
+            None => {
+                let disk = self.disk.clone();
+                blocking(move || partial.complete(&disk, false)).await.ok()??
+            }
+        };
+        let rope = rope.unwrap_or_else(|| Rope::from_str(&snap.docs[index].file.text));
+        Some(Snap { docs: snap.docs, index, rope, enc, settings, memo: snap.memo, backend: self.clone() })
+    }
+}
+
+/// A document's module, ready for a request off the message loop.
+struct Snap {
+    docs: Vec<Document>,
+    index: usize,
+    rope: Rope,
+    enc: Encoding,
+    settings: Settings,
+    memo: Arc<Mutex<Memo>>,
+    backend: Backend,
+}
+
+impl Snap {
+    /// Analyses the module, reusing what earlier analyses found.
+    fn analysis(&self) -> Arc<analysis::ModuleAnalysis> {
+        self.memo().analysis(&self.docs)
+    }
+
+    /// The module's memo, brought up to what its calls lead to.
+    fn memo(&self) -> MutexGuard<'_, Memo> {
+        let mut memo = self.memo.locked();
+        let b = &self.backend;
+        b.graph.prepare(&b.state, &b.disk, &self.settings, false, &self.docs, &mut memo);
+        memo
+    }
+
+    /// The text of a file of the module, or of a module it calls.
+    fn text_of(&self, path: &std::path::Path) -> Option<analysis::Text> {
+        if let Some(d) = self.docs.iter().find(|d| d.file.path == path) {
+            return Some(d.file.text.clone());
+        }
+        let b = &self.backend;
+        b.graph.text(&b.state, &b.disk, &self.settings, path)
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        handlers::lifecycle::initialize(self, params).await
+    }
+
+    async fn initialized(&self, params: InitializedParams) {
+        handlers::lifecycle::initialized(self, params).await
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        handlers::lifecycle::shutdown(self).await
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        handlers::text_sync::did_open(self, params).await
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        handlers::text_sync::did_change(self, params).await
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        handlers::text_sync::did_save(self, params).await
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        handlers::text_sync::did_close(self, params).await
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        handlers::configuration::did_change_configuration(self, params).await
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        handlers::configuration::did_change_watched_files(self, params).await
+    }
+
+    async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        handlers::diagnostic::diagnostic(self, params).await
+    }
+
+    async fn workspace_diagnostic(&self, params: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
+        handlers::diagnostic::workspace_diagnostic(self, params).await
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        handlers::hover::hover(self, params).await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        handlers::completion::completion(self, params).await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        handlers::signature_help::signature_help(self, params).await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        handlers::inlay_hint::inlay_hint(self, params).await
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        handlers::semantic_tokens::semantic_tokens_full(self, params).await
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        handlers::definition::goto_definition(self, params).await
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        handlers::document_symbol::document_symbol(self, params).await
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        handlers::code_action::code_action(self, params).await
+    }
+}

@@ -1,0 +1,192 @@
+//! From the layers below to LSP: every conversion of an answer is here
+//! (positions through [`crate::text`], which knows the client's encoding).
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::*;
+
+use crate::text;
+use crate::Encoding;
+
+/// A byte range of `rope`'s text.
+pub(crate) fn range(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> Range {
+    text::range(rope, r, enc)
+}
+
+/// A byte offset of `rope`'s text.
+pub(crate) fn position(rope: &Rope, offset: usize, enc: Encoding) -> Position {
+    text::position(rope, offset, enc)
+}
+
+pub(crate) fn severity(s: syntax::diagnostic::Severity) -> DiagnosticSeverity {
+    use syntax::diagnostic::Severity as Sev;
+    match s {
+        Sev::Error => DiagnosticSeverity::ERROR,
+        Sev::Warning => DiagnosticSeverity::WARNING,
+        Sev::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+/// A diagnostic of `rope`'s text (the published ones are serialised by
+/// [`crate::publish`] with the same fields).
+pub(crate) fn diagnostic(rope: &Rope, d: &syntax::diagnostic::Diagnostic, enc: Encoding) -> Diagnostic {
+    Diagnostic {
+        range: range(rope, &d.range, enc),
+        severity: Some(severity(d.severity)),
+        code: Some(NumberOrString::String(d.code.as_str().into())),
+        source: Some("hcl-types".into()),
+        message: d.message.clone(),
+        ..Default::default()
+    }
+}
+
+pub(crate) fn hover(rope: &Rope, h: &ide::HoverInfo, enc: Encoding) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown() }),
+        range: Some(range(rope, &h.range, enc)),
+    }
+}
+
+pub(crate) fn completion_item(c: ide::Completion) -> CompletionItem {
+    CompletionItem {
+        kind: Some(match c.kind {
+            ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+            ide::CompletionKind::Constructor => CompletionItemKind::CONSTRUCTOR,
+            ide::CompletionKind::Variable => CompletionItemKind::VARIABLE,
+            ide::CompletionKind::Attribute => CompletionItemKind::FIELD,
+            ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
+        }),
+        detail: c.detail,
+        insert_text_format: c.snippet.as_ref().map(|_| InsertTextFormat::SNIPPET),
+        insert_text: c.snippet,
+        label: c.label,
+        ..Default::default()
+    }
+}
+
+pub(crate) fn completion(list: ide::CompletionList) -> CompletionResponse {
+    let items = list.items.into_iter().map(completion_item).collect();
+    if list.incomplete {
+        return CompletionResponse::List(CompletionList { is_incomplete: true, items });
+    }
+    CompletionResponse::Array(items)
+}
+
+/// Parameter labels are offsets in UTF-16 code units of the label,
+/// whatever the position encoding.
+pub(crate) fn signature_help(s: ide::SignatureInfo) -> SignatureHelp {
+    let utf16 = |byte: usize| s.label[..byte.min(s.label.len())].encode_utf16().count() as u32;
+    SignatureHelp {
+        signatures: vec![SignatureInformation {
+            label: s.label.clone(),
+            documentation: s.documentation.clone().map(Documentation::String),
+            parameters: Some(
+                s.parameters
+                    .iter()
+                    .map(|r| ParameterInformation {
+                        label: ParameterLabel::LabelOffsets([utf16(r.start), utf16(r.end)]),
+                        documentation: None,
+                    })
+                    .collect(),
+            ),
+            active_parameter: Some(s.active as u32),
+        }],
+        active_signature: Some(0),
+        active_parameter: Some(s.active as u32),
+    }
+}
+
+pub(crate) fn inlay_hint(rope: &Rope, offset: usize, label: String, enc: Encoding) -> InlayHint {
+    InlayHint {
+        position: position(rope, offset, enc),
+        label: InlayHintLabel::String(label),
+        kind: Some(InlayHintKind::TYPE),
+        text_edits: None,
+        tooltip: None,
+        padding_left: None,
+        padding_right: None,
+        data: None,
+    }
+}
+
+/// The legend of [`semantic_tokens`]: a token's type is its index here.
+pub const TOKEN_TYPES: [SemanticTokenType; 3] =
+    [SemanticTokenType::TYPE, SemanticTokenType::FUNCTION, SemanticTokenType::PROPERTY];
+
+/// Tokens as LSP encodes them: each relative to the one before; a token
+/// spanning lines is left out.
+pub(crate) fn semantic_tokens(
+    rope: &Rope,
+    tokens: Vec<(std::ops::Range<usize>, ide::TokenKind)>,
+    enc: Encoding,
+) -> SemanticTokens {
+    let mut data = Vec::new();
+    let (mut prev_line, mut prev_start) = (0u32, 0u32);
+    for (r, kind) in tokens {
+        let r = range(rope, &r, enc);
+        if r.start.line != r.end.line {
+            continue;
+        }
+        let delta_line = r.start.line - prev_line;
+        let delta_start = if delta_line == 0 { r.start.character - prev_start } else { r.start.character };
+        data.push(SemanticToken {
+            delta_line,
+            delta_start,
+            length: r.end.character - r.start.character,
+            token_type: match kind {
+                ide::TokenKind::Type => 0,
+                ide::TokenKind::Function => 1,
+                ide::TokenKind::Property => 2,
+            },
+            token_modifiers_bitset: 0,
+        });
+        prev_line = r.start.line;
+        prev_start = r.start.character;
+    }
+    SemanticTokens { result_id: None, data }
+}
+
+pub(crate) fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {
+    match k {
+        analysis::SymbolKind::Variable => SymbolKind::VARIABLE,
+        analysis::SymbolKind::Local => SymbolKind::CONSTANT,
+        analysis::SymbolKind::Output => SymbolKind::PROPERTY,
+        analysis::SymbolKind::Config => SymbolKind::VARIABLE,
+        analysis::SymbolKind::Attribute => SymbolKind::CONSTANT,
+        analysis::SymbolKind::Resource => SymbolKind::OBJECT,
+    }
+}
+
+#[allow(deprecated)]
+pub(crate) fn document_symbol(rope: &Rope, s: &analysis::Symbol, enc: Encoding) -> DocumentSymbol {
+    DocumentSymbol {
+        name: s.address.clone(),
+        detail: Some(s.ty.brief()),
+        kind: symbol_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        range: range(rope, &s.range, enc),
+        selection_range: range(rope, &s.name_range, enc),
+        children: None,
+    }
+}
+
+/// A quick fix of diagnostic `d` in the document `uri`.
+pub(crate) fn quick_fix(
+    uri: &Uri,
+    rope: &Rope,
+    d: &syntax::diagnostic::Diagnostic,
+    f: ide::QuickFix,
+    enc: Encoding,
+) -> CodeActionOrCommand {
+    let edit = TextEdit { range: range(rope, &f.range, enc), new_text: f.replacement };
+    let mut changes = std::collections::HashMap::new();
+    changes.insert(uri.clone(), vec![edit]);
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: f.title,
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![diagnostic(rope, d, enc)]),
+        edit: Some(WorkspaceEdit { changes: Some(changes), ..Default::default() }),
+        is_preferred: Some(true),
+        ..Default::default()
+    })
+}

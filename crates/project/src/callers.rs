@@ -1,0 +1,158 @@
+//! Which modules under a directory call which others, read from the text
+//! alone ([`analysis::callers::prescan`]): the command line orders modules
+//! by it, and the language server finds the closed modules an edit affects
+//! (those that call, directly or not, a module being edited) without
+//! analysing every module it sees.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use analysis::callers::prescan;
+use analysis::calls::is_local;
+use analysis::workspace::normalize;
+use analysis::{Family, FileKind};
+
+/// Limits of a scan, so a huge tree (a home directory opened as the
+/// workspace) costs a bounded amount: a file over `MAX_FILE` (below
+/// [`crate::fsread::SOURCE_CAP`]: a scan reads every file of the tree)
+/// is not scanned for its calls.
+const MAX_DIRS: usize = 20_000;
+const MAX_DEPTH: usize = 32;
+const MAX_FILE: u64 = 4 << 20;
+
+/// A module: its directory and family (a Terraform module and a PCL
+/// program may share a directory).
+pub type ModuleKey = (PathBuf, Family);
+
+/// The Terraform modules and PCL programs under some roots and the
+/// modules their local calls lead to (a module call to a Terraform
+/// module, a component to a PCL program).
+#[derive(Debug, Default, Clone)]
+pub struct Scan {
+    calls: HashMap<ModuleKey, Vec<ModuleKey>>,
+}
+
+impl Scan {
+    /// Walks `roots` (hidden directories and `node_modules` left out: what
+    /// `terraform init` installed is nobody's edit).
+    pub fn new(roots: &[PathBuf]) -> Scan {
+        let mut scan = Scan::default();
+        let mut seen = 0;
+        let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|r| (normalize(r), 0)).collect();
+        while let Some((dir, depth)) = stack.pop() {
+            seen += 1;
+            if seen > MAX_DIRS {
+                break;
+            }
+            let subdirs = scan.read(&dir);
+            if depth < MAX_DEPTH {
+                stack.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
+            }
+        }
+        scan
+    }
+
+    /// Reads one directory's calls again (its files changed).
+    pub fn update(&mut self, dir: &Path) {
+        let dir = normalize(dir);
+        self.calls.retain(|(d, _), _| *d != dir);
+        self.read(&dir);
+    }
+
+    /// Notes the calls of the module in `dir`; returns its subdirectories
+    /// worth walking into.
+    fn read(&mut self, dir: &Path) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        let mut texts = Vec::new();
+        let mut subdirs = Vec::new();
+        for e in entries.filter_map(Result::ok) {
+            let Ok(kind) = e.file_type() else { continue };
+            let path = e.path();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if kind.is_dir() && !name.starts_with('.') && name != "node_modules" {
+                subdirs.push(path);
+            } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl)) =
+                kind.is_file().then(|| FileKind::for_path(&path)).flatten()
+            {
+                texts.extend(crate::fsread::read_regular_to_string(&path, MAX_FILE).ok().map(|t| (kind, t)));
+            }
+        }
+        for c in prescan(texts.iter().map(|(k, t)| (*k, t.as_str()))) {
+            let Some(source) = c.source.filter(|s| is_local(s)) else { continue };
+            let target = (normalize(&dir.join(source.replace('\\', "/"))), c.family);
+            self.calls.entry((dir.to_path_buf(), c.family)).or_default().push(target);
+        }
+        subdirs
+    }
+
+    /// The modules that call one of `modules`, directly or through others
+    /// (`modules` themselves left out).
+    pub fn callers(&self, modules: &HashSet<ModuleKey>) -> HashSet<ModuleKey> {
+        let mut found: HashSet<ModuleKey> = modules.iter().map(|(d, f)| (normalize(d), *f)).collect();
+        let start = found.clone();
+        loop {
+            let more: Vec<&ModuleKey> = self
+                .calls
+                .iter()
+                .filter(|(dir, targets)| !found.contains(*dir) && targets.iter().any(|t| found.contains(t)))
+                .map(|(dir, _)| dir)
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            found.extend(more.into_iter().cloned());
+        }
+        found.retain(|d| !start.contains(d));
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callers_are_found_through_chains_and_cycles() {
+        let root = std::env::temp_dir().join(format!("hcl-types-scan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        let call = |src: &str| format!("module \"m\" {{\n  source = \"{src}\"\n}}\n");
+        write("live/main.tf", &call("../modules/app"));
+        write("modules/app/main.tf", &call("../net"));
+        write("modules/net/main.tf", "variable \"x\" {}\n");
+        write("loop/a/main.tf", &call("../b"));
+        write("loop/b/main.tf", &call("../a"));
+        write(".terraform/modules/x/main.tf", &call("../../../modules/net"));
+        write("node_modules/y/main.tf", &call("../../modules/net"));
+        write("prog/main.pp", "component \"net\" \"./net\" {\n}\n");
+        write("prog/net/main.pp", "config \"x\" \"int\" {\n}\n");
+        write("prog/net/main.tf", "variable \"x\" {}\n");
+        let scan = Scan::new(std::slice::from_ref(&root));
+        let tf = |rel: &str| (root.join(rel), Family::Terraform);
+        let pcl = |rel: &str| (root.join(rel), Family::Pcl);
+        let sorted = |found: HashSet<ModuleKey>| {
+            let mut v: Vec<ModuleKey> = found.into_iter().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(scan.callers(&[tf("modules/net")].into())), [tf("live"), tf("modules/app")]);
+        assert_eq!(scan.callers(&[tf("loop/a")].into()), [tf("loop/b")].into());
+        // A component calls the PCL program of its directory, not the
+        // Terraform module beside it.
+        assert_eq!(scan.callers(&[pcl("prog/net")].into()), [pcl("prog")].into());
+        assert!(scan.callers(&[tf("prog/net")].into()).is_empty());
+        // A module that stops calling, and a new caller.
+        let mut scan = scan;
+        write("live/main.tf", "locals {}\n");
+        write("new/main.tf", &call("../modules/net"));
+        scan.update(&root.join("live"));
+        scan.update(&root.join("new"));
+        assert_eq!(sorted(scan.callers(&[tf("modules/net")].into())), [tf("modules/app"), tf("new")]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

@@ -1,0 +1,529 @@
+//! The `check` pipeline: the files under some paths, grouped into modules,
+//! read once and analysed with their calls resolved (`analysis`), callees
+//! first. The command line's `check` and `types` are this and a printer.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use analysis::callers::prescan;
+use analysis::sync::Locked;
+use analysis::workspace::{normalize, Workspace};
+use analysis::{Call, Context, Document, Family, FileKind, Memo, SourceFile, Symbol};
+use rayon::prelude::*;
+use schema::Schemas;
+use syntax::diagnostic::{Code, Diagnostic};
+use syntax::Dialect;
+
+use crate::files::DiskFiles;
+
+/// What to check: the paths, and how to read them.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// Files and directories (none: the current directory).
+    pub paths: Vec<PathBuf>,
+    /// A dialect for every file (none: each file's name decides).
+    pub dialect: Option<Dialect>,
+    /// `.tfvars` files checked against another directory's variables.
+    pub var_files: Vec<VarFileTarget>,
+    /// A table of such targets (`TFVARS<TAB>MODULE_DIR` per line).
+    pub var_file_table: Option<PathBuf>,
+    /// Provider schema files the user named.
+    pub provider_schemas: Vec<PathBuf>,
+    /// Pulumi package schema files the user named.
+    pub package_schemas: Vec<PathBuf>,
+}
+
+/// Told how far a run is: the files to analyse, then each module's files
+/// as it is done (the command line draws a progress bar with it).
+pub trait Progress: Sync {
+    fn start(&self, _files: usize) {}
+    fn advance(&self, _files: usize) {}
+}
+
+/// No progress shown.
+pub struct Quiet;
+
+impl Progress for Quiet {}
+
+/// Where a `.tfvars` file's variables are declared, when not beside it
+/// (test inputs kept apart from their module).
+#[derive(Debug, Clone)]
+pub struct VarFileTarget {
+    pub tfvars: PathBuf,
+    pub module: PathBuf,
+}
+
+/// Reads a `--var-file-table`.
+pub fn read_var_file_table(path: &Path) -> Result<Vec<VarFileTarget>, String> {
+    // Errors are reported under the table's path: they do not repeat it.
+    let text = crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        match (cols.next(), cols.next()) {
+            (Some(t), Some(m)) if !t.is_empty() && !m.is_empty() => {
+                rows.push(VarFileTarget { tfvars: t.into(), module: m.into() })
+            }
+            _ => return Err(format!("line {}: expected TFVARS<TAB>MODULE_DIR", n + 1)),
+        }
+    }
+    Ok(rows)
+}
+
+/// Moves each targeted `.tfvars` file into its target module. A target
+/// that was not among the checked paths is loaded for its variables only;
+/// its own files are not reported. Returns the files reported nowhere else.
+/// One analysed file, for printing.
+pub struct FileReport {
+    pub path: PathBuf,
+    pub text: analysis::Text,
+    pub diagnostics: Vec<Diagnostic>,
+    pub symbols: Vec<analysis::Symbol>,
+}
+
+/// A file that could not be read.
+pub struct IoFailure {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// Finds the files under `paths` and groups them into modules:
+/// (directory, family) → files, in path order.
+/// Modules found on disk: (directory, family) → files.
+pub type Modules = BTreeMap<(PathBuf, Family), Vec<PathBuf>>;
+
+pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
+    let mut modules: Modules = BTreeMap::new();
+    let mut failures = Vec::new();
+    let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
+        if let Some(kind) = FileKind::for_path(&file) {
+            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+            modules.entry((dir, kind.family())).or_default().push(file);
+        }
+    };
+    for root in paths {
+        match std::fs::metadata(root) {
+            // Named, a FIFO or a device is a failure, not 0 files.
+            Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
+                path: root.clone(),
+                message: crate::fsread::ReadError::NotRegular(crate::fsread::kind(m.file_type())).to_string(),
+            }),
+            Ok(m) if m.is_file() => {
+                if FileKind::for_path(root).is_some() {
+                    add(root.clone(), &mut modules);
+                } else {
+                    // Named explicitly: check it as plain HCL.
+                    let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
+                    modules.entry((dir, Family::Hcl)).or_default().push(root.clone());
+                }
+            }
+            Ok(_) => {
+                let walker =
+                    walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| {
+                        let name = e.file_name().to_string_lossy();
+                        !(e.depth() > 0
+                            && e.file_type().is_dir()
+                            && matches!(name.as_ref(), ".git" | ".terraform" | "node_modules"))
+                    });
+                for entry in walker {
+                    match entry {
+                        // A linked file is read, as Terraform reads it (a shared
+                        // `variables.tf` linked into many modules); a linked
+                        // directory is not walked (Terraform reads no
+                        // subdirectory, and a link may lead anywhere or loop).
+                        Ok(e) if e.file_type().is_file() || e.path_is_symlink() && e.path().is_file() => {
+                            add(e.into_path(), &mut modules)
+                        }
+                        Ok(_) => {}
+                        Err(e) => failures.push(IoFailure {
+                            path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.clone()),
+                            message: e.to_string(),
+                        }),
+                    }
+                }
+            }
+            Err(e) => failures.push(IoFailure { path: root.clone(), message: e.to_string() }),
+        }
+    }
+    for files in modules.values_mut() {
+        files.sort();
+        files.dedup();
+    }
+    (modules, failures)
+}
+
+/// A Terraform or PCL file named on the command line is checked within its
+/// module (pre-commit and editors name single files): the other files of its
+/// directory and family join it, for their declarations only. Returns those
+/// files, which are not reported.
+fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut context_only = Vec::new();
+    for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
+        let Some(family) = FileKind::for_path(path).map(FileKind::family).filter(|f| *f != Family::Hcl) else {
+            continue;
+        };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let Some(files) = modules.get_mut(&(dir.clone(), family)) else { continue };
+        for other in DiskFiles::listing(&dir, family) {
+            if !files.contains(&other) && !context_only.contains(&other) {
+                files.push(other.clone());
+                context_only.push(other);
+            }
+        }
+        files.sort();
+    }
+    // A file named as well as found beside another named one is reported.
+    context_only.retain(|f| !paths.contains(f));
+    context_only
+}
+
+/// Reads a file as text. Invalid UTF-8 and binary content become a
+/// diagnostic on an otherwise empty document, not an I/O failure.
+pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option<Diagnostic>), String> {
+    let bytes = crate::fsread::read_regular(path, crate::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
+    let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
+    let dialect = dialect.unwrap_or_else(|| Dialect::for_path(path));
+    let (text, problem) = match String::from_utf8(bytes) {
+        Ok(t) if t.contains('\0') => {
+            let at = t.find('\0').unwrap_or(0);
+            (
+                String::new(),
+                Some(Diagnostic::new(
+                    Code::Syntax,
+                    0..0,
+                    format!("binary file (a NUL byte at offset {at}): not analysed"),
+                )),
+            )
+        }
+        Ok(t) => (t, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (
+                String::new(),
+                Some(Diagnostic::new(
+                    Code::Syntax,
+                    0..0,
+                    format!("the file is not valid UTF-8 (at byte {at}): not analysed"),
+                )),
+            )
+        }
+    };
+    Ok((SourceFile { path: path.to_path_buf(), text: std::sync::Arc::new(text.into()), kind, dialect }, problem))
+}
+
+/// Analyses every module found under the request's paths.
+pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFailure>) {
+    let args = req;
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
+    let (mut modules, mut failures) = discover(&paths);
+    let mut targets = args.var_files.clone();
+    if let Some(table) = &args.var_file_table {
+        match read_var_file_table(table) {
+            Ok(rows) => targets.extend(rows),
+            Err(message) => failures.push(IoFailure { path: table.clone(), message }),
+        }
+    }
+    let mut context_only = within_module(&mut modules, &paths);
+    context_only.extend(retarget(&mut modules, &targets));
+    // PCL programs also get the schemas Pulumi cached for their packages.
+    let mut packages = args.package_schemas.clone();
+    let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
+    if !pcl.is_empty() {
+        let mut names: Vec<String> = Vec::new();
+        // (A program that does not read is reported when it is checked.)
+        let texts = pcl.iter().filter_map(|p| crate::fsread::read_regular_to_string(p, crate::fsread::SOURCE_CAP).ok());
+        for text in texts {
+            names.extend(schema::pulumi::packages_named(&text));
+        }
+        names.sort();
+        names.dedup();
+        // A cached file that does not read is left out, not a failure.
+        let cached = crate::schemas::plugin_cache(&names).into_iter();
+        packages.extend(cached.filter(|p| crate::schemas::read_cached(p, schema::pulumi::load_package).is_ok()));
+    }
+    let schemas = match crate::schemas::from_files(&args.provider_schemas, &packages) {
+        Ok(s) if s.is_empty() => None,
+        Ok(s) => Some(std::sync::Arc::new(s)),
+        Err((path, message)) => {
+            failures.push(IoFailure { path, message });
+            None
+        }
+    };
+    progress.start(modules.values().map(Vec::len).sum());
+    let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
+    let results = check_modules(&modules, args.dialect, progress, schemas, &paths);
+    let mut reports = Vec::new();
+    for (r, f) in results {
+        reports.extend(r);
+        failures.extend(f);
+    }
+    // A file both checked and read for a caller failed twice: said once.
+    let mut seen = std::collections::HashSet::new();
+    failures.retain(|f| seen.insert((f.path.clone(), f.message.clone())));
+    reports.retain(|r| !context_only.contains(&r.path));
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    (reports, failures)
+}
+
+fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
+    let mut context_only = Vec::new();
+    if targets.is_empty() {
+        return context_only;
+    }
+    // Each named file once, to compare paths however they are spelled.
+    let named: Vec<Option<PathBuf>> = targets.iter().map(|t| t.tfvars.canonicalize().ok()).collect();
+    let tfvars: Vec<PathBuf> = modules
+        .iter()
+        .filter(|((_, family), _)| *family == Family::Terraform)
+        .flat_map(|(_, files)| files.iter().filter(|f| FileKind::for_path(f) == Some(FileKind::Tfvars)).cloned())
+        .collect();
+    for file in tfvars {
+        // An exact path first; else a relative row whose components end the
+        // file's path, with the module taken from the same root.
+        let canonical = file.canonicalize().ok();
+        let module = targets.iter().zip(&named).find_map(|(t, named)| {
+            if file == t.tfvars || (named.is_some() && *named == canonical) {
+                return Some(t.module.clone());
+            }
+            if t.tfvars.is_relative() && file.ends_with(&t.tfvars) {
+                let mut root = file.clone();
+                for _ in t.tfvars.components() {
+                    root.pop();
+                }
+                return Some(root.join(&t.module));
+            }
+            None
+        });
+        let Some(module) = module else { continue };
+        let Some(dir) = file.parent().map(Path::to_path_buf) else { continue };
+        if let Some(files) = modules.get_mut(&(dir.clone(), Family::Terraform)) {
+            files.retain(|f| f != &file);
+            if files.is_empty() {
+                modules.remove(&(dir, Family::Terraform));
+            }
+        }
+        // The module as discovered (spelled the same, else the same directory).
+        let exact = (module.clone(), Family::Terraform);
+        let key = if modules.contains_key(&exact) {
+            exact
+        } else {
+            let wanted = module.canonicalize().ok();
+            modules
+                .keys()
+                .find(|(d, family)| *family == Family::Terraform && wanted.is_some() && d.canonicalize().ok() == wanted)
+                .cloned()
+                .unwrap_or(exact)
+        };
+        if !modules.contains_key(&key) {
+            let found = DiskFiles::listing(&module, Family::Terraform);
+            context_only.extend(found.iter().cloned());
+            modules.insert(key.clone(), found);
+        }
+        if let Some(files) = modules.get_mut(&key) {
+            files.push(file);
+            files.sort();
+        }
+    }
+    context_only
+}
+
+// ---------------------------------------------------------------------------
+// Checking many modules at once. Each is read and parsed once, and
+// analysed after the modules it calls (those of one depth in parallel):
+// a checked module that others call then hands its analysis to them
+// instead of being analysed again as their callee. Texts are read first
+// (to order the modules), trees made only in each module's turn.
+
+/// The longest chain of calls followed when ordering modules.
+const MAX_LEVELS: usize = 64;
+
+/// What checking one module gives: its files' reports and read failures.
+type Checked = (Vec<FileReport>, Vec<IoFailure>);
+
+/// One module, read (parsed only when its turn comes).
+struct Loaded {
+    files: Vec<SourceFile>,
+    problems: Vec<Option<Diagnostic>>,
+    failures: Vec<IoFailure>,
+    /// Its directory and family, when it is a Terraform or PCL module.
+    dir: Option<(PathBuf, Family)>,
+}
+
+fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
+    let mut loaded = Loaded { files: Vec::new(), problems: Vec::new(), failures: Vec::new(), dir: None };
+    for path in paths {
+        match load(path, dialect) {
+            Ok((file, problem)) => {
+                loaded.problems.push(problem);
+                loaded.files.push(file);
+            }
+            Err(message) => loaded.failures.push(IoFailure { path: path.clone(), message }),
+        }
+    }
+    let family = if loaded.files.iter().any(|f| f.kind == FileKind::Terraform) {
+        Some(Family::Terraform)
+    } else if loaded.files.iter().any(|f| f.kind == FileKind::Pcl) {
+        Some(Family::Pcl)
+    } else {
+        None
+    };
+    let dir = loaded.files.first().and_then(|f| f.path.parent()).map(normalize);
+    loaded.dir = dir.zip(family);
+    loaded
+}
+
+/// Checks the modules (each a list of files) and reports on each file.
+pub fn check_modules(
+    modules: &[&Vec<PathBuf>],
+    dialect: Option<Dialect>,
+    progress: &dyn Progress,
+    schemas: Option<Arc<Schemas>>,
+    roots: &[PathBuf],
+) -> Vec<Checked> {
+    let loaded: Vec<Mutex<Option<Loaded>>> =
+        modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect)))).collect();
+    let files = DiskFiles::new(dialect, roots);
+    let mut workspace = Workspace::default();
+    workspace.schemas = schemas;
+    let workspace = Mutex::new(workspace);
+
+    // Modules whose files are all of their directory's Terraform files
+    // stand for that directory when others call it.
+    let mut by_dir: HashMap<(PathBuf, Family), usize> = HashMap::new();
+    let mut hints: Vec<Vec<Call>> = vec![Vec::new(); loaded.len()];
+    for (k, m) in loaded.iter().enumerate() {
+        let guard = m.locked();
+        let Some(m) = guard.as_ref() else { continue };
+        let Some((dir, family)) = &m.dir else { continue };
+        hints[k] = prescan(m.files.iter().map(|f| (f.kind, f.text.as_str())));
+        let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
+        paths.sort();
+        if paths == DiskFiles::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
+            by_dir.insert((dir.clone(), *family), k);
+        }
+    }
+    // Which checked modules each one calls; a module's level is one more
+    // than its callees' (cycles are cut where they close).
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); loaded.len()];
+    for (k, m) in loaded.iter().enumerate() {
+        let dir = m.locked().as_ref().and_then(|m| m.dir.clone());
+        let (Some((dir, family)), false) = (dir, hints[k].is_empty()) else { continue };
+        let targets = workspace.locked().targets(&files, &dir, &hints[k]);
+        // Module calls lead to Terraform modules, components to PCL programs.
+        let checked = |t: &PathBuf| by_dir.get(&(t.clone(), family)).copied();
+        callees[k] = targets.iter().filter_map(checked).filter(|&c| c != k).collect();
+    }
+    let levels = levels(&callees);
+    let mut shared = vec![false; loaded.len()];
+    callees.iter().flatten().for_each(|&c| shared[c] = true);
+    let mut results: Vec<Option<Checked>> = (0..loaded.len()).map(|_| None).collect();
+    let top = levels.iter().copied().max().unwrap_or(0);
+    for level in 0..=top {
+        let now: Vec<usize> = (0..loaded.len()).filter(|&k| levels[k] == level).collect();
+        let done: Vec<(usize, Checked)> = now
+            .par_iter()
+            .map(|&k| {
+                let m = loaded[k].locked().take();
+                let out = m.map(|m| analyse(m, &files, &workspace, shared[k]));
+                progress.advance(modules[k].len());
+                (k, out.unwrap_or_default())
+            })
+            .collect();
+        for (k, r) in done {
+            results[k] = Some(r);
+        }
+    }
+    let mut out: Vec<Checked> = results.into_iter().map(Option::unwrap_or_default).collect();
+    // Files of called modules (and manifests) that were there but not read.
+    let skipped = files.skipped().into_iter().map(|(path, message)| IoFailure { path, message });
+    out.push((Vec::new(), skipped.collect()));
+    out
+}
+
+/// Each module's depth in the call graph (0: calls no checked module).
+fn levels(callees: &[Vec<usize>]) -> Vec<usize> {
+    let mut level: Vec<Option<usize>> = vec![None; callees.len()];
+    fn visit(k: usize, callees: &[Vec<usize>], level: &mut [Option<usize>], stack: &mut Vec<usize>) -> usize {
+        if let Some(l) = level[k] {
+            return l;
+        }
+        if stack.contains(&k) || stack.len() >= MAX_LEVELS {
+            return 0;
+        }
+        stack.push(k);
+        let l = callees[k].iter().map(|&c| visit(c, callees, level, stack) + 1).max().unwrap_or(0);
+        stack.pop();
+        level[k] = Some(l);
+        l
+    }
+    (0..callees.len()).map(|k| visit(k, callees, &mut level, &mut Vec::new())).collect()
+}
+
+/// Analyses one module with its calls resolved; a module others call is
+/// handed to the workspace for them (without its trees).
+fn analyse(
+    m: Loaded,
+    files: &DiskFiles,
+    workspace: &Mutex<Workspace>,
+    share: bool,
+) -> (Vec<FileReport>, Vec<IoFailure>) {
+    let docs: Vec<Document> = m.files.into_iter().map(Document::parse).collect();
+    let mut memo = Memo::default();
+    let calls = if m.dir.is_some() { memo.calls(&docs) } else { Vec::new() };
+    let mut ws = workspace.locked();
+    match &m.dir {
+        Some((dir, _)) if !calls.is_empty() => memo.set_context(ws.context(files, dir, &calls).context),
+        // Provider and package schemas type modules that call nothing too.
+        _ if ws.schemas.is_some() => memo.set_context(Context { schemas: ws.schemas.clone(), ..Context::default() }),
+        _ => {}
+    }
+    drop(ws);
+    let analysis = memo.analysis(&docs);
+    let mut symbols: Vec<Vec<Symbol>> = docs.iter().map(|_| Vec::new()).collect();
+    for s in &analysis.symbols {
+        symbols[s.doc].push(s.clone());
+    }
+    let mut reports = Vec::new();
+    for (((doc, diags), problem), syms) in docs.iter().zip(&analysis.diagnostics).zip(m.problems).zip(symbols) {
+        let mut diagnostics = diags.to_vec();
+        diagnostics.extend(problem);
+        reports.push(FileReport {
+            path: doc.file.path.clone(),
+            text: doc.file.text.clone(),
+            diagnostics,
+            symbols: syms,
+        });
+    }
+    match (share, m.dir) {
+        (true, Some((dir, family))) => {
+            let compact: Vec<Document> = docs.iter().map(Document::without_trees).collect();
+            files.insert(&dir, family, compact);
+            workspace.locked().insert(&dir, family, memo, analysis);
+            std::thread::spawn(move || drop(docs));
+        }
+        // Freeing large trees takes a while; nobody waits for it.
+        _ => {
+            std::thread::spawn(move || drop((docs, memo, analysis)));
+        }
+    }
+    (reports, m.failures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callees_come_first_and_cycles_end() {
+        // 0 calls 1, 1 calls 2, 3 and 4 call each other.
+        let callees = vec![vec![1], vec![2], vec![], vec![4], vec![3]];
+        let l = levels(&callees);
+        assert!(l[2] < l[1] && l[1] < l[0], "{l:?}");
+        assert!(l[3] != l[4], "{l:?}");
+    }
+}

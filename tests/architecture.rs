@@ -1,0 +1,93 @@
+//! The layering docs/architecture.md states, checked: each crate depends
+//! only on the layers below it, and nothing below the project layer
+//! touches the disk, the environment or a process.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `[dependencies]` keys of a manifest (workspace crates are named by
+/// their layer: `types = { package = "hcl-types-algebra", … }`).
+fn dependencies(manifest: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let mut out = Vec::new();
+    let mut in_deps = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]" || line.ends_with(".dependencies]") && !line.contains("dev-");
+            continue;
+        }
+        if in_deps {
+            if let Some((key, _)) = line.split_once('=') {
+                let key = key.trim().trim_end_matches(".workspace").to_string();
+                if !key.is_empty() && !key.starts_with('#') {
+                    out.push(key);
+                }
+            }
+        }
+    }
+    out
+}
+
+const LAYERS: [&str; 7] = ["types", "syntax", "schema", "analysis", "ide", "project", "lsp"];
+
+#[test]
+fn each_crate_depends_only_on_layers_below_it() {
+    for (i, layer) in LAYERS.iter().enumerate() {
+        let deps = dependencies(&root().join("crates").join(layer).join("Cargo.toml"));
+        for d in deps.iter().filter(|d| LAYERS.contains(&d.as_str())) {
+            let j = LAYERS.iter().position(|l| l == d).unwrap();
+            assert!(j < i, "crates/{layer} depends on {d}, which is not below it");
+        }
+        // The editor features are plain data: no LSP types below the server.
+        if *layer != "lsp" {
+            assert!(!deps.iter().any(|d| d.contains("lsp")), "crates/{layer} depends on an LSP crate: {deps:?}");
+        }
+    }
+}
+
+/// Source lines outside `#[cfg(test)]` modules.
+fn non_test_lines(file: &Path) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        out.push((n + 1, line.to_string()));
+    }
+    out
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn nothing_below_the_project_layer_does_io() {
+    let forbidden = ["std::fs", "fs::", "std::process", "std::net", "std::env::var", "File::open"];
+    let mut found = Vec::new();
+    for layer in ["types", "syntax", "schema", "analysis", "ide"] {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(layer).join("src"), &mut files);
+        for f in files {
+            for (n, line) in non_test_lines(&f) {
+                let code = line.split("//").next().unwrap_or("");
+                if forbidden.iter().any(|x| code.contains(x)) {
+                    found.push(format!("{}:{n}: {}", f.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "I/O below the project layer (move it to crates/project):\n{}", found.join("\n"));
+}
