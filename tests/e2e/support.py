@@ -17,7 +17,9 @@ from pygls.protocol import default_converter
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, client_capabilities, register_lsp_features
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-BIN = os.environ.get("HCL_TYPES_BIN") or str(REPO / "target" / "release" / "hcl-types")
+BIN = os.environ.get("HCL_TYPES_BIN") or str(
+    pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target").resolve() / "release" / "hcl-types"
+)
 # The test data of this checkout (conformance tables, corpus, schemas): name
 # files under it through DATA so the data can move in one place.
 DATA = REPO / "tests" / "data"

@@ -27,7 +27,8 @@ def validator():
 
 @pytest.fixture(scope="session")
 def binary():
-    path = os.environ.get("HCL_TYPES_BIN", os.path.join(ROOT, "target", "release", "hcl-types"))
+    target = os.path.abspath(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"))
+    path = os.environ.get("HCL_TYPES_BIN") or os.path.join(target, "release", "hcl-types")
     if not os.access(path, os.X_OK):
         pytest.fail(f"no hcl-types binary at {path} (build it with cargo build --release)")
     return path

@@ -6,6 +6,8 @@
 --   HCLT_MODE=settings      vim.lsp.config settings turn a code off; a live
 --                           workspace/didChangeConfiguration turns it back on
 --   HCLT_MODE=init_options  setup({ init_options = … }) alone reaches the server
+--   HCLT_MODE=lspconfig     the nvim-lspconfig file (editors/nvim/lspconfig) alone,
+--                           without the plugin: the settings checks
 --
 -- HCLT_WORK is a copy of test/fixture (outside any git repository);
 -- HCLT_RESULTS receives one line per check: "ok - NAME" or
@@ -450,6 +452,19 @@ local function start()
       settings = { hclTypes = { severity = { ['invalid-value'] = 'off' } } },
     })
     vim.lsp.enable(NAME)
+  elseif MODE == 'lspconfig' then
+    check('only the nvim-lspconfig file is loaded, not the plugin', function()
+      expect_eq('g:loaded_hcl_types', vim.g.loaded_hcl_types, nil)
+      local files = vim.api.nvim_get_runtime_file('lsp/hcl_types.lua', true)
+      if #files ~= 1 or not files[1]:find('/lspconfig/lsp/hcl_types.lua', 1, true) then
+        fail('lsp/hcl_types.lua on the runtimepath: %s', vim.inspect(files))
+      end
+    end)
+    vim.lsp.config(NAME, {
+      on_exit = on_exit,
+      settings = { hclTypes = { severity = { ['invalid-value'] = 'off' } } },
+    })
+    vim.lsp.enable(NAME)
   elseif MODE == 'init_options' then
     require('hcl-types').setup({
       on_exit = on_exit,
@@ -466,7 +481,7 @@ local ok, err = xpcall(function()
   start()
   if MODE == 'enable' or MODE == 'setup' then
     full()
-  elseif MODE == 'settings' then
+  elseif MODE == 'settings' or MODE == 'lspconfig' then
     settings_mode()
   else
     init_options_mode()

@@ -88,7 +88,8 @@ function enqueue(step: () => Promise<void>): Promise<void> {
 
 /**
  * The settings the server reads (lsp.md) that may change while it runs: dialects,
- * severity and inlay hints. Never the terraform settings: see `initializationOptions`.
+ * severity, inlay hints and the schema files. Never the terraform settings: see
+ * `initializationOptions`.
  */
 export function serverSettings(): { hclTypes: Record<string, unknown> } {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -97,8 +98,29 @@ export function serverSettings(): { hclTypes: Record<string, unknown> } {
       dialects: c.get<Record<string, string>>("dialects", {}),
       severity: c.get<Record<string, string>>("severity", {}),
       inlayHints: { enable: c.get<boolean>("inlayHints.enable", true) },
+      providerSchemas: schemaPaths(c.get<unknown>("providerSchemas", [])),
+      packageSchemas: schemaPaths(c.get<unknown>("packageSchemas", [])),
     },
   };
+}
+
+/**
+ * Schema files as the server wants them: absolute paths. `~` is expanded and a
+ * relative path is taken from the first workspace folder (the server would read
+ * it against its own working directory). The server only reads these files.
+ */
+export function schemaPaths(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const out: string[] = [];
+  for (const v of value) {
+    if (typeof v !== "string" || !v.trim()) continue;
+    const p = v.trim().replace(/^~(?=$|[\\/])/, os.homedir());
+    if (path.isAbsolute(p)) out.push(p);
+    else if (base) out.push(path.join(base, p));
+    else output.appendLine(`[hcl-types] schema file ${JSON.stringify(v)} is relative and there is no workspace folder: it is left out`);
+  }
+  return out;
 }
 
 /** A setting's value in the user's own settings (local or remote), never a workspace's. */
@@ -167,7 +189,10 @@ export function withoutUserOnly(params: ConfigurationParams, result: unknown[]):
   });
 }
 
-/** Where the binary is: the user's `hclTypes.server.path`, else `hcl-types` on PATH. */
+/**
+ * Where the binary is: the user's `hclTypes.server.path`, else the one bundled in a
+ * platform-specific .vsix (`server/hcl-types`), else `hcl-types` on PATH.
+ */
 function findServer(): { path?: string; looked: string; error?: string } {
   const configured = userPath("server.path");
   if (configured.error) return { looked: `hclTypes.server.path = ${configured.configured}`, error: configured.error };
@@ -176,6 +201,16 @@ function findServer(): { path?: string; looked: string; error?: string } {
     return { path: isExecutable(p) ? p : undefined, looked: `hclTypes.server.path = ${configured.configured} (${p})` };
   }
   const names = process.platform === "win32" ? ["hcl-types.exe", "hcl-types"] : ["hcl-types"];
+  const bundled = path.join(extensionUri.fsPath, "server", names[0]);
+  if (fs.existsSync(bundled)) {
+    // An unpacker that dropped the executable bit: put it back.
+    if (!isExecutable(bundled) && process.platform !== "win32") {
+      try {
+        fs.chmodSync(bundled, 0o755);
+      } catch {}
+    }
+    if (isExecutable(bundled)) return { path: bundled, looked: "the server bundled with the extension" };
+  }
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
     for (const name of names) {
@@ -183,7 +218,7 @@ function findServer(): { path?: string; looked: string; error?: string } {
       if (isExecutable(p)) return { path: p, looked: "PATH" };
     }
   }
-  return { looked: "`hcl-types` on PATH (hclTypes.server.path is not set)" };
+  return { looked: "`hcl-types` on PATH (hclTypes.server.path is not set, and this .vsix bundles no server)" };
 }
 
 function isExecutable(p: string): boolean {

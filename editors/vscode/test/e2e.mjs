@@ -310,6 +310,24 @@ async function main() {
       await shot("variables-invalid-default");
     });
 
+    /** The server inside the installed extension, which runs while the user names none. */
+    let bundledBin;
+    await step("the server that runs is the one bundled in the .vsix", async () => {
+      const log = await until(
+        async () => {
+          const t = outputChannelLog();
+          return t.includes("[hcl-types] running hcl-types") ? t : undefined;
+        },
+        async () => `the output channel does not say the server runs: ${JSON.stringify(outputChannelLog().split("\n").filter((l) => l.startsWith("[hcl-types]")))}`,
+      );
+      const started = log.split("\n").find((l) => l.startsWith("[hcl-types] starting "));
+      const bin = started?.slice("[hcl-types] starting ".length).replace(/ lsp$/, "");
+      if (!bin || !bin.startsWith(EXTENSIONS + path.sep) || !bin.endsWith(`${path.sep}server${path.sep}hcl-types`)) {
+        fail(`the first server started is ${JSON.stringify(bin)}, not server/hcl-types inside ${EXTENSIONS}`);
+      }
+      bundledBin = bin;
+    });
+
     await step("language mode terraform for .tf", async () => {
       const mode = await visibleText(".statusbar-item[id='status.editor.mode']");
       if (!mode.some((m) => m.trim() === "Terraform")) fail(`the status bar language is ${JSON.stringify(mode)}, expected "Terraform"`);
@@ -430,6 +448,51 @@ async function main() {
       await shot("severity-setting-warning");
     });
 
+    await step("hclTypes.providerSchemas, relative to the workspace, types a resource (and its removal untypes it)", async () => {
+      // As a person would: a line added to the user settings.json in the editor, and saved.
+      const editUserSettings = async (edit, check, what) => {
+        await runCommand("Preferences: Open User Settings (JSON)");
+        await until(
+          async () => (await visibleText(".tabs-container .tab.active")).some((t) => t.includes("settings.json")),
+          async () => `the user settings.json did not open; active tab: ${JSON.stringify(await visibleText(".tabs-container .tab.active"))}`,
+        );
+        await page.locator(".editor-group-container.active .monaco-editor textarea").first().focus();
+        await gotoLine(2, 1);
+        await edit();
+        await page.keyboard.press("Control+S");
+        await until(
+          async () => check(JSON.parse(fs.readFileSync(SETTINGS, "utf8"))),
+          async () => `settings.json on disk does not ${what}: ${fs.readFileSync(SETTINGS, "utf8")}`,
+        );
+      };
+      // Without a schema local_file is `any`: filename = ["notes.txt"] is no error.
+      await openFile("schemas/main.tf");
+      await page.waitForTimeout(1500);
+      if ((await squiggles("error")) !== 0) fail(`schemas/main.tf has an error before any schema is set: ${await squiggles("error")} squiggles`);
+      await editUserSettings(
+        () => page.keyboard.insertText('  "hclTypes.providerSchemas": ["schemas/local-2.5.2.json"],\n'),
+        (s) => s["hclTypes.providerSchemas"]?.[0] === "schemas/local-2.5.2.json",
+        "hold hclTypes.providerSchemas",
+      );
+      await openFile("schemas/main.tf");
+      await waitSquiggle("error", "schemas/main.tf once hclTypes.providerSchemas names local-2.5.2.json");
+      await gotoLine(6, 14);
+      await hover(["cannot be used where `string` is expected"]);
+      await shot("provider-schemas-setting");
+      await editUserSettings(
+        () => page.keyboard.press("Control+Shift+K"), // delete the line
+        (s) => !("hclTypes.providerSchemas" in s),
+        "lose hclTypes.providerSchemas",
+      );
+      await openFile("schemas/main.tf");
+      await until(
+        async () => (await squiggles("error")) === 0,
+        async () => `the error in schemas/main.tf stayed after hclTypes.providerSchemas was removed (${await squiggles("error")} squiggles)`,
+      );
+      // The next step restarts the server with eventual/main.hcl in front, as the one before left it.
+      await openFile("eventual/main.hcl");
+    });
+
     await step("hcl-types: Restart server brings diagnostics back", async () => {
       await runCommand("hcl-types: Restart server");
       // Stopping clears the diagnostics; the new server publishes them again.
@@ -501,8 +564,9 @@ async function main() {
       if (ran.length) fail(`programs named by the workspace ran: ${JSON.stringify(ran)}`);
       const log = fs.readFileSync(hostileLog, "utf8");
       const started = log.split("\n").filter((l) => l.startsWith("[hcl-types] starting "));
-      if (JSON.stringify(started) !== JSON.stringify([`[hcl-types] starting ${SERVER_BIN} lsp`])) {
-        fail(`the server started is not the user's ${SERVER_BIN}: ${JSON.stringify(started)}`);
+      // The user's settings name no server: the bundled one runs, never the workspace's.
+      if (JSON.stringify(started) !== JSON.stringify([`[hcl-types] starting ${bundledBin} lsp`])) {
+        fail(`the server started is not the bundled ${bundledBin}: ${JSON.stringify(started)}`);
       }
       const opts = initOptions(log, "in the second workspace");
       if (JSON.stringify(opts?.terraform) !== JSON.stringify({ runForSchemas: false }) || opts?.workspaceTrusted !== true) {
@@ -613,7 +677,7 @@ async function main() {
       );
     });
 
-    await step("package.json: what runs is machine-scoped and restricted in untrusted workspaces", async () => {
+    await step("package.json: every server setting is contributed; what runs is machine-scoped and restricted in untrusted workspaces", async () => {
       // The manifest code-server installed (from the .vsix), not the source.
       const dir = fs.readdirSync(EXTENSIONS).find((d) => d.startsWith("hcl-types.hcl-types-"));
       if (!dir) fail(`no hcl-types extension in ${EXTENSIONS}`);
@@ -636,6 +700,17 @@ async function main() {
         if (!run.markdownDescription?.includes(w)) fail(`hclTypes.terraform.runForSchemas' description does not say ${JSON.stringify(w)}`);
       }
       if (props["hclTypes.terraform.path"]?.type !== "string") fail(`hclTypes.terraform.path is ${JSON.stringify(props["hclTypes.terraform.path"])}`);
+      // Every server setting the README lists (its "Settings" JSON, docs/spec/lsp.md),
+      // and the extension's own, is a setting of the extension.
+      const every = [
+        "server.path", "trace.server", "dialects", "severity", "inlayHints.enable",
+        "providerSchemas", "packageSchemas", "terraform.runForSchemas", "terraform.path",
+      ].map((k) => `hclTypes.${k}`);
+      const missing = every.filter((k) => !props[k]);
+      if (missing.length) fail(`package.json contributes no ${JSON.stringify(missing)}`);
+      for (const k of ["hclTypes.providerSchemas", "hclTypes.packageSchemas"]) {
+        if (props[k].type !== "array" || props[k].items?.type !== "string") fail(`${k} is ${JSON.stringify(props[k])}`);
+      }
     });
 
     const expected = ["/nonexistent/", 'hclTypes.server.path must be an absolute path (`~/` may start it): ".evil/hcl-types"'];
