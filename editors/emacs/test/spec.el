@@ -99,18 +99,14 @@
       (spec-log "# hover:\n%s" text)
       ;; The unified type of `cond ? 2 : "none"' is string.
       (unless (string-match-p "\\_<string\\_>" text) (error "the hover does not name the type string: %S" text))
-      ;; TODO(issue 32 item 5): the server sends Markdown whatever the client
-      ;; accepts, so the text eldoc shows still holds the ```hcl fences.
-      ;; Once it honours contentFormat ["plaintext"], expect none:
-      ;;   (when (string-match-p "```" text) (error "Markdown fences in a plain-text hover: %S" text))
-      (unless (string-match-p "```" text)
-        (error "no Markdown fences: has the server started sending plain text? Update this check: %S" text)))))
+      ;; The client takes plain text only: no Markdown fences (issue 32 item 5).
+      (when (string-match-p "```" text) (error "Markdown fences in a plain-text hover: %S" text)))))
 
-(spec-check "the hover's raw contents are Markdown today (issue 32 item 5 makes them plain text)"
+(spec-check "the hover's raw contents are plain text, as eglot asked"
   (with-current-buffer spec-buffer
     (let* ((hover (jsonrpc-request spec-server :textDocument/hover (eglot--TextDocumentPositionParams)))
            (contents (plist-get hover :contents)))
-      (unless (equal (plist-get contents :kind) "markdown")
+      (unless (equal (plist-get contents :kind) "plaintext")
         (error "hover contents are %S" contents)))))
 
 (spec-check "eglot-workspace-configuration reaches the server (invalid-value: warning)"
