@@ -679,3 +679,31 @@ fn fmt_lists_writes_checks_and_reads_stdin_as_terraform_fmt() {
     let o = child.wait_with_output().unwrap();
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "x = var.y\n"));
 }
+
+/// `fmt -` reads stdin under the cap a module file has: an endless pipe is
+/// refused (exit 2), not read until memory runs out.
+#[test]
+fn fmt_refuses_stdin_over_the_cap() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hcl-types"))
+        .args(["fmt", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'#'; 1 << 20];
+        // `fmt` stops reading past the cap: a write then fails, which is fine.
+        for _ in 0..80 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("larger than 64 MiB"), "{}", stderr(&o));
+}

@@ -58,9 +58,16 @@ pub fn run(args: FmtArgs) -> u8 {
         out: Vec::new(),
     };
     if stdin {
+        // Under the cap a module file has (an endless pipe is refused, not
+        // read until memory runs out).
+        let cap = project::fsread::SOURCE_CAP;
         let mut src = Vec::new();
-        if let Err(e) = std::io::stdin().read_to_end(&mut src) {
+        if let Err(e) = std::io::stdin().take(cap + 1).read_to_end(&mut src) {
             eprintln!("Error: Failed to read <stdin>: {e}");
+            return 2;
+        }
+        if src.len() as u64 > cap {
+            eprintln!("Error: <stdin> is larger than {} MiB: not formatted", cap >> 20);
             return 2;
         }
         r.file(Path::new("<stdin>"), src, !args.check);
