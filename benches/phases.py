@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sums up a server's phase log (HCL_TYPES_PHASES=FILE, see crates/lsp/src/phases.rs):
+"""Sums up a server's phase log (HCL_TYPES_PHASES=FILE, see crates/project/src/phases.rs):
 p50 and p90 of each step between phases, wall-clock and the thread's CPU time, over
 the publications that followed a didChange.
 

@@ -73,21 +73,41 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn nothing_below_the_project_layer_does_io() {
-    let forbidden = ["std::fs", "fs::", "std::process", "std::net", "std::env::var", "File::open"];
+/// The lines of the Rust files under `dir` (tests left out) that use one
+/// of `forbidden`.
+fn uses(dir: &Path, forbidden: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
     let mut found = Vec::new();
-    for layer in ["types", "syntax", "schema", "analysis", "ide", "fmt"] {
-        let mut files = Vec::new();
-        rust_files(&root().join("crates").join(layer).join("src"), &mut files);
-        for f in files {
-            for (n, line) in non_test_lines(&f) {
-                let code = line.split("//").next().unwrap_or("");
-                if forbidden.iter().any(|x| code.contains(x)) {
-                    found.push(format!("{}:{n}: {}", f.display(), line.trim()));
-                }
+    for f in files {
+        for (n, line) in non_test_lines(&f) {
+            let code = line.split("//").next().unwrap_or("");
+            if forbidden.iter().any(|x| code.contains(x)) {
+                found.push(format!("{}:{n}: {}", f.display(), line.trim()));
             }
         }
     }
+    found
+}
+
+#[test]
+fn nothing_below_the_project_layer_does_io() {
+    let forbidden = ["std::fs", "fs::", "std::process", "std::net", "std::env::var", "File::open"];
+    let found: Vec<String> = ["types", "syntax", "schema", "analysis", "ide", "fmt"]
+        .iter()
+        .flat_map(|layer| uses(&root().join("crates").join(layer).join("src"), &forbidden))
+        .collect();
     assert!(found.is_empty(), "I/O below the project layer (move it to crates/project):\n{}", found.join("\n"));
+}
+
+/// The language server converts and orchestrates; the files it analyses
+/// are read by the project layer (`project::documents`, `disk`, `graph`),
+/// the same as `check`'s. (Its own stdio, and re-executing itself with the
+/// allocator tuned, are the server's business.)
+#[test]
+fn the_language_server_reads_no_files_itself() {
+    let forbidden =
+        ["read_dir", "fs::read", "fs::metadata", "symlink_metadata", "File::open", "canonicalize", "fsread::"];
+    let found = uses(&root().join("crates/lsp/src"), &forbidden);
+    assert!(found.is_empty(), "file reads in the language server (move them to crates/project):\n{}", found.join("\n"));
 }

@@ -10,15 +10,12 @@
 //! diagnostics get them from `pull.rs` instead of publications.
 
 mod body;
-mod disk;
 mod entries;
 mod format;
 mod from_proto;
-mod graph;
 mod handlers;
 mod memory;
 mod outbox;
-mod phases;
 mod publish;
 mod pull;
 mod refresh;
@@ -29,8 +26,6 @@ mod stdio;
 pub mod text;
 mod to_proto;
 mod transport;
-mod watch;
-mod workspace;
 
 use analysis::sync::Locked;
 use std::collections::HashMap;
@@ -45,12 +40,14 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use analysis::{Document, Memo};
-use disk::Disk;
 use outbox::Outbox;
+use project::disk::Disk;
+use project::documents::{Documents, Settings};
+use project::graph::{Graph, OpenDocs};
+use project::phases;
 use publish::Published;
 pub use stdio::run;
 pub use text::Encoding;
-use workspace::{Settings, Workspace};
 
 /// What was last published for an open document: the sequence number of
 /// its analysis, so a slower, older analysis never overwrites a newer one,
@@ -81,11 +78,15 @@ impl Default for Caps {
 }
 
 struct State {
-    workspace: Workspace,
+    documents: Documents,
     encoding: Encoding,
     caps: Caps,
     /// Per open document: what was last published (see [`Sent`]).
     published: HashMap<PathBuf, Sent>,
+    /// Per module: the sequence number of the last analysis asked for. An
+    /// analysis that gets the module's memo after a newer one was asked for
+    /// is stale and does not run (the newer one publishes for it).
+    asked: HashMap<(PathBuf, analysis::Family), u64>,
     /// Whether the client can watch files for the server.
     watch_dynamic: bool,
     /// Whether it agreed to: change events are then trusted instead of
@@ -139,7 +140,7 @@ pub struct Backend {
     direct: bool,
     delivering: Arc<tokio::sync::Mutex<()>>,
     /// The modules open modules call, and who reads whom.
-    graph: Arc<graph::Graph>,
+    graph: Arc<Graph>,
     /// What pull diagnostics wait on and report (`pull.rs`).
     pulls: Arc<pull::Pulls>,
     /// Large pulled lists the transport puts into their answers.
@@ -180,10 +181,11 @@ impl Backend {
         Backend {
             client,
             state: Arc::new(Mutex::new(State {
-                workspace: Workspace::default(),
+                documents: Documents::default(),
                 encoding: Encoding::Utf16,
                 caps: Caps::default(),
                 published: Default::default(),
+                asked: Default::default(),
                 watch_dynamic: false,
                 watching: false,
                 hint_refresh: false,
@@ -209,8 +211,8 @@ impl Backend {
     /// the formatter takes (crates/lsp/src/format.rs).
     fn open_text(&self, uri: &Uri) -> Option<(Rope, PathBuf, text::Encoding)> {
         let st = self.state.locked();
-        let path = st.workspace.doc_path(uri)?;
-        let rope = st.workspace.open.get(&path).filter(|_| format::formats(&path))?.rope.clone();
+        let path = from_proto::doc_path(&st.documents, uri)?;
+        let rope = st.documents.open.get(&path).filter(|_| format::formats(&path))?.rope.clone();
         Some((rope, path, st.encoding))
     }
 
@@ -218,9 +220,9 @@ impl Backend {
     async fn snapshot(&self, uri: &Uri) -> Option<Snap> {
         let (partial, rope, enc, caps) = {
             let mut st = self.state.locked();
-            let path = st.workspace.doc_path(uri)?;
-            let rope = st.workspace.open.get(&path).map(|o| o.rope.clone());
-            (st.workspace.module(&path)?, rope, st.encoding, st.caps)
+            let path = from_proto::doc_path(&st.documents, uri)?;
+            let rope = st.documents.open.get(&path).map(|o| o.rope.clone());
+            (st.documents.module(&path)?, rope, st.encoding, st.caps)
         };
         let settings = partial.settings.clone();
         // At once when nothing must be read; else off the message loop.
@@ -234,6 +236,26 @@ impl Backend {
         let rope = rope.unwrap_or_else(|| Rope::from_str(&snap.docs[index].file.text));
         Some(Snap { docs: snap.docs, index, rope, enc, caps, settings, memo: snap.memo, backend: self.clone() })
     }
+}
+
+/// The open documents as the module graph reads them: through the state
+/// lock, taken for that alone.
+struct Opened<'a>(&'a Mutex<State>);
+
+impl OpenDocs for Opened<'_> {
+    fn open_docs(&self, dir: &std::path::Path, family: analysis::Family) -> Vec<Document> {
+        self.0.locked().documents.open_docs(dir, family)
+    }
+
+    fn home(&self, dir: &std::path::Path) -> Option<PathBuf> {
+        self.0.locked().documents.home(dir)
+    }
+}
+
+/// The module's files and those of modules it calls, as a publication
+/// converts related locations into them (read when first pointed into).
+fn related_ropes<'a>(b: &'a Backend, settings: &'a Settings, docs: &[Document]) -> ropes::Ropes<'a> {
+    ropes::Ropes::new(docs).outside(move |p| b.graph.text(&Opened(&b.state), &b.disk, settings, p))
 }
 
 /// A document's module, ready for a request off the message loop.
@@ -258,7 +280,7 @@ impl Snap {
     fn memo(&self) -> MutexGuard<'_, Memo> {
         let mut memo = self.memo.locked();
         let b = &self.backend;
-        b.graph.prepare(&b.state, &b.disk, &self.settings, false, &self.docs, &mut memo);
+        b.graph.prepare(&Opened(&b.state), &b.disk, &self.settings, false, &self.docs, &mut memo);
         memo
     }
 
@@ -268,7 +290,7 @@ impl Snap {
             return Some(d.file.text.clone());
         }
         let b = &self.backend;
-        b.graph.text(&b.state, &b.disk, &self.settings, path)
+        b.graph.text(&Opened(&b.state), &b.disk, &self.settings, path)
     }
 }
 

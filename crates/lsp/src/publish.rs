@@ -22,9 +22,9 @@ use super::body::{Body, Chunk};
 use super::entries::{here, Entries, Entry, Pos, Span};
 use super::ropes::Ropes;
 use super::text::{self, Encoding};
-use super::workspace::Edit;
 use analysis::document::common_ends;
 use analysis::{Kept, Text};
+use project::documents::Edit;
 use syntax::diagnostic::{Code, Diagnostic, Severity};
 
 /// What was last published for one document.

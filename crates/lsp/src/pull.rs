@@ -25,14 +25,14 @@ use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
-use super::disk::is_virtual;
 use super::outbox::Body;
 use super::publish::{self, Published};
 use super::splice::MIN_SPLICED;
-use super::workspace::module_key;
 use super::{blocking, Backend};
 use analysis::{Family, Memo, Text};
 use project::callers::Scan;
+use project::disk::is_virtual;
+use project::documents::module_key;
 
 /// How long a document pull waits for the analysis of the document's
 /// version before it runs one itself, and before it gives up.
@@ -174,7 +174,7 @@ impl Backend {
     ) -> Result<DocumentDiagnosticReportResult> {
         let uri = params.text_document.uri;
         let previous = params.previous_result_id;
-        let Some(path) = self.state.locked().workspace.doc_path(&uri) else {
+        let Some(path) = crate::from_proto::doc_path(&self.state.locked().documents, &uri) else {
             return Ok(document_report(DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport::default())));
         };
         let pulls = self.pulls.clone();
@@ -182,7 +182,7 @@ impl Backend {
         let started = tokio::time::Instant::now();
         let mut analysed_here = false;
         loop {
-            let current = self.state.locked().workspace.open.get(&path).map(|o| (o.opened, o.version));
+            let current = self.state.locked().documents.open.get(&path).map(|o| (o.opened, o.version));
             let Some(current) = current else {
                 // Closed (the client pulls once more after a close).
                 let me = self.clone();
@@ -260,7 +260,7 @@ impl Backend {
             let me = self.clone();
             let reports = blocking(move || me.closed_reports(None)).await?;
             let open: HashSet<String> =
-                self.state.locked().workspace.open.values().map(|o| o.uri.as_str().to_owned()).collect();
+                self.state.locked().documents.open.values().map(|o| o.uri.as_str().to_owned()).collect();
             let mut items = Vec::new();
             let mut reported = HashSet::new();
             for (path, result, list) in &reports {
@@ -312,8 +312,8 @@ impl Backend {
     fn closed_reports(&self, only: Option<&Path>) -> Vec<Report> {
         let (open, settings, enc, recheck) = {
             let st = self.state.locked();
-            let open: HashSet<PathBuf> = st.workspace.open.keys().cloned().collect();
-            (open, st.workspace.settings.clone(), st.encoding, !st.watching)
+            let open: HashSet<PathBuf> = st.documents.open.keys().cloned().collect();
+            (open, st.documents.settings.clone(), st.encoding, !st.watching)
         };
         let mut modules: Vec<(PathBuf, Family)> = match only {
             Some(p) => module_key(p).into_iter().collect(),
@@ -346,12 +346,19 @@ impl Backend {
         for (dir, family) in modules {
             let (docs, memo) = match open.iter().find(|p| module_key(p).as_ref() == Some(&(dir.clone(), family))) {
                 Some(p) => {
-                    let Some(partial) = self.state.locked().workspace.module(p) else { continue };
+                    let Some(partial) = self.state.locked().documents.module(p) else { continue };
                     let Some((snap, _)) = partial.complete(&self.disk, recheck) else { continue };
                     (snap.docs, snap.memo)
                 }
                 None => {
-                    let docs = self.graph.module_docs(&self.state, &self.disk, &settings, &dir, family, recheck);
+                    let docs = self.graph.module_docs(
+                        &crate::Opened(&self.state),
+                        &self.disk,
+                        &settings,
+                        &dir,
+                        family,
+                        recheck,
+                    );
                     // One file's pull keeps nothing a workspace pull would
                     // not (it forgets what is no longer affected).
                     let mut memos = self.pulls.memos.locked();
@@ -368,11 +375,11 @@ impl Backend {
             }
             let analysis = {
                 let mut memo = memo.locked();
-                self.graph.prepare(&self.state, &self.disk, &settings, recheck, &docs, &mut memo);
+                self.graph.prepare(&crate::Opened(&self.state), &self.disk, &settings, recheck, &docs, &mut memo);
                 memo.analysis(&docs)
             };
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
-            let ropes = self.graph.related_ropes(&self.state, &self.disk, &settings, &docs);
+            let ropes = crate::related_ropes(self, &settings, &docs);
             for i in closed {
                 let doc = &docs[i];
                 let path = &doc.file.path;

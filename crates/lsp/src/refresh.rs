@@ -10,10 +10,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::graph::key_of;
 use super::publish::{self, Published};
-use super::workspace::{module_key, Workspace};
 use super::{blocking, Backend, RawPublish, Sent, TREES_KEPT};
+use project::documents::{module_key, Documents};
+use project::graph::key_of;
+use project::phases;
 
 /// How long the server's own watch lets events gather before what they
 /// change is analysed again: an editor's save (a new file renamed over
@@ -53,13 +54,20 @@ impl Backend {
     /// waits for it and then analyses the module's open documents again.
     pub(super) fn when_schema_ready(&self, dir: Option<&std::path::Path>) {
         let Some(dir) = dir.map(std::path::Path::to_path_buf) else { return };
-        let settings = self.state.locked().workspace.settings.clone();
+        let settings = self.state.locked().documents.settings.clone();
         if !self.graph.wait_for_schema(&settings, &dir) {
             return;
         }
         let me = self.clone();
         tokio::spawn(async move {
-            me.graph.schema_done(&settings, &dir).await;
+            // Polled, at most ten minutes.
+            for _ in 0..2400 {
+                if !settings.own_schema_running(&dir) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            me.graph.schema_done(&dir);
             me.refresh_modules(|_, p| p.parent() == Some(dir.as_path())).await;
         });
     }
@@ -68,30 +76,38 @@ impl Backend {
     /// documents, unless newer results were published meanwhile (or, after
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
-        let (seq, partial, encoding, recheck) = {
+        let (seq, key, partial, encoding, recheck) = {
             let mut st = self.state.locked();
             // Numbered under the lock that the texts are taken under: a
             // later number is always of later texts, from whichever task
             // (the message loop, the watch, a pull that waited).
             let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
-            match st.workspace.module(&path) {
-                Some(partial) => (seq, partial, st.encoding, !st.watching),
+            let Some(key) = module_key(&path) else { return };
+            st.asked.insert(key.clone(), seq);
+            match st.documents.module(&path) {
+                Some(partial) => (seq, key, partial, st.encoding, !st.watching),
                 None => return,
             }
         };
         let me = self.clone();
         let result = blocking(move || {
-            super::phases::mark("off_loop");
+            phases::mark("off_loop");
             let (published, disk, state, graph) = (&me.published, &me.disk, &me.state, &me.graph);
             let settings = partial.settings.clone();
             let (snapshot, _) = partial.complete(disk, recheck)?;
-            super::phases::mark("completed");
+            phases::mark("completed");
             let analysis = {
                 let mut memo = snapshot.memo.locked();
-                graph.prepare(state, disk, &settings, recheck, &snapshot.docs, &mut memo);
-                super::phases::mark("prepared");
+                // Analyses of one module wait for each other here: one
+                // overtaken meanwhile (the user typed on) is cancelled.
+                if state.locked().asked.get(&key).is_some_and(|&newer| newer > seq) {
+                    phases::mark("cancelled");
+                    return None;
+                }
+                graph.prepare(&super::Opened(state), disk, &settings, recheck, &snapshot.docs, &mut memo);
+                phases::mark("prepared");
                 let analysis = memo.analysis(&snapshot.docs);
-                super::phases::mark("analysed");
+                phases::mark("analysed");
                 analysis
             };
             // Each document's diagnostics are held only while they are
@@ -102,8 +118,8 @@ impl Backend {
             drop(analysis);
             let mut pull_again = false;
             // Related locations may point into called modules.
-            let ropes = graph.related_ropes(state, disk, &settings, &snapshot.docs);
-            super::phases::mark("ropes");
+            let ropes = super::related_ropes(&me, &settings, &snapshot.docs);
+            phases::mark("ropes");
             for (i, _, _, rope, ..) in &snapshot.open {
                 ropes.set_rope(&snapshot.docs[*i].file.path, rope);
             }
@@ -135,7 +151,7 @@ impl Backend {
                 let diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
                 drop(diags);
-                super::phases::mark("rendered");
+                phases::mark("rendered");
                 let result = next.result();
                 *slot = super::Last { seq, published: Some(next) };
                 drop(slot);
@@ -154,7 +170,7 @@ impl Backend {
         let Ok(Some((compact, pull_again))) = result else { return };
         if !compact.is_empty() {
             // After the publication, in place (not a copy of every item).
-            let trees = self.state.locked().workspace.drop_trees(&compact, &self.disk);
+            let trees = self.state.locked().documents.drop_trees(&compact, &self.disk);
             // Freed once the user pauses (`trim_when_idle`), not beside
             // the next keystroke (see `memory::Later`).
             self.later.add(trees);
@@ -178,7 +194,7 @@ impl Backend {
         seq: u64,
         edit: bool,
         path: &std::path::Path,
-        uri: &tower_lsp_server::ls_types::Uri,
+        uri: &str,
         analysed: (u64, i32),
         params: super::outbox::Body,
         result: u64,
@@ -186,7 +202,7 @@ impl Backend {
         // Checked and queued under the lock, so a publication is never
         // overtaken by an older one (nor by a close's empty one).
         let mut st = self.state.locked();
-        let current = st.workspace.open.get(path).map(|o| (o.opened, o.version));
+        let current = st.documents.open.get(path).map(|o| (o.opened, o.version));
         let last = st.published.get(path).copied().unwrap_or_default();
         if current.is_none() {
             // Closed meanwhile: what was kept for it goes too.
@@ -201,8 +217,8 @@ impl Backend {
             return self.pulls.ready(path, analysed, result);
         }
         if !(edit && last.list == list) {
-            super::phases::mark("queued");
-            self.outbox.publish(uri.as_str(), params);
+            phases::mark("queued");
+            self.outbox.publish(uri, params);
         }
         false
     }
@@ -228,17 +244,17 @@ impl Backend {
 
     /// Refreshes every module with an open document, each once (it
     /// publishes for all its open documents), or those `only` accepts.
-    pub(super) async fn refresh_modules(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool) {
+    pub(super) async fn refresh_modules(&self, only: impl Fn(&Documents, &std::path::Path) -> bool) {
         self.refresh_modules_with(only, false).await;
     }
 
     /// [`Self::refresh_modules`]; `quiet`: a list that did not change is
     /// not published again (see [`Sent`]).
-    async fn refresh_modules_with(&self, only: impl Fn(&Workspace, &std::path::Path) -> bool, quiet: bool) {
+    async fn refresh_modules_with(&self, only: impl Fn(&Documents, &std::path::Path) -> bool, quiet: bool) {
         let paths: Vec<PathBuf> = {
             let st = self.state.locked();
             let mut seen = std::collections::HashSet::new();
-            let ws = &st.workspace;
+            let ws = &st.documents;
             let mut paths: Vec<PathBuf> = ws.open.keys().filter(|p| only(ws, p)).cloned().collect();
             paths.sort();
             paths.retain(|p| seen.insert(module_key(p)));
@@ -255,7 +271,7 @@ impl Backend {
     pub(super) async fn files_changed(&self, dirs: HashSet<PathBuf>, quiet: bool) {
         self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
         let callers = self.graph.callers(&dirs);
-        let only = |ws: &Workspace, p: &std::path::Path| {
+        let only = |ws: &Documents, p: &std::path::Path| {
             ws.reads(p).is_some_and(|d| dirs.contains(d)) || key_of(p).is_some_and(|k| callers.contains(&k))
         };
         self.refresh_modules_with(only, quiet).await;
@@ -270,7 +286,10 @@ impl Backend {
     /// the session (or once the server is gone).
     pub(super) fn watch_disk(&self) {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
-        self.disk.announce_to(tx.clone());
+        let announce = tx.clone();
+        self.disk.announce_to(Box::new(move |dirs| {
+            let _ = announce.send(dirs);
+        }));
         let (disk, closing) = (Arc::downgrade(&self.disk), self.closing.subscribe());
         let waiting = std::thread::Builder::new().name("hcl-types-watch".into()).spawn(move || loop {
             let Some(disk) = disk.upgrade() else { return };

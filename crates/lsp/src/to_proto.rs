@@ -7,6 +7,16 @@ use tower_lsp_server::ls_types::*;
 use crate::text;
 use crate::Encoding;
 
+/// The URI to show for a path of a module: the open document's, else the
+/// file's (none for a document that is no file).
+pub(crate) fn uri_of(docs: &project::documents::Documents, path: &std::path::Path) -> Option<Uri> {
+    match docs.open.get(path) {
+        Some(o) => o.uri.parse().ok(),
+        None if project::disk::is_virtual(path) => None,
+        None => Uri::from_file_path(path),
+    }
+}
+
 /// A byte range of `rope`'s text.
 pub(crate) fn range(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> Range {
     text::range(rope, r, enc)

@@ -1,12 +1,21 @@
 //! The project layer: everything that touches the disk or runs a process —
 //! reading files safely ([`fsread`]), schema files and the module's own
-//! schema ([`schemas`]), child processes ([`child`]) and the files a
-//! module analysis reads ([`files`]). The layers below see only bytes and
-//! plain data.
+//! schema ([`schemas`]), child processes ([`child`]) — and the state both
+//! front ends analyse from: `check`'s run over the files under some paths
+//! ([`check`], [`files`]), and an editor's open documents over the disk
+//! ([`documents`], [`disk`], [`watch`]) with the module graph that tells
+//! which open module calls which ([`graph`]). The layers below see only
+//! bytes and plain data; the language server above only converts.
 
 pub mod callers;
 pub mod check;
 pub mod child;
+pub mod disk;
+pub mod documents;
 pub mod files;
 pub mod fsread;
+pub mod graph;
+pub mod phases;
 pub mod schemas;
+pub mod settings;
+pub mod watch;

@@ -17,7 +17,7 @@ pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfi
 pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
     let mut dirs = std::collections::HashSet::new();
     for change in &params.changes {
-        if let Some(path) = b.state.locked().workspace.doc_path(&change.uri) {
+        if let Some(path) = from_proto::doc_path(&b.state.locked().documents, &change.uri) {
             b.disk.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));
         }
@@ -31,8 +31,8 @@ impl Backend {
         let hint_refresh = {
             let mut st = self.state.locked();
             // What may run stays as `initialize` said (`Session`).
-            let session = st.workspace.settings.session.clone();
-            st.workspace.settings = Settings { session, ..Settings::from_json(v) };
+            let session = st.documents.settings.session.clone();
+            st.documents.settings = Settings { session, ..Settings::from_json(v) };
             self.graph.settings_changed();
             st.hint_refresh
         };

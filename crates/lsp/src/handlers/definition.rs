@@ -16,7 +16,7 @@ pub(crate) async fn goto_definition(
     })
     .await?;
     Ok(found.and_then(|(text, path, range)| {
-        let uri = b.state.locked().workspace.uri_of(&path)?;
+        let uri = to_proto::uri_of(&b.state.locked().documents, &path)?;
         let r = to_proto::range(&Rope::from_str(&text), &range, enc);
         Some(GotoDefinitionResponse::Scalar(Location { uri, range: r }))
     }))

@@ -42,7 +42,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         let roots = pull::roots(&params);
         let opts = params.initialization_options.clone().unwrap_or_default();
         let session = Arc::new(Session::from_init(&opts, roots.clone()));
-        st.workspace.settings = Settings { session, ..Settings::from_json(&opts) };
+        st.documents.settings = Settings { session, ..Settings::from_json(&opts) };
         *b.pulls.roots.locked() = roots;
     }
     let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();

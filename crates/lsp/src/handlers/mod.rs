@@ -27,8 +27,8 @@ pub(crate) mod prelude {
     pub(crate) use tower_lsp_server::jsonrpc::Result;
     pub(crate) use tower_lsp_server::ls_types::*;
 
-    pub(crate) use crate::workspace::{module_key, Open, Session, Settings};
-    pub(crate) use crate::{
-        blocking, from_proto, graph, phases, publish, pull, to_proto, Backend, Encoding, TOKEN_TYPES,
-    };
+    pub(crate) use project::documents::{module_key, Open, Session, Settings};
+    pub(crate) use project::{graph, phases};
+
+    pub(crate) use crate::{blocking, from_proto, publish, pull, to_proto, Backend, Encoding, TOKEN_TYPES};
 }

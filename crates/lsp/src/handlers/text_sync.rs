@@ -9,8 +9,8 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     let text = b.stash.take(doc.text);
     let path = {
         let mut st = b.state.locked();
-        let path = st.workspace.open_path(&doc.uri, &doc.language_id);
-        st.workspace.open.insert(path.clone(), Open::new(doc.uri, &text, doc.version, opened));
+        let path = from_proto::open_path(&mut st.documents, &doc.uri, &doc.language_id);
+        st.documents.open.insert(path.clone(), Open::new(doc.uri.as_str().to_owned(), &text, doc.version, opened));
         path
     };
     b.graph.edited(&path);
@@ -24,9 +24,9 @@ pub(crate) async fn did_change(b: &Backend, mut params: DidChangeTextDocumentPar
     }
     let path = {
         let mut st = b.state.locked();
-        let Some(path) = st.workspace.doc_path(&params.text_document.uri) else { return };
+        let Some(path) = from_proto::doc_path(&st.documents, &params.text_document.uri) else { return };
         let enc = st.encoding;
-        let ws = &mut st.workspace;
+        let ws = &mut st.documents;
         let Some(open) = ws.open.get_mut(&path) else { return };
         // Versions only grow: an out-of-order change is never applied
         // on top of newer text.
@@ -34,7 +34,7 @@ pub(crate) async fn did_change(b: &Backend, mut params: DidChangeTextDocumentPar
             return;
         }
         for change in &params.content_changes {
-            open.apply(change, enc);
+            from_proto::apply(open, change, enc);
         }
         open.version = params.text_document.version;
         open.reparse(&path, &ws.settings);
@@ -46,7 +46,7 @@ pub(crate) async fn did_change(b: &Backend, mut params: DidChangeTextDocumentPar
 }
 
 pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
-    let Some(path) = b.state.locked().workspace.doc_path(&params.text_document.uri) else { return };
+    let Some(path) = from_proto::doc_path(&b.state.locked().documents, &params.text_document.uri) else { return };
     // Only this file changed on disk (its disk copy counts once closed).
     b.disk.changed(&path);
     b.pulls.files_changed(path.parent());
@@ -57,12 +57,16 @@ pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     let closed = {
         let mut st = b.state.locked();
-        let Some(path) = st.workspace.doc_path(&uri) else { return };
-        let closed = st.workspace.close(&path);
+        let Some(path) = from_proto::doc_path(&st.documents, &uri) else { return };
+        let closed = st.documents.close(&path);
         if closed.open.is_none() {
             return;
         }
         st.published.remove(&path);
+        if closed.memo.is_some() {
+            // (Nothing of the module is open any more.)
+            module_key(&path).map(|k| st.asked.remove(&k));
+        }
         if st.pull {
             b.pulls.closed(&path);
         } else {

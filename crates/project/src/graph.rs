@@ -10,10 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::disk::{is_virtual, Disk, Wanted};
-use super::ropes::Ropes;
-use super::workspace::Settings;
-use super::State;
+use crate::disk::{is_virtual, Disk, Wanted};
+use crate::documents::Settings;
 use analysis::calls::is_local;
 use analysis::document::{ItemId, Revision};
 use analysis::workspace::{normalize, Files, Workspace};
@@ -28,7 +26,7 @@ pub type Key = (PathBuf, Family);
 /// The module a document belongs to, its directory normalized as the
 /// graph keeps it.
 pub fn key_of(path: &Path) -> Option<Key> {
-    let (dir, family) = super::workspace::module_key(path)?;
+    let (dir, family) = crate::documents::module_key(path)?;
     Some((normalize(&dir), family))
 }
 
@@ -133,9 +131,19 @@ fn unsaved(call: &Call) -> analysis::Callee {
     }
 }
 
+/// The documents the editor has open, as the graph reads them (through
+/// the server's state lock, which it takes only for this).
+pub trait OpenDocs: Sync {
+    /// The open documents of the module in `dir` of `family`, parsed.
+    fn open_docs(&self, dir: &Path, family: Family) -> Vec<Document>;
+    /// The directory of the file a `git:` document's made-up directory
+    /// stands for (see [`crate::documents::Documents::home`]).
+    fn home(&self, dir: &Path) -> Option<PathBuf>;
+}
+
 /// Module files as the editor has them: open documents over the disk.
 struct ServerFiles<'a> {
-    state: &'a Mutex<State>,
+    state: &'a dyn OpenDocs,
     disk: &'a Disk,
     settings: &'a Settings,
     recheck: bool,
@@ -143,7 +151,7 @@ struct ServerFiles<'a> {
 
 impl Files for ServerFiles<'_> {
     fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
-        let mut docs = self.state.locked().workspace.open_docs(dir, family);
+        let mut docs = self.state.open_docs(dir, family);
         let skip: HashSet<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
         let wanted = Wanted { dir, family, skip: &skip, also: None, settings: self.settings };
         docs.extend(self.disk.module(&wanted, self.recheck));
@@ -153,7 +161,7 @@ impl Files for ServerFiles<'_> {
 
     fn read(&self, path: &Path) -> Option<String> {
         // A manifest: never a FIFO or something huge.
-        project::fsread::read_regular_to_string(path, project::fsread::MANIFEST_CAP).ok()
+        crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).ok()
     }
 
     fn roots(&self) -> &[PathBuf] {
@@ -166,7 +174,7 @@ impl Graph {
     /// the message loop (it may read and analyse called modules).
     pub fn prepare(
         &self,
-        state: &Mutex<State>,
+        state: &dyn OpenDocs,
         disk: &Disk,
         settings: &Settings,
         recheck: bool,
@@ -182,10 +190,10 @@ impl Graph {
             family => settings.schemas_for(dir, family),
         };
         let calls = memo.shared_calls(docs);
-        super::phases::mark("calls");
+        crate::phases::mark("calls");
         // A document that is no file has no directory its calls could lead
         // from (a `git:` one: its file's, whose other files it is read with).
-        let home = if is_virtual(dir) { state.locked().workspace.home(dir) } else { Some(dir.clone()) };
+        let home = if is_virtual(dir) { state.home(dir) } else { Some(dir.clone()) };
         let nowhere = home.is_none();
         let Some(home) = home.filter(|_| !calls.is_empty()) else {
             self.prepared.locked().remove(&key);
@@ -193,7 +201,7 @@ impl Graph {
                 true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
                 false => Default::default(),
             };
-            memo.set_context(analysis::Context { schemas, calls, reader: Some(project::files::reader()) });
+            memo.set_context(analysis::Context { schemas, calls, reader: Some(crate::files::reader()) });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -202,7 +210,7 @@ impl Graph {
         let (edits, events) = (self.edits.load(Ordering::SeqCst), disk.events());
         let schemas = (schemas, settings.schemas.clone());
         if self.unchanged(&key, &calls, &schemas, (edits, events), memo) {
-            super::phases::mark("compared");
+            crate::phases::mark("compared");
             // A client that does not watch files: the disk is looked at
             // (names and stamps only), as resolving would have; an install
             // manifest (`terraform init`) is read again by resolving.
@@ -215,7 +223,7 @@ impl Graph {
         let resolved = {
             let mut ws = self.workspace.locked();
             ws.schemas = schemas.1.clone();
-            ws.reader = Some(project::files::reader());
+            ws.reader = Some(crate::files::reader());
             ws.context(&files, &home, &calls)
         };
         memo.set_context(analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
@@ -276,7 +284,7 @@ impl Graph {
     /// The files of a module that is not open (its callers' view of it).
     pub fn module_docs(
         &self,
-        state: &Mutex<State>,
+        state: &dyn OpenDocs,
         disk: &Disk,
         settings: &Settings,
         dir: &Path,
@@ -286,27 +294,15 @@ impl Graph {
         ServerFiles { state, disk, settings, recheck }.module(dir, family)
     }
 
-    /// The module's files, and those of other modules that related
-    /// locations point into (read when first asked for).
-    pub fn related_ropes<'a>(
-        &'a self,
-        state: &'a Mutex<State>,
-        disk: &'a Disk,
-        settings: &'a Settings,
-        docs: &[Document],
-    ) -> Ropes<'a> {
-        Ropes::new(docs).outside(move |p| self.text(state, disk, settings, p))
-    }
-
     /// The text of a file of a called module (for a definition there).
-    pub fn text(&self, state: &Mutex<State>, disk: &Disk, settings: &Settings, path: &Path) -> Option<Text> {
+    pub fn text(&self, state: &dyn OpenDocs, disk: &Disk, settings: &Settings, path: &Path) -> Option<Text> {
         self.texts(state, disk, settings, [path.to_path_buf()]).pop().map(|(_, t)| t)
     }
 
     /// The texts of files of called modules (for related locations there).
     pub fn texts(
         &self,
-        state: &Mutex<State>,
+        state: &dyn OpenDocs,
         disk: &Disk,
         settings: &Settings,
         paths: impl IntoIterator<Item = PathBuf>,
@@ -314,7 +310,7 @@ impl Graph {
         let files = ServerFiles { state, disk, settings, recheck: false };
         let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
         for p in paths {
-            if let (Some(key), Some(_)) = (super::workspace::module_key(&p), FileKind::for_path(&p)) {
+            if let (Some(key), Some(_)) = (crate::documents::module_key(&p), FileKind::for_path(&p)) {
                 by_dir.entry(key).or_default().push(p);
             }
         }
@@ -378,9 +374,9 @@ impl Graph {
             if changed || missing {
                 let names: Vec<String> = p.counts.keys().cloned().collect();
                 p.looked = Some(std::time::Instant::now());
-                p.paths = project::schemas::plugin_cache(&names)
+                p.paths = crate::schemas::plugin_cache(&names)
                     .into_iter()
-                    .filter(|path| project::schemas::read_cached(path, schema::pulumi::load_package).is_ok())
+                    .filter(|path| crate::schemas::read_cached(path, schema::pulumi::load_package).is_ok())
                     .collect();
                 p.names = Some(names);
                 p.built = None;
@@ -397,7 +393,7 @@ impl Graph {
                 _ => packages,
             }
         };
-        let all = project::schemas::from_files(&settings.provider_files, &cached).ok().map(Arc::new);
+        let all = crate::schemas::from_files(&settings.provider_files, &cached).ok().map(Arc::new);
         if let Some(p) = self.plugins.locked().get_mut(dir) {
             p.built = Some((settings.provider_files.clone(), cached, all.clone()));
         }
@@ -410,15 +406,8 @@ impl Graph {
         settings.own_schema_running(dir) && self.waiting.locked().insert(dir.to_path_buf())
     }
 
-    /// Waits (polling, at most ten minutes) until the own schema of `dir`
-    /// is no longer being printed.
-    pub async fn schema_done(&self, settings: &Settings, dir: &Path) {
-        for _ in 0..2400 {
-            if !settings.own_schema_running(dir) {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-        }
+    /// The own schema of `dir` is no longer waited for.
+    pub fn schema_done(&self, dir: &Path) {
         self.waiting.locked().remove(dir);
     }
 

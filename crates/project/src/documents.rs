@@ -1,199 +1,26 @@
-//! Open documents, settings, and the module around a document: its
-//! siblings from disk, with open documents winning over disk copies.
+//! The documents an editor has open, the session's settings, and the
+//! module around a document: its siblings from disk ([`Disk`]), with open
+//! documents winning over disk copies. Plain paths and texts: the
+//! language server turns URIs and positions into them (`from_proto`).
 
-use analysis::sync::Locked;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::disk::{Disk, Wanted};
+pub use crate::settings::{Session, Settings};
 use ropey::Rope;
-use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
-
-use super::disk::{is_virtual, Disk, Wanted};
-use super::text::{self, Encoding};
 
 use analysis::document::common_ends;
 use analysis::{Document, Family, FileKind, Memo, SourceFile, Text, TextBuf};
-use project::schemas::{self, own, read_cached};
-use schema::Schemas;
-use syntax::diagnostic::{Code, Severity};
-use syntax::Dialect;
-
-/// What the server may run, from `initializationOptions` only (lsp.md
-/// "What the server runs"): the client's own start-up configuration, on the
-/// user's machine. `workspace/configuration` answers merge a workspace's
-/// settings (`.vscode/settings.json`), which an untrusted repository writes,
-/// so they never choose or allow an executable.
-#[derive(Clone, Debug)]
-pub struct Session {
-    /// `terraform.runForSchemas`: run `terraform providers schema -json`
-    /// for a module's own schemas. Off unless the user turned it on.
-    pub run_for_schemas: bool,
-    /// `terraform.path`: the executable that prints them (else `terraform`
-    /// or `tofu` in an absolute `PATH` entry).
-    pub terraform_path: Option<PathBuf>,
-    /// `workspaceTrusted`: `false` from a client that knows the workspace is
-    /// not trusted (VS Code's workspace trust) forbids any run.
-    pub workspace_trusted: bool,
-    /// The workspace folders: a registry module call is resolved through a
-    /// module manifest only in the module's own directory or one within them.
-    pub roots: Vec<PathBuf>,
-}
-
-impl Default for Session {
-    fn default() -> Self {
-        Session { run_for_schemas: false, terraform_path: None, workspace_trusted: true, roots: Vec::new() }
-    }
-}
-
-impl Session {
-    /// Reads what `initializationOptions` allow (`{"hclTypes": {…}}` or the
-    /// inner object itself).
-    pub fn from_init(v: &serde_json::Value, roots: Vec<PathBuf>) -> Session {
-        let v = v.get("hclTypes").unwrap_or(v);
-        Session {
-            run_for_schemas: v.pointer("/terraform/runForSchemas").and_then(|b| b.as_bool()).unwrap_or(false),
-            terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
-            workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
-            roots: roots.iter().map(|r| analysis::workspace::normalize(r)).collect(),
-        }
-    }
-
-    /// The executable to run for a module's own schemas, when the user
-    /// allowed one.
-    fn executable(&self) -> Option<PathBuf> {
-        if !self.run_for_schemas || !self.workspace_trusted {
-            return None;
-        }
-        match own::find_executable(self.terraform_path.as_deref()) {
-            Ok(exe) => Some(exe),
-            Err(e) => {
-                warn_once(&e);
-                None
-            }
-        }
-    }
-}
-
-/// Says on stderr (the server's log) why the user's setting is not used,
-/// once per reason.
-fn warn_once(why: &str) {
-    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-    let mut said = SAID.locked();
-    if said.get_or_insert_with(HashSet::new).insert(why.to_string()) {
-        eprintln!("hcl-types: not running terraform for provider schemas: {why}");
-    }
-}
-
-/// `hclTypes` settings (lsp.md).
-#[derive(Clone, Debug)]
-pub struct Settings {
-    pub dialects: Vec<(globset::GlobMatcher, Dialect)>,
-    pub severity: BTreeMap<Code, Option<Severity>>,
-    pub inlay_hints: bool,
-    /// `providerSchemas`: files of `terraform providers schema -json`
-    /// output, read when the settings are (once per file and change).
-    pub schemas: Option<Arc<Schemas>>,
-    /// What the user allowed the server to run, and the workspace folders:
-    /// fixed at `initialize` (never taken from `workspace/configuration`).
-    pub session: Arc<Session>,
-    /// The files `schemas` was made of (a PCL program adds the package
-    /// schemas Pulumi cached for it).
-    pub provider_files: Vec<PathBuf>,
-    pub package_files: Vec<PathBuf>,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            dialects: Vec::new(),
-            severity: BTreeMap::new(),
-            inlay_hints: true,
-            schemas: None,
-            session: Arc::default(),
-            provider_files: Vec::new(),
-            package_files: Vec::new(),
-        }
-    }
-}
-
-impl Settings {
-    /// Reads settings from `{"hclTypes": {…}}` or the inner object itself.
-    /// Unknown or malformed entries are skipped, not fatal.
-    pub fn from_json(v: &serde_json::Value) -> Settings {
-        let v = v.get("hclTypes").unwrap_or(v);
-        let mut s = Settings::default();
-        if let Some(map) = v.get("dialects").and_then(|d| d.as_object()) {
-            for (glob, dialect) in map {
-                let (Ok(g), Some(Ok(d))) = (globset::Glob::new(glob), dialect.as_str().map(str::parse::<Dialect>))
-                else {
-                    continue;
-                };
-                s.dialects.push((g.compile_matcher(), d));
-            }
-        }
-        if let Some(map) = v.get("severity").and_then(|d| d.as_object()) {
-            for (code, sev) in map {
-                let Some(code) = Code::parse(code) else { continue };
-                let sev = match sev.as_str() {
-                    Some("error") => Some(Severity::Error),
-                    Some("warning") => Some(Severity::Warning),
-                    Some("hint") => Some(Severity::Hint),
-                    Some("off") => None,
-                    _ => continue,
-                };
-                s.severity.insert(code, sev);
-            }
-        }
-        if let Some(enable) = v.pointer("/inlayHints/enable").and_then(|e| e.as_bool()) {
-            s.inlay_hints = enable;
-        }
-        // A file that cannot be read is left out, like other malformed entries.
-        let files = |key: &str, ok: &dyn Fn(&Path) -> bool| -> Vec<PathBuf> {
-            let paths = v.get(key).and_then(|d| d.as_array()).into_iter().flatten();
-            paths.filter_map(|p| p.as_str().map(PathBuf::from)).filter(|p| ok(p)).collect()
-        };
-        let providers = files("providerSchemas", &|p| read_cached(p, schema::load).is_ok());
-        let packages = files("packageSchemas", &|p| read_cached(p, schema::pulumi::load_package).is_ok());
-        s.schemas = schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
-        (s.provider_files, s.package_files) = (providers, packages);
-        s
-    }
-
-    /// The schemas of the module in `dir`: the named files, and its own
-    /// providers' once `terraform providers schema -json` has printed them
-    /// (started in the background on first use).
-    pub fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
-        // Nothing of the module's is looked at unless a run is allowed.
-        let exe = (family == Family::Terraform).then(|| self.session.executable()).flatten();
-        let Some(exe) = exe.filter(|_| own::initialised(dir)) else { return self.schemas.clone() };
-        match own::in_background(&exe, dir, own::TIMEOUT) {
-            Some((key, own::State::Ready(s))) => Some(Arc::new(schemas::with_own(self.schemas.as_deref(), s, key))),
-            _ => self.schemas.clone(),
-        }
-    }
-
-    /// Whether the module in `dir` waits for its own providers' schema.
-    pub fn own_schema_running(&self, dir: &Path) -> bool {
-        self.session.executable().is_some_and(|exe| own::initialised(dir) && own::running(&exe, dir))
-    }
-
-    pub fn dialect_for(&self, path: &Path) -> Dialect {
-        let name = path.file_name().map(Path::new).unwrap_or(path);
-        self.dialects
-            .iter()
-            .find(|(g, _)| g.is_match(path) || g.is_match(name))
-            .map(|(_, d)| *d)
-            .unwrap_or_else(|| Dialect::for_path(path))
-    }
-}
 
 /// A document the editor has open: its text, and its parse kept current
 /// edit by edit (only the items an edit touches are parsed again).
 #[derive(Debug)]
 pub struct Open {
-    pub uri: Uri,
+    /// The URI the editor names it by, as it sent it.
+    pub uri: String,
     pub rope: Rope,
     pub version: i32,
     /// The parse, and the version it is of: a version names one text, so
@@ -230,14 +57,16 @@ fn next_text() -> u64 {
 }
 
 impl Open {
-    pub fn new(uri: Uri, text: &str, version: i32, opened: u64) -> Open {
+    pub fn new(uri: String, text: &str, version: i32, opened: u64) -> Open {
         Open { uri, rope: Rope::from_str(text), version, doc: None, changes: None, opened, edit: None }
     }
 
-    /// Applies one content change to the text.
-    pub fn apply(&mut self, change: &TextDocumentContentChangeEvent, enc: Encoding) {
-        match (text::apply(&mut self.rope, change, enc), &mut self.changes) {
-            (Some(range), Some(changes)) => changes.push((range, change.text.clone())),
+    /// Applies one change to the text: `change` edits the rope in place
+    /// and says which bytes it replaced by `new` (`None`: the whole text),
+    /// so the next parse copies and re-parses only what changed.
+    pub fn apply(&mut self, change: impl FnOnce(&mut Rope) -> Option<Range<usize>>, new: &str) {
+        match (change(&mut self.rope), &mut self.changes) {
+            (Some(range), Some(changes)) => changes.push((range, new.to_owned())),
             _ => self.changes = None,
         }
     }
@@ -315,7 +144,7 @@ pub fn replaced(text: &mut Text, range: Range<usize>, new: &str) -> Text {
 }
 
 #[derive(Debug, Default)]
-pub struct Workspace {
+pub struct Documents {
     pub open: HashMap<PathBuf, Open>,
     pub settings: Settings,
     memos: HashMap<(PathBuf, Family), Arc<Mutex<Memo>>>,
@@ -333,7 +162,7 @@ pub struct Snapshot {
     pub docs: Vec<Document>,
     /// For each open document of the module: its index, URI, version,
     /// text, when it was opened (see [`Open::opened`]) and its last edit.
-    pub open: Vec<(usize, Uri, i32, Rope, u64, Option<Edit>)>,
+    pub open: Vec<(usize, String, i32, Rope, u64, Option<Edit>)>,
     /// What earlier analyses of the module found, to reuse.
     pub memo: Arc<Mutex<Memo>>,
 }
@@ -347,7 +176,7 @@ pub struct Partial {
     home: Option<PathBuf>,
     family: Family,
     docs: Vec<Document>,
-    open: Vec<(PathBuf, Uri, i32, Rope, u64, Option<Edit>)>,
+    open: Vec<(PathBuf, String, i32, Rope, u64, Option<Edit>)>,
     memo: Arc<Mutex<Memo>>,
     pub settings: Settings,
 }
@@ -415,67 +244,33 @@ pub fn module_key(path: &Path) -> Option<(PathBuf, Family)> {
     Some((analysis::unit_of(path, family)?, family))
 }
 
-/// The path of a `file:` URI with an absolute path; other URIs name no file.
-fn file_path(uri: &Uri) -> Option<PathBuf> {
-    if !uri.scheme().as_str().eq_ignore_ascii_case("file") {
-        return None;
-    }
-    uri.to_file_path().map(|p| p.into_owned()).filter(|p| p.is_absolute())
-}
-
-impl Workspace {
-    /// The path a document is analysed under: its file's for a `file:`
-    /// URI, else the made-up one it got when opened.
-    pub fn doc_path(&self, uri: &Uri) -> Option<PathBuf> {
-        file_path(uri).or_else(|| self.virtual_paths.get(uri.as_str()).cloned())
+impl Documents {
+    /// The path a document that is no file (`untitled:`, `git:`, …) is
+    /// analysed under, by its URI, once [`Self::make_up`] gave it one.
+    pub fn virtual_path(&self, uri: &str) -> Option<PathBuf> {
+        self.virtual_paths.get(uri).cloned()
     }
 
-    /// [`Self::doc_path`], making up a path for a new document that is not
-    /// a file: in a directory of its own that no file system has (it
-    /// starts with NUL), named like the URI's last segment so its kind and
-    /// dialect follow the name, or, for a name without a known extension
-    /// (`untitled:Untitled-1`), the editor's language id.
-    pub fn open_path(&mut self, uri: &Uri, language: &str) -> PathBuf {
-        if let Some(p) = self.doc_path(uri) {
-            return p;
-        }
+    /// Makes up a path for a new document that is not a file: in a
+    /// directory of its own that no file system has (it starts with NUL),
+    /// with this file `name` (its kind and dialect follow the name).
+    /// `home`: the directory of the file it is an old text of (a `git:`
+    /// document in a diff view), whose other files it is analysed with.
+    pub fn make_up(&mut self, uri: &str, name: &str, home: Option<PathBuf>) -> PathBuf {
         self.made_up += 1;
-        let decoded = uri.path().decode().to_string_lossy().into_owned();
-        let name = decoded.rsplit(['/', '\\']).find(|s| !s.is_empty() && *s != "." && *s != "..").unwrap_or("untitled");
-        let mut name = name.to_owned();
-        if FileKind::for_path(Path::new(&name)).is_none() {
-            name.push_str(match language {
-                "terraform" | "tf" => ".tf",
-                "opentofu" | "tofu" => ".tofu",
-                "terraform-vars" | "tfvars" => ".tfvars",
-                "pulumi" | "pcl" => ".pp",
-                _ => ".hcl",
-            });
-        }
         let dir = PathBuf::from(format!("\0{}", self.made_up));
-        let home = Path::new(&decoded).parent().filter(|d| d.is_absolute());
-        if let (Some(home), true) = (home, uri.scheme().as_str().eq_ignore_ascii_case("git")) {
-            self.homes.insert(dir.clone(), home.to_path_buf());
+        if let Some(home) = home {
+            self.homes.insert(dir.clone(), home);
         }
         let path = dir.join(name);
-        self.virtual_paths.insert(uri.as_str().to_owned(), path.clone());
+        self.virtual_paths.insert(uri.to_owned(), path.clone());
         path
-    }
-
-    /// The URI to show for a path of the module: the open document's, else
-    /// the file's.
-    pub fn uri_of(&self, path: &Path) -> Option<Uri> {
-        match self.open.get(path) {
-            Some(o) => Some(o.uri.clone()),
-            None if is_virtual(path) => None,
-            None => Uri::from_file_path(path),
-        }
     }
 
     /// Closes a document; what its module no longer needs goes with it.
     pub fn close(&mut self, path: &Path) -> Closed {
         let Some(open) = self.open.remove(path) else { return Closed::default() };
-        self.virtual_paths.remove(open.uri.as_str());
+        self.virtual_paths.remove(&open.uri);
         let Some(key) = module_key(path) else { return Closed { open: Some(open), ..Closed::default() } };
         let still = |k: &(PathBuf, Family)| self.open.keys().any(|p| module_key(p).as_ref() == Some(k));
         let memo = if still(&key) { None } else { self.memos.remove(&key) };

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use super::watch::{Seen, Watch};
-use super::workspace::Settings;
+use crate::documents::Settings;
+use crate::watch::{Seen, Watch};
 use analysis::{Document, Family, FileKind, SourceFile, Text};
 
 /// A file's modification time and size.
@@ -35,6 +35,9 @@ struct Files {
     listings: HashMap<PathBuf, Arc<[PathBuf]>>,
 }
 
+/// Told the directories a change happened in.
+pub type Announce = Box<dyn Fn(Vec<PathBuf>) + Send + Sync>;
+
 #[derive(Default)]
 pub struct Disk {
     files: Mutex<Files>,
@@ -45,11 +48,11 @@ pub struct Disk {
     /// Where the directories that the watch's events changed are told, to
     /// be analysed again (whoever took the events in: a keystroke's
     /// analysis, or the thread waiting for them).
-    announce: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>>>,
+    announce: Mutex<Option<Announce>>,
 }
 
 /// Whether `path` is one the disk is never asked about (a document
-/// without a file, see `workspace::doc_path`).
+/// without a file, see `Documents::make_up`).
 pub fn is_virtual(path: &Path) -> bool {
     path.as_os_str().as_encoded_bytes().first() == Some(&0)
 }
@@ -102,18 +105,18 @@ impl Wanted<'_> {
 }
 
 /// A regular file's text, `None` when it is not UTF-8 text or is over
-/// [`SOURCE_CAP`](project::fsread::SOURCE_CAP) (skipped, but its stamp
+/// [`SOURCE_CAP`](crate::fsread::SOURCE_CAP) (skipped, but its stamp
 /// kept, so it is not opened again until it changes); never waits on a
-/// FIFO or device ([`project::fsread`]).
+/// FIFO or device ([`crate::fsread`]).
 fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
-    let opened = project::fsread::open_regular(path).ok()?;
+    let opened = crate::fsread::open_regular(path).ok()?;
     let stamp = (opened.meta.modified().ok(), opened.meta.len());
-    let bytes = match opened.read(project::fsread::SOURCE_CAP) {
+    let bytes = match opened.read(crate::fsread::SOURCE_CAP) {
         Ok(bytes) => bytes,
-        Err(project::fsread::ReadError::TooLarge(_)) => return Some((stamp, None)),
+        Err(crate::fsread::ReadError::TooLarge(_)) => return Some((stamp, None)),
         Err(_) => return None,
     };
-    Some((stamp, project::fsread::decode(bytes).ok()))
+    Some((stamp, crate::fsread::decode(bytes).ok()))
 }
 
 // Looks at the disk (listings and stamps), per thread: tests check that
@@ -227,13 +230,13 @@ impl Disk {
         dirs.sort_unstable();
         dirs.dedup();
         if let Some(announce) = self.announce.locked().as_ref() {
-            let _ = announce.send(dirs);
+            announce(dirs);
         }
     }
 
     /// From now on, the directories the watch's events change are sent
     /// to `to`.
-    pub fn announce_to(&self, to: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>) {
+    pub fn announce_to(&self, to: Announce) {
         *self.announce.locked() = Some(to);
     }
 

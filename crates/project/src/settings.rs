@@ -1,0 +1,184 @@
+//! What the user set for an editor session: what the server may run
+//! (fixed at start-up), and the settings it may change at any time
+//! (dialects, severities, schema files). Read from JSON by the language
+//! server; nothing here is LSP.
+
+use analysis::sync::Locked;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::schemas::{self, own, read_cached};
+use analysis::Family;
+use schema::Schemas;
+use syntax::diagnostic::{Code, Severity};
+use syntax::Dialect;
+
+/// What the server may run, from `initializationOptions` only (lsp.md
+/// "What the server runs"): the client's own start-up configuration, on the
+/// user's machine. `workspace/configuration` answers merge a workspace's
+/// settings (`.vscode/settings.json`), which an untrusted repository writes,
+/// so they never choose or allow an executable.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// `terraform.runForSchemas`: run `terraform providers schema -json`
+    /// for a module's own schemas. Off unless the user turned it on.
+    pub run_for_schemas: bool,
+    /// `terraform.path`: the executable that prints them (else `terraform`
+    /// or `tofu` in an absolute `PATH` entry).
+    pub terraform_path: Option<PathBuf>,
+    /// `workspaceTrusted`: `false` from a client that knows the workspace is
+    /// not trusted (VS Code's workspace trust) forbids any run.
+    pub workspace_trusted: bool,
+    /// The workspace folders: a registry module call is resolved through a
+    /// module manifest only in the module's own directory or one within them.
+    pub roots: Vec<PathBuf>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session { run_for_schemas: false, terraform_path: None, workspace_trusted: true, roots: Vec::new() }
+    }
+}
+
+impl Session {
+    /// Reads what `initializationOptions` allow (`{"hclTypes": {…}}` or the
+    /// inner object itself).
+    pub fn from_init(v: &serde_json::Value, roots: Vec<PathBuf>) -> Session {
+        let v = v.get("hclTypes").unwrap_or(v);
+        Session {
+            run_for_schemas: v.pointer("/terraform/runForSchemas").and_then(|b| b.as_bool()).unwrap_or(false),
+            terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
+            workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
+            roots: roots.iter().map(|r| analysis::workspace::normalize(r)).collect(),
+        }
+    }
+
+    /// The executable to run for a module's own schemas, when the user
+    /// allowed one.
+    fn executable(&self) -> Option<PathBuf> {
+        if !self.run_for_schemas || !self.workspace_trusted {
+            return None;
+        }
+        match own::find_executable(self.terraform_path.as_deref()) {
+            Ok(exe) => Some(exe),
+            Err(e) => {
+                warn_once(&e);
+                None
+            }
+        }
+    }
+}
+
+/// Says on stderr (the server's log) why the user's setting is not used,
+/// once per reason.
+fn warn_once(why: &str) {
+    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let mut said = SAID.locked();
+    if said.get_or_insert_with(HashSet::new).insert(why.to_string()) {
+        eprintln!("hcl-types: not running terraform for provider schemas: {why}");
+    }
+}
+
+/// `hclTypes` settings (lsp.md).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub dialects: Vec<(globset::GlobMatcher, Dialect)>,
+    pub severity: BTreeMap<Code, Option<Severity>>,
+    pub inlay_hints: bool,
+    /// `providerSchemas`: files of `terraform providers schema -json`
+    /// output, read when the settings are (once per file and change).
+    pub schemas: Option<Arc<Schemas>>,
+    /// What the user allowed the server to run, and the workspace folders:
+    /// fixed at `initialize` (never taken from `workspace/configuration`).
+    pub session: Arc<Session>,
+    /// The files `schemas` was made of (a PCL program adds the package
+    /// schemas Pulumi cached for it).
+    pub provider_files: Vec<PathBuf>,
+    pub package_files: Vec<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            dialects: Vec::new(),
+            severity: BTreeMap::new(),
+            inlay_hints: true,
+            schemas: None,
+            session: Arc::default(),
+            provider_files: Vec::new(),
+            package_files: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Reads settings from `{"hclTypes": {…}}` or the inner object itself.
+    /// Unknown or malformed entries are skipped, not fatal.
+    pub fn from_json(v: &serde_json::Value) -> Settings {
+        let v = v.get("hclTypes").unwrap_or(v);
+        let mut s = Settings::default();
+        if let Some(map) = v.get("dialects").and_then(|d| d.as_object()) {
+            for (glob, dialect) in map {
+                let (Ok(g), Some(Ok(d))) = (globset::Glob::new(glob), dialect.as_str().map(str::parse::<Dialect>))
+                else {
+                    continue;
+                };
+                s.dialects.push((g.compile_matcher(), d));
+            }
+        }
+        if let Some(map) = v.get("severity").and_then(|d| d.as_object()) {
+            for (code, sev) in map {
+                let Some(code) = Code::parse(code) else { continue };
+                let sev = match sev.as_str() {
+                    Some("error") => Some(Severity::Error),
+                    Some("warning") => Some(Severity::Warning),
+                    Some("hint") => Some(Severity::Hint),
+                    Some("off") => None,
+                    _ => continue,
+                };
+                s.severity.insert(code, sev);
+            }
+        }
+        if let Some(enable) = v.pointer("/inlayHints/enable").and_then(|e| e.as_bool()) {
+            s.inlay_hints = enable;
+        }
+        // A file that cannot be read is left out, like other malformed entries.
+        let files = |key: &str, ok: &dyn Fn(&Path) -> bool| -> Vec<PathBuf> {
+            let paths = v.get(key).and_then(|d| d.as_array()).into_iter().flatten();
+            paths.filter_map(|p| p.as_str().map(PathBuf::from)).filter(|p| ok(p)).collect()
+        };
+        let providers = files("providerSchemas", &|p| read_cached(p, schema::load).is_ok());
+        let packages = files("packageSchemas", &|p| read_cached(p, schema::pulumi::load_package).is_ok());
+        s.schemas = schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
+        (s.provider_files, s.package_files) = (providers, packages);
+        s
+    }
+
+    /// The schemas of the module in `dir`: the named files, and its own
+    /// providers' once `terraform providers schema -json` has printed them
+    /// (started in the background on first use).
+    pub fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
+        // Nothing of the module's is looked at unless a run is allowed.
+        let exe = (family == Family::Terraform).then(|| self.session.executable()).flatten();
+        let Some(exe) = exe.filter(|_| own::initialised(dir)) else { return self.schemas.clone() };
+        match own::in_background(&exe, dir, own::TIMEOUT) {
+            Some((key, own::State::Ready(s))) => Some(Arc::new(schemas::with_own(self.schemas.as_deref(), s, key))),
+            _ => self.schemas.clone(),
+        }
+    }
+
+    /// Whether the module in `dir` waits for its own providers' schema.
+    pub fn own_schema_running(&self, dir: &Path) -> bool {
+        self.session.executable().is_some_and(|exe| own::initialised(dir) && own::running(&exe, dir))
+    }
+
+    pub fn dialect_for(&self, path: &Path) -> Dialect {
+        let name = path.file_name().map(Path::new).unwrap_or(path);
+        self.dialects
+            .iter()
+            .find(|(g, _)| g.is_match(path) || g.is_match(name))
+            .map(|(_, d)| *d)
+            .unwrap_or_else(|| Dialect::for_path(path))
+    }
+}
