@@ -49,6 +49,8 @@ pub struct Disk {
     /// be analysed again (whoever took the events in: a keystroke's
     /// analysis, or the thread waiting for them).
     announce: Mutex<Option<Announce>>,
+    /// Files that were there but not read, with why (see [`Self::skipped`]).
+    skipped: Mutex<Vec<(PathBuf, String)>>,
 }
 
 /// Whether `path` is one the disk is never asked about (a document
@@ -64,17 +66,36 @@ fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
     }
 }
 
-/// The regular files of `dir` with a kind this server reads.
+/// The regular files of `dir` with a kind hcl-types reads (links to
+/// regular files included, as Terraform reads them), named as `dir` spells
+/// them: the empty directory (what [`normalize`](analysis::workspace::normalize)
+/// makes of `.`) is the current one, and its files are bare names.
 fn list(dir: &Path) -> Arc<[PathBuf]> {
     look();
-    let Ok(entries) = std::fs::read_dir(dir) else { return Arc::from([]) };
+    let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(entries) = std::fs::read_dir(here) else { return Arc::from([]) };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
-        .filter(|e| FileKind::for_path(&e.path()).is_some() && regular(&e.path(), e.file_type().ok()))
-        .map(|e| e.path())
+        .map(|e| (dir.join(e.file_name()), e.file_type().ok()))
+        .filter(|(p, t)| FileKind::for_path(p).is_some() && regular(p, *t))
+        .map(|(p, _)| p)
         .collect();
     paths.sort();
     Arc::from(paths)
+}
+
+/// The files of the module of `family` in `dir`, sorted: those of its
+/// family, of a `.tf` file and its `.tofu` alternative the one OpenTofu
+/// reads; a Nomad job file is its own module (`dir` is the file). The one
+/// listing of a module, for `check` and the server alike.
+pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
+    if family == Family::Nomad {
+        return std::fs::metadata(dir).is_ok_and(|m| m.is_file()).then(|| dir.to_path_buf()).into_iter().collect();
+    }
+    let (skip, settings) = (HashSet::new(), Settings::default());
+    let all = list(dir);
+    let w = Wanted { dir, family, skip: &skip, also: None, settings: &settings };
+    w.members(&all).map(Path::to_path_buf).collect()
 }
 
 /// What a module needs from disk: the files of `family` in `dir` other
@@ -108,15 +129,11 @@ impl Wanted<'_> {
 /// [`SOURCE_CAP`](crate::fsread::SOURCE_CAP) (skipped, but its stamp
 /// kept, so it is not opened again until it changes); never waits on a
 /// FIFO or device ([`crate::fsread`]).
-fn read_text(path: &Path) -> Option<(Stamp, Option<String>)> {
-    let opened = crate::fsread::open_regular(path).ok()?;
+fn read_text(path: &Path) -> Result<(Stamp, Option<String>), crate::fsread::ReadError> {
+    let opened = crate::fsread::open_regular(path)?;
     let stamp = (opened.meta.modified().ok(), opened.meta.len());
-    let bytes = match opened.read(crate::fsread::SOURCE_CAP) {
-        Ok(bytes) => bytes,
-        Err(crate::fsread::ReadError::TooLarge(_)) => return Some((stamp, None)),
-        Err(_) => return None,
-    };
-    Some((stamp, crate::fsread::decode(bytes).ok()))
+    let bytes = opened.read(crate::fsread::SOURCE_CAP)?;
+    Ok((stamp, crate::fsread::decode(bytes).ok()))
 }
 
 // Looks at the disk (listings and stamps), per thread: tests check that
@@ -283,7 +300,24 @@ impl Disk {
                 return self.in_dialect(path, now, doc?, settings);
             }
         }
-        let (stamp, text) = read_text(path)?;
+        let (stamp, text) = match read_text(path) {
+            Ok(read) => read,
+            Err(e) => {
+                // A file that is there but not read (over its cap, not
+                // readable) is said, not left out in silence; one over its
+                // cap keeps its stamp, so it is not opened again until it
+                // changes.
+                let why = (path.to_path_buf(), e.to_string());
+                let mut skipped = self.skipped.locked();
+                if !e.is_not_found() && !skipped.contains(&why) {
+                    skipped.push(why);
+                }
+                drop(skipped);
+                let meta = std::fs::metadata(path).ok().filter(|m| m.is_file());
+                let stamp = meta.filter(|_| matches!(e, crate::fsread::ReadError::TooLarge(_)));
+                (stamp.map(|m| (m.modified().ok(), m.len()))?, None)
+            }
+        };
         let doc = text.map(|t| parse(path, Arc::new(t.into()), settings));
         self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
         doc
@@ -328,6 +362,16 @@ impl Disk {
         // (`dir` is the file itself for a Nomad job file.)
         let gone: Vec<PathBuf> = files.files.keys().filter(|p| p.parent() == Some(dir) || *p == dir).cloned().collect();
         gone.iter().filter_map(|p| files.files.remove(p)?.doc).collect()
+    }
+
+    /// The files that were there but could not be read, each once, with
+    /// why (`check` reports them; a module is not analysed without them in
+    /// silence).
+    pub fn skipped(&self) -> Vec<(PathBuf, String)> {
+        let mut out = self.skipped.locked().clone();
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// How many change events (and forgotten directories) there were.

@@ -1,23 +1,31 @@
 //! The files of modules as the command line reads them: from disk, once
-//! each ([`DiskFiles`], the analysis's [`Files`] for a `check` run).
+//! each ([`DiskFiles`], the analysis's [`Files`] for a `check` run), and
+//! how analyses read other files (templates, [`reader`]).
 
 use analysis::sync::Locked;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::disk::{Disk, Wanted};
+use crate::settings::Settings;
 
 use analysis::workspace::{normalize, Files};
 use analysis::{Document, Family};
 
-/// [`Files`] read from disk once each, for a command-line run.
-#[derive(Default)]
+/// [`Files`] read from disk once each, for a command-line run: through
+/// the same [`Disk`] the language server reads module files with (one
+/// listing, one way to read and decode).
 pub struct DiskFiles {
-    dialect: Option<syntax::Dialect>,
+    disk: Disk,
+    /// The `--dialect` for every file, else each file's name decides.
+    settings: Settings,
     /// The checked paths' directories ([`Files::roots`]).
     roots: Vec<PathBuf>,
-    modules: std::sync::Mutex<HashMap<(PathBuf, Family), Vec<Document>>>,
-    /// Files that were there but not read (a FIFO, a file over its cap):
-    /// the run says so rather than analyse without them in silence.
-    skipped: std::sync::Mutex<Vec<(PathBuf, String)>>,
+    /// Modules checked already, handed to their callers without trees.
+    checked: Mutex<HashMap<(PathBuf, Family), Vec<Document>>>,
+    /// Manifests that were there but not read.
+    skipped: Mutex<Vec<(PathBuf, String)>>,
 }
 
 impl DiskFiles {
@@ -25,79 +33,60 @@ impl DiskFiles {
     /// their directory).
     pub fn new(dialect: Option<syntax::Dialect>, roots: &[PathBuf]) -> Self {
         let dir = |p: &PathBuf| if p.is_dir() { normalize(p) } else { normalize(p.parent().unwrap_or(Path::new(""))) };
-        DiskFiles { dialect, roots: roots.iter().map(dir).collect(), ..DiskFiles::default() }
+        let mut settings = Settings::default();
+        // `*` matches every file name.
+        if let (Some(d), Ok(all)) = (dialect, globset::Glob::new("*")) {
+            settings.dialects.push((all.compile_matcher(), d));
+        }
+        DiskFiles {
+            disk: Disk::default(),
+            settings,
+            roots: roots.iter().map(dir).collect(),
+            checked: Mutex::default(),
+            skipped: Mutex::default(),
+        }
     }
 
     /// The files that were there but could not be read, each once, with why.
     pub fn skipped(&self) -> Vec<(PathBuf, String)> {
-        let mut out = self.skipped.locked().clone();
+        let mut out = self.disk.skipped();
+        out.extend(self.skipped.locked().iter().cloned());
         out.sort();
         out.dedup();
         out
     }
 
-    /// `path`'s text, or `None`, noting why when it is there.
-    fn text(&self, path: &Path, cap: u64) -> Option<String> {
-        match crate::fsread::read_regular_to_string(path, cap) {
+    /// The files of the module of `family` in `dir` ([`crate::disk::listing`]).
+    pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
+        crate::disk::listing(dir, family)
+    }
+
+    /// Takes a module the caller already read (the one being checked).
+    pub fn insert(&self, dir: &Path, family: Family, docs: Vec<Document>) {
+        self.checked.locked().insert((normalize(dir), family), docs);
+    }
+}
+
+impl Files for DiskFiles {
+    fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
+        if let Some(docs) = self.checked.locked().get(&(dir.to_path_buf(), family)) {
+            return docs.clone();
+        }
+        let skip = HashSet::new();
+        let wanted = Wanted { dir, family, skip: &skip, also: None, settings: &self.settings };
+        self.disk.module(&wanted, false)
+    }
+
+    fn read(&self, path: &Path) -> Option<String> {
+        // A manifest: never a FIFO or something huge.
+        match crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP) {
             Ok(text) => Some(text),
-            // (A called module's text that is not UTF-8 is left out as
-            // before: a content problem of a file nobody asked to check.)
             Err(e) if e.is_not_found() || matches!(e, crate::fsread::ReadError::NotUtf8) => None,
             Err(e) => {
                 self.skipped.locked().push((path.to_path_buf(), e.to_string()));
                 None
             }
         }
-    }
-
-    /// The regular files of `family` in `dir`, sorted.
-    /// Named as `dir` spells them: the empty directory (what [`normalize`]
-    /// makes of `.`, e.g. `examples/x/../..`) is the current one, and its
-    /// files are bare names, as `check`'s paths name them there.
-    pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
-        if family == Family::Nomad {
-            // A job file is its own unit (see `analysis::unit_of`).
-            return std::fs::metadata(dir).is_ok_and(|m| m.is_file()).then(|| dir.to_path_buf()).into_iter().collect();
-        }
-        let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-        let names = std::fs::read_dir(here).map(|rd| rd.filter_map(Result::ok).map(|e| dir.join(e.file_name())));
-        let mut paths: Vec<PathBuf> = names.map(Iterator::collect).unwrap_or_default();
-        paths.retain(|p| analysis::family_of(p) == Some(family) && std::fs::metadata(p).is_ok_and(|m| m.is_file()));
-        paths.sort();
-        analysis::tofu_files(&mut paths, &|_| false);
-        paths
-    }
-
-    /// Takes a module the caller already read (the one being checked).
-    pub fn insert(&self, dir: &Path, family: Family, docs: Vec<Document>) {
-        self.modules.locked().insert((normalize(dir), family), docs);
-    }
-}
-
-impl Files for DiskFiles {
-    fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
-        let key = (dir.to_path_buf(), family);
-        if let Some(docs) = self.modules.locked().get(&key) {
-            return docs.clone();
-        }
-        let docs: Vec<Document> = DiskFiles::listing(dir, family)
-            .iter()
-            .filter_map(|p| {
-                let text = self.text(p, crate::fsread::SOURCE_CAP)?;
-                let mut file = analysis::SourceFile::new(p.clone(), text)?;
-                if let Some(d) = self.dialect {
-                    file.dialect = d;
-                }
-                Some(Document::parse(file))
-            })
-            .collect();
-        self.modules.locked().insert(key, docs.clone());
-        docs
-    }
-
-    fn read(&self, path: &Path) -> Option<String> {
-        // A manifest: never a FIFO or something huge.
-        self.text(path, crate::fsread::MANIFEST_CAP)
     }
 
     fn roots(&self) -> &[PathBuf] {
