@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 
 mod paths;
 
-use hcl_types::cli::check::{run_analysis, CommonArgs, Format, LineIndex};
+use hcl_types::cli::check::{run_analysis, CommonArgs, Format};
 use hcl_types::syntax::diagnostic::Severity;
+use hcl_types::syntax::lines::LineIndex;
 
 fn corpus() -> PathBuf {
     paths::data("corpus")

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::lines::LineIndex;
 use syntax::Dialect;
 
 #[derive(Args, Debug, Clone)]
@@ -124,63 +125,6 @@ impl project::check::Progress for Bar {
         if let Some(bar) = &self.0 {
             bar.inc(files as u64);
         }
-    }
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub struct LineIndex {
-    starts: Vec<usize>,
-    /// The characters before every [`BLOCK`]th byte: a column is counted
-    /// from the nearest block start, not from its line's start, which on a
-    /// generated one-line file of 10 MB with a hint per element made
-    /// printing quadratic.
-    chars: Vec<usize>,
-}
-
-/// Bytes between the character counts a [`LineIndex`] keeps.
-const BLOCK: usize = 4096;
-
-/// The characters starting in `bytes` (those that are not UTF-8 continuation bytes).
-fn char_starts(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let b = text.as_bytes();
-        let mut starts = vec![0];
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                _ => {}
-            }
-            i += 1;
-        }
-        let mut chars = vec![0];
-        for block in b.chunks(BLOCK) {
-            chars.push(chars[chars.len() - 1] + char_starts(block));
-        }
-        LineIndex { starts, chars }
-    }
-
-    /// The characters starting before byte `offset` (at most the text's length).
-    fn chars_before(&self, text: &str, offset: usize) -> usize {
-        let block = offset / BLOCK;
-        self.chars[block] + char_starts(&text.as_bytes()[block * BLOCK..offset])
-    }
-
-    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
-        let offset = offset.min(text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let col = if text.is_char_boundary(start) && text.is_char_boundary(offset) {
-            self.chars_before(text, offset) - self.chars_before(text, start)
-        } else {
-            offset - start
-        };
-        (line + 1, col + 1)
     }
 }
 

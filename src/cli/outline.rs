@@ -11,9 +11,10 @@ use clap::Args;
 use hcl_edit::structure::{BlockLabel, Body, Structure};
 use serde_json::{json, Value};
 
-use super::check::{load, LineIndex};
+use super::check::load;
 use analysis::Document;
 use syntax::diagnostic::Code;
+use syntax::lines::LineIndex;
 
 #[derive(Args, Debug, Clone)]
 pub struct OutlineArgs {

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::check::{effective_severity, Counts, FileReport, IoFailure, LineIndex};
+use super::check::{effective_severity, Counts, FileReport, IoFailure};
 use ide;
 use syntax::diagnostic::{Code, Severity};
+use syntax::lines::LineIndex;
 
 /// What each code means, for the rule's description (the README's table).
 fn rule_text(code: Code) -> &'static str {

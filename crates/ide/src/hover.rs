@@ -125,9 +125,12 @@ pub fn hover_in<'a>(
                 };
                 // (A file of another module, a callee's, is not at hand: no line.)
                 match text {
-                    Some(text) => {
-                        prose.push(format!("{} ({}:{})", capitalise(&r.message), file, line_of(text, r.range.start)))
-                    }
+                    Some(text) => prose.push(format!(
+                        "{} ({}:{})",
+                        capitalise(&r.message),
+                        file,
+                        syntax::lines::line_col(text, r.range.start).0
+                    )),
                     None => prose.push(format!("{} ({file})", capitalise(&r.message))),
                 }
             }

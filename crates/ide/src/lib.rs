@@ -22,10 +22,6 @@ pub use signature::{signature_help, SignatureInfo};
 
 use analysis::Document;
 
-fn line_of(text: &str, offset: usize) -> usize {
-    memchr::memchr_iter(b'\n', &text.as_bytes()[..offset.min(text.len())]).count() + 1
-}
-
 fn file_name(docs: &[Document], path: Option<&std::path::Path>, doc: usize) -> String {
     let p = path.map(|p| p.to_path_buf()).unwrap_or_else(|| docs[doc].file.path.clone());
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()

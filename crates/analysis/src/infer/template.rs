@@ -56,7 +56,7 @@ impl<'e, 's> Infer<'e, 's> {
         let at = self.range(vars);
         let mut missing: Vec<String> = Vec::new();
         for d in std::mem::take(&mut inner.diagnostics) {
-            let (line, col) = line_col(&text, d.range.start);
+            let (line, col) = syntax::lines::line_col(&text, d.range.start);
             let place = format!("`{shown}` line {line}, column {col}");
             let msg = if d.code == Code::UndefinedReference {
                 let used = text.get(d.range.clone()).unwrap_or("");
@@ -112,12 +112,4 @@ impl<'e, 's> Infer<'e, 's> {
         // (`dir/./x.tpl` as `dir/x.tpl`.)
         Some(self.env.module_dir()?.join(rel).components().collect())
     }
-}
-
-/// 1-based line and column (in chars) of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
 }

@@ -1,0 +1,87 @@
+//! Lines and columns of byte offsets, as people read them: one way for
+//! every printer (the command line's reports, SARIF, hovers, template
+//! errors). The language server's positions are its own (`lsp::text`: the
+//! client's encoding, through ropes).
+
+/// 1-based line and column (in characters) of a byte offset.
+pub struct LineIndex {
+    starts: Vec<usize>,
+    /// The characters before every [`BLOCK`]th byte: a column is counted
+    /// from the nearest block start, not from its line's start, which on a
+    /// generated one-line file of 10 MB with a hint per element made
+    /// printing quadratic.
+    chars: Vec<usize>,
+}
+
+/// Bytes between the character counts a [`LineIndex`] keeps.
+const BLOCK: usize = 4096;
+
+/// The characters starting in `bytes` (those that are not UTF-8 continuation bytes).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let b = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut chars = vec![0];
+        for block in b.chunks(BLOCK) {
+            chars.push(chars[chars.len() - 1] + char_starts(block));
+        }
+        LineIndex { starts, chars }
+    }
+
+    /// The characters starting before byte `offset` (at most the text's length).
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        let block = offset / BLOCK;
+        self.chars[block] + char_starts(&text.as_bytes()[block * BLOCK..offset])
+    }
+
+    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let col = if text.is_char_boundary(start) && text.is_char_boundary(offset) {
+            self.chars_before(text, offset) - self.chars_before(text, start)
+        } else {
+            offset - start
+        };
+        (line + 1, col + 1)
+    }
+}
+
+/// The 1-based line and column (in characters) of one offset (for many,
+/// keep a [`LineIndex`]).
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    LineIndex::new(text).position(text, offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_count_characters_and_every_line_break() {
+        let text = "ab\r\nc\u{e9}d\re\nf";
+        let index = LineIndex::new(text);
+        let at = |o| index.position(text, o);
+        assert_eq!(at(0), (1, 1));
+        assert_eq!(at(4), (2, 1));
+        // (é is two bytes, one column.)
+        assert_eq!(at(7), (2, 3));
+        assert_eq!(at(9), (3, 1), "a lone CR ends a line");
+        assert_eq!(at(11), (4, 1));
+        assert_eq!(at(999), (4, 2), "clamped to the end");
+        assert_eq!(line_col(text, 7), (2, 3));
+    }
+}
