@@ -8,12 +8,19 @@ use super::{Call, Family, FileKind};
 /// components of formatted PCL (`component "NAME" "SOURCE" {`). A call it
 /// misses is only a module the caller does not find affected or ordered
 /// first; the analysis itself reads the real calls.
-pub fn prescan<'a>(texts: impl IntoIterator<Item = (FileKind, &'a str)>) -> Vec<Call> {
+pub fn prescan<'a>(texts: impl IntoIterator<Item = (FileKind, &'a std::path::Path, &'a str)>) -> Vec<Call> {
     let mut out = Vec::new();
-    for (kind, text) in texts {
+    for (kind, path, text) in texts {
         match kind {
             FileKind::Terraform => terraform_calls(text, &mut out),
             FileKind::Pcl => pcl_components(text, &mut out),
+            // A test file calls the module under test (and its runs' modules,
+            // which are found when it is analysed).
+            FileKind::TfTest if !out.iter().any(|c| c.name == crate::calls::TESTED) => out.push(Call {
+                name: crate::calls::TESTED.to_string(),
+                source: Some(crate::module::tested_source_of(path)),
+                family: Family::Terraform,
+            }),
             _ => {}
         }
     }
@@ -59,7 +66,8 @@ mod tests {
         let text = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  count = 1\n  source  = \"../b\" # x\n}\n\
                     module \"c\" {\n}\n  source = \"./not-a-call\"\n";
         let pcl = "component \"net\" \"./net\" {\n}\ncomponent \"broken\" {\n}\n  component \"nested\" \"./x\" {\n";
-        let calls = prescan([(FileKind::Terraform, text), (FileKind::Pcl, pcl), (FileKind::Hcl, text)]);
+        let p = std::path::Path::new("m/x.tf");
+        let calls = prescan([(FileKind::Terraform, p, text), (FileKind::Pcl, p, pcl), (FileKind::Hcl, p, text)]);
         let got: Vec<(&str, Option<&str>, Family)> =
             calls.iter().map(|c| (c.name.as_str(), c.source.as_deref(), c.family)).collect();
         assert_eq!(
@@ -70,5 +78,24 @@ mod tests {
                 ("net", Some("./net"), Family::Pcl)
             ]
         );
+    }
+
+    /// A test file calls the module under test (docs/spec/tests.md §1): so
+    /// `check` analyses that module first and hands it to the tests,
+    /// instead of analysing it again as their callee.
+    #[test]
+    fn test_files_call_the_module_under_test() {
+        let calls = |path: &str| {
+            let files = [
+                (FileKind::TfTest, std::path::Path::new(path), ""),
+                (FileKind::TfTest, std::path::Path::new(path), ""),
+            ];
+            prescan(files).into_iter().map(|c| (c.name, c.source, c.family)).collect::<Vec<_>>()
+        };
+        let tested =
+            |source: &str| vec![(crate::calls::TESTED.to_string(), Some(source.to_string()), Family::Terraform)];
+        assert_eq!(calls("m/a.tftest.hcl"), tested("./"), "once for all the unit's files");
+        assert_eq!(calls("m/tests/a.tftest.hcl"), tested("../"));
+        assert_eq!(calls("m/tests/unit/a.tftest.hcl"), tested("../../"));
     }
 }

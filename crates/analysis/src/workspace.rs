@@ -102,10 +102,11 @@ impl Workspace {
         self.modules.is_empty()
     }
 
-    /// The directories the calls lead to (without analysing them).
-    pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<PathBuf> {
+    /// The modules the calls lead to (without analysing them): directory
+    /// and family.
+    pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<(PathBuf, Family)> {
         let dir = normalize(dir);
-        calls.iter().filter_map(|c| resolve(files, &dir, c)).collect()
+        calls.iter().filter_map(|c| Some((resolve(files, &dir, c)?, c.family))).collect()
     }
 
     /// Takes a module analysed elsewhere (with the documents `files` gives

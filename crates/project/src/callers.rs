@@ -65,7 +65,6 @@ impl Scan {
         let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
         let mut texts = Vec::new();
         let mut subdirs = Vec::new();
-        let mut tests = false;
         for e in entries.filter_map(Result::ok) {
             let Ok(kind) = e.file_type() else { continue };
             let path = e.path();
@@ -74,29 +73,20 @@ impl Scan {
             if kind.is_dir() && !name.starts_with('.') && name != "node_modules" {
                 subdirs.push(path);
             } else if FileKind::for_path(&path) == Some(FileKind::TfTest) {
-                tests = true;
+                // Its module under test is known from its path alone.
+                texts.push((FileKind::TfTest, path, String::new()));
             } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl)) =
                 kind.is_file().then(|| FileKind::for_path(&path)).flatten()
             {
-                texts.extend(crate::fsread::read_regular_to_string(&path, MAX_FILE).ok().map(|t| (kind, t)));
+                texts.extend(crate::fsread::read_regular_to_string(&path, MAX_FILE).ok().map(|t| (kind, path, t)));
             }
         }
-        for c in prescan(texts.iter().map(|(k, t)| (*k, t.as_str()))) {
+        for c in prescan(texts.iter().map(|(k, p, t)| (*k, p.as_path(), t.as_str()))) {
             let Some(source) = c.source.filter(|s| is_local(s)) else { continue };
             let target = (normalize(&dir.join(source.replace('\\', "/"))), c.family);
-            self.calls.entry((dir.to_path_buf(), c.family)).or_default().push(target);
-        }
-        if tests {
-            // A directory's test files call the module under test: theirs,
-            // or under `tests/` the one holding `tests/` (docs/spec/tests.md).
-            let tested =
-                dir.ancestors().take(2).find(|a| a.file_name().is_some_and(|n| n == "tests")).and_then(Path::parent);
-            if let Some(t) = tested.or(Some(dir)) {
-                self.calls
-                    .entry((dir.to_path_buf(), Family::TfTest))
-                    .or_default()
-                    .push((normalize(t), Family::Terraform));
-            }
+            // A directory's test files call the module under test.
+            let unit = if c.name == analysis::calls::TESTED { Family::TfTest } else { c.family };
+            self.calls.entry((dir.to_path_buf(), unit)).or_default().push(target);
         }
         subdirs
     }

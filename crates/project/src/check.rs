@@ -387,7 +387,7 @@ pub fn check_modules(
         let guard = m.locked();
         let Some(m) = guard.as_ref() else { continue };
         let Some((dir, family)) = &m.dir else { continue };
-        hints[k] = prescan(m.files.iter().map(|f| (f.kind, f.text.as_str())));
+        hints[k] = prescan(m.files.iter().map(|f| (f.kind, f.path.as_path(), f.text.as_str())));
         let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
         paths.sort();
         if paths == DiskFiles::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
@@ -399,10 +399,11 @@ pub fn check_modules(
     let mut callees: Vec<Vec<usize>> = vec![Vec::new(); loaded.len()];
     for (k, m) in loaded.iter().enumerate() {
         let dir = m.locked().as_ref().and_then(|m| m.dir.clone());
-        let (Some((dir, family)), false) = (dir, hints[k].is_empty()) else { continue };
+        let (Some((dir, _)), false) = (dir, hints[k].is_empty()) else { continue };
         let targets = workspace.locked().targets(&files, &dir, &hints[k]);
-        // Module calls lead to Terraform modules, components to PCL programs.
-        let checked = |t: &PathBuf| by_dir.get(&(t.clone(), family)).copied();
+        // Module calls lead to Terraform modules, components to PCL programs,
+        // a test file's calls to the module under test.
+        let checked = |t: &(PathBuf, Family)| by_dir.get(t).copied();
         callees[k] = targets.iter().filter_map(checked).filter(|&c| c != k).collect();
     }
     let levels = levels(&callees);

@@ -390,7 +390,12 @@ fn recovered_test_calls(doc: &Document, text: &str, block: Option<&str>, label: 
 /// convention under `tests/`: `tests/unit`), else from the module's own
 /// directory (docs/spec/tests.md §1).
 pub(crate) fn tested_source(doc: &Document) -> String {
-    let Some(dir) = doc.file.path.parent() else { return "./".to_string() };
+    tested_source_of(&doc.file.path)
+}
+
+/// [`tested_source`] of the test file at `path`.
+pub fn tested_source_of(path: &std::path::Path) -> String {
+    let Some(dir) = path.parent() else { return "./".to_string() };
     // (`tests` or `tests/NAME`: a `tests` directory higher up is another
     // project's layout, a repository's test data say.)
     match dir.ancestors().take(2).position(|a| a.file_name().is_some_and(|n| n == "tests")) {

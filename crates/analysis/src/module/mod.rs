@@ -57,6 +57,7 @@ mod tftest;
 use calls::*;
 use changes::*;
 use checks::*;
+pub use decls::tested_source_of;
 use decls::*;
 use env::*;
 pub use interface::Call;
