@@ -11,6 +11,7 @@ mod quick_fix;
 mod resources;
 mod semantic_tokens;
 mod signature;
+pub mod workspace_symbols;
 
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use definition::{definition, definition_with};

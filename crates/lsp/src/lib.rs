@@ -68,12 +68,14 @@ pub(crate) struct Caps {
     pub markdown: bool,
     /// Snippets in completions (else plain insert texts).
     pub snippets: bool,
+    /// `$/progress` for work the server starts itself (`window.workDoneProgress`).
+    pub progress: bool,
 }
 
 impl Default for Caps {
     /// Before `initialize` says otherwise: what VS Code and Neovim take.
     fn default() -> Self {
-        Caps { markdown: true, snippets: true }
+        Caps { markdown: true, snippets: true, progress: false }
     }
 }
 
@@ -145,6 +147,8 @@ pub struct Backend {
     pulls: Arc<pull::Pulls>,
     /// Large pulled lists the transport puts into their answers.
     splices: Arc<splice::Splices>,
+    /// Every symbol of the workspace folders (`workspace/symbol`).
+    index: Arc<project::index::Index>,
     /// Becomes true when the session ends (`shutdown`, `exit` or the end
     /// of input): held requests then answer at once.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
@@ -203,6 +207,7 @@ impl Backend {
             graph: Arc::default(),
             pulls: Arc::default(),
             splices: Arc::default(),
+            index: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
     }
@@ -369,6 +374,10 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         handlers::code_action::code_action(self, params).await
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        handlers::workspace_symbol::workspace_symbol(self, params).await
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -217,6 +217,34 @@ pub(crate) fn quick_fix(
     })
 }
 
+/// A symbol of the workspace index.
+pub(crate) fn workspace_symbol(found: &project::index::Found, enc: Encoding) -> Option<WorkspaceSymbol> {
+    use ide::workspace_symbols::SymbolKind as K;
+    let uri = Uri::from_file_path(&found.path)?;
+    let kind = match found.kind {
+        K::Variable => SymbolKind::VARIABLE,
+        K::Local => SymbolKind::CONSTANT,
+        K::Output => SymbolKind::PROPERTY,
+        K::Module => SymbolKind::MODULE,
+        K::Resource | K::DataSource => SymbolKind::STRUCT,
+        K::Other => SymbolKind::OBJECT,
+    };
+    let pos = |p: project::index::Pos| Position {
+        line: p.line,
+        character: if enc == Encoding::Utf8 { p.utf8 } else { p.utf16 },
+    };
+    // The module's directory, to tell modules' `var.region`s apart.
+    let container = found.path.parent().map(|d| d.display().to_string());
+    Some(WorkspaceSymbol {
+        name: found.name.clone(),
+        kind,
+        tags: None,
+        container_name: container,
+        location: OneOf::Left(Location { uri, range: Range { start: pos(found.start), end: pos(found.end) } }),
+        data: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ pub mod documents;
 pub mod files;
 pub mod fsread;
 pub mod graph;
+pub mod index;
 pub mod phases;
 pub mod schemas;
 pub mod settings;

@@ -19,6 +19,7 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
     for change in &params.changes {
         if let Some(path) = from_proto::doc_path(&b.state.locked().documents, &change.uri) {
             b.disk.changed(&path);
+            b.index.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));
         }
     }

@@ -80,6 +80,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             )),
             definition_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
+            workspace_symbol_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
@@ -127,6 +128,7 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
         b.pull_configuration();
     }
     b.watch_disk();
+    b.index_workspace();
 }
 
 pub(crate) async fn shutdown(b: &Backend) -> Result<()> {
@@ -147,5 +149,6 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|c| c.completion_item.as_ref())
         .and_then(|i| i.snippet_support)
         .unwrap_or(false);
-    crate::Caps { markdown, snippets }
+    let progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    crate::Caps { markdown, snippets, progress }
 }

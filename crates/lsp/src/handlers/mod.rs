@@ -15,6 +15,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod semantic_tokens;
 pub(crate) mod signature_help;
 pub(crate) mod text_sync;
+pub(crate) mod workspace_symbol;
 
 /// What every handler uses.
 pub(crate) mod prelude {

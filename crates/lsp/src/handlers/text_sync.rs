@@ -49,6 +49,7 @@ pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
     let Some(path) = from_proto::doc_path(&b.state.locked().documents, &params.text_document.uri) else { return };
     // Only this file changed on disk (its disk copy counts once closed).
     b.disk.changed(&path);
+    b.index.changed(&path);
     b.pulls.files_changed(path.parent());
     b.refresh(path, false).await;
 }
