@@ -205,6 +205,8 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
     let callee = inf.env().callee(name);
     let interface = callee.as_ref().and_then(Callee::interface);
     let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
+    // Pulumi binds the whole block, `options` too, in the scope with `range`.
+    let bound = bind_range(inf, &b.body);
     for a in b.body.attributes() {
         let t = inf.expr(&a.value);
         if let Some(i) = interface {
@@ -214,6 +216,7 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
     for nested in b.body.blocks() {
         nested_body(inf, &nested.body, Dialect::Pcl);
     }
+    inf.unbind(bound);
     if let Some(i) = interface {
         missing(inf, b, i, name, &COMPONENT);
     }

@@ -167,17 +167,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             inf.unbind(1);
         }
         ("resource", FileKind::Pcl) => {
-            let range = b.body.get_blocks("options").find_map(|o| o.body.get_attribute("range"));
-            let mut bound = 0;
-            if let Some(r) = range {
-                let t = inf.expr(&r.value);
-                let (k, v) = match t.eventual_element().kind() {
-                    Kind::Int | Kind::Number => (Type::int(), Type::int()),
-                    _ => iteration(&t),
-                };
-                inf.bind("range", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
-                bound = 1;
-            }
+            let bound = bind_range(inf, &b.body);
             pcl_resource(inf, b, dialect);
             inf.unbind(bound);
         }

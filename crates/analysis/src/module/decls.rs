@@ -182,15 +182,14 @@ impl CallDecl {
         let Some(i) = callee.and_then(Callee::interface) else {
             return if self.component { Type::output(Type::any()) } else { Type::any() };
         };
-        if self.component {
-            // A component's outputs are eventual, as a resource's are.
-            return Type::output(i.value());
-        }
+        // A component's outputs are eventual, as a resource's are.
+        let one = if self.component { Type::output(i.value()) } else { i.value() };
         match self.repeat {
-            Repeat::One => i.value(),
-            Repeat::Count => Type::list(i.value()),
-            Repeat::ForEach => Type::map(i.value()),
-            Repeat::Enabled => Type::optional(i.value()),
+            Repeat::One => one,
+            Repeat::Count => Type::list(one),
+            Repeat::ForEach => Type::map(one),
+            Repeat::Enabled => Type::optional(one),
+            Repeat::Unknown if self.component => Type::output(Type::any()),
             Repeat::Unknown => Type::any(),
         }
     }
@@ -708,7 +707,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     name_range: src.range(label),
                     source: b.labels.get(1).map(|l| label_text(l).to_string()),
                     template: None,
-                    repeat: Repeat::One,
+                    repeat: component_repeat(&b.body),
                     component: true,
                 });
             }
