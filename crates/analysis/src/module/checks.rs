@@ -171,6 +171,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             pcl_resource(inf, b, dialect);
             inf.unbind(bound);
         }
+        ("terraform", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
+            terraform_block(inf, b);
+            body(inf, &b.body, dialect, false)
+        }
         ("provider", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
             provider_for_each(inf, b);
             body(inf, &b.body, dialect, false)

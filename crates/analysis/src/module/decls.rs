@@ -26,6 +26,12 @@ pub(super) struct VarDecl {
     /// `version`; with its default as a string when that is a constant
     /// string, number or bool.
     pub(super) constant: Option<Option<String>>,
+    /// A literal `const = true` / `const = false`.
+    pub(super) const_set: Option<bool>,
+    /// The default as a string when a constant string, number or bool:
+    /// what OpenTofu's static evaluation (1.8) uses for a variable without
+    /// `const = false` in a module `source`.
+    pub(super) static_default: Option<String>,
 }
 
 impl VarDecl {
@@ -508,6 +514,8 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             nullable: true,
             default: None,
             constant: None,
+            const_set: None,
+            static_default: None,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
@@ -604,6 +612,14 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     let d = b.body.get_attribute("default")?;
                     eval(&d.value, src).ok().as_ref().and_then(const_string)
                 }),
+                const_set: match b.body.get_attribute("const").map(|a| &a.value) {
+                    Some(Expression::Bool(x)) => Some(*x.value()),
+                    _ => None,
+                },
+                static_default: b
+                    .body
+                    .get_attribute("default")
+                    .and_then(|d| eval(&d.value, src).ok().as_ref().and_then(const_string)),
             });
         }
         ("module", FileKind::Terraform) if dialect.is_terraform() => {
