@@ -72,6 +72,12 @@ pub trait Env {
     fn is_const(&self, _name: &str) -> Option<bool> {
         None
     }
+    /// Whether variable `name` is declared `const = false`: OpenTofu then
+    /// refuses it where it evaluates statically (`GetInputVariable` in
+    /// internal/configs/static_scope.go of opentofu/opentofu).
+    fn is_non_const(&self, _name: &str) -> bool {
+        false
+    }
     /// The provider schemas (resource bodies, provider functions).
     fn schemas(&self) -> Option<std::sync::Arc<Schemas>> {
         None

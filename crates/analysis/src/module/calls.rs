@@ -39,7 +39,13 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
     for key in ["source", "version"] {
         if let Some(a) = b.body.get_attribute(key) {
             if eval(&a.value, inf.source()).is_err() {
-                unresolved_const |= init_time(inf, a, key) && key == "source";
+                let known = if dialect == Dialect::OpenTofu {
+                    inf.expr(&a.value);
+                    static_refs(inf, &a.value, &format!("the module {key}"), Code::ModuleSource, &[])
+                } else {
+                    init_time(inf, a, key)
+                };
+                unresolved_const |= known && key == "source";
             }
         }
     }
@@ -99,9 +105,13 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
                 inf.report(Diagnostic::new(
                     Code::ModuleSource,
                     r,
-                    "not followed: this source is built of const variables with no known value here (a default, \
+                    "not followed: this source is built of KIND with no known value here (a default, \
                      `terraform.tfvars` or a `*.auto.tfvars` file); module `NAME`'s arguments and outputs are not checked"
-                        .replace("NAME", name),
+                        .replace("NAME", name)
+                        .replace(
+                            "KIND",
+                            if dialect == Dialect::OpenTofu { "variables and locals" } else { "const variables" },
+                        ),
                 ));
             }
         }
@@ -165,7 +175,7 @@ fn init_time(inf: &mut Infer, a: &Attribute, key: &str) -> bool {
 
 /// The traversals rooted at a name in `e` (not inside `for` expressions,
 /// whose names may be bound).
-fn traversals<'a>(e: &'a Expression, out: &mut Vec<&'a hcl_edit::expr::Traversal>) {
+pub(super) fn traversals<'a>(e: &'a Expression, out: &mut Vec<&'a hcl_edit::expr::Traversal>) {
     use hcl_edit::template::Element;
     match e {
         Expression::Traversal(t) => match &t.expr {
@@ -205,6 +215,8 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
     let callee = inf.env().callee(name);
     let interface = callee.as_ref().and_then(Callee::interface);
     let set: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
+    // Pulumi binds the whole block, `options` too, in the scope with `range`.
+    let bound = bind_range(inf, &b.body);
     for a in b.body.attributes() {
         let t = inf.expr(&a.value);
         if let Some(i) = interface {
@@ -214,6 +226,7 @@ pub(super) fn component_call(inf: &mut Infer, b: &Block) {
     for nested in b.body.blocks() {
         nested_body(inf, &nested.body, Dialect::Pcl);
     }
+    inf.unbind(bound);
     if let Some(i) = interface {
         missing(inf, b, i, name, &COMPONENT);
     }

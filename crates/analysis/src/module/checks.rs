@@ -98,6 +98,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("component", FileKind::Pcl) => component_call(inf, b),
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
+        ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
         ("import", FileKind::Terraform) => {
@@ -167,19 +168,13 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             inf.unbind(1);
         }
         ("resource", FileKind::Pcl) => {
-            let range = b.body.get_blocks("options").find_map(|o| o.body.get_attribute("range"));
-            let mut bound = 0;
-            if let Some(r) = range {
-                let t = inf.expr(&r.value);
-                let (k, v) = match t.eventual_element().kind() {
-                    Kind::Int | Kind::Number => (Type::int(), Type::int()),
-                    _ => iteration(&t),
-                };
-                inf.bind("range", Type::object([("key".to_string(), k), ("value".to_string(), v)]));
-                bound = 1;
-            }
+            let bound = bind_range(inf, &b.body);
             pcl_resource(inf, b, dialect);
             inf.unbind(bound);
+        }
+        ("terraform", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
+            terraform_block(inf, b);
+            body(inf, &b.body, dialect, false)
         }
         ("provider", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
             provider_for_each(inf, b);
@@ -211,6 +206,26 @@ fn keywords(key: &str, value: &Expression) -> bool {
         "experiments" => true,
         _ => false,
     }
+}
+
+/// An ephemeral resource (Terraform 1.10, OpenTofu 1.11): its meta-arguments
+/// are a resource's, so `provider = aws.west` names a provider
+/// configuration, not a value (`decodeEphemeralBlock` in
+/// internal/configs/resource.go of opentofu/opentofu).
+fn ephemeral(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let bound = repetition(inf, &b.body);
+    for a in b.body.attributes() {
+        if !matches!(a.key.value().as_str(), "count" | "for_each" | "provider") {
+            inf.expr(&a.value);
+        }
+    }
+    for nested in b.body.blocks() {
+        match nested.ident.value().as_str() {
+            "lifecycle" => lifecycle(inf, nested, dialect),
+            _ => nested_body(inf, &nested.body, dialect),
+        }
+    }
+    inf.unbind(bound);
 }
 
 /// A nested block's body: `count` and `for_each` there are ordinary

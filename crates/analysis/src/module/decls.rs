@@ -26,6 +26,12 @@ pub(super) struct VarDecl {
     /// `version`; with its default as a string when that is a constant
     /// string, number or bool.
     pub(super) constant: Option<Option<String>>,
+    /// A literal `const = true` / `const = false`.
+    pub(super) const_set: Option<bool>,
+    /// The default as a string when a constant string, number or bool:
+    /// what OpenTofu's static evaluation (1.8) uses for a variable without
+    /// `const = false` in a module `source`.
+    pub(super) static_default: Option<String>,
 }
 
 impl VarDecl {
@@ -182,15 +188,14 @@ impl CallDecl {
         let Some(i) = callee.and_then(Callee::interface) else {
             return if self.component { Type::output(Type::any()) } else { Type::any() };
         };
-        if self.component {
-            // A component's outputs are eventual, as a resource's are.
-            return Type::output(i.value());
-        }
+        // A component's outputs are eventual, as a resource's are.
+        let one = if self.component { Type::output(i.value()) } else { i.value() };
         match self.repeat {
-            Repeat::One => i.value(),
-            Repeat::Count => Type::list(i.value()),
-            Repeat::ForEach => Type::map(i.value()),
-            Repeat::Enabled => Type::optional(i.value()),
+            Repeat::One => one,
+            Repeat::Count => Type::list(one),
+            Repeat::ForEach => Type::map(one),
+            Repeat::Enabled => Type::optional(one),
+            Repeat::Unknown if self.component => Type::output(Type::any()),
             Repeat::Unknown => Type::any(),
         }
     }
@@ -509,6 +514,8 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             nullable: true,
             default: None,
             constant: None,
+            const_set: None,
+            static_default: None,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
@@ -605,6 +612,14 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     let d = b.body.get_attribute("default")?;
                     eval(&d.value, src).ok().as_ref().and_then(const_string)
                 }),
+                const_set: match b.body.get_attribute("const").map(|a| &a.value) {
+                    Some(Expression::Bool(x)) => Some(*x.value()),
+                    _ => None,
+                },
+                static_default: b
+                    .body
+                    .get_attribute("default")
+                    .and_then(|d| eval(&d.value, src).ok().as_ref().and_then(const_string)),
             });
         }
         ("module", FileKind::Terraform) if dialect.is_terraform() => {
@@ -708,7 +723,7 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     name_range: src.range(label),
                     source: b.labels.get(1).map(|l| label_text(l).to_string()),
                     template: None,
-                    repeat: Repeat::One,
+                    repeat: component_repeat(&b.body),
                     component: true,
                 });
             }

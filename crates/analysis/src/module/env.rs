@@ -375,6 +375,10 @@ impl Env for View<'_> {
         self.lookups.borrow_mut().push((Space::Var, name.to_string()));
         self.env.names.get(&(Space::Var, name.to_string())).map(|e| e.what == "const variable")
     }
+    fn is_non_const(&self, name: &str) -> bool {
+        self.lookups.borrow_mut().push((Space::Var, name.to_string()));
+        self.env.names.get(&(Space::Var, name.to_string())).is_some_and(|e| e.what == "non-const variable")
+    }
     fn callee(&self, call: &str) -> Option<Callee> {
         self.callees.borrow_mut().push(call.to_string());
         self.env.context.callee(call).cloned()

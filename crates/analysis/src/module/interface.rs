@@ -67,6 +67,10 @@ type Locals<'a> = HashMap<String, (&'a Document, &'a Item)>;
 fn const_values(memo: &mut Memo, docs: &[Document]) -> HashMap<String, Option<String>> {
     let mut out: HashMap<String, Option<String>> = HashMap::default();
     let mut seen: HashSet<String> = HashSet::default();
+    // OpenTofu (1.8) evaluates any variable not declared `const = false`
+    // (website/docs/language/values/variables.mdx, "Marking variable as
+    // constant"); Terraform 1.15 only `const = true` ones.
+    let tofu = module_dialect(docs) == Dialect::OpenTofu;
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
         for item in doc.items.iter() {
             let d = memo.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
@@ -74,6 +78,8 @@ fn const_values(memo: &mut Memo, docs: &[Document]) -> HashMap<String, Option<St
                 if seen.insert(v.name.clone()) {
                     if let Some(value) = &v.constant {
                         out.insert(v.name.clone(), value.clone());
+                    } else if tofu && v.const_set != Some(false) {
+                        out.insert(v.name.clone(), v.static_default.clone());
                     }
                 }
             }

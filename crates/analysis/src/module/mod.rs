@@ -47,10 +47,12 @@ mod interface;
 mod memo;
 mod order;
 mod patch;
+mod pcl_range;
 mod readers;
 mod resources;
 mod shared;
 mod shifted;
+mod static_eval;
 mod symbols;
 mod tftest;
 
@@ -64,11 +66,13 @@ pub use interface::Call;
 pub use memo::Memo;
 use memo::*;
 use order::*;
+use pcl_range::*;
 use readers::*;
 pub(crate) use resources::ambiguous;
 use resources::*;
 pub use shared::Shared;
 pub use shifted::{NodeAt, TypeNodes};
+use static_eval::*;
 use symbols::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -354,7 +358,11 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
             v.decl.value.clone(),
             v.doc,
             shift(&v.decl.name_range, v.start),
-            if v.decl.constant.is_some() { "const variable" } else { "variable" },
+            match v.decl.const_set {
+                Some(true) => "const variable",
+                Some(false) => "non-const variable",
+                None => "variable",
+            },
         );
         if let Some(d) = &v.decl.default {
             let key = default_key(&v.decl.name);

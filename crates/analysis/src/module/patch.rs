@@ -198,7 +198,7 @@ impl Memo {
                 // and places: a new place of the type is a change too.)
                 // (A const variable is another kind of name, and its value
                 // may build a module source: a full analysis then.)
-                if a.constant.is_some() != b.constant.is_some() || (b.constant.is_some() && !a.same_for_others(b)) {
+                if a.const_set != b.const_set || (b.constant.is_some() && !a.same_for_others(b)) {
                     return None;
                 }
                 if a.same_for_others(b) && a.type_range == b.type_range {
