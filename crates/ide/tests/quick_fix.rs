@@ -113,3 +113,49 @@ variable "free" {}
         "#]],
     );
 }
+
+#[test]
+fn type_any_is_narrowed_to_what_its_default_suggests() {
+    check(
+        r#"
+variable "cm" {
+  type    = any
+  default = { name = "a", ports = [80, 443] }
+}
+variable "deliberate" {
+  type = any
+}
+variable "empty" {
+  type    = any
+  default = {}
+}
+"#,
+        expect![[r#"
+            Declare type = object({name = string, ports = list(number)}) (missing-type):
+            variable "cm" {
+              type    = object({name = string, ports = list(number)})
+              default = { name = "a", ports = [80, 443] }
+            }
+            variable "deliberate" {
+              type = any
+            }
+            variable "empty" {
+              type    = any
+              default = {}
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn type_any_with_a_default_that_holds_any_is_left_alone() {
+    check(
+        r#"
+variable "defaults" {
+  type    = any
+  default = { a = {} }
+}
+"#,
+        expect![[r#""#]],
+    );
+}

@@ -22,6 +22,7 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 pub use convert::{convert, convert_with, explain, ConvertOptions, Safety};
+pub use elements::contains_any;
 pub use print::{brief, is_identifier, quote_string, Brief};
 pub use traverse::{traverse, Severity, Step, TraverseDiag, TraverseResult, ALWAYS_NULL};
 pub use unify::{unify, unify_fold, unify_safe, unify_safe_fold};

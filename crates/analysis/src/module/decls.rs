@@ -570,7 +570,24 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     let te = parse_type(&a.value, src, TypeContext::variable(dialect));
                     d.diagnostics.extend(te.diagnostics);
                     d.type_nodes.extend(te.nodes);
-                    (Some(te.declared), te.value, Some(src.range(&a.value)))
+                    let range = src.range(&a.value);
+                    // `type = any` with a default that says more: the type
+                    // to narrow it to (terraform-ls#1476's other half).
+                    let any = doc.file.text.get(range.clone()).is_some_and(|t| t.trim() == "any");
+                    if let (true, true, Some(v)) = (any, dialect.is_terraform(), b.body.get_attribute("default")) {
+                        let default = generalize(&Infer::new(&Empty(dialect), src).expr(&v.value));
+                        // Only a type that says everything: `map(any)` from
+                        // `default = {}` would refuse the values of different
+                        // types `any` takes (a wrapper module's `defaults`).
+                        if let Some(t) = declarable(&default).filter(|t| !types::contains_any(t)) {
+                            let name = label_text(label);
+                            let message = format!(
+                                "variable `{name}` has `type = any`, so any value is accepted; its default suggests `type = {t}`"
+                            );
+                            d.diagnostics.push(Diagnostic::new(Code::MissingType, range.clone(), message));
+                        }
+                    }
+                    (Some(te.declared), te.value, Some(range))
                 }
                 None => {
                     let value = match b.body.get_attribute("default") {
