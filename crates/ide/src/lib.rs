@@ -19,7 +19,7 @@ pub use definition::{definition, definition_with};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
 pub use quick_fix::{quick_fix, QuickFix};
-pub use references::{document_highlight, references, Module, Reference};
+pub use references::{callees, document_highlight, references, Module, Reference};
 pub use rename::{is_identifier, prepare_rename, rename};
 pub use semantic_tokens::{semantic_tokens, TokenKind};
 pub use signature::{signature_help, SignatureInfo};

@@ -251,6 +251,15 @@ fn module_sources(docs: &[Document]) -> std::collections::HashMap<String, String
         .collect()
 }
 
+/// The directories the local module calls of a module in `dir` lead to
+/// (what a server reads to put the callees in the set).
+pub fn callees(dir: &Path, docs: &[Document]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = module_sources(docs).values().filter_map(|s| resolve(dir, s)).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// What the cursor at `offset` of document `doc` of module `m` names.
 pub(crate) fn symbol_at(mods: &[Module], m: usize, doc: usize, offset: usize) -> Option<Found> {
     let d = mods.get(m)?.docs.get(doc)?;

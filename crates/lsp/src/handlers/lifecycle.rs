@@ -79,6 +79,12 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
                 },
             )),
             definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            document_highlight_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: Default::default(),
+            })),
             document_symbol_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
@@ -147,5 +153,7 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|c| c.completion_item.as_ref())
         .and_then(|i| i.snippet_support)
         .unwrap_or(false);
-    crate::Caps { markdown, snippets }
+    let document_changes =
+        c.workspace.as_ref().and_then(|w| w.workspace_edit.as_ref()).and_then(|e| e.document_changes).unwrap_or(false);
+    crate::Caps { markdown, snippets, document_changes }
 }
