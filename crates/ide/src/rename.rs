@@ -9,12 +9,17 @@ use crate::references::{occurrences, symbol_at, Found, Module};
 /// The range of the name a rename at the cursor replaces, or why none can.
 pub fn prepare_rename(mods: &[Module], m: usize, doc: usize, offset: usize) -> Result<Range<usize>, String> {
     match symbol_at(mods, m, doc, offset) {
-        Some(Found::Symbol(owner, _, range)) => {
-            if mods[owner].editable {
-                Ok(range)
-            } else {
-                Err("the name is declared in a module outside the workspace (installed by `init`)".into())
+        Some(Found::Symbol(owner, s, range)) => {
+            if !mods[owner].editable {
+                return Err("the name is declared in a module outside the workspace (installed by `init`)".into());
             }
+            // A name without a declaration (a provider alias `aws.east`
+            // read as a resource, a misspelt reference): renaming its uses
+            // alone would break them.
+            if !occurrences(mods, owner, &s).iter().any(|r| r.declaration) {
+                return Err("the name has no declaration in the workspace".into());
+            }
+            Ok(range)
         }
         Some(Found::Refused(why)) => Err(why),
         None => Err("there is no symbol to rename here".into()),

@@ -113,6 +113,8 @@ fn refused() {
     check(type_keyword, "n", expect!["error: a type keyword cannot be renamed\n"]);
     let built_in = "output \"x\" { value = path.mod$0ule }\n";
     check(built_in, "n", expect!["error: `path` is built in\n"]);
+    let alias = "resource \"aws_vpc\" \"a\" {\n  provider = aws.ea$0st\n}\n";
+    check(alias, "n", expect!["error: the name has no declaration in the workspace\n"]);
     let nothing = "variable \"x\" {}\n$0\n";
     check(nothing, "n", expect!["error: there is no symbol to rename here\n"]);
     let bad_name = "variable \"x$0\" {}\n";
