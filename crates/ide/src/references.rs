@@ -183,7 +183,10 @@ impl Visit for Names<'_> {
                     }
                 }
             }
-            self.out.push(Occ::Path(parts));
+            // (Never empty: `own` reads the root.)
+            if !parts.is_empty() {
+                self.out.push(Occ::Path(parts));
+            }
         } else {
             self.visit_expr(&t.expr);
         }
