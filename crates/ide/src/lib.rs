@@ -8,6 +8,8 @@ mod definition;
 mod hover;
 mod inlay_hints;
 mod quick_fix;
+mod references;
+mod rename;
 mod resources;
 mod semantic_tokens;
 mod signature;
@@ -18,6 +20,8 @@ pub use definition::{definition, definition_with};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
 pub use quick_fix::{quick_fix, QuickFix};
+pub use references::{callees, document_highlight, references, Module, Reference};
+pub use rename::{is_identifier, prepare_rename, rename};
 pub use semantic_tokens::{semantic_tokens, TokenKind};
 pub use signature::{signature_help, SignatureInfo};
 

@@ -93,7 +93,11 @@ pub fn quick_fix(d: &syntax::diagnostic::Diagnostic, text: &str) -> Option<Quick
         // On `any` itself: narrowed in place.
         if original.trim() == "any" {
             let narrowed = declared.strip_prefix("type = ")?.to_string();
-            return Some(QuickFix { title: format!("Declare {declared}"), range: d.range.clone(), replacement: narrowed });
+            return Some(QuickFix {
+                title: format!("Declare {declared}"),
+                range: d.range.clone(),
+                replacement: narrowed,
+            });
         }
         return insert_type(text, d.range.end, &declared);
     }

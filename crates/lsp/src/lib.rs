@@ -70,12 +70,15 @@ pub(crate) struct Caps {
     pub snippets: bool,
     /// `$/progress` for work the server starts itself (`window.workDoneProgress`).
     pub progress: bool,
+    /// `documentChanges` in workspace edits (versioned edits of open
+    /// documents); else a rename answers with `changes`.
+    pub document_changes: bool,
 }
 
 impl Default for Caps {
     /// Before `initialize` says otherwise: what VS Code and Neovim take.
     fn default() -> Self {
-        Caps { markdown: true, snippets: true, progress: false }
+        Caps { markdown: true, snippets: true, progress: false, document_changes: false }
     }
 }
 
@@ -366,6 +369,22 @@ impl LanguageServer for Backend {
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         handlers::definition::goto_definition(self, params).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        handlers::references::references(self, params).await
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        handlers::document_highlight::document_highlight(self, params).await
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        handlers::prepare_rename::prepare_rename(self, params).await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        handlers::rename::rename(self, params).await
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {

@@ -123,7 +123,8 @@ impl Pulls {
         self.changed();
     }
 
-    fn scan(&self) -> Arc<Scan> {
+    /// Which modules of the workspace folders call which (read once).
+    pub(crate) fn scan(&self) -> Arc<Scan> {
         if let Some(s) = self.scan.locked().as_ref() {
             return s.clone();
         }

@@ -79,6 +79,12 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
                 },
             )),
             definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            document_highlight_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: Default::default(),
+            })),
             document_symbol_provider: Some(OneOf::Left(true)),
             workspace_symbol_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
@@ -150,5 +156,7 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|i| i.snippet_support)
         .unwrap_or(false);
     let progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
-    crate::Caps { markdown, snippets, progress }
+    let document_changes =
+        c.workspace.as_ref().and_then(|w| w.workspace_edit.as_ref()).and_then(|e| e.document_changes).unwrap_or(false);
+    crate::Caps { markdown, snippets, progress, document_changes }
 }

@@ -1,0 +1,60 @@
+//! Prepare rename and rename: the edits that give the symbol under the
+//! cursor a new name everywhere [`crate::references`] finds it.
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+use crate::references::{occurrences, symbol_at, Found, Module};
+
+/// The range of the name a rename at the cursor replaces, or why none can.
+pub fn prepare_rename(mods: &[Module], m: usize, doc: usize, offset: usize) -> Result<Range<usize>, String> {
+    match symbol_at(mods, m, doc, offset) {
+        Some(Found::Symbol(owner, s, range)) => {
+            if !mods[owner].editable {
+                return Err("the name is declared in a module outside the workspace (installed by `init`)".into());
+            }
+            // A name without a declaration (a provider alias `aws.east`
+            // read as a resource, a misspelt reference): renaming its uses
+            // alone would break them.
+            if !occurrences(mods, owner, &s).iter().any(|r| r.declaration) {
+                return Err("the name has no declaration in the workspace".into());
+            }
+            Ok(range)
+        }
+        Some(Found::Refused(why)) => Err(why),
+        None => Err("there is no symbol to rename here".into()),
+    }
+}
+
+/// The edits (file, range, new text) that rename the symbol under the
+/// cursor to `new_name`, or why it cannot be.
+pub fn rename(
+    mods: &[Module],
+    m: usize,
+    doc: usize,
+    offset: usize,
+    new_name: &str,
+) -> Result<Vec<(PathBuf, Range<usize>, String)>, String> {
+    prepare_rename(mods, m, doc, offset)?;
+    if !is_identifier(new_name) {
+        return Err(format!("`{new_name}` is not a valid identifier"));
+    }
+    let Some(Found::Symbol(owner, s, _)) = symbol_at(mods, m, doc, offset) else {
+        return Err("there is no symbol to rename here".into());
+    };
+    let editable: Vec<&std::path::Path> =
+        mods.iter().filter(|x| x.editable).flat_map(|x| x.docs.iter().map(|d| d.file.path.as_path())).collect();
+    Ok(occurrences(mods, owner, &s)
+        .into_iter()
+        .filter(|r| editable.contains(&r.path.as_path()))
+        .map(|r| (r.path, r.range, new_name.to_string()))
+        .collect())
+}
+
+/// An HCL identifier (hclsyntax: a letter or `_`, then letters, digits,
+/// `_` and `-`).
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}

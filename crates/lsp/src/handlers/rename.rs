@@ -1,0 +1,51 @@
+//! `textDocument/rename`: every occurrence across the module set, as
+//! `documentChanges` (versioned for open documents) when the client takes
+//! them, else as `changes`.
+
+use std::collections::BTreeMap;
+
+use super::prelude::*;
+use super::prepare_rename::refusal;
+use super::references::ModuleSet;
+
+pub(crate) async fn rename(b: &Backend, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+    let pp = params.text_document_position;
+    let Some(snap) = b.snapshot(&pp.text_document.uri).await else { return Ok(None) };
+    let enc = snap.enc;
+    let versioned = snap.caps.document_changes;
+    let offset = from_proto::offset(&snap.rope, pp.position, enc);
+    let new_name = params.new_name;
+    let found = blocking(move || {
+        let set = ModuleSet::gather(&snap);
+        let edits = ide::rename(&set.modules(), 0, set.doc, offset, &new_name)?;
+        let mut per_file: BTreeMap<PathBuf, Vec<TextEdit>> = BTreeMap::new();
+        for (path, range, text) in edits {
+            let Some(rope) = set.rope(&path) else { continue };
+            per_file
+                .entry(path)
+                .or_default()
+                .push(TextEdit { range: to_proto::range(&rope, &range, enc), new_text: text });
+        }
+        Ok::<_, String>(per_file)
+    })
+    .await?;
+    let per_file = found.map_err(refusal)?;
+    let st = b.state.locked();
+    let with_uri = per_file.into_iter().filter_map(|(p, e)| Some((to_proto::uri_of(&st.documents, &p)?, p, e)));
+    let edit = if versioned {
+        let edits = with_uri
+            .map(|(uri, path, edits)| {
+                let version = st.documents.open.get(&path).map(|o| o.version);
+                TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                    edits: edits.into_iter().map(OneOf::Left).collect(),
+                }
+            })
+            .collect();
+        WorkspaceEdit { document_changes: Some(DocumentChanges::Edits(edits)), ..Default::default() }
+    } else {
+        let changes = with_uri.map(|(uri, _, edits)| (uri, edits)).collect();
+        WorkspaceEdit { changes: Some(changes), ..Default::default() }
+    };
+    Ok(Some(edit))
+}
