@@ -110,6 +110,8 @@ fn corpus_args(root: &Path) -> CommonArgs {
         var_file_table: Some(root.join("tfvars-targets.tsv")),
         provider_schemas: Vec::new(),
         package_schemas: Vec::new(),
+        // Hermetic: no `.hcl-types.hcl` above the checkout applies.
+        source: hcl_types::cli::check::SourceArgs { no_config: true, ..Default::default() },
     }
 }
 

@@ -39,6 +39,8 @@ fn render(dir: &Path) -> String {
         var_file_table: None,
         provider_schemas,
         package_schemas,
+        // Hermetic: no `.hcl-types.hcl` above the checkout applies.
+        source: hcl_types::cli::check::SourceArgs { no_config: true, ..Default::default() },
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "{}: I/O failures", dir.display());
@@ -116,6 +118,8 @@ fn a_var_file_is_checked_against_its_target_module() {
             var_file_table: None,
             provider_schemas: Vec::new(),
             package_schemas: Vec::new(),
+            // Hermetic: no `.hcl-types.hcl` above the checkout applies.
+            source: hcl_types::cli::check::SourceArgs { no_config: true, ..Default::default() },
         };
         let (reports, failures) = run_analysis(&args, false);
         assert!(failures.is_empty());

@@ -84,6 +84,8 @@ fn check(name: &str, files: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
         var_file_table: None,
         provider_schemas: Vec::new(),
         package_schemas: Vec::new(),
+        // Hermetic: no `.hcl-types.hcl` above the checkout applies.
+        source: hcl_types::cli::check::SourceArgs { no_config: true, ..Default::default() },
     };
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty());

@@ -41,9 +41,86 @@ pub struct CommonArgs {
     /// inputs are checked.
     #[arg(long = "package-schema")]
     pub package_schemas: Vec<PathBuf>,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// Which files: exclusions, stdin, the configuration file.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SourceArgs {
+    /// Leave out files and directories matching GLOB (repeatable): with a
+    /// `/`, a path from the current directory (`examples/**`); without,
+    /// a name at any depth (`*.auto.tfvars`).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// With `-` as the path: the path the text read from stdin stands for;
+    /// it is checked there, within its module.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+    /// The configuration file (default: the nearest `.hcl-types.hcl` in the
+    /// checked path's directory or above).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
 }
 
 pub use project::check::{discover, load, read_var_file_table, FileReport, IoFailure, VarFileTarget};
+
+/// What a run checks, from the command line and the configuration file.
+pub struct Prepared {
+    pub request: project::check::Request,
+    /// The configuration's severity overrides (the command line's go after).
+    pub severity: Vec<(Code, Option<Severity>)>,
+}
+
+/// Reads the configuration and stdin and merges them with the options: the
+/// command line's dialect wins, lists add up, the configuration's excludes
+/// are based at its own directory. A problem is an I/O failure (exit 2).
+pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
+    let usage = |message: &str| IoFailure { path: PathBuf::from("-"), message: message.to_string() };
+    let from_stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let stdin_path = match (from_stdin, &args.source.stdin_filename) {
+        (true, _) if args.paths.len() > 1 => return Err(usage("`-` (stdin) cannot be checked with other paths")),
+        (true, None) => return Err(usage("`-` (stdin) needs --stdin-filename PATH: the file it stands for")),
+        (false, Some(_)) => return Err(usage("--stdin-filename needs `-` as the path")),
+        (_, p) => p.clone(),
+    };
+    let start = stdin_path.clone().or_else(|| args.paths.first().cloned()).unwrap_or_else(|| PathBuf::from("."));
+    let config_path =
+        if args.source.no_config { None } else { args.source.config.clone().or_else(|| project::config::find(&start)) };
+    let config = match &config_path {
+        Some(path) => project::config::load(path).map_err(|message| IoFailure { path: path.clone(), message })?,
+        None => project::config::Config::default(),
+    };
+    let base = config_path.as_deref().and_then(std::path::Path::parent).map(PathBuf::from).unwrap_or_default();
+    let cwd = PathBuf::from(".");
+    let patterns: Vec<(PathBuf, String)> = (config.exclude.iter().map(|p| (base.clone(), p.clone())))
+        .chain(args.source.exclude.iter().map(|p| (cwd.clone(), p.clone())))
+        .collect();
+    let exclude = project::exclude::Exclude::new(&patterns).map_err(|message| usage(&message))?;
+    let stdin = match stdin_path {
+        Some(path) => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| IoFailure { path: PathBuf::from("-"), message: format!("reading stdin: {e}") })?;
+            Some(project::check::StdinFile { path, text })
+        }
+        None => None,
+    };
+    let request = project::check::Request {
+        paths: args.paths.clone(),
+        dialect: args.dialect.or(config.dialect),
+        var_files: config.var_files.iter().chain(&args.var_files).cloned().collect(),
+        var_file_table: args.var_file_table.clone(),
+        provider_schemas: config.provider_schemas.iter().chain(&args.provider_schemas).cloned().collect(),
+        package_schemas: config.package_schemas.iter().chain(&args.package_schemas).cloned().collect(),
+        exclude,
+        stdin,
+    };
+    Ok(Prepared { request, severity: config.severity })
+}
 
 fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
     let (tfvars, module) = s.split_once('=').ok_or_else(|| format!("`{s}`: expected TFVARS=MODULE_DIR"))?;
@@ -60,6 +137,31 @@ pub struct CheckArgs {
     /// Print the diagnostics only: no summary line, no progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Colour the text output: auto (when stdout is a terminal and NO_COLOR
+    /// is unset or empty), always or never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour stdout. `always` wins over NO_COLOR, as no-color.org
+    /// asks of an explicit option; an empty NO_COLOR is unset.
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+            }
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,33 +174,22 @@ pub enum Format {
 
 fn parse_override(s: &str) -> Result<(Code, Option<Severity>), String> {
     let (code, sev) = s.split_once('=').ok_or_else(|| format!("`{s}`: expected CODE=error|warning|hint|off"))?;
-    let code = Code::parse(code).ok_or_else(|| {
-        let all: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
-        format!("unknown code `{code}` (codes: {})", all.join(", "))
-    })?;
-    let sev = match sev {
-        "error" => Some(Severity::Error),
-        "warning" => Some(Severity::Warning),
-        "hint" => Some(Severity::Hint),
-        "off" => None,
-        _ => return Err(format!("`{sev}`: expected error, warning, hint or off")),
-    };
-    Ok((code, sev))
+    Ok((project::config::parse_code(code)?, project::config::parse_severity(sev)?))
 }
 
 /// Analyses every module found under `args.paths` (with a progress bar on
 /// a terminal when there are many files).
 pub fn run_analysis(args: &CommonArgs, progress: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
-    let req = project::check::Request {
-        paths: args.paths.clone(),
-        dialect: args.dialect,
-        var_files: args.var_files.clone(),
-        var_file_table: args.var_file_table.clone(),
-        provider_schemas: args.provider_schemas.clone(),
-        package_schemas: args.package_schemas.clone(),
-    };
+    match prepare(args) {
+        Ok(p) => run_request(&p.request, progress),
+        Err(f) => (Vec::new(), vec![f]),
+    }
+}
+
+/// Analyses what a prepared request names.
+pub fn run_request(req: &project::check::Request, progress: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
     let bar = Bar(progress.then(indicatif::ProgressBar::hidden));
-    let out = project::check::run(&req, &bar);
+    let out = project::check::run(req, &bar);
     if let Some(bar) = &bar.0 {
         bar.finish_and_clear();
     }
@@ -163,6 +254,26 @@ pub fn render_diagnostics(
     overrides: &BTreeMap<Code, Option<Severity>>,
     format: Format,
 ) -> (Vec<String>, Counts) {
+    render_diagnostics_coloured(reports, overrides, format, false)
+}
+
+/// ANSI SGR codes for a severity word: bold red, yellow, cyan.
+fn severity_colour(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "1;31",
+        Severity::Warning => "1;33",
+        Severity::Hint => "1;36",
+    }
+}
+
+/// [`render_diagnostics`], the text lines coloured when `colour` (the path
+/// and position bold, the severity in its colour).
+pub fn render_diagnostics_coloured(
+    reports: &[FileReport],
+    overrides: &BTreeMap<Code, Option<Severity>>,
+    format: Format,
+    colour: bool,
+) -> (Vec<String>, Counts) {
     if format == Format::Sarif {
         let (log, counts) = super::sarif::render(reports, overrides, &[]);
         return (vec![log.to_string()], counts);
@@ -178,6 +289,14 @@ pub fn render_diagnostics(
             let (line, column) = index.position(&r.text, d.range.start);
             let (end_line, end_column) = index.position(&r.text, d.range.end);
             match format {
+                Format::Text if colour => lines.push(format!(
+                    "\x1b[1m{}:{line}:{column}:\x1b[0m \x1b[{}m{}\x1b[0m[{}]: {}",
+                    r.path.display(),
+                    severity_colour(severity),
+                    severity.as_str(),
+                    d.code,
+                    d.message.replace('\n', " ")
+                )),
                 Format::Text => lines.push(format!(
                     "{}:{line}:{column}: {}[{}]: {}",
                     r.path.display(),
@@ -233,13 +352,30 @@ pub fn render_types(reports: &[FileReport], format: Format) -> Vec<String> {
 fn print_failures(failures: &[IoFailure]) {
     let mut err = std::io::stderr().lock();
     for f in failures {
-        let _ = writeln!(err, "{}: error: {}", f.path.display(), f.message);
+        // A usage problem (`prepare`) is no file's.
+        let _ = match f.path.as_os_str() == "-" {
+            true => writeln!(err, "error: {}", f.message),
+            false => writeln!(err, "{}: error: {}", f.path.display(), f.message),
+        };
     }
 }
 
 pub fn check(args: CheckArgs) -> u8 {
-    let (reports, failures) = run_analysis(&args.common, !args.quiet);
-    let overrides: BTreeMap<Code, Option<Severity>> = args.severity.iter().cloned().collect();
+    let prepared = match prepare(&args.common) {
+        Ok(p) => p,
+        Err(f) => {
+            print_failures(&[f]);
+            return 2;
+        }
+    };
+    // An excluded stdin file is not checked and not a failure: an editor or
+    // hook passes every file and lets the configuration decide.
+    if prepared.request.stdin.as_ref().is_some_and(|s| prepared.request.exclude.matches(&s.path)) {
+        return 0;
+    }
+    let (reports, failures) = run_request(&prepared.request, !args.quiet);
+    // The command line's overrides after the configuration's: they win.
+    let overrides: BTreeMap<Code, Option<Severity>> = prepared.severity.iter().chain(&args.severity).cloned().collect();
     print_failures(&failures);
     let (lines, counts) = match args.common.format {
         // The log also records the files that could not be read.
@@ -247,7 +383,7 @@ pub fn check(args: CheckArgs) -> u8 {
             let (log, counts) = super::sarif::render(&reports, &overrides, &failures);
             (vec![log.to_string()], counts)
         }
-        format => render_diagnostics(&reports, &overrides, format),
+        format => render_diagnostics_coloured(&reports, &overrides, format, args.color.enabled()),
     };
     // Buffered: stdout flushes every line otherwise, a write per diagnostic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

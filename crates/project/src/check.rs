@@ -32,6 +32,19 @@ pub struct Request {
     pub provider_schemas: Vec<PathBuf>,
     /// Pulumi package schema files the user named.
     pub package_schemas: Vec<PathBuf>,
+    /// Files and directories left out (`--exclude`, the configuration's).
+    pub exclude: crate::exclude::Exclude,
+    /// A file's text given on stdin (`check - --stdin-filename PATH`): it is
+    /// checked as if it were at its path, within its module, whether or not
+    /// that file exists; `paths` is then ignored.
+    pub stdin: Option<StdinFile>,
+}
+
+/// A file's text read from stdin and the path it stands for.
+#[derive(Clone, Debug)]
+pub struct StdinFile {
+    pub path: PathBuf,
+    pub text: String,
 }
 
 /// Told how far a run is: the files to analyse, then each module's files
@@ -98,6 +111,13 @@ pub struct IoFailure {
 pub type Modules = BTreeMap<(PathBuf, Family), Vec<PathBuf>>;
 
 pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
+    discover_excluding(paths, &crate::exclude::Exclude::default())
+}
+
+/// [`discover`], leaving out what `exclude` matches: a named path as well
+/// as a walked one (pre-commit names files, and the configuration's
+/// excludes must hold for them too), and an excluded directory is not walked.
+pub fn discover_excluding(paths: &[PathBuf], exclude: &crate::exclude::Exclude) -> (Modules, Vec<IoFailure>) {
     let mut modules: Modules = BTreeMap::new();
     let mut failures = Vec::new();
     let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
@@ -106,7 +126,7 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
             modules.entry((unit, family)).or_default().push(file);
         }
     };
-    for root in paths {
+    for root in paths.iter().filter(|p| !exclude.matches(p)) {
         match std::fs::metadata(root) {
             // Named, a FIFO or a device is a failure, not 0 files.
             Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
@@ -127,8 +147,9 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
                     walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| {
                         let name = e.file_name().to_string_lossy();
                         !(e.depth() > 0
-                            && e.file_type().is_dir()
-                            && matches!(name.as_ref(), ".git" | ".terraform" | "node_modules"))
+                            && (e.file_type().is_dir()
+                                && matches!(name.as_ref(), ".git" | ".terraform" | "node_modules")
+                                || exclude.matches(e.path())))
                     });
                 for entry in walker {
                     match entry {
@@ -164,9 +185,10 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
 /// module (pre-commit and editors name single files): the other files of its
 /// directory and family join it, for their declarations only. Returns those
 /// files, which are not reported.
-fn within_module(modules: &mut Modules, paths: &[PathBuf]) -> Vec<PathBuf> {
+fn within_module(modules: &mut Modules, paths: &[PathBuf], stdin: Option<&Path>) -> Vec<PathBuf> {
     let mut context_only = Vec::new();
-    for path in paths.iter().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file())) {
+    let is_file = |p: &&PathBuf| stdin == Some(p.as_path()) || std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    for path in paths.iter().filter(is_file) {
         let family = analysis::family_of(path);
         let Some(family) = family.filter(|f| matches!(f, Family::Terraform | Family::Pcl | Family::TfTest)) else {
             continue;
@@ -203,8 +225,23 @@ pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option
 /// Analyses every module found under the request's paths.
 pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFailure>) {
     let args = req;
-    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
-    let (mut modules, mut failures) = discover(&paths);
+    let stdin = args.stdin.as_ref();
+    let paths = match stdin {
+        Some(s) => vec![s.path.clone()],
+        None if args.paths.is_empty() => vec![PathBuf::from(".")],
+        None => args.paths.clone(),
+    };
+    let (mut modules, mut failures) = match stdin {
+        Some(s) if args.exclude.matches(&s.path) => (Modules::new(), Vec::new()),
+        // It need not exist on disk: it joins its module as a named file would.
+        Some(s) => {
+            let family = analysis::family_of(&s.path).unwrap_or(Family::Hcl);
+            let dir = s.path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let unit = analysis::unit_of(&s.path, family).unwrap_or(dir);
+            (Modules::from([((unit, family), vec![s.path.clone()])]), Vec::new())
+        }
+        None => discover_excluding(&paths, &args.exclude),
+    };
     let mut targets = args.var_files.clone();
     if let Some(table) = &args.var_file_table {
         match read_var_file_table(table) {
@@ -212,7 +249,7 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
             Err(message) => failures.push(IoFailure { path: table.clone(), message }),
         }
     }
-    let mut context_only = within_module(&mut modules, &paths);
+    let mut context_only = within_module(&mut modules, &paths, stdin.map(|s| s.path.as_path()));
     context_only.extend(retarget(&mut modules, &targets));
     // PCL programs also get the schemas Pulumi cached for their packages.
     let mut packages = args.package_schemas.clone();
@@ -240,7 +277,7 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     };
     progress.start(modules.values().map(Vec::len).sum());
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let results = check_modules(&modules, args.dialect, progress, schemas, &paths);
+    let results = check_modules_with(&modules, args.dialect, progress, schemas, &paths, stdin);
     let mut reports = Vec::new();
     for (r, f) in results {
         reports.extend(r);
@@ -338,10 +375,14 @@ struct Loaded {
     dir: Option<(PathBuf, Family)>,
 }
 
-fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
+fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&StdinFile>) -> Loaded {
     let mut loaded = Loaded { files: Vec::new(), problems: Vec::new(), failures: Vec::new(), dir: None };
     for path in paths {
-        match load(path, dialect) {
+        let read = match stdin.filter(|s| &s.path == path) {
+            Some(s) => Ok(from_stdin(s, dialect)),
+            None => load(path, dialect),
+        };
+        match read {
             Ok((file, problem)) => {
                 loaded.problems.push(problem);
                 loaded.files.push(file);
@@ -363,6 +404,13 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
     loaded
 }
 
+/// The stdin file as [`load`] would read it from disk.
+fn from_stdin(s: &StdinFile, dialect: Option<Dialect>) -> (SourceFile, Option<Diagnostic>) {
+    let kind = FileKind::for_path(&s.path).unwrap_or(FileKind::Hcl);
+    let dialect = dialect.unwrap_or_else(|| Dialect::for_path(&s.path));
+    (SourceFile { path: s.path.clone(), text: Arc::new(s.text.clone().into()), kind, dialect }, None)
+}
+
 /// Checks the modules (each a list of files) and reports on each file.
 pub fn check_modules(
     modules: &[&Vec<PathBuf>],
@@ -371,8 +419,20 @@ pub fn check_modules(
     schemas: Option<Arc<Schemas>>,
     roots: &[PathBuf],
 ) -> Vec<Checked> {
+    check_modules_with(modules, dialect, progress, schemas, roots, None)
+}
+
+/// [`check_modules`], with one file's text from stdin instead of the disk.
+fn check_modules_with(
+    modules: &[&Vec<PathBuf>],
+    dialect: Option<Dialect>,
+    progress: &dyn Progress,
+    schemas: Option<Arc<Schemas>>,
+    roots: &[PathBuf],
+    stdin: Option<&StdinFile>,
+) -> Vec<Checked> {
     let loaded: Vec<Mutex<Option<Loaded>>> =
-        modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect)))).collect();
+        modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect, stdin)))).collect();
     let files = DiskFiles::new(dialect, roots);
     let mut workspace = Workspace::default();
     workspace.schemas = schemas;

@@ -10,8 +10,10 @@
 pub mod callers;
 pub mod check;
 pub mod child;
+pub mod config;
 pub mod disk;
 pub mod documents;
+pub mod exclude;
 pub mod files;
 pub mod fsread;
 pub mod graph;

@@ -20,9 +20,9 @@ mod encode;
 pub mod expr;
 pub mod parser;
 mod raw_string;
-mod span_cell;
 #[doc(hidden)]
 pub mod repr;
+mod span_cell;
 pub mod structure;
 pub mod template;
 mod util;

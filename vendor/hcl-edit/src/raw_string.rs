@@ -39,6 +39,8 @@ impl RawStringInner {
             let mut bytes = [0; INLINE];
             bytes[..s.len()].copy_from_slice(s.as_bytes());
             RawStringInner::Inline {
+                // At most INLINE (14): fits.
+                #[allow(clippy::cast_possible_truncation)]
                 len: s.len() as u8,
                 bytes,
             }
@@ -93,7 +95,8 @@ impl RawString {
 
     pub(crate) fn despan(&mut self, input: &str) {
         match &self.0 {
-            RawStringInner::Empty | RawStringInner::Inline { .. } | RawStringInner::Explicit(_) => {}
+            RawStringInner::Empty | RawStringInner::Inline { .. } | RawStringInner::Explicit(_) => {
+            }
             RawStringInner::Spanned(cell) => {
                 let span = cell.get().unwrap_or_default();
                 *self = RawString::from(input.get(span.clone()).unwrap_or_else(|| {

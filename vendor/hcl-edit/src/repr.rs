@@ -162,7 +162,10 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     /// Creates a new `Spanned<T>` from a `T`.
     pub fn new(value: T) -> Spanned<T> {
-        Spanned { value, span: crate::span_cell::SpanCell::NONE }
+        Spanned {
+            value,
+            span: crate::span_cell::SpanCell::NONE,
+        }
     }
 
     /// Consumes the `Spanned<T>` and returns the wrapped value.

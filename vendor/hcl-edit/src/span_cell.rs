@@ -33,8 +33,8 @@ impl SpanCell {
     }
 
     /// The span, if there is one.
-    pub(crate) fn get(&self) -> Option<Range<usize>> {
-        (self.start != u32::MAX).then(|| self.start as usize..self.end as usize)
+    pub(crate) fn get(self) -> Option<Range<usize>> {
+        (self.start != u32::MAX).then_some(self.start as usize..self.end as usize)
     }
 }
 

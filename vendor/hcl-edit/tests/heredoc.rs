@@ -54,7 +54,10 @@ fn delimiter_followed_by_text_is_content() {
     "#};
     let body = parse_body(input).unwrap();
     assert_eq!(attribute_names(&body), ["a", "b"]);
-    assert_eq!(heredoc_text(&body, "a"), "hello\nEOT is not the end\nEOT)\n");
+    assert_eq!(
+        heredoc_text(&body, "a"),
+        "hello\nEOT is not the end\nEOT)\n"
+    );
 }
 
 #[test]

@@ -225,19 +225,26 @@ fn redefined_object_keys_of_every_kind_in_a_large_object() {
     for i in 0..300 {
         text.push_str(&format!("  k{i} = {i}\n"));
     }
-    text.push_str("  k7 = \"again\"\n  \"k7\" = 1\n  (k8) = 2\n  (k8) = 3\n  \"k7\" = 4\n  k0 = 5\n}\n");
+    text.push_str(
+        "  k7 = \"again\"\n  \"k7\" = 1\n  (k8) = 2\n  (k8) = 3\n  \"k7\" = 4\n  k0 = 5\n}\n",
+    );
     let body = parse_body(&text).unwrap();
     let object = body.get_attribute("o").unwrap().value.as_object().unwrap();
     let key = |k: &hcl_edit::expr::ObjectKey| match k {
         hcl_edit::expr::ObjectKey::Ident(ident) => ident.as_str().to_owned(),
         hcl_edit::expr::ObjectKey::Expression(e) => e.to_string().trim().to_owned(),
     };
-    let items: Vec<String> = object.iter().map(|(k, v)| format!("{}={}", key(k), v.expr().to_string().trim())).collect();
+    let items: Vec<String> = object
+        .iter()
+        .map(|(k, v)| format!("{}={}", key(k), v.expr().to_string().trim()))
+        .collect();
     assert_eq!(items.len(), 300 + 2);
     assert_eq!(items[..3], ["k1=1", "k2=2", "k3=3"]);
     assert_eq!(items[298..], ["k7=\"again\"", "(k8)=3", "\"k7\"=4", "k0=5"]);
-    let superseded: Vec<String> =
-        object.superseded().map(|(k, v)| format!("{}={}", key(k), v.expr().to_string().trim())).collect();
+    let superseded: Vec<String> = object
+        .superseded()
+        .map(|(k, v)| format!("{}={}", key(k), v.expr().to_string().trim()))
+        .collect();
     assert_eq!(superseded, ["k7=7", "(k8)=2", "\"k7\"=1", "k0=0"]);
 }
 

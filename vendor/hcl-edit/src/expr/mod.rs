@@ -9,10 +9,10 @@ mod operation;
 mod traversal;
 
 pub use self::array::{Array, IntoIter, Iter, IterMut};
-pub(crate) use self::object::ObjectBuilder;
 pub use self::conditional::Conditional;
 pub use self::for_expr::{ForCond, ForExpr, ForIntro};
 pub use self::func_call::{FuncArgs, FuncCall, FuncName};
+pub(crate) use self::object::ObjectBuilder;
 pub use self::object::{
     Object, ObjectIntoIter, ObjectIter, ObjectIterMut, ObjectKey, ObjectKeyMut, ObjectValue,
     ObjectValueAssignment, ObjectValueTerminator,

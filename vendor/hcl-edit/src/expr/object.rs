@@ -34,6 +34,7 @@ pub struct Object {
     items: VecMap<ObjectKey, ObjectValue>,
     /// Boxed (and `None` when empty, as nearly always): an `Expression` is as large as its
     /// largest variant, so every node of a tree paid for this vector (hcl-types patch 3).
+    #[allow(clippy::box_collection)]
     superseded: Option<Box<Vec<(ObjectKey, ObjectValue)>>>,
     trailing: RawString,
     decor: Decor,

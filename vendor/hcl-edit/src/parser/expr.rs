@@ -9,10 +9,9 @@ use super::template::{heredoc_template, string_template};
 use super::trivia::{line_comment, sp, ws};
 
 use crate::expr::{
-    ObjectBuilder,
     Array, BinaryOperator, Expression, ForCond, ForExpr, ForIntro, FuncArgs, FuncCall, FuncName,
-    ObjectKey, ObjectValue, ObjectValueAssignment, ObjectValueTerminator, Parenthesis,
-    Splat, TraversalOperator, UnaryOp, UnaryOperator,
+    ObjectBuilder, ObjectKey, ObjectValue, ObjectValueAssignment, ObjectValueTerminator,
+    Parenthesis, Splat, TraversalOperator, UnaryOp, UnaryOperator,
 };
 use crate::template::HeredocTemplate;
 use crate::{Decorate, Decorated, Formatted, Ident, RawString, SetSpan, Spanned};
@@ -562,7 +561,9 @@ fn object_items<'i>(
                     // HCL evaluates object items in order and the last value of a repeated key
                     // wins (Terraform accepts such objects): see `Object::superseded`.
                     object.insert(key, value);
-                    state.borrow_mut().on_expr_term(Expression::Object(object.build()));
+                    state
+                        .borrow_mut()
+                        .on_expr_term(Expression::Object(object.build()));
                     return Ok(());
                 }
                 '\r' => crlf

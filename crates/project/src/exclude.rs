@@ -1,0 +1,143 @@
+//! `--exclude` and the configuration's `exclude`: glob patterns of files and
+//! directories `check` leaves out, read as `.gitignore` reads its lines: a
+//! pattern with a `/` is a path from its base directory (`examples/**`,
+//! `modules/legacy`), one without is a name matched at any depth
+//! (`*.auto.tfvars`, `testdata`). `*` stays within one path component, `**`
+//! crosses them. An excluded directory is not walked.
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// Compiled patterns; empty excludes nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Exclude {
+    /// Patterns with a `/`, made absolute against their base.
+    paths: GlobSet,
+    /// Patterns without one, matched against a file or directory name.
+    names: GlobSet,
+    /// Whether there is any pattern (an empty set is not checked at all).
+    any: bool,
+    /// The current directory when compiled (a walk asks once a file).
+    cwd: PathBuf,
+}
+
+impl Exclude {
+    /// Compiles `(base, pattern)` pairs: the command line's patterns are
+    /// based at the current directory, the configuration's at its own.
+    pub fn new(patterns: &[(PathBuf, String)]) -> Result<Exclude, String> {
+        let mut paths = GlobSetBuilder::new();
+        let mut names = GlobSetBuilder::new();
+        for (base, pattern) in patterns {
+            let trimmed = pattern.trim_end_matches('/');
+            let glob = |p: &str| {
+                GlobBuilder::new(p)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| format!("exclude pattern `{pattern}`: {}", e.kind()))
+            };
+            if trimmed.contains('/') {
+                let rel = trimmed.trim_start_matches("./");
+                if Path::new(rel).is_absolute() {
+                    paths.add(glob(rel)?);
+                } else {
+                    // `[`, `{` or `*` in the base directory's own name are literal.
+                    let base = normalize(&absolute(base)).display().to_string();
+                    paths.add(glob(&format!("{}/{rel}", globset::escape(base.trim_end_matches('/'))))?);
+                }
+            } else if !trimmed.is_empty() {
+                names.add(glob(trimmed)?);
+            }
+        }
+        let build = |b: GlobSetBuilder| b.build().map_err(|e| e.to_string());
+        let cwd = std::env::current_dir().map(|d| normalize(&d)).unwrap_or_default();
+        Ok(Exclude { paths: build(paths)?, names: build(names)?, any: !patterns.is_empty(), cwd })
+    }
+
+    /// Whether `path` (as walked or named, relative to the current
+    /// directory or absolute) is excluded: itself or a directory it is in
+    /// (a named file inside an excluded directory is excluded too). Name
+    /// patterns look at the components below the current directory only, so
+    /// where the checkout lives does not matter.
+    pub fn matches(&self, path: &Path) -> bool {
+        if !self.any {
+            return false;
+        }
+        let full = normalize(&self.cwd.join(path));
+        let below = full.strip_prefix(&self.cwd).unwrap_or(path);
+        let named = below.components().any(|c| match c {
+            Component::Normal(name) => self.names.is_match(name),
+            _ => false,
+        });
+        named || full.ancestors().any(|a| self.paths.is_match(a))
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+/// `.` components dropped and `..` applied, without touching the disk (a
+/// link is not followed: the pattern names the path as the user sees it).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(base: &str, patterns: &[&str]) -> Exclude {
+        let pairs: Vec<(PathBuf, String)> = patterns.iter().map(|p| (PathBuf::from(base), p.to_string())).collect();
+        Exclude::new(&pairs).unwrap()
+    }
+
+    #[test]
+    fn patterns_match_as_gitignore_lines() {
+        let e = at("/repo", &["examples/**", "*.auto.tfvars", "modules/legacy/", "./build/*.tf"]);
+        let yes = [
+            "/repo/examples/a/main.tf",
+            "x/prod.auto.tfvars",
+            "/repo/modules/legacy",
+            "/repo/./build/main.tf",
+            "/repo/y/../build/main.tf",
+        ];
+        let no = ["/repo/main.tf", "/repo/x/examples/main.tf", "/repo/build/sub/main.tf", "/repo/modules/legacy2"];
+        // Inside an excluded directory.
+        assert!(e.matches(Path::new("/repo/modules/legacy/main.tf")));
+        for p in yes {
+            assert!(e.matches(Path::new(p)), "{p} should be excluded");
+        }
+        for p in no {
+            assert!(!e.matches(Path::new(p)), "{p} should not be excluded");
+        }
+    }
+
+    #[test]
+    fn nothing_is_excluded_without_patterns_and_bad_globs_are_errors() {
+        assert!(!Exclude::default().matches(Path::new("/a/b.tf")));
+        let err = Exclude::new(&[(PathBuf::from("/"), "a/[".into())]).unwrap_err();
+        assert!(err.contains("a/["), "{err}");
+    }
+
+    #[test]
+    fn a_base_with_glob_characters_is_literal() {
+        let e = at("/r[1]", &["x/*.tf"]);
+        assert!(e.matches(Path::new("/r[1]/x/a.tf")));
+        assert!(!e.matches(Path::new("/r1/x/a.tf")));
+    }
+}
