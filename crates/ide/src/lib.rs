@@ -5,18 +5,23 @@
 mod completion;
 mod cursor;
 mod definition;
+mod folding;
 mod hover;
 mod inlay_hints;
+mod nodes;
 mod quick_fix;
 mod resources;
+mod selection;
 mod semantic_tokens;
 mod signature;
 
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use definition::{definition, definition_with};
+pub use folding::{folding_ranges, Fold, FoldKind};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
 pub use quick_fix::{quick_fix, QuickFix};
+pub use selection::selection_ranges;
 pub use semantic_tokens::{semantic_tokens, TokenKind};
 pub use signature::{signature_help, SignatureInfo};
 

@@ -68,12 +68,15 @@ pub(crate) struct Caps {
     pub markdown: bool,
     /// Snippets in completions (else plain insert texts).
     pub snippets: bool,
+    /// Folds of whole lines only (Neovim, VS Code): a fold then ends on
+    /// the line before its closing bracket, which stays visible.
+    pub line_folding_only: bool,
 }
 
 impl Default for Caps {
     /// Before `initialize` says otherwise: what VS Code and Neovim take.
     fn default() -> Self {
-        Caps { markdown: true, snippets: true }
+        Caps { markdown: true, snippets: true, line_folding_only: false }
     }
 }
 
@@ -373,6 +376,14 @@ impl LanguageServer for Backend {
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         handlers::formatting::formatting(self, params).await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        handlers::folding_range::folding_range(self, params).await
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        handlers::selection_range::selection_range(self, params).await
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -80,6 +80,8 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             )),
             definition_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
+            folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+            selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
@@ -147,5 +149,7 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|c| c.completion_item.as_ref())
         .and_then(|i| i.snippet_support)
         .unwrap_or(false);
-    crate::Caps { markdown, snippets }
+    let line_folding_only =
+        text.and_then(|t| t.folding_range.as_ref()).and_then(|f| f.line_folding_only).unwrap_or(false);
+    crate::Caps { markdown, snippets, line_folding_only }
 }
