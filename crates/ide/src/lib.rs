@@ -5,6 +5,7 @@
 mod completion;
 mod cursor;
 mod definition;
+mod document_links;
 mod folding;
 mod hover;
 mod inlay_hints;
@@ -17,6 +18,7 @@ mod signature;
 
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use definition::{definition, definition_with};
+pub use document_links::{document_links, Link, LinkTarget};
 pub use folding::{folding_ranges, Fold, FoldKind};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;

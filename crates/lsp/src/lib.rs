@@ -378,6 +378,10 @@ impl LanguageServer for Backend {
         handlers::formatting::formatting(self, params).await
     }
 
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        handlers::document_link::document_link(self, params).await
+    }
+
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         handlers::folding_range::folding_range(self, params).await
     }

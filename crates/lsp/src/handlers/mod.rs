@@ -7,6 +7,7 @@ pub(crate) mod completion;
 pub(crate) mod configuration;
 pub(crate) mod definition;
 pub(crate) mod diagnostic;
+pub(crate) mod document_link;
 pub(crate) mod document_symbol;
 pub(crate) mod folding_range;
 pub(crate) mod formatting;
