@@ -70,7 +70,9 @@ impl Session {
     pub async fn start_with(enc: Enc, options: Value) -> Session {
         // What VS Code and Neovim 0.11 say they take.
         let text = json!({"completion": {"completionItem": {"snippetSupport": true}},
-                          "hover": {"contentFormat": ["markdown", "plaintext"]}});
+                          "hover": {"contentFormat": ["markdown", "plaintext"]},
+                          "documentSymbol": {"hierarchicalDocumentSymbolSupport": true},
+                          "foldingRange": {"lineFoldingOnly": true}});
         Session::start_as(enc, options, text).await
     }
 

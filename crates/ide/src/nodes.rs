@@ -6,8 +6,9 @@
 use std::ops::Range;
 
 use analysis::Document;
-use hcl_edit::expr::{Expression, ObjectKey};
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{Body, Structure};
+use hcl_edit::template::{Directive, Element, Template};
 use syntax::span_of;
 
 /// What a node is, as far as folding and selection care.
@@ -128,5 +129,85 @@ fn expr_nodes(e: &Expression, base: usize, out: &mut Vec<Node>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Calls `f` on every expression of `body`, nested blocks', objects',
+/// and template interpolations' and directives' included (where
+/// references hide: `"${var.x}"`).
+pub(crate) fn each_expr(body: &Body, f: &mut dyn FnMut(&Expression)) {
+    for s in body.iter() {
+        match s {
+            Structure::Attribute(a) => walk_expr(&a.value, f),
+            Structure::Block(b) => each_expr(&b.body, f),
+        }
+    }
+}
+
+fn walk_expr(e: &Expression, f: &mut dyn FnMut(&Expression)) {
+    f(e);
+    match e {
+        Expression::Array(a) => a.iter().for_each(|x| walk_expr(x, f)),
+        Expression::Object(o) => {
+            for (k, v) in o.iter() {
+                if let ObjectKey::Expression(k) = k {
+                    walk_expr(k, f);
+                }
+                walk_expr(v.expr(), f);
+            }
+        }
+        Expression::Parenthesis(p) => walk_expr(p.inner(), f),
+        Expression::Conditional(c) => {
+            [&c.cond_expr, &c.true_expr, &c.false_expr].into_iter().for_each(|x| walk_expr(x, f))
+        }
+        Expression::FuncCall(c) => c.args.iter().for_each(|x| walk_expr(x, f)),
+        Expression::Traversal(t) => {
+            walk_expr(&t.expr, f);
+            for op in &t.operators {
+                if let TraversalOperator::Index(i) = op.value() {
+                    walk_expr(i, f);
+                }
+            }
+        }
+        Expression::UnaryOp(u) => walk_expr(&u.expr, f),
+        Expression::BinaryOp(b) => {
+            walk_expr(&b.lhs_expr, f);
+            walk_expr(&b.rhs_expr, f);
+        }
+        Expression::ForExpr(x) => {
+            walk_expr(&x.intro.collection_expr, f);
+            if let Some(k) = &x.key_expr {
+                walk_expr(k, f);
+            }
+            walk_expr(&x.value_expr, f);
+            if let Some(c) = &x.cond {
+                walk_expr(&c.expr, f);
+            }
+        }
+        Expression::StringTemplate(t) => walk_template(t, f),
+        Expression::HeredocTemplate(h) => walk_template(&h.template, f),
+        _ => {}
+    }
+}
+
+fn walk_template(t: &Template, f: &mut dyn FnMut(&Expression)) {
+    for el in t.iter() {
+        match el {
+            Element::Interpolation(i) => walk_expr(&i.expr, f),
+            Element::Directive(d) => match d.as_ref() {
+                Directive::If(i) => {
+                    walk_expr(&i.if_expr.cond_expr, f);
+                    walk_template(&i.if_expr.template, f);
+                    if let Some(e) = &i.else_expr {
+                        walk_template(&e.template, f);
+                    }
+                }
+                Directive::For(x) => {
+                    walk_expr(&x.for_expr.collection_expr, f);
+                    walk_template(&x.for_expr.template, f);
+                }
+            },
+            Element::Literal(_) => {}
+        }
     }
 }

@@ -71,12 +71,14 @@ pub(crate) struct Caps {
     /// Folds of whole lines only (Neovim, VS Code): a fold then ends on
     /// the line before its closing bracket, which stays visible.
     pub line_folding_only: bool,
+    /// Document symbols as a tree (else flat `SymbolInformation`s).
+    pub hierarchical_symbols: bool,
 }
 
 impl Default for Caps {
     /// Before `initialize` says otherwise: what VS Code and Neovim take.
     fn default() -> Self {
-        Caps { markdown: true, snippets: true, line_folding_only: false }
+        Caps { markdown: true, snippets: true, line_folding_only: false, hierarchical_symbols: true }
     }
 }
 

@@ -182,17 +182,38 @@ pub(crate) fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {
     }
 }
 
+fn outline_kind(k: ide::OutlineKind) -> SymbolKind {
+    match k {
+        ide::OutlineKind::Declaration(k) => symbol_kind(k),
+        ide::OutlineKind::Block => SymbolKind::STRUCT,
+        ide::OutlineKind::Argument => SymbolKind::FIELD,
+    }
+}
+
 #[allow(deprecated)]
-pub(crate) fn document_symbol(rope: &Rope, s: &analysis::Symbol, enc: Encoding) -> DocumentSymbol {
+pub(crate) fn document_symbol(rope: &Rope, s: &ide::OutlineSymbol, enc: Encoding) -> DocumentSymbol {
     DocumentSymbol {
-        name: s.address.clone(),
-        detail: Some(s.ty.brief()),
-        kind: symbol_kind(s.kind),
+        name: s.name.clone(),
+        detail: s.detail.clone(),
+        kind: outline_kind(s.kind),
         tags: None,
         deprecated: None,
         range: range(rope, &s.range, enc),
         selection_range: range(rope, &s.name_range, enc),
-        children: None,
+        children: (!s.children.is_empty()).then(|| s.children.iter().map(|c| document_symbol(rope, c, enc)).collect()),
+    }
+}
+
+/// A declaration as a flat symbol (its children left out).
+#[allow(deprecated)]
+pub(crate) fn symbol_information(rope: &Rope, s: &ide::OutlineSymbol, uri: &Uri, enc: Encoding) -> SymbolInformation {
+    SymbolInformation {
+        name: s.name.clone(),
+        kind: outline_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        location: Location { uri: uri.clone(), range: range(rope, &s.range, enc) },
+        container_name: None,
     }
 }
 

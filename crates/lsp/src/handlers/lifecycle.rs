@@ -155,5 +155,9 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .unwrap_or(false);
     let line_folding_only =
         text.and_then(|t| t.folding_range.as_ref()).and_then(|f| f.line_folding_only).unwrap_or(false);
-    crate::Caps { markdown, snippets, line_folding_only }
+    let hierarchical_symbols = text
+        .and_then(|t| t.document_symbol.as_ref())
+        .and_then(|d| d.hierarchical_document_symbol_support)
+        .unwrap_or(false);
+    crate::Caps { markdown, snippets, line_folding_only, hierarchical_symbols }
 }
