@@ -68,3 +68,43 @@ async fn selection_ranges_answer_each_position_and_links_point_at_the_registry()
         "{links}"
     );
 }
+
+#[tokio::test]
+async fn reference_lenses_only_when_the_setting_asks() {
+    let tf = "variable \"n\" {}\noutput \"o\" { value = var.n }\nlocals { a = var.n }\n";
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("main.tf", tf).await;
+    let lenses = s.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).await;
+    assert_eq!(lenses, json!([]));
+
+    let mut s = Session::start_with(Enc::Utf16, json!({"hclTypes": {"codeLens": {"references": true}}})).await;
+    let u = s.open("main.tf", tf).await;
+    let lenses = s.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).await;
+    let titles: Vec<&str> = lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();
+    assert_eq!(titles, ["2 references", "0 references"], "{lenses}");
+}
+
+async fn logs_after_settings(s: &mut Session, settings: serde_json::Value) -> Vec<serde_json::Value> {
+    let seen = s.logs.lock().unwrap().len();
+    s.notify("workspace/didChangeConfiguration", json!({"settings": settings})).await;
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        let l = s.logs.lock().unwrap();
+        if l.len() > seen {
+            return l[seen..].to_vec();
+        }
+    }
+    Vec::new()
+}
+
+#[tokio::test]
+async fn log_messages_follow_the_trace_setting_and_set_trace() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let info = logs_after_settings(&mut s, json!({"hclTypes": {"trace": "info"}})).await;
+    assert!(info.iter().any(|m| m["message"].as_str().is_some_and(|t| t.starts_with("settings changed"))), "{info:?}");
+    // `error` lets no info message through; `$/setTrace` `messages` does again.
+    assert!(logs_after_settings(&mut s, json!({"hclTypes": {"trace": "error"}})).await.is_empty());
+    s.notify("$/setTrace", json!({"value": "messages"})).await;
+    let again = logs_after_settings(&mut s, json!({"hclTypes": {}})).await;
+    assert!(!again.is_empty());
+}

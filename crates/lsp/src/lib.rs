@@ -14,6 +14,7 @@ mod entries;
 mod format;
 mod from_proto;
 mod handlers;
+mod log;
 mod memory;
 mod outbox;
 mod publish;
@@ -73,12 +74,20 @@ pub(crate) struct Caps {
     pub line_folding_only: bool,
     /// Document symbols as a tree (else flat `SymbolInformation`s).
     pub hierarchical_symbols: bool,
+    /// `window.workDoneProgress`: `$/progress` while schemas load.
+    pub work_done_progress: bool,
 }
 
 impl Default for Caps {
     /// Before `initialize` says otherwise: what VS Code and Neovim take.
     fn default() -> Self {
-        Caps { markdown: true, snippets: true, line_folding_only: false, hierarchical_symbols: true }
+        Caps {
+            markdown: true,
+            snippets: true,
+            line_folding_only: false,
+            hierarchical_symbols: true,
+            work_done_progress: false,
+        }
     }
 }
 
@@ -153,6 +162,16 @@ pub struct Backend {
     /// Becomes true when the session ends (`shutdown`, `exit` or the end
     /// of input): held requests then answer at once.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Which `window/logMessage`s are sent (`log.rs`).
+    log_level: Arc<std::sync::atomic::AtomicU8>,
+}
+
+/// The service over a backend `make` builds, with the methods
+/// tower-lsp-server's trait lacks (`$/setTrace`, which it would drop).
+pub fn service(
+    make: impl FnOnce(Client) -> Backend,
+) -> (tower_lsp_server::LspService<Backend>, tower_lsp_server::ClientSocket) {
+    tower_lsp_server::LspService::build(make).custom_method("$/setTrace", Backend::set_trace).finish()
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -209,6 +228,7 @@ impl Backend {
             pulls: Arc::default(),
             splices: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
+            log_level: Arc::new(log::initial()),
         }
     }
 
@@ -390,6 +410,10 @@ impl LanguageServer for Backend {
 
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
         handlers::selection_range::selection_range(self, params).await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        handlers::code_lens::code_lens(self, params).await
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -43,6 +43,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         let opts = params.initialization_options.clone().unwrap_or_default();
         let session = Arc::new(Session::from_init(&opts, roots.clone()));
         st.documents.settings = Settings { session, ..Settings::from_json(&opts) };
+        b.settings_logged(&st.documents.settings);
         *b.pulls.roots.locked() = roots;
     }
     let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
@@ -84,6 +85,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
                 resolve_provider: Some(false),
                 work_done_progress_options: Default::default(),
             }),
+            code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
             folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
@@ -159,5 +161,6 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|t| t.document_symbol.as_ref())
         .and_then(|d| d.hierarchical_document_symbol_support)
         .unwrap_or(false);
-    crate::Caps { markdown, snippets, line_folding_only, hierarchical_symbols }
+    let work_done_progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    crate::Caps { markdown, snippets, line_folding_only, hierarchical_symbols, work_done_progress }
 }

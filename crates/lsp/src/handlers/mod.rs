@@ -3,6 +3,7 @@
 //! project or the ide layer off the message loop, answer (`to_proto`).
 
 pub(crate) mod code_action;
+pub(crate) mod code_lens;
 pub(crate) mod completion;
 pub(crate) mod configuration;
 pub(crate) mod definition;
