@@ -12,7 +12,11 @@ use crate::nodes::nodes;
 /// larger than the one before; the last is the whole file.
 pub fn selection_ranges(doc: &Document, offset: usize) -> Vec<Range<usize>> {
     let text = doc.file.text.as_str();
-    let offset = offset.min(text.len());
+    // Never inside a character (a client's position can land there).
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let mut out: Vec<Range<usize>> = Vec::new();
     if let Some(word) = word_at(text, offset) {
         out.push(word);

@@ -57,3 +57,13 @@ resource "x" "y" {
         "#]],
     );
 }
+
+#[test]
+fn an_offset_inside_a_character_or_past_the_end_does_not_panic() {
+    let a = Fixture::parse("locals {\n  s = \"é\"\n}\n").analyse();
+    let doc = &a.docs[a.doc];
+    let inside = doc.file.text.find('é').map_or(0, |i| i + 1);
+    let chain = ide::selection_ranges(doc, inside);
+    assert_eq!(chain.last(), Some(&(0..doc.file.text.len())));
+    assert_eq!(ide::selection_ranges(doc, 10_000).last(), Some(&(0..doc.file.text.len())));
+}
