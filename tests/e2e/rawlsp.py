@@ -172,7 +172,10 @@ class RawServer:
     ) -> dict[str, Any]:
         caps: dict[str, Any] = {
             "general": {"positionEncodings": encodings or ["utf-16"]},
-            "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}},
+            "textDocument": {
+                "hover": {"contentFormat": ["markdown", "plaintext"]},
+                "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+            },
         }
         if workspace is not None:
             caps["workspace"] = workspace

@@ -7,7 +7,7 @@ import time
 import pytest
 from lsprotocol import types
 
-from support import first_block, initialize, offset_to_position, uri, wait_published
+from support import capabilities, first_block, initialize, offset_to_position, uri, wait_published
 
 # `output` and `promise` are not type keywords of the pcl dialect
 # (type-expressions.md §1): these two labels are reported as `type-dialect`
@@ -143,3 +143,33 @@ async def test_shutdown_then_exit_ends_the_process_with_status_0(client, tmp_pat
     code = await asyncio.wait_for(server.wait(), 5)
     assert code == 0, f"exit status {code}"
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("supported", [True, False])
+async def test_schema_loading_reports_progress_only_to_a_client_that_takes_it(client, tmp_path, supported):
+    """`$/progress` (after `window/workDoneProgress/create`) while the schema files
+    that settings name load, only for a client whose `window.workDoneProgress`
+    says so (lsp.md, `window/logMessage` and progress)."""
+    caps = capabilities("utf-16")
+    caps.window = types.WindowClientCapabilities(work_done_progress=supported)
+    await client.initialize_session(
+        types.InitializeParams(capabilities=caps, root_uri=uri(tmp_path), workspace_folders=None)
+    )
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"hclTypes": {"providerSchemas": [str(tmp_path / "none.json")]}})
+    )
+    # A request after the notification: its answer comes once the settings were taken.
+    open_doc(client, tmp_path / "main.tf", 'variable "x" {}\n')
+    await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri(tmp_path / "main.tf")))
+    )
+    for _ in range(50):
+        if not supported or any(r for r in client.progress_reports.values() if r and r[-1].kind == "end"):
+            break
+        await asyncio.sleep(0.05)
+    reports = [r for rs in client.progress_reports.values() for r in rs]
+    if supported:
+        assert [r.kind for r in reports] == ["begin", "end"], reports
+        assert reports[0].title == "Loading schemas"
+    else:
+        assert reports == []

@@ -25,6 +25,8 @@ pub struct Session {
     pub enc: Enc,
     /// publishDiagnostics params, in arrival order.
     pub published: Arc<Mutex<Vec<Value>>>,
+    /// window/logMessage params, in arrival order.
+    pub logs: Arc<Mutex<Vec<Value>>>,
     pub dir: PathBuf,
 }
 
@@ -70,16 +72,19 @@ impl Session {
     pub async fn start_with(enc: Enc, options: Value) -> Session {
         // What VS Code and Neovim 0.11 say they take.
         let text = json!({"completion": {"completionItem": {"snippetSupport": true}},
-                          "hover": {"contentFormat": ["markdown", "plaintext"]}});
+                          "hover": {"contentFormat": ["markdown", "plaintext"]},
+                          "documentSymbol": {"hierarchicalDocumentSymbolSupport": true},
+                          "foldingRange": {"lineFoldingOnly": true}});
         Session::start_as(enc, options, text).await
     }
 
     /// A session whose client says it can do what `text_document` says
     /// (LSP's `textDocument` client capabilities).
     pub async fn start_as(enc: Enc, options: Value, text_document: Value) -> Session {
-        let (service, socket) = LspService::new(Backend::new);
+        let (service, socket) = hcl_types::lsp::service(Backend::new);
         let published = Arc::new(Mutex::new(Vec::new()));
-        let sink = published.clone();
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let (sink, log_sink) = (published.clone(), logs.clone());
         tokio::spawn(async move {
             let mut socket = socket;
             while let Some(req) = socket.next().await {
@@ -87,10 +92,14 @@ impl Session {
                     if let Some(p) = req.params() {
                         sink.lock().unwrap().push(p.clone());
                     }
+                } else if req.method() == "window/logMessage" {
+                    if let Some(p) = req.params() {
+                        log_sink.lock().unwrap().push(p.clone());
+                    }
                 }
             }
         });
-        let mut s = Session { service, next_id: 1, enc, published, dir: tempdir() };
+        let mut s = Session { service, next_id: 1, enc, published, logs, dir: tempdir() };
         let encodings = match enc {
             Enc::Utf8 => json!(["utf-8", "utf-16"]),
             Enc::Utf16 => json!(["utf-16"]),

@@ -2,26 +2,37 @@
 //! API" idea): the server only converts positions and wraps these in LSP
 //! types. One file per feature; what several share is here.
 
+mod code_lens;
 mod completion;
 mod cursor;
 mod definition;
+mod document_links;
+mod document_symbols;
+mod folding;
 mod hover;
 mod inlay_hints;
+mod nodes;
 mod quick_fix;
 mod references;
 mod rename;
 mod resources;
+mod selection;
 mod semantic_tokens;
 mod signature;
 pub mod workspace_symbols;
 
+pub use code_lens::{reference_counts, Caller, ReferenceCount};
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use definition::{definition, definition_with};
+pub use document_links::{document_links, Link, LinkTarget};
+pub use document_symbols::{document_symbols, OutlineKind, OutlineSymbol};
+pub use folding::{folding_ranges, Fold, FoldKind};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
 pub use quick_fix::{quick_fix, QuickFix};
 pub use references::{callees, document_highlight, references, Module, Reference};
 pub use rename::{is_identifier, prepare_rename, rename};
+pub use selection::selection_ranges;
 pub use semantic_tokens::{semantic_tokens, TokenKind};
 pub use signature::{signature_help, SignatureInfo};
 

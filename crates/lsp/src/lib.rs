@@ -14,6 +14,7 @@ mod entries;
 mod format;
 mod from_proto;
 mod handlers;
+mod log;
 mod memory;
 mod outbox;
 mod publish;
@@ -68,17 +69,29 @@ pub(crate) struct Caps {
     pub markdown: bool,
     /// Snippets in completions (else plain insert texts).
     pub snippets: bool,
-    /// `$/progress` for work the server starts itself (`window.workDoneProgress`).
-    pub progress: bool,
     /// `documentChanges` in workspace edits (versioned edits of open
     /// documents); else a rename answers with `changes`.
     pub document_changes: bool,
+    /// Folds of whole lines only (Neovim, VS Code): a fold then ends on
+    /// the line before its closing bracket, which stays visible.
+    pub line_folding_only: bool,
+    /// Document symbols as a tree (else flat `SymbolInformation`s).
+    pub hierarchical_symbols: bool,
+    /// `window.workDoneProgress`: `$/progress` for work the server starts itself (schemas, indexing).
+    pub work_done_progress: bool,
 }
 
 impl Default for Caps {
     /// Before `initialize` says otherwise: what VS Code and Neovim take.
     fn default() -> Self {
-        Caps { markdown: true, snippets: true, progress: false, document_changes: false }
+        Caps {
+            markdown: true,
+            snippets: true,
+            document_changes: false,
+            line_folding_only: false,
+            hierarchical_symbols: true,
+            work_done_progress: false,
+        }
     }
 }
 
@@ -155,6 +168,16 @@ pub struct Backend {
     /// Becomes true when the session ends (`shutdown`, `exit` or the end
     /// of input): held requests then answer at once.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Which `window/logMessage`s are sent (`log.rs`).
+    log_level: Arc<std::sync::atomic::AtomicU8>,
+}
+
+/// The service over a backend `make` builds, with the methods
+/// tower-lsp-server's trait lacks (`$/setTrace`, which it would drop).
+pub fn service(
+    make: impl FnOnce(Client) -> Backend,
+) -> (tower_lsp_server::LspService<Backend>, tower_lsp_server::ClientSocket) {
+    tower_lsp_server::LspService::build(make).custom_method("$/setTrace", Backend::set_trace).finish()
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -212,6 +235,7 @@ impl Backend {
             splices: Arc::default(),
             index: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
+            log_level: Arc::new(log::initial()),
         }
     }
 
@@ -401,6 +425,22 @@ impl LanguageServer for Backend {
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         handlers::formatting::formatting(self, params).await
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        handlers::document_link::document_link(self, params).await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        handlers::folding_range::folding_range(self, params).await
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        handlers::selection_range::selection_range(self, params).await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        handlers::code_lens::code_lens(self, params).await
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {

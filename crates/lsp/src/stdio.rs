@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tower_lsp_server::{LspService, Server};
+use tower_lsp_server::Server;
 
 use super::splice::Splices;
 use super::stash::Stash;
@@ -28,7 +28,7 @@ pub fn run() -> u8 {
         let (texts, closing) = (stash.clone(), ending.1.clone());
         let splices = Arc::new(Splices::default());
         let lists = splices.clone();
-        let (service, socket) = LspService::new(move |client| Backend {
+        let (service, socket) = crate::service(move |client| Backend {
             outbox,
             stash: texts,
             direct: true,

@@ -182,17 +182,38 @@ pub(crate) fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {
     }
 }
 
+fn outline_kind(k: ide::OutlineKind) -> SymbolKind {
+    match k {
+        ide::OutlineKind::Declaration(k) => symbol_kind(k),
+        ide::OutlineKind::Block => SymbolKind::STRUCT,
+        ide::OutlineKind::Argument => SymbolKind::FIELD,
+    }
+}
+
 #[allow(deprecated)]
-pub(crate) fn document_symbol(rope: &Rope, s: &analysis::Symbol, enc: Encoding) -> DocumentSymbol {
+pub(crate) fn document_symbol(rope: &Rope, s: &ide::OutlineSymbol, enc: Encoding) -> DocumentSymbol {
     DocumentSymbol {
-        name: s.address.clone(),
-        detail: Some(s.ty.brief()),
-        kind: symbol_kind(s.kind),
+        name: s.name.clone(),
+        detail: s.detail.clone(),
+        kind: outline_kind(s.kind),
         tags: None,
         deprecated: None,
         range: range(rope, &s.range, enc),
         selection_range: range(rope, &s.name_range, enc),
-        children: None,
+        children: (!s.children.is_empty()).then(|| s.children.iter().map(|c| document_symbol(rope, c, enc)).collect()),
+    }
+}
+
+/// A declaration as a flat symbol (its children left out).
+#[allow(deprecated)]
+pub(crate) fn symbol_information(rope: &Rope, s: &ide::OutlineSymbol, uri: &Uri, enc: Encoding) -> SymbolInformation {
+    SymbolInformation {
+        name: s.name.clone(),
+        kind: outline_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        location: Location { uri: uri.clone(), range: range(rope, &s.range, enc) },
+        container_name: None,
     }
 }
 
@@ -245,6 +266,39 @@ pub(crate) fn workspace_symbol(found: &project::index::Found, enc: Encoding) -> 
     })
 }
 
+/// A fold in lines. For a client that folds whole lines only, a region
+/// that ends with a closing bracket on its own line ends on the line
+/// before, so the bracket stays visible (as rust-analyzer does); a fold
+/// left within one line is dropped.
+pub(crate) fn folding_range(rope: &Rope, f: &ide::Fold, enc: Encoding, lines_only: bool) -> Option<FoldingRange> {
+    let start = position(rope, f.range.start, enc);
+    let mut end = position(rope, f.range.end, enc);
+    let kind = match f.kind {
+        ide::FoldKind::Region => FoldingRangeKind::Region,
+        ide::FoldKind::Comment => FoldingRangeKind::Comment,
+    };
+    if lines_only && f.kind == ide::FoldKind::Region && end.line > start.line {
+        end.line -= 1;
+    }
+    (end.line > start.line).then(|| FoldingRange {
+        start_line: start.line,
+        start_character: (!lines_only).then_some(start.character),
+        end_line: end.line,
+        end_character: (!lines_only).then_some(end.character),
+        kind: Some(kind),
+        collapsed_text: None,
+    })
+}
+
+/// A chain of ranges, innermost first, as nested selection ranges.
+pub(crate) fn selection_range(rope: &Rope, chain: &[std::ops::Range<usize>], enc: Encoding) -> SelectionRange {
+    let mut out: Option<SelectionRange> = None;
+    for r in chain.iter().rev() {
+        out = Some(SelectionRange { range: range(rope, r, enc), parent: out.map(Box::new) });
+    }
+    out.unwrap_or(SelectionRange { range: Range::default(), parent: None })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +309,32 @@ mod tests {
         assert_eq!(without_snippet("object({${1}})"), "object({");
         assert_eq!(without_snippet("name = ${1}"), "name = ");
         assert_eq!(without_snippet("plain"), "plain");
+    }
+
+    fn fold(text: &str, kind: ide::FoldKind, lines_only: bool) -> Option<(u32, Option<u32>, u32, Option<u32>)> {
+        let rope = Rope::from_str(text);
+        let f = ide::Fold { range: 0..text.trim_end().len(), kind };
+        folding_range(&rope, &f, Encoding::Utf16, lines_only)
+            .map(|r| (r.start_line, r.start_character, r.end_line, r.end_character))
+    }
+
+    #[test]
+    fn a_line_folding_client_keeps_the_closing_bracket_visible() {
+        let block = "a {\n  b = 1\n}\n";
+        assert_eq!(fold(block, ide::FoldKind::Region, false), Some((0, Some(0), 2, Some(1))));
+        assert_eq!(fold(block, ide::FoldKind::Region, true), Some((0, None, 1, None)));
+        // Comments have no bracket: their last line folds too.
+        assert_eq!(fold("# a\n# b\n", ide::FoldKind::Comment, true), Some((0, None, 1, None)));
+        // Two lines, the second only `}`: nothing left to fold.
+        assert_eq!(fold("a {\n}\n", ide::FoldKind::Region, true), None);
+    }
+
+    #[test]
+    fn a_selection_chain_nests_outwards() {
+        let rope = Rope::from_str("ab cd");
+        let s = selection_range(&rope, &[0..2, 0..5], Encoding::Utf16);
+        assert_eq!(s.range.end.character, 2);
+        assert_eq!(s.parent.as_ref().map(|p| p.range.end.character), Some(5));
+        assert!(s.parent.is_some_and(|p| p.parent.is_none()));
     }
 }

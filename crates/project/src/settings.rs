@@ -80,12 +80,41 @@ fn warn_once(why: &str) {
     }
 }
 
+/// How much the server tells the client in `window/logMessage`s, least
+/// first (`hclTypes.trace`, or `$/setTrace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Off,
+    Error,
+    Info,
+    Debug,
+}
+
+impl LogLevel {
+    /// The setting's words, and `$/setTrace`'s (`messages`, `verbose`).
+    pub fn parse(s: &str) -> Option<LogLevel> {
+        match s {
+            "off" => Some(LogLevel::Off),
+            "error" => Some(LogLevel::Error),
+            "info" | "messages" => Some(LogLevel::Info),
+            "debug" | "verbose" => Some(LogLevel::Debug),
+            _ => None,
+        }
+    }
+}
+
 /// `hclTypes` settings (lsp.md).
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub dialects: Vec<(globset::GlobMatcher, Dialect)>,
     pub severity: BTreeMap<Code, Option<Severity>>,
     pub inlay_hints: bool,
+    /// `codeLens.references`: "N references" over variables and outputs
+    /// (off unless asked, like terraform-ls's `codelens.referenceCount`).
+    pub code_lens_references: bool,
+    /// `trace`: which `window/logMessage`s the server sends (`None`: the
+    /// settings do not say; the server keeps what it had).
+    pub log_level: Option<LogLevel>,
     /// `providerSchemas`: files of `terraform providers schema -json`
     /// output, read when the settings are (once per file and change).
     pub schemas: Option<Arc<Schemas>>,
@@ -104,6 +133,8 @@ impl Default for Settings {
             dialects: Vec::new(),
             severity: BTreeMap::new(),
             inlay_hints: true,
+            code_lens_references: false,
+            log_level: None,
             schemas: None,
             session: Arc::default(),
             provider_files: Vec::new(),
@@ -143,6 +174,10 @@ impl Settings {
         if let Some(enable) = v.pointer("/inlayHints/enable").and_then(|e| e.as_bool()) {
             s.inlay_hints = enable;
         }
+        if let Some(on) = v.pointer("/codeLens/references").and_then(|e| e.as_bool()) {
+            s.code_lens_references = on;
+        }
+        s.log_level = v.get("trace").and_then(|t| t.as_str()).and_then(LogLevel::parse);
         // A file that cannot be read is left out, like other malformed entries.
         let files = |key: &str, ok: &dyn Fn(&Path) -> bool| -> Vec<PathBuf> {
             let paths = v.get(key).and_then(|d| d.as_array()).into_iter().flatten();

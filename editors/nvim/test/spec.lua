@@ -350,6 +350,47 @@ local function full()
     end, 'the loose file diagnostic')
     expect_eq('loose.hcl diagnostic code', diags(h)[1].code, 'invalid-value')
   end)
+
+  -- A module of its own, written now: formatting and renaming edit it.
+  local dir = WORK .. '/edits'
+  vim.fn.mkdir(dir, 'p')
+  vim.fn.writefile({ 'variable "region" {', 'default = "x"', '    description = "d"', '}', '', 'output "r" {', '  value = var.region', '}' }, dir .. '/main.tf')
+  vim.fn.writefile({ 'region = "eu"' }, dir .. '/terraform.tfvars')
+  local m
+  check('formatting: vim.lsp.buf.format writes the file as terraform fmt does', function()
+    m = open(dir .. '/main.tf')
+    wait_client(m)
+    vim.lsp.buf.format({ bufnr = m, async = false, timeout_ms = TIMEOUT, name = NAME })
+    expect_eq('formatted lines', vim.api.nvim_buf_get_lines(m, 0, -1, false), {
+      'variable "region" {',
+      '  default     = "x"',
+      '  description = "d"',
+      '}',
+      '',
+      'output "r" {',
+      '  value = var.region',
+      '}',
+    })
+  end)
+
+  check('rename: a variable, its use and its tfvars key', function()
+    local c = wait_client(m)
+    vim.api.nvim_win_set_buf(0, m)
+    vim.api.nvim_win_set_cursor(0, { 1, col_of(m, 1, 'region') })
+    local params = vim.lsp.util.make_position_params(0, c.offset_encoding)
+    params.newName = 'zone'
+    local res = vim.lsp.buf_request_sync(m, 'textDocument/rename', params, TIMEOUT)
+    local r = res and res[c.id]
+    if not r or r.err or not r.result then
+      fail('rename got no edit: %s', vim.inspect(res))
+    end
+    vim.lsp.util.apply_workspace_edit(r.result, c.offset_encoding)
+    expect_eq('line 1', vim.api.nvim_buf_get_lines(m, 0, 1, true)[1], 'variable "zone" {')
+    expect_eq('the use', vim.api.nvim_buf_get_lines(m, 6, 7, true)[1], '  value = var.zone')
+    local tfvars = vim.fn.bufadd(dir .. '/terraform.tfvars')
+    vim.fn.bufload(tfvars)
+    expect_eq('the tfvars key', vim.api.nvim_buf_get_lines(tfvars, 0, 1, true)[1], 'zone = "eu"')
+  end)
 end
 
 local function settings_mode()

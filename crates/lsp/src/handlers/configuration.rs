@@ -29,11 +29,14 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
 impl Backend {
     /// Takes new settings and publishes again with them.
     pub(crate) async fn apply_settings(&self, v: &serde_json::Value) {
+        let loaded = self.schema_progress(v);
         let hint_refresh = {
             let mut st = self.state.locked();
             // What may run stays as `initialize` said (`Session`).
             let session = st.documents.settings.session.clone();
             st.documents.settings = Settings { session, ..Settings::from_json(v) };
+            self.settings_logged(&st.documents.settings);
+            drop(loaded);
             self.graph.settings_changed();
             st.hint_refresh
         };

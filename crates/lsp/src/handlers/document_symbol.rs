@@ -1,4 +1,8 @@
-//! `textDocument/documentSymbol`.
+//! `textDocument/documentSymbol`: declarations with their nested blocks
+//! and arguments for a client that says
+//! `documentSymbol.hierarchicalDocumentSymbolSupport`, else the
+//! declarations alone as flat `SymbolInformation`s (what LSP says a
+//! client without that support understands).
 
 use super::prelude::*;
 
@@ -7,15 +11,18 @@ pub(crate) async fn document_symbol(
     params: DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
     let Some(snap) = b.snapshot(&params.text_document.uri).await else { return Ok(None) };
-    let (rope, enc, index) = (snap.rope.clone(), snap.enc, snap.index);
+    let (rope, enc, nested) = (snap.rope.clone(), snap.enc, snap.caps.hierarchical_symbols);
     let symbols = blocking(move || {
         let analysis = snap.analysis();
-        let mut all: Vec<_> =
-            analysis.symbols.iter().chain(&analysis.resources).filter(|s| s.doc == index).cloned().collect();
-        all.sort_by_key(|s| s.range.start);
-        all
+        ide::document_symbols(&analysis, &snap.docs, snap.index)
     })
     .await?;
-    let out = symbols.iter().map(|s| to_proto::document_symbol(&rope, s, enc)).collect();
-    Ok(Some(DocumentSymbolResponse::Nested(out)))
+    Ok(Some(match nested {
+        true => {
+            DocumentSymbolResponse::Nested(symbols.iter().map(|s| to_proto::document_symbol(&rope, s, enc)).collect())
+        }
+        false => DocumentSymbolResponse::Flat(
+            symbols.iter().map(|s| to_proto::symbol_information(&rope, s, &params.text_document.uri, enc)).collect(),
+        ),
+    }))
 }

@@ -43,6 +43,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         let opts = params.initialization_options.clone().unwrap_or_default();
         let session = Arc::new(Session::from_init(&opts, roots.clone()));
         st.documents.settings = Settings { session, ..Settings::from_json(&opts) };
+        b.settings_logged(&st.documents.settings);
         *b.pulls.roots.locked() = roots;
     }
     let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
@@ -87,6 +88,13 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             })),
             document_symbol_provider: Some(OneOf::Left(true)),
             workspace_symbol_provider: Some(OneOf::Left(true)),
+            document_link_provider: Some(DocumentLinkOptions {
+                resolve_provider: Some(false),
+                work_done_progress_options: Default::default(),
+            }),
+            code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+            folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+            selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
@@ -155,8 +163,14 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|c| c.completion_item.as_ref())
         .and_then(|i| i.snippet_support)
         .unwrap_or(false);
-    let progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
     let document_changes =
         c.workspace.as_ref().and_then(|w| w.workspace_edit.as_ref()).and_then(|e| e.document_changes).unwrap_or(false);
-    crate::Caps { markdown, snippets, progress, document_changes }
+    let line_folding_only =
+        text.and_then(|t| t.folding_range.as_ref()).and_then(|f| f.line_folding_only).unwrap_or(false);
+    let hierarchical_symbols = text
+        .and_then(|t| t.document_symbol.as_ref())
+        .and_then(|d| d.hierarchical_document_symbol_support)
+        .unwrap_or(false);
+    let work_done_progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    crate::Caps { markdown, snippets, document_changes, line_folding_only, hierarchical_symbols, work_done_progress }
 }

@@ -3,12 +3,15 @@
 //! project or the ide layer off the message loop, answer (`to_proto`).
 
 pub(crate) mod code_action;
+pub(crate) mod code_lens;
 pub(crate) mod completion;
 pub(crate) mod configuration;
 pub(crate) mod definition;
 pub(crate) mod diagnostic;
 pub(crate) mod document_highlight;
+pub(crate) mod document_link;
 pub(crate) mod document_symbol;
+pub(crate) mod folding_range;
 pub(crate) mod formatting;
 pub(crate) mod hover;
 pub(crate) mod inlay_hint;
@@ -16,6 +19,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod prepare_rename;
 pub(crate) mod references;
 pub(crate) mod rename;
+pub(crate) mod selection_range;
 pub(crate) mod semantic_tokens;
 pub(crate) mod signature_help;
 pub(crate) mod text_sync;

@@ -53,7 +53,7 @@ impl Backend {
     pub(crate) fn index_workspace(&self) {
         let (roots, progress) = {
             let st = self.state.locked();
-            (st.documents.settings.session.roots.clone(), st.caps.progress)
+            (st.documents.settings.session.roots.clone(), st.caps.work_done_progress)
         };
         if roots.is_empty() {
             return;
