@@ -420,3 +420,27 @@ fn a_module_source_may_reference_only_const_variables_and_locals() {
         resource "terraform_data" "x" {}
     "#]]);
 }
+
+/// Terragrunt's functions are known in plain HCL, with the signatures of
+/// terragrunt's `pkg/config/config_helpers.go` (`get_terragrunt_dir` takes no
+/// argument: a `wrapVoidToString…` function); a misspelt one is still an error.
+#[test]
+fn terragrunt_functions_in_a_terragrunt_file() {
+    check(expect![[r#"
+        //- live/dev/terragrunt.hcl
+        include "root" {
+          path = find_in_parent_folders("root.hcl")
+        }
+        locals {
+          env    = read_terragrunt_config(find_in_parent_folders("env.hcl"))
+          region = get_env("AWS_REGION", "us-east-1")
+          dir    = get_terragrunt_dir("x")
+                  #^^^^^^^^^^^^^^^^^^^^^^^ error[argument-count]
+          key    = path_relative_to_incude()
+                  #^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-function]
+        }
+        terraform {
+          source = "${get_repo_root()}/modules/app"
+        }
+    "#]]);
+}
