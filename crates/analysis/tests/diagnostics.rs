@@ -444,3 +444,24 @@ fn terragrunt_functions_in_a_terragrunt_file() {
         }
     "#]]);
 }
+
+/// Terraform Stacks: `providerconfig(NAME)` is a type constructor whose one
+/// argument is a provider's local name as an identifier
+/// (`internal/stacks/stackconfig/typeexpr/typeexpr.go` in hashicorp/terraform).
+#[test]
+fn providerconfig_in_a_stack_file() {
+    check(expect![[r#"
+        //- main.tfcomponent.hcl
+        variable "random" {
+          type = providerconfig(random)
+        }
+        variable "quoted" {
+          type = providerconfig("random")
+                               #^^^^^^^^ error[type-syntax]
+        }
+        variable "none" {
+          type = providerconfig()
+                #^^^^^^^^^^^^^^^^ error[type-syntax]
+        }
+    "#]]);
+}
