@@ -465,3 +465,39 @@ fn providerconfig_in_a_stack_file() {
         }
     "#]]);
 }
+
+/// A stack's `variable` and `output` must have `type` (`Required: true` in
+/// `internal/stacks/stackconfig/input_variable.go` and `output_value.go`); a
+/// module's variable may leave it out, and so may a deployment file's.
+#[test]
+fn a_stack_variable_or_output_without_type() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        variable "regions" {
+        ^^^^^^^^^^^^^^^^^^ error[missing-argument]
+          default = ["eu-west-1"]
+        }
+        variable "typed" {
+          type = set(string)
+        }
+        output "ids" {
+        ^^^^^^^^^^^^ error[missing-argument]
+          value = var.regions
+        }
+        output "typed" {
+          type  = set(string)
+          value = var.typed
+        }
+        output "wrong" {
+          type  = number
+          value = var.typed
+                 #^^^^^^^^^ error[type-mismatch]
+        }
+        //- stack/dev.tfdeploy.hcl
+        deployment "dev" {
+          inputs = {
+            regions = ["eu-west-1"]
+          }
+        }
+    "#]]);
+}

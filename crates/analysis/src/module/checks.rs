@@ -90,6 +90,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             _ => {}
         }
     }
+    if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
+        super::stacks::block(inf, b);
+    }
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
@@ -139,8 +142,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         }
         // Terraform 1.15: an output's `type` (with `optional(T, default)`)
         // is a type expression, and its `value` a check site like a
-        // variable's default.
-        ("output", FileKind::Terraform) if dialect.is_terraform() => {
+        // variable's default. So is a Terraform stack's (stacks.md).
+        ("output", FileKind::Terraform | FileKind::Hcl)
+            if dialect.is_terraform() || super::stacks::is_component_file(&doc.file.path) =>
+        {
             let declared = b.body.get_attribute("type").map(|a| {
                 let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
                 (te, inf.range(&a.value))

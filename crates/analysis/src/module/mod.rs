@@ -51,6 +51,7 @@ mod readers;
 mod resources;
 mod shared;
 mod shifted;
+mod stacks;
 mod symbols;
 mod tftest;
 
