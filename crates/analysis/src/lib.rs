@@ -128,6 +128,14 @@ pub fn is_nomad(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nomad") || n.ends_with(".nomad.hcl"))
 }
 
+/// Whether `path` is a Terraform Stacks component file: hashicorp/terraform's
+/// `internal/stacks/stackconfig/file.go` reads `.tfcomponent.hcl` (its JSON
+/// form is not read here). Plain HCL whose `component` blocks call modules
+/// (docs/spec/stacks.md).
+pub fn is_stack_component(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfcomponent.hcl"))
+}
+
 /// The family of a file we analyse, or `None` for files we skip.
 pub fn family_of(path: &Path) -> Option<Family> {
     if is_nomad(path) {

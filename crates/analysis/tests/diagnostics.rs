@@ -501,3 +501,58 @@ fn a_stack_variable_or_output_without_type() {
         }
     "#]]);
 }
+
+/// A stack component's `inputs` are its module's variables: Terraform's
+/// stackeval checks each against the variable's type ("Invalid value for
+/// input variable"), and rejects unknown and missing ones (the example is the
+/// shape of hashicorp's Stacks docs, `component "pet"` over a `random_pet` module).
+#[test]
+fn a_stack_component_inputs_checked_against_its_module() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        required_providers {
+          random = {
+            source  = "hashicorp/random"
+            version = "~> 3.5.0"
+          }
+        }
+        provider "random" "this" {}
+        component "pet" {
+          source = "./pet"
+          inputs = {
+            prefix = var.prefix
+            length = "three"
+                    #^^^^^^^ error[invalid-value]
+            lenght = 3
+           #^^^^^^ error[unsupported-argument]
+          }
+          providers = {
+            random = provider.random.this
+          }
+        }
+        component "partial" {
+        ^^^^^^^^^^^^^^^^^^^ error[missing-argument]
+          source = "./pet"
+          inputs = {
+            length = 2
+          }
+        }
+        variable "prefix" {
+          type = string
+        }
+        output "name" {
+          type  = string
+          value = component.pet.name
+        }
+        //- stack/pet/main.tf
+        variable "prefix" {
+          type = string
+        }
+        variable "length" {
+          type = number
+        }
+        output "name" {
+          value = "x"
+        }
+    "#]]);
+}

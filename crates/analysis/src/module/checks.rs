@@ -99,6 +99,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("module", FileKind::Terraform) if dialect.is_terraform() => module_call(inf, b, dialect),
         ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
+        ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
+            super::stacks::component(inf, b, dialect)
+        }
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.

@@ -641,6 +641,9 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 repeat: enabled_or(repeat_of(b.body.attributes().map(|a| a.key.value().as_str())), &b.body),
             });
         }
+        ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
+            d.calls.extend(super::stacks::component_decl(b, src))
+        }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
                 d.computed.push(ComputedDecl {

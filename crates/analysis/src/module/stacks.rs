@@ -4,11 +4,7 @@
 
 use super::*;
 
-/// Whether `path` is a Stacks component file (`internal/stacks/stackconfig/file.go`
-/// reads `.tfcomponent.hcl`; `.tfcomponent.json` is not read here).
-pub(super) fn is_component_file(path: &std::path::Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfcomponent.hcl"))
-}
+pub(super) use crate::is_stack_component as is_component_file;
 
 /// A stack's `variable` and `output` must have `type`: it is `Required: true`
 /// in `inputVariableBlockSchema` (input_variable.go) and `outputValueBlockSchema`
@@ -28,4 +24,101 @@ pub(super) fn block(inf: &mut Infer, b: &Block) {
     let name = b.labels.first().map(label_text).unwrap_or("");
     let msg = format!("a stack's {what} needs `type`: `{what} \"{name}\"` has none, and Terraform requires it");
     inf.report(Diagnostic::new(Code::MissingArgument, header, msg));
+}
+
+/// The call name of `component "NAME"`: `#` keeps it out of what a
+/// reference can name (as a test's run calls are kept), since the stack's
+/// `component.NAME` is not Terraform's `module.NAME`.
+fn call_name(name: &str) -> String {
+    format!("#component:{name}")
+}
+
+/// The call a stack's `component "NAME" { source = "…" }` declares: the
+/// module at `source`, resolved as a module call's (analysis.md §6).
+pub(super) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+    let label = b.labels.first()?;
+    let source = b.body.get_attribute("source").and_then(|a| match eval(&a.value, src) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    });
+    Some(CallDecl {
+        name: call_name(label_text(label)),
+        name_range: src.range(label),
+        source,
+        template: None,
+        repeat: Repeat::One,
+        component: false,
+    })
+}
+
+/// `component "NAME" { source  inputs = { … } }`: each input against the
+/// variable of the same name in the component's module, as a module call's
+/// arguments are (Terraform's stackeval hands `inputs` to the module's root
+/// variables: "Invalid value for input variable", "Unsupported argument",
+/// "Missing required argument"). Only an `inputs` written as an object
+/// constructor is checked input by input.
+pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let interface = match inf.env().callee(&call_name(name)) {
+        Some(Callee::Module(i)) => Some(i),
+        _ => None,
+    };
+    let source = match b.body.get_attribute("source").map(|a| eval(&a.value, inf.source())) {
+        Some(Ok(Value::String(s))) => s,
+        _ => String::new(),
+    };
+    let mut given = HashSet::default();
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        let (Some(i), "inputs", Expression::Object(obj)) = (&interface, key, &a.value) else {
+            inf.expr(&a.value);
+            continue;
+        };
+        for (k, v) in obj.iter() {
+            let input_name = match k {
+                hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                _ => {
+                    inf.expr(v.expr());
+                    continue;
+                }
+            };
+            let t = inf.expr(v.expr());
+            match i.input(&input_name) {
+                Some(input) => {
+                    if let Some(declared) = &input.declared {
+                        let related = Related {
+                            path: Some(input.path.clone()),
+                            range: input.type_range.clone().unwrap_or_else(|| input.name_range.clone()),
+                            message: format!("the type of variable `{input_name}` in component `{name}`"),
+                        };
+                        inf.check(v.expr(), &t, declared, Some(related));
+                    }
+                }
+                None => {
+                    let r = inf.range(k);
+                    let mut msg = format!("component `{name}` ({source}) has no variable `{input_name}`");
+                    let names = i.inputs.iter().map(|i| i.name.as_str());
+                    if let Some(s) = types::suggest::closest(&input_name, names) {
+                        msg.push_str(&format!("; did you mean `{s}`?"));
+                    }
+                    inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+                }
+            }
+            given.insert(input_name);
+        }
+        let header = inf.range(&b.ident).start..b.labels.last().map_or(inf.range(&b.ident).end, |l| inf.range(l).end);
+        for v in i.inputs.iter().filter(|v| v.required && !given.contains(&v.name)) {
+            let msg = format!("component `{name}` needs the input `{}`: its variable has no default", v.name);
+            let related = Related {
+                path: Some(v.path.clone()),
+                range: v.name_range.clone(),
+                message: format!("variable `{}` is declared here", v.name),
+            };
+            inf.report(Diagnostic::new(Code::MissingArgument, header.clone(), msg).with_related(related));
+        }
+    }
+    for nested in b.body.blocks() {
+        super::checks::body(inf, &nested.body, dialect, false);
+    }
 }
