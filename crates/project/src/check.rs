@@ -355,8 +355,9 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>) -> Loaded {
         Some(Family::Pcl)
     } else if loaded.files.iter().any(|f| f.kind == FileKind::TfTest) {
         Some(Family::TfTest)
-    } else if loaded.files.iter().any(|f| analysis::is_stack_component(&f.path)) {
-        // A stack's components call modules (docs/spec/stacks.md).
+    } else if loaded.files.iter().any(|f| analysis::calls_modules(&f.path)) {
+        // A stack's components and a Terragrunt unit call modules
+        // (docs/spec/stacks.md, terragrunt.md).
         Some(Family::Hcl)
     } else {
         None

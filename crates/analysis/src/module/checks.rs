@@ -45,6 +45,14 @@ pub(super) fn check_item(
                     let packer = doc.file.path.to_string_lossy().ends_with(".pkrvars.hcl");
                     tfvars_value(&mut inf, &view, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
                 }
+                // A Terragrunt unit's inputs go to its module (terragrunt.md §2).
+                Structure::Attribute(a)
+                    if kind == FileKind::Hcl
+                        && a.key.value().as_str() == "inputs"
+                        && crate::is_terragrunt_unit(&doc.file.path) =>
+                {
+                    super::terragrunt::inputs(&mut inf, a)
+                }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
                 Structure::Attribute(a) => {

@@ -644,6 +644,9 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
             d.calls.extend(super::stacks::component_decl(b, src))
         }
+        ("terraform", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
+            d.calls.extend(super::terragrunt::terraform_decl(b, src))
+        }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
                 d.computed.push(ComputedDecl {

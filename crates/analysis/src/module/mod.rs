@@ -53,6 +53,7 @@ mod shared;
 mod shifted;
 mod stacks;
 mod symbols;
+mod terragrunt;
 mod tftest;
 
 use calls::*;

@@ -3,6 +3,7 @@
 //! that hold without the component modules.
 
 use super::*;
+use crate::calls::Interface;
 
 pub(super) use crate::is_stack_component as is_component_file;
 
@@ -67,46 +68,14 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
         Some(Ok(Value::String(s))) => s,
         _ => String::new(),
     };
-    let mut given = HashSet::default();
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
         let (Some(i), "inputs", Expression::Object(obj)) = (&interface, key, &a.value) else {
             inf.expr(&a.value);
             continue;
         };
-        for (k, v) in obj.iter() {
-            let input_name = match k {
-                hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
-                hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                _ => {
-                    inf.expr(v.expr());
-                    continue;
-                }
-            };
-            let t = inf.expr(v.expr());
-            match i.input(&input_name) {
-                Some(input) => {
-                    if let Some(declared) = &input.declared {
-                        let related = Related {
-                            path: Some(input.path.clone()),
-                            range: input.type_range.clone().unwrap_or_else(|| input.name_range.clone()),
-                            message: format!("the type of variable `{input_name}` in component `{name}`"),
-                        };
-                        inf.check(v.expr(), &t, declared, Some(related));
-                    }
-                }
-                None => {
-                    let r = inf.range(k);
-                    let mut msg = format!("component `{name}` ({source}) has no variable `{input_name}`");
-                    let names = i.inputs.iter().map(|i| i.name.as_str());
-                    if let Some(s) = types::suggest::closest(&input_name, names) {
-                        msg.push_str(&format!("; did you mean `{s}`?"));
-                    }
-                    inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
-                }
-            }
-            given.insert(input_name);
-        }
+        let who = format!("component `{name}`");
+        let given = inputs(inf, obj, i, &who, &source, Site::Component);
         let header = inf.range(&b.ident).start..b.labels.last().map_or(inf.range(&b.ident).end, |l| inf.range(l).end);
         for v in i.inputs.iter().filter(|v| v.required && !given.contains(&v.name)) {
             let msg = format!("component `{name}` needs the input `{}`: its variable has no default", v.name);
@@ -121,4 +90,74 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
     for nested in b.body.blocks() {
         super::checks::body(inf, &nested.body, dialect, false);
     }
+}
+
+/// Where `inputs = { … }` hands values to a module.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Site {
+    /// A stack's component: Terraform converts each value to its variable's
+    /// type; a name that is no variable is an `unsupported-argument` error.
+    Component,
+    /// A Terragrunt unit (terragrunt.md §2): the values were inferred already
+    /// (a top-level attribute of plain HCL is, as a name), so inferring them
+    /// again must not report their diagnostics twice; unknown names are
+    /// ignored; and a `string` variable takes any value, as Terraform reads a
+    /// string variable's `TF_VAR_` text literally (`ParsingMode` literal).
+    Terragrunt,
+}
+
+/// Each attribute of `obj` (an `inputs = { … }`) against the variable of the
+/// same name in `i`: its value is a check site of the variable's type.
+/// Returns the names given.
+pub(super) fn inputs(
+    inf: &mut Infer,
+    obj: &hcl_edit::expr::Object,
+    i: &Interface,
+    who: &str,
+    source: &str,
+    site: Site,
+) -> HashSet<String> {
+    let typed = site == Site::Terragrunt;
+    let mut given = HashSet::default();
+    for (k, v) in obj.iter() {
+        let input_name = match k {
+            hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+            hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+            _ if typed => continue,
+            _ => {
+                inf.expr(v.expr());
+                continue;
+            }
+        };
+        let reported = inf.diagnostics.len();
+        let t = inf.expr(v.expr());
+        if typed {
+            inf.diagnostics.truncate(reported);
+        }
+        match i.input(&input_name) {
+            Some(input) => {
+                let literal = typed && matches!(input.declared.as_ref().map(Type::kind), Some(Kind::String));
+                if let Some(declared) = input.declared.as_ref().filter(|_| !literal) {
+                    let related = Related {
+                        path: Some(input.path.clone()),
+                        range: input.type_range.clone().unwrap_or_else(|| input.name_range.clone()),
+                        message: format!("the type of variable `{input_name}` in {who}"),
+                    };
+                    inf.check(v.expr(), &t, declared, Some(related));
+                }
+            }
+            None if site == Site::Component => {
+                let r = inf.range(k);
+                let mut msg = format!("{who} ({source}) has no variable `{input_name}`");
+                let names = i.inputs.iter().map(|i| i.name.as_str());
+                if let Some(s) = types::suggest::closest(&input_name, names) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+            }
+            None => {}
+        }
+        given.insert(input_name);
+    }
+    given
 }

@@ -1,0 +1,39 @@
+//! A Terragrunt unit (`terragrunt.hcl`, docs/spec/terragrunt.md §2): its
+//! `inputs` are handed to the module that `terraform { source }` names, as
+//! `TF_VAR_` values (gruntwork-io/terragrunt `pkg/config/config.go`,
+//! `TerraformConfig.Source`; inputs in `internal/runner/run/run.go`
+//! `ToTerraformEnvVars`), so Terraform converts each to its variable's type
+//! at plan and rejects what does not convert.
+
+use super::*;
+
+/// The call of the unit's module (not a name any reference can reach).
+const CALL: &str = "#terragrunt";
+
+/// `terraform { source = "…" }` as a call: a local path relative to the
+/// unit's directory, with Terragrunt's `//` (the module's subdirectory
+/// within what is copied) read as one `/`. A source that is not a constant
+/// string (`"${get_repo_root()}/modules/app"`) is not followed.
+pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+    let a = b.body.get_attribute("source")?;
+    let Ok(Value::String(s)) = eval(&a.value, src) else { return None };
+    let source = crate::calls::is_local(&s).then(|| s.replace("//", "/"));
+    Some(CallDecl {
+        name: CALL.to_string(),
+        name_range: src.range(&a.value),
+        source,
+        template: None,
+        repeat: Repeat::One,
+        component: false,
+    })
+}
+
+/// The unit's top-level `inputs = { … }`: each attribute against the
+/// module's variable of the same name. Unknown names are not errors
+/// (Terraform ignores a `TF_VAR_` value no variable declares) and missing
+/// ones are not either (an `include`d file or the environment may give them).
+pub(super) fn inputs(inf: &mut Infer, a: &Attribute) {
+    let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, inf.env().callee(CALL)) else { return };
+    let source = i.dir.display().to_string();
+    super::stacks::inputs(inf, obj, &i, "the unit's module", &source, super::stacks::Site::Terragrunt);
+}
