@@ -30,9 +30,7 @@ pub(super) fn block(inf: &mut Infer, b: &Block) {
 /// The call name of `component "NAME"`: `#` keeps it out of what a
 /// reference can name (as a test's run calls are kept), since the stack's
 /// `component.NAME` is not Terraform's `module.NAME`.
-fn call_name(name: &str) -> String {
-    format!("#component:{name}")
-}
+use crate::calls::component_call as call_name;
 
 /// The call a stack's `component "NAME" { source = "…" }` declares: the
 /// module at `source`, resolved as a module call's (analysis.md §6).

@@ -8,7 +8,7 @@
 use super::*;
 
 /// The call of the unit's module (not a name any reference can reach).
-const CALL: &str = "#terragrunt";
+use crate::calls::TERRAGRUNT as CALL;
 
 /// `terraform { source = "…" }` as a call: a local path relative to the
 /// unit's directory, with Terragrunt's `//` (the module's subdirectory
