@@ -2,6 +2,7 @@
 //! plain HCL here, with the rules of Terraform's `internal/stacks/stackconfig`
 //! that hold without the component modules.
 
+use super::calls::{describe_input_at, Words};
 use super::*;
 use crate::calls::Interface;
 
@@ -73,7 +74,7 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
             continue;
         };
         let who = format!("component `{name}`");
-        let given = inputs(inf, obj, i, &who, &source, Site::Component);
+        let given = inputs(inf, obj, i, &who, name, &source, Site::Component);
         let header = inf.range(&b.ident).start..b.labels.last().map_or(inf.range(&b.ident).end, |l| inf.range(l).end);
         for v in i.inputs.iter().filter(|v| v.required && !given.contains(&v.name)) {
             let msg = format!("component `{name}` needs the input `{}`: its variable has no default", v.name);
@@ -112,6 +113,7 @@ pub(super) fn inputs(
     obj: &hcl_edit::expr::Object,
     i: &Interface,
     who: &str,
+    call: &str,
     source: &str,
     site: Site,
 ) -> HashSet<String> {
@@ -134,6 +136,9 @@ pub(super) fn inputs(
         }
         match i.input(&input_name) {
             Some(input) => {
+                let w = Words { what: if typed { "module" } else { "component" }, input: "variable" };
+                let r = inf.range(k);
+                describe_input_at(inf, r, input, call, &w);
                 let literal = typed && matches!(input.declared.as_ref().map(Type::kind), Some(Kind::String));
                 if let Some(declared) = input.declared.as_ref().filter(|_| !literal) {
                     let related = Related {

@@ -35,5 +35,6 @@ pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
 pub(super) fn inputs(inf: &mut Infer, a: &Attribute) {
     let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, inf.env().callee(CALL)) else { return };
     let source = i.dir.display().to_string();
-    super::stacks::inputs(inf, obj, &i, "the unit's module", &source, super::stacks::Site::Terragrunt);
+    let site = super::stacks::Site::Terragrunt;
+    super::stacks::inputs(inf, obj, &i, "the unit's module", &source, &source, site);
 }
