@@ -468,7 +468,8 @@ fn providerconfig_in_a_stack_file() {
 
 /// A stack's `variable` and `output` must have `type` (`Required: true` in
 /// `internal/stacks/stackconfig/input_variable.go` and `output_value.go`); a
-/// module's variable may leave it out, and so may a deployment file's.
+/// module's variable may leave it out. A deployment's `inputs` are values of
+/// the stack's variables, checked against their types (`typed` is a set).
 #[test]
 fn a_stack_variable_or_output_without_type() {
     check(expect![[r#"
@@ -497,6 +498,8 @@ fn a_stack_variable_or_output_without_type() {
         deployment "dev" {
           inputs = {
             regions = ["eu-west-1"]
+            typed   = "eu-west-1"
+                     #^^^^^^^^^^^ error[type-mismatch]
           }
         }
     "#]]);

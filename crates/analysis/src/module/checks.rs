@@ -39,6 +39,9 @@ pub(super) fn check_item(
                         None
                     };
                     check_block(&mut inf, doc, b, own);
+                    if kind == FileKind::Hcl {
+                        super::stacks::deployment(&mut inf, &view, &doc.file.path, b, vars);
+                    }
                 }
                 Structure::Attribute(a) if kind == FileKind::Tfvars => {
                     // Packer's variable files say the same of undeclared names.

@@ -164,3 +164,41 @@ pub(super) fn inputs(
     }
     given
 }
+
+/// Whether `path` is a Stacks deployment file (`*.tfdeploy.hcl`).
+fn is_deployment_file(path: &std::path::Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfdeploy.hcl"))
+}
+
+/// `deployment "NAME" { inputs = { … } }` in a `.tfdeploy.hcl` file: each
+/// input is a value of the stack's variable of the same name (the
+/// component files' `variable` blocks, in the same directory and so the
+/// same unit here), checked against its type. The block was typed already
+/// (by `check_block`), so the values' own diagnostics are not reported
+/// again. Unknown names are left alone (not verified against Terraform).
+pub(super) fn deployment(
+    inf: &mut Infer,
+    view: &View,
+    path: &std::path::Path,
+    b: &Block,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+) {
+    if b.ident.value().as_str() != "deployment" || !is_deployment_file(path) {
+        return;
+    }
+    let Some(Expression::Object(obj)) = b.body.get_attribute("inputs").map(|a| &a.value) else { return };
+    for (k, v) in obj.iter() {
+        let name = match k {
+            hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+            hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+            _ => continue,
+        };
+        view.lookups.borrow_mut().push((Space::Var, name.clone()));
+        let Some((var, related)) = vars.get(name.as_str()) else { continue };
+        let Some(declared) = &var.decl.declared else { continue };
+        let reported = inf.diagnostics.len();
+        let t = inf.expr(v.expr());
+        inf.diagnostics.truncate(reported);
+        inf.check(v.expr(), &t, declared, related.clone());
+    }
+}
