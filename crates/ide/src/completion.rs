@@ -267,12 +267,13 @@ fn hcl_inputs(d: &Document, prefix: &str, offset: usize, analysis: &ModuleAnalys
         return None;
     }
     let head = prefix.trim_start();
+    let is_stack = analysis::is_stack_component(&d.file.path);
     let (call, inputs_at) = if analysis::is_terragrunt_unit(&d.file.path) && head.starts_with("inputs") {
         (analysis::calls::TERRAGRUNT.to_string(), *open.first().filter(|_| open.len() == 1)?)
     } else if analysis::is_stack_component(&d.file.path) {
         let name = head.strip_prefix("component")?.trim_start().strip_prefix('"')?.split('"').next()?;
         let [(_, '{'), inputs] = open.as_slice() else { return None };
-        if !prefix[..inputs.0].trim_end().strip_suffix('=')?.trim_end().ends_with("inputs") {
+        if !prefix.get(..inputs.0)?.trim_end().strip_suffix('=')?.trim_end().ends_with("inputs") {
             return None;
         }
         (analysis::calls::component_call(name), *inputs)
@@ -282,8 +283,11 @@ fn hcl_inputs(d: &Document, prefix: &str, offset: usize, analysis: &ModuleAnalys
     if inputs_at.1 != '{' {
         return None;
     }
-    let i = analysis.context.callee(&call)?.interface()?;
-    let body = &item_text(d, offset)[inputs_at.0..];
+    let callee = analysis.context.callee(&call);
+    // A Terragrunt unit without `terraform { source }` runs its own directory.
+    let callee = callee.or_else(|| analysis.context.callee(analysis::calls::TERRAGRUNT_DIR).filter(|_| !is_stack));
+    let i = callee?.interface()?;
+    let body = item_text(d, offset).get(inputs_at.0..).unwrap_or("");
     Some(input_completions(i, body))
 }
 

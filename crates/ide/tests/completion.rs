@@ -399,3 +399,24 @@ variable "region" {
         "#]],
     );
 }
+
+/// Without `terraform { source }` a Terragrunt unit's module is its own
+/// directory (terragrunt's `test/fixtures/inputs`).
+#[test]
+fn a_terragrunt_unit_without_source_offers_its_directorys_variables() {
+    check(
+        r#"
+//- app/terragrunt.hcl
+inputs = {
+  $0
+}
+//- app/main.tf
+variable "replicas" {
+  type = number
+}
+"#,
+        expect![[r#"
+            Attribute replicas [replicas = ${1}] — number (required)
+        "#]],
+    );
+}

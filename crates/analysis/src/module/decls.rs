@@ -329,6 +329,9 @@ pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
         match s {
             Structure::Block(b) => declare_block(doc, b, src, &mut d),
             Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {
+                if a.key.value().as_str() == "inputs" && crate::is_terragrunt_unit(&doc.file.path) {
+                    d.calls.push(super::terragrunt::own_dir_decl(src.range(&a.key)));
+                }
                 d.computed.push(ComputedDecl {
                     space: Space::Pcl,
                     name: a.key.value().to_string(),
