@@ -21,10 +21,50 @@ pub fn prescan<'a>(texts: impl IntoIterator<Item = (FileKind, &'a std::path::Pat
                 source: Some(crate::module::tested_source_of(path)),
                 family: Family::Terraform,
             }),
+            FileKind::Hcl if crate::calls_modules(path) => hcl_calls(path, text, &mut out),
             _ => {}
         }
     }
     out
+}
+
+/// The calls of a stack's component file (`component "NAME" {` and its
+/// `source = "…"`) and of a Terragrunt unit (`terraform {` and its
+/// `source = "…"`, Terragrunt's `//` read as `/`; without one, its own
+/// directory), as the analysis names them (stacks.md, terragrunt.md).
+fn hcl_calls(path: &std::path::Path, text: &str, out: &mut Vec<Call>) {
+    let terragrunt = crate::is_terragrunt_unit(path);
+    let mut name: Option<String> = None;
+    let mut sourced = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("component \"").filter(|_| !terragrunt) {
+            name = rest.split('"').next().map(crate::calls::component_call);
+        } else if terragrunt && line.trim_end().strip_prefix("terraform").is_some_and(|r| r.trim() == "{") {
+            name = Some(crate::calls::TERRAGRUNT.to_string());
+        } else if line.starts_with('}') {
+            name = None;
+        } else if let (Some(n), Some(v)) = (&name, line.trim_start().strip_prefix("source")) {
+            if let Some(src) = v.trim_start().strip_prefix('=').map(str::trim).and_then(|v| v.strip_prefix('"')) {
+                let source = src.split('"').next().map(|s| s.replace("//", "/"));
+                out.push(Call { name: n.clone(), source, family: Family::Terraform });
+                sourced |= terragrunt;
+                name = None;
+            }
+        }
+    }
+    if terragrunt && !sourced {
+        out.push(Call {
+            name: crate::calls::TERRAGRUNT_DIR.to_string(),
+            source: Some("./".to_string()),
+            family: Family::Terraform,
+        });
+    }
+}
+
+/// Whether a call of [`prescan`] is made by a plain HCL unit (a stack's
+/// component, a Terragrunt unit), not by a unit of the callee's family.
+pub fn from_hcl(call: &Call) -> bool {
+    call.name.starts_with("#component:") || call.name.starts_with(crate::calls::TERRAGRUNT)
 }
 
 fn terraform_calls(text: &str, out: &mut Vec<Call>) {
@@ -60,6 +100,27 @@ fn pcl_components(text: &str, out: &mut Vec<Call>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stack's components and a Terragrunt unit's module, as the
+    /// analysis names their calls.
+    #[test]
+    fn hcl_calls_are_read_from_formatted_text() {
+        let stack = "component \"pet\" {\n  source = \"./pet\"\n}\n";
+        let unit = "terraform {\n  source = \"../modules//app\"\n}\n";
+        let own = "inputs = {\n  a = 1\n}\n";
+        let texts = [
+            (FileKind::Hcl, std::path::Path::new("s/main.tfcomponent.hcl"), stack),
+            (FileKind::Hcl, std::path::Path::new("u/terragrunt.hcl"), unit),
+            (FileKind::Hcl, std::path::Path::new("o/terragrunt.hcl"), own),
+            (FileKind::Hcl, std::path::Path::new("x/other.hcl"), stack),
+        ];
+        let got: Vec<(String, Option<String>, bool)> =
+            prescan(texts).iter().map(|c| (c.name.clone(), c.source.clone(), from_hcl(c))).collect();
+        let want = [("#component:pet", "./pet"), ("#terragrunt", "../modules/app"), ("#terragrunt-dir", "./")];
+        let want: Vec<(String, Option<String>, bool)> =
+            want.iter().map(|(n, s)| (n.to_string(), Some(s.to_string()), true)).collect();
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn calls_are_read_from_formatted_text() {

@@ -30,6 +30,18 @@ pub fn run_call(file: &str, name: &str) -> String {
     format!("#run:{file}:{name}")
 }
 
+/// The call name of a Terraform stack's `component "NAME"` (docs/spec/stacks.md §3).
+pub fn component_call(name: &str) -> String {
+    format!("#component:{name}")
+}
+
+/// The call name of a Terragrunt unit's module (docs/spec/terragrunt.md §2).
+pub const TERRAGRUNT: &str = "#terragrunt";
+
+/// The call name of a Terragrunt unit's own directory, its module when no
+/// `terraform { source }` is declared (docs/spec/terragrunt.md §2).
+pub const TERRAGRUNT_DIR: &str = "#terragrunt-dir";
+
 /// The name of test file `file`'s own variable `NAME` (its `variables`).
 pub fn test_var(file: &str, name: &str) -> String {
     format!("#var:{file}:{name}")

@@ -13,6 +13,8 @@ use std::sync::LazyLock;
 use syntax::Dialect;
 use types::{unify_safe, unify_safe_fold, Kind, Type};
 
+mod terragrunt;
+
 /// One parameter of a function signature.
 pub struct Param {
     pub name: &'static str,
@@ -106,13 +108,14 @@ impl Function {
 }
 
 /// The function named `name` in that dialect. Plain HCL has both tables, PCL's
-/// first (so `length` is PCL's, returning `int`).
+/// first (so `length` is PCL's, returning `int`), and Terragrunt's functions
+/// (docs/spec/terragrunt.md).
 pub fn lookup(dialect: Dialect, name: &str) -> Option<&'static Function> {
     match dialect {
         Dialect::Terraform => TERRAFORM.get(name),
         Dialect::OpenTofu => OPENTOFU.get(name).or_else(|| TERRAFORM.get(name)),
         Dialect::Pcl => PCL.get(name),
-        Dialect::Hcl => PCL.get(name).or_else(|| TERRAFORM.get(name)),
+        Dialect::Hcl => PCL.get(name).or_else(|| TERRAFORM.get(name)).or_else(|| TERRAGRUNT.get(name)),
     }
 }
 
@@ -122,7 +125,7 @@ pub fn names(dialect: Dialect) -> Vec<&'static str> {
         Dialect::Terraform => TERRAFORM.keys().copied().collect(),
         Dialect::OpenTofu => OPENTOFU.keys().chain(TERRAFORM.keys()).copied().collect(),
         Dialect::Pcl => PCL.keys().copied().collect(),
-        Dialect::Hcl => PCL.keys().chain(TERRAFORM.keys()).copied().collect(),
+        Dialect::Hcl => PCL.keys().chain(TERRAFORM.keys()).chain(TERRAGRUNT.keys()).copied().collect(),
     };
     out.sort_unstable();
     out.dedup();
@@ -159,6 +162,7 @@ fn table(fs: Vec<Function>) -> HashMap<&'static str, Function> {
 static TERRAFORM: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terraform()));
 static PCL: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(pcl()));
 static OPENTOFU: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(opentofu()));
+static TERRAGRUNT: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terragrunt::terragrunt()));
 
 /// OpenTofu's functions that Terraform lacks: the `assume…` functions of
 /// 1.13 (`internal/lang/funcs/assume.go` in opentofu/opentofu), each giving
@@ -832,6 +836,14 @@ mod tests {
         // Shared names: plain HCL takes PCL's.
         assert_eq!(lookup(Dialect::Hcl, "length").unwrap().returns.to_string(), "int");
         assert_eq!(lookup(Dialect::Terraform, "length").unwrap().returns.to_string(), "number");
+        // Terragrunt's functions are plain HCL's, not Terraform's
+        // (createTerragruntEvalContext in terragrunt's pkg/config/config_helpers.go).
+        assert!(lookup(Dialect::Terraform, "find_in_parent_folders").is_none());
+        let f = lookup(Dialect::Hcl, "find_in_parent_folders").unwrap();
+        assert_eq!((f.arity(), f.returns.to_string()), ((0, None), "string".to_string()));
+        assert_eq!(lookup(Dialect::Hcl, "get_terragrunt_dir").unwrap().arity(), (0, Some(0)));
+        assert_eq!(lookup(Dialect::Hcl, "read_terragrunt_config").unwrap().arity(), (1, Some(2)));
+        assert!(names(Dialect::Hcl).contains(&"get_aws_account_id"));
     }
 
     #[test]
@@ -848,7 +860,7 @@ mod tests {
             assert!(tf.contains(&n), "{n}");
         }
         assert_eq!(names(Dialect::Pcl).len(), PCL.len());
-        assert!(names(Dialect::Hcl).len() < TERRAFORM.len() + PCL.len());
+        assert!(names(Dialect::Hcl).len() < TERRAFORM.len() + PCL.len() + TERRAGRUNT.len());
     }
 
     #[test]

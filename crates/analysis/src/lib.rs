@@ -128,6 +128,27 @@ pub fn is_nomad(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nomad") || n.ends_with(".nomad.hcl"))
 }
 
+/// Whether `path` is a Terraform Stacks component file: hashicorp/terraform's
+/// `internal/stacks/stackconfig/file.go` reads `.tfcomponent.hcl` (its JSON
+/// form is not read here). Plain HCL whose `component` blocks call modules
+/// (docs/spec/stacks.md).
+pub fn is_stack_component(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfcomponent.hcl"))
+}
+
+/// Whether `path` is a Terragrunt unit's configuration (`terragrunt.hcl`),
+/// whose `inputs` go to the module `terraform { source }` names
+/// (docs/spec/terragrunt.md §2).
+pub fn is_terragrunt_unit(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "terragrunt.hcl")
+}
+
+/// Whether a plain HCL file's blocks call modules: a stack's components, a
+/// Terragrunt unit's `terraform { source }`.
+pub fn calls_modules(path: &Path) -> bool {
+    is_stack_component(path) || is_terragrunt_unit(path)
+}
+
 /// The family of a file we analyse, or `None` for files we skip.
 pub fn family_of(path: &Path) -> Option<Family> {
     if is_nomad(path) {

@@ -420,3 +420,142 @@ fn a_module_source_may_reference_only_const_variables_and_locals() {
         resource "terraform_data" "x" {}
     "#]]);
 }
+
+/// Terragrunt's functions are known in plain HCL, with the signatures of
+/// terragrunt's `pkg/config/config_helpers.go` (`get_terragrunt_dir` takes no
+/// argument: a `wrapVoidToString…` function); a misspelt one is still an error.
+#[test]
+fn terragrunt_functions_in_a_terragrunt_file() {
+    check(expect![[r#"
+        //- live/dev/terragrunt.hcl
+        include "root" {
+          path = find_in_parent_folders("root.hcl")
+        }
+        locals {
+          env    = read_terragrunt_config(find_in_parent_folders("env.hcl"))
+          region = get_env("AWS_REGION", "us-east-1")
+          dir    = get_terragrunt_dir("x")
+                  #^^^^^^^^^^^^^^^^^^^^^^^ error[argument-count]
+          key    = path_relative_to_incude()
+                  #^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-function]
+        }
+        terraform {
+          source = "${get_repo_root()}/modules/app"
+        }
+    "#]]);
+}
+
+/// Terraform Stacks: `providerconfig(NAME)` is a type constructor whose one
+/// argument is a provider's local name as an identifier
+/// (`internal/stacks/stackconfig/typeexpr/typeexpr.go` in hashicorp/terraform).
+#[test]
+fn providerconfig_in_a_stack_file() {
+    check(expect![[r#"
+        //- main.tfcomponent.hcl
+        variable "random" {
+          type = providerconfig(random)
+        }
+        variable "quoted" {
+          type = providerconfig("random")
+                               #^^^^^^^^ error[type-syntax]
+        }
+        variable "none" {
+          type = providerconfig()
+                #^^^^^^^^^^^^^^^^ error[type-syntax]
+        }
+    "#]]);
+}
+
+/// A stack's `variable` and `output` must have `type` (`Required: true` in
+/// `internal/stacks/stackconfig/input_variable.go` and `output_value.go`); a
+/// module's variable may leave it out. A deployment's `inputs` are values of
+/// the stack's variables, checked against their types (`typed` is a set).
+#[test]
+fn a_stack_variable_or_output_without_type() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        variable "regions" {
+        ^^^^^^^^^^^^^^^^^^ error[missing-argument]
+          default = ["eu-west-1"]
+        }
+        variable "typed" {
+          type = set(string)
+        }
+        output "ids" {
+        ^^^^^^^^^^^^ error[missing-argument]
+          value = var.regions
+        }
+        output "typed" {
+          type  = set(string)
+          value = var.typed
+        }
+        output "wrong" {
+          type  = number
+          value = var.typed
+                 #^^^^^^^^^ error[type-mismatch]
+        }
+        //- stack/dev.tfdeploy.hcl
+        deployment "dev" {
+          inputs = {
+            regions = ["eu-west-1"]
+            typed   = "eu-west-1"
+                     #^^^^^^^^^^^ error[type-mismatch]
+          }
+        }
+    "#]]);
+}
+
+/// A stack component's `inputs` are its module's variables: Terraform's
+/// stackeval checks each against the variable's type ("Invalid value for
+/// input variable"), and rejects unknown and missing ones (the example is the
+/// shape of hashicorp's Stacks docs, `component "pet"` over a `random_pet` module).
+#[test]
+fn a_stack_component_inputs_checked_against_its_module() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        required_providers {
+          random = {
+            source  = "hashicorp/random"
+            version = "~> 3.5.0"
+          }
+        }
+        provider "random" "this" {}
+        component "pet" {
+          source = "./pet"
+          inputs = {
+            prefix = var.prefix
+            length = "three"
+                    #^^^^^^^ error[invalid-value]
+            lenght = 3
+           #^^^^^^ error[unsupported-argument]
+          }
+          providers = {
+            random = provider.random.this
+          }
+        }
+        component "partial" {
+        ^^^^^^^^^^^^^^^^^^^ error[missing-argument]
+          source = "./pet"
+          inputs = {
+            length = 2
+          }
+        }
+        variable "prefix" {
+          type = string
+        }
+        output "name" {
+          type  = string
+          value = component.pet.name
+        }
+        //- stack/pet/main.tf
+        variable "prefix" {
+          type = string
+        }
+        variable "length" {
+          type = number
+        }
+        output "name" {
+          value = "x"
+        }
+    "#]]);
+}

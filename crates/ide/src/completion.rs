@@ -102,6 +102,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         return attributes_after(&sym.ty, &parts[2..parts.len() - 1]).into();
     }
     if !dialect.is_terraform() {
+        if let Some(inputs) = hcl_inputs(d, prefix, offset, analysis) {
+            return inputs.into();
+        }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {
@@ -251,6 +254,41 @@ fn module_arguments(prefix: &str, item: &str, analysis: &ModuleAnalysis) -> Opti
     }
     let i = analysis.context.callee(name)?.interface()?;
     Some(input_completions(i, item))
+}
+
+/// Where plain HCL hands values to a module (stacks.md §3, terragrunt.md
+/// §2): at a name in a stack's `component "NAME" { inputs = { … } }` or a
+/// Terragrunt unit's `inputs = { … }`, the module's variables not given yet,
+/// those without a default first.
+fn hcl_inputs(d: &Document, prefix: &str, offset: usize, analysis: &ModuleAnalysis) -> Option<Vec<Completion>> {
+    let open = open_brackets(prefix);
+    let line = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+    if !line.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    let head = prefix.trim_start();
+    let is_stack = analysis::is_stack_component(&d.file.path);
+    let (call, inputs_at) = if analysis::is_terragrunt_unit(&d.file.path) && head.starts_with("inputs") {
+        (analysis::calls::TERRAGRUNT.to_string(), *open.first().filter(|_| open.len() == 1)?)
+    } else if analysis::is_stack_component(&d.file.path) {
+        let name = head.strip_prefix("component")?.trim_start().strip_prefix('"')?.split('"').next()?;
+        let [(_, '{'), inputs] = open.as_slice() else { return None };
+        if !prefix.get(..inputs.0)?.trim_end().strip_suffix('=')?.trim_end().ends_with("inputs") {
+            return None;
+        }
+        (analysis::calls::component_call(name), *inputs)
+    } else {
+        return None;
+    };
+    if inputs_at.1 != '{' {
+        return None;
+    }
+    let callee = analysis.context.callee(&call);
+    // A Terragrunt unit without `terraform { source }` runs its own directory.
+    let callee = callee.or_else(|| analysis.context.callee(analysis::calls::TERRAGRUNT_DIR).filter(|_| !is_stack));
+    let i = callee?.interface()?;
+    let body = item_text(d, offset).get(inputs_at.0..).unwrap_or("");
+    Some(input_completions(i, body))
 }
 
 /// In a test file (docs/spec/tests.md): in a `variables { }` block (the

@@ -337,3 +337,86 @@ output "greeting" {
         "#]],
     );
 }
+
+/// A stack component's `inputs` are its module's variables (docs/spec/stacks.md
+/// §3): those not given yet, required first, with their types.
+#[test]
+fn a_stack_components_inputs_offer_the_modules_variables() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+  inputs = {
+    prefix = "x"
+    $0
+  }
+}
+//- stack/pet/main.tf
+variable "prefix" {
+  type = string
+}
+variable "length" {
+  type    = number
+  default = 2
+}
+variable "separator" {
+  type = string
+}
+"#,
+        expect![[r#"
+            Attribute separator [separator = ${1}] — string (required)
+            Attribute length [length = ${1}] — number
+        "#]],
+    );
+}
+
+/// A Terragrunt unit's `inputs` are the variables of the module that
+/// `terraform { source }` names (docs/spec/terragrunt.md §2).
+#[test]
+fn a_terragrunt_units_inputs_offer_the_modules_variables() {
+    check(
+        r#"
+//- live/app/terragrunt.hcl
+terraform {
+  source = "../../modules//app"
+}
+inputs = {
+  re$0
+}
+//- modules/app/main.tf
+variable "replicas" {
+  type = number
+}
+variable "region" {
+  type    = string
+  default = "eu"
+}
+"#,
+        expect![[r#"
+            Attribute replicas [replicas = ${1}] — number (required)
+            Attribute region [region = ${1}] — string
+        "#]],
+    );
+}
+
+/// Without `terraform { source }` a Terragrunt unit's module is its own
+/// directory (terragrunt's `test/fixtures/inputs`).
+#[test]
+fn a_terragrunt_unit_without_source_offers_its_directorys_variables() {
+    check(
+        r#"
+//- app/terragrunt.hcl
+inputs = {
+  $0
+}
+//- app/main.tf
+variable "replicas" {
+  type = number
+}
+"#,
+        expect![[r#"
+            Attribute replicas [replicas = ${1}] — number (required)
+        "#]],
+    );
+}

@@ -208,3 +208,27 @@ output "greeting" {
         "#]],
     );
 }
+
+/// A name in a stack component's `inputs` goes to the module's variable
+/// (docs/spec/stacks.md §3).
+#[test]
+fn a_stack_components_input_goes_to_the_modules_variable() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+  inputs = {
+    len$0gth = 3
+  }
+}
+//- stack/pet/main.tf
+variable "length" {
+  type = number
+}
+"#,
+        expect![[r#"
+            stack/pet/main.tf: "length"
+        "#]],
+    );
+}

@@ -293,3 +293,61 @@ output "greeting" {
         "#]],
     );
 }
+
+/// A name in a stack component's `inputs` is the module's variable it sets
+/// (docs/spec/stacks.md §3).
+#[test]
+fn a_stack_components_input_shows_the_modules_variable() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+  inputs = {
+    len$0gth = 3
+  }
+}
+//- stack/pet/main.tf
+variable "length" {
+  type        = number
+  description = "How many words."
+}
+"#,
+        expect![[r#"
+            `length`: number
+            Variable `length` of component `pet` (main.tf)
+            ---
+            How many words.
+            ---
+            Required: the variable has no default.
+        "#]],
+    );
+}
+
+/// A name in a Terragrunt unit's `inputs` is the variable of the module
+/// `terraform { source }` names (docs/spec/terragrunt.md §2).
+#[test]
+fn a_terragrunt_units_input_shows_the_modules_variable() {
+    check(
+        r#"
+//- live/app/terragrunt.hcl
+terraform {
+  source = "../../modules//app"
+}
+inputs = {
+  repl$0icas = 2
+}
+//- modules/app/main.tf
+variable "replicas" {
+  type    = number
+  default = 1
+}
+"#,
+        expect![[r#"
+            `replicas`: number
+            Variable `replicas` of module `modules/app` (main.tf)
+            ---
+            Default: `1`
+        "#]],
+    );
+}

@@ -75,17 +75,28 @@ impl Scan {
             } else if FileKind::for_path(&path) == Some(FileKind::TfTest) {
                 // Its module under test is known from its path alone.
                 texts.push((FileKind::TfTest, path, String::new()));
-            } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl)) =
+            } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl | FileKind::Hcl)) =
                 kind.is_file().then(|| FileKind::for_path(&path)).flatten()
             {
+                // (Of plain HCL, only the files that call modules.)
+                if kind == FileKind::Hcl && !analysis::calls_modules(&path) {
+                    continue;
+                }
                 texts.extend(crate::fsread::read_regular_to_string(&path, MAX_FILE).ok().map(|t| (kind, path, t)));
             }
         }
         for c in prescan(texts.iter().map(|(k, p, t)| (*k, p.as_path(), t.as_str()))) {
-            let Some(source) = c.source.filter(|s| is_local(s)) else { continue };
+            let Some(source) = c.source.clone().filter(|s| is_local(s)) else { continue };
             let target = (normalize(&dir.join(source.replace('\\', "/"))), c.family);
             // A directory's test files call the module under test.
-            let unit = if c.name == analysis::calls::TESTED { Family::TfTest } else { c.family };
+            // A stack's or Terragrunt unit's calls are made by an hcl unit.
+            let unit = if c.name == analysis::calls::TESTED {
+                Family::TfTest
+            } else if analysis::callers::from_hcl(&c) {
+                Family::Hcl
+            } else {
+                c.family
+            };
             self.calls.entry((dir.to_path_buf(), unit)).or_default().push(target);
         }
         subdirs
@@ -137,15 +148,22 @@ mod tests {
         write("prog/main.pp", "component \"net\" \"./net\" {\n}\n");
         write("prog/net/main.pp", "config \"x\" \"int\" {\n}\n");
         write("prog/net/main.tf", "variable \"x\" {}\n");
+        write("stack/main.tfcomponent.hcl", "component \"app\" {\n  source = \"../modules/app\"\n}\n");
+        write("unit/terragrunt.hcl", "terraform {\n  source = \"../modules//app\"\n}\n");
         let scan = Scan::new(std::slice::from_ref(&root));
         let tf = |rel: &str| (root.join(rel), Family::Terraform);
+        let hcl = |rel: &str| (root.join(rel), Family::Hcl);
         let pcl = |rel: &str| (root.join(rel), Family::Pcl);
         let sorted = |found: HashSet<ModuleKey>| {
             let mut v: Vec<ModuleKey> = found.into_iter().collect();
             v.sort();
             v
         };
-        assert_eq!(sorted(scan.callers(&[tf("modules/net")].into())), [tf("live"), tf("modules/app")]);
+        // (A stack's component and a Terragrunt unit call as hcl units.)
+        assert_eq!(
+            sorted(scan.callers(&[tf("modules/net")].into())),
+            [tf("live"), tf("modules/app"), hcl("stack"), hcl("unit")]
+        );
         assert_eq!(scan.callers(&[tf("loop/a")].into()), [tf("loop/b")].into());
         // A component calls the PCL program of its directory, not the
         // Terraform module beside it.
@@ -157,7 +175,10 @@ mod tests {
         write("new/main.tf", &call("../modules/net"));
         scan.update(&root.join("live"));
         scan.update(&root.join("new"));
-        assert_eq!(sorted(scan.callers(&[tf("modules/net")].into())), [tf("modules/app"), tf("new")]);
+        assert_eq!(
+            sorted(scan.callers(&[tf("modules/net")].into())),
+            [tf("modules/app"), tf("new"), hcl("stack"), hcl("unit")]
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

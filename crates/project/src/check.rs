@@ -396,6 +396,10 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&Stdin
         Some(Family::Pcl)
     } else if loaded.files.iter().any(|f| f.kind == FileKind::TfTest) {
         Some(Family::TfTest)
+    } else if loaded.files.iter().any(|f| analysis::calls_modules(&f.path)) {
+        // A stack's components and a Terragrunt unit call modules
+        // (docs/spec/stacks.md, terragrunt.md).
+        Some(Family::Hcl)
     } else {
         None
     };

@@ -290,6 +290,9 @@ impl Parser<'_> {
         let name = call.name.name.value().as_str();
         let name_range = self.src.range(&call.name.name);
         let args: Vec<&Expression> = call.args.iter().collect();
+        if name == "providerconfig" && self.ctx.dialect == Dialect::Hcl && !call.name.is_namespaced() {
+            return self.provider_config(&args, range, name_range);
+        }
         if call.name.is_namespaced() || !(CONSTRUCTORS.contains(&name) || PRIMITIVES.contains(&name)) {
             let mut msg = format!(
                 "`{}` is not a type constructor",
@@ -357,6 +360,35 @@ impl Parser<'_> {
         };
         self.nodes[index].ty = result.0.clone();
         result
+    }
+
+    /// `providerconfig(NAME)`: a Terraform Stacks type, a reference to a
+    /// configuration of the provider whose local name is NAME
+    /// (`internal/stacks/stackconfig/typeexpr/typeexpr.go` in
+    /// hashicorp/terraform; docs/spec/stacks.md). Stacks files
+    /// (`.tfcomponent.hcl`, `.tfdeploy.hcl`) are plain HCL here, so the plain
+    /// HCL dialect has it. The algebra has no kind for a provider
+    /// configuration, so it is `any`; the argument must be an identifier, as
+    /// Terraform requires.
+    fn provider_config(&mut self, args: &[&Expression], range: Range<usize>, name_range: Range<usize>) -> Pair {
+        self.node(range.clone(), name_range, NodeKind::Constructor, Type::any());
+        match args {
+            [Expression::Variable(_)] => {}
+            [arg] => {
+                let at = self.src.range(*arg);
+                self.error(
+                    Code::TypeSyntax,
+                    at,
+                    "the argument to providerconfig must be just the local name of the provider, given as an identifier",
+                );
+            }
+            _ => self.error(
+                Code::TypeSyntax,
+                range,
+                "providerconfig takes one argument, the local name of the provider this configuration is for",
+            ),
+        }
+        same(Type::any())
     }
 
     fn one_arg(&mut self, name: &str, args: &[&Expression], range: Range<usize>, depth: usize) -> Pair {

@@ -292,10 +292,17 @@ fn missing(inf: &mut Infer, b: &Block, i: &Interface, call: &str, w: &Words) {
 /// What hover and definition show on an argument's name: the variable it
 /// sets in the called module.
 pub(super) fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: &Words) {
+    if inf.record.is_some() {
+        let range = inf.range(&a.key);
+        describe_input_at(inf, range, input, call, w);
+    }
+}
+
+/// [`describe_input`] at a name's `range` (an attribute of `inputs = { … }`).
+pub(super) fn describe_input_at(inf: &mut Infer, range: Range<usize>, input: &Input, call: &str, w: &Words) {
     if inf.record.is_none() {
         return;
     }
-    let range = inf.range(&a.key);
     let ty = input.declared.clone().unwrap_or_else(|| input.value.clone());
     let related = Related {
         path: Some(input.path.clone()),

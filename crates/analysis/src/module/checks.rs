@@ -39,11 +39,22 @@ pub(super) fn check_item(
                         None
                     };
                     check_block(&mut inf, doc, b, own);
+                    if kind == FileKind::Hcl {
+                        super::stacks::deployment(&mut inf, &view, &doc.file.path, b, vars);
+                    }
                 }
                 Structure::Attribute(a) if kind == FileKind::Tfvars => {
                     // Packer's variable files say the same of undeclared names.
                     let packer = doc.file.path.to_string_lossy().ends_with(".pkrvars.hcl");
                     tfvars_value(&mut inf, &view, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
+                }
+                // A Terragrunt unit's inputs go to its module (terragrunt.md §2).
+                Structure::Attribute(a)
+                    if kind == FileKind::Hcl
+                        && a.key.value().as_str() == "inputs"
+                        && crate::is_terragrunt_unit(&doc.file.path) =>
+                {
+                    super::terragrunt::inputs(&mut inf, a)
                 }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
@@ -90,12 +101,18 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             _ => {}
         }
     }
+    if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
+        super::stacks::block(inf, b);
+    }
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
         ("module", FileKind::Terraform) if dialect.is_terraform() => module_call(inf, b, dialect),
         ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
+        ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
+            super::stacks::component(inf, b, dialect)
+        }
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
         ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
@@ -140,8 +157,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         }
         // Terraform 1.15: an output's `type` (with `optional(T, default)`)
         // is a type expression, and its `value` a check site like a
-        // variable's default.
-        ("output", FileKind::Terraform) if dialect.is_terraform() => {
+        // variable's default. So is a Terraform stack's (stacks.md).
+        ("output", FileKind::Terraform | FileKind::Hcl)
+            if dialect.is_terraform() || super::stacks::is_component_file(&doc.file.path) =>
+        {
             let declared = b.body.get_attribute("type").map(|a| {
                 let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
                 (te, inf.range(&a.value))

@@ -334,6 +334,9 @@ pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
         match s {
             Structure::Block(b) => declare_block(doc, b, src, &mut d),
             Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {
+                if a.key.value().as_str() == "inputs" && crate::is_terragrunt_unit(&doc.file.path) {
+                    d.calls.push(super::terragrunt::own_dir_decl(src.range(&a.key)));
+                }
                 d.computed.push(ComputedDecl {
                     space: Space::Pcl,
                     name: a.key.value().to_string(),
@@ -672,6 +675,12 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                 name_range: src.range(label),
                 repeat: enabled_or(repeat_of(b.body.attributes().map(|a| a.key.value().as_str())), &b.body),
             });
+        }
+        ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
+            d.calls.extend(super::stacks::component_decl(b, src))
+        }
+        ("terraform", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
+            d.calls.extend(super::terragrunt::terraform_decl(b, src))
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {

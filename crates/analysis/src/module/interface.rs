@@ -10,6 +10,7 @@ use std::path::PathBuf;
 /// A document whose blocks can call modules.
 fn calling(d: &Document) -> bool {
     matches!(d.file.kind, FileKind::Terraform | FileKind::Pcl | FileKind::TfTest)
+        || (d.file.kind == FileKind::Hcl && crate::calls_modules(&d.file.path))
 }
 
 /// A module call as the workspace resolves it.

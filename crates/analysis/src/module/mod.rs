@@ -52,8 +52,10 @@ mod readers;
 mod resources;
 mod shared;
 mod shifted;
+mod stacks;
 mod static_eval;
 mod symbols;
+mod terragrunt;
 mod tftest;
 
 use calls::*;

@@ -1,0 +1,204 @@
+//! Terraform Stacks' component files (`*.tfcomponent.hcl`, docs/spec/stacks.md):
+//! plain HCL here, with the rules of Terraform's `internal/stacks/stackconfig`
+//! that hold without the component modules.
+
+use super::calls::{describe_input_at, Words};
+use super::*;
+use crate::calls::Interface;
+
+pub(super) use crate::is_stack_component as is_component_file;
+
+/// A stack's `variable` and `output` must have `type`: it is `Required: true`
+/// in `inputVariableBlockSchema` (input_variable.go) and `outputValueBlockSchema`
+/// (output_value.go), so Terraform rejects the block ("Missing required argument")
+/// where a module's variable would take any value.
+pub(super) fn block(inf: &mut Infer, b: &Block) {
+    let what = match b.ident.value().as_str() {
+        "variable" => "variable",
+        "output" => "output",
+        _ => return,
+    };
+    if b.labels.len() != 1 || b.body.has_attribute("type") {
+        return;
+    }
+    let ident = inf.range(&b.ident);
+    let header = ident.start..b.labels.last().map_or(ident.end, |l| inf.range(l).end);
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let msg = format!("a stack's {what} needs `type`: `{what} \"{name}\"` has none, and Terraform requires it");
+    inf.report(Diagnostic::new(Code::MissingArgument, header, msg));
+}
+
+/// The call name of `component "NAME"`: `#` keeps it out of what a
+/// reference can name (as a test's run calls are kept), since the stack's
+/// `component.NAME` is not Terraform's `module.NAME`.
+use crate::calls::component_call as call_name;
+
+/// The call a stack's `component "NAME" { source = "…" }` declares: the
+/// module at `source`, resolved as a module call's (analysis.md §6).
+pub(super) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+    let label = b.labels.first()?;
+    let source = b.body.get_attribute("source").and_then(|a| match eval(&a.value, src) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    });
+    Some(CallDecl {
+        name: call_name(label_text(label)),
+        name_range: src.range(label),
+        source,
+        template: None,
+        repeat: Repeat::One,
+        component: false,
+    })
+}
+
+/// `component "NAME" { source  inputs = { … } }`: each input against the
+/// variable of the same name in the component's module, as a module call's
+/// arguments are (Terraform's stackeval hands `inputs` to the module's root
+/// variables: "Invalid value for input variable", "Unsupported argument",
+/// "Missing required argument"). Only an `inputs` written as an object
+/// constructor is checked input by input.
+pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let interface = match inf.env().callee(&call_name(name)) {
+        Some(Callee::Module(i)) => Some(i),
+        _ => None,
+    };
+    let source = match b.body.get_attribute("source").map(|a| eval(&a.value, inf.source())) {
+        Some(Ok(Value::String(s))) => s,
+        _ => String::new(),
+    };
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        let (Some(i), "inputs", Expression::Object(obj)) = (&interface, key, &a.value) else {
+            inf.expr(&a.value);
+            continue;
+        };
+        let who = format!("component `{name}`");
+        let given = inputs(inf, obj, i, &who, name, &source, Site::Component);
+        let header = inf.range(&b.ident).start..b.labels.last().map_or(inf.range(&b.ident).end, |l| inf.range(l).end);
+        for v in i.inputs.iter().filter(|v| v.required && !given.contains(&v.name)) {
+            let msg = format!("component `{name}` needs the input `{}`: its variable has no default", v.name);
+            let related = Related {
+                path: Some(v.path.clone()),
+                range: v.name_range.clone(),
+                message: format!("variable `{}` is declared here", v.name),
+            };
+            inf.report(Diagnostic::new(Code::MissingArgument, header.clone(), msg).with_related(related));
+        }
+    }
+    for nested in b.body.blocks() {
+        super::checks::body(inf, &nested.body, dialect, false);
+    }
+}
+
+/// Where `inputs = { … }` hands values to a module.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Site {
+    /// A stack's component: Terraform converts each value to its variable's
+    /// type; a name that is no variable is an `unsupported-argument` error.
+    Component,
+    /// A Terragrunt unit (terragrunt.md §2): the values were inferred already
+    /// (a top-level attribute of plain HCL is, as a name), so inferring them
+    /// again must not report their diagnostics twice; unknown names are
+    /// ignored; and a `string` variable takes any value, as Terraform reads a
+    /// string variable's `TF_VAR_` text literally (`ParsingMode` literal).
+    Terragrunt,
+}
+
+/// Each attribute of `obj` (an `inputs = { … }`) against the variable of the
+/// same name in `i`: its value is a check site of the variable's type.
+/// Returns the names given.
+pub(super) fn inputs(
+    inf: &mut Infer,
+    obj: &hcl_edit::expr::Object,
+    i: &Interface,
+    who: &str,
+    call: &str,
+    source: &str,
+    site: Site,
+) -> HashSet<String> {
+    let typed = site == Site::Terragrunt;
+    let mut given = HashSet::default();
+    for (k, v) in obj.iter() {
+        let input_name = match k {
+            hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+            hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+            _ if typed => continue,
+            _ => {
+                inf.expr(v.expr());
+                continue;
+            }
+        };
+        let reported = inf.diagnostics.len();
+        let t = inf.expr(v.expr());
+        if typed {
+            inf.diagnostics.truncate(reported);
+        }
+        match i.input(&input_name) {
+            Some(input) => {
+                let w = Words { what: if typed { "module" } else { "component" }, input: "variable" };
+                let r = inf.range(k);
+                describe_input_at(inf, r, input, call, &w);
+                let literal = typed && matches!(input.declared.as_ref().map(Type::kind), Some(Kind::String));
+                if let Some(declared) = input.declared.as_ref().filter(|_| !literal) {
+                    let related = Related {
+                        path: Some(input.path.clone()),
+                        range: input.type_range.clone().unwrap_or_else(|| input.name_range.clone()),
+                        message: format!("the type of variable `{input_name}` in {who}"),
+                    };
+                    inf.check(v.expr(), &t, declared, Some(related));
+                }
+            }
+            None if site == Site::Component => {
+                let r = inf.range(k);
+                let mut msg = format!("{who} ({source}) has no variable `{input_name}`");
+                let names = i.inputs.iter().map(|i| i.name.as_str());
+                if let Some(s) = types::suggest::closest(&input_name, names) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+            }
+            None => {}
+        }
+        given.insert(input_name);
+    }
+    given
+}
+
+/// Whether `path` is a Stacks deployment file (`*.tfdeploy.hcl`).
+fn is_deployment_file(path: &std::path::Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfdeploy.hcl"))
+}
+
+/// `deployment "NAME" { inputs = { … } }` in a `.tfdeploy.hcl` file: each
+/// input is a value of the stack's variable of the same name (the
+/// component files' `variable` blocks, in the same directory and so the
+/// same unit here), checked against its type. The block was typed already
+/// (by `check_block`), so the values' own diagnostics are not reported
+/// again. Unknown names are left alone (not verified against Terraform).
+pub(super) fn deployment(
+    inf: &mut Infer,
+    view: &View,
+    path: &std::path::Path,
+    b: &Block,
+    vars: &HashMap<&str, (&VarRef, Option<Related>)>,
+) {
+    if b.ident.value().as_str() != "deployment" || !is_deployment_file(path) {
+        return;
+    }
+    let Some(Expression::Object(obj)) = b.body.get_attribute("inputs").map(|a| &a.value) else { return };
+    for (k, v) in obj.iter() {
+        let name = match k {
+            hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+            hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+            _ => continue,
+        };
+        view.lookups.borrow_mut().push((Space::Var, name.clone()));
+        let Some((var, related)) = vars.get(name.as_str()) else { continue };
+        let Some(declared) = &var.decl.declared else { continue };
+        let reported = inf.diagnostics.len();
+        let t = inf.expr(v.expr());
+        inf.diagnostics.truncate(reported);
+        inf.check(v.expr(), &t, declared, related.clone());
+    }
+}
