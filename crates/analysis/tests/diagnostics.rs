@@ -420,3 +420,45 @@ fn a_module_source_may_reference_only_const_variables_and_locals() {
         resource "terraform_data" "x" {}
     "#]]);
 }
+
+/// `&&` and `||` short-circuit since Terraform 1.12 (HCL 2.24,
+/// `OpLogicalAnd.ShortCircuit` in hashicorp/hcl `hclsyntax/expression_ops.go`):
+/// the right operand's diagnostics are dropped where the left one decides,
+/// and in `validate`, where both are unknown. Terraform 1.15 validate (the
+/// oracle) reports exactly `local.n.a` of `g` and the three errors kept
+/// below: references, and operands that are not `bool`.
+#[test]
+fn short_circuit_guards_and_narrowing() {
+    check(expect![[r#"
+        variable "c" {
+          type = bool
+        }
+        variable "o" {
+          type = object({ a = optional(object({ b = string })) })
+        }
+        locals {
+          n = null
+          s = var.c ? null : "x"
+          a = local.n != null && local.n.a == ""
+          b = local.n == null || local.n.a == ""
+          c = !(local.n == null) && local.n.a == ""
+          d = local.n != null ? local.n.a : ""
+          e = local.n == null ? "" : local.n.a
+          f = local.s != null && startswith(local.s, "x")
+          g = local.n.a
+                    #^^ warning[traversal]
+          h = var.o.a != null && var.o.a.b != ""
+          i = var.o.a != null && var.o.a.z != ""
+                                       #^^ warning[traversal]
+          j = var.c && var.o.a.z != ""
+                             #^^ warning[traversal]
+          k = false && var.o.a.z != ""
+          m = true || var.o.a.z != ""
+          p = var.c && local.nope
+                      #^^^^^^^^^^ error[undefined-reference]
+          q = var.c && [var.o.a.z]
+                      #^^^^^^^^^^^ error[type-mismatch]
+                              #^^ error[traversal]
+        }
+    "#]]);
+}
