@@ -462,3 +462,41 @@ fn short_circuit_guards_and_narrowing() {
         }
     "#]]);
 }
+
+/// A conditional at a check site is one of its results, so each is checked
+/// (issue 34 item 6). Terraform 1.15 `validate` (`var.c` unknown) accepts
+/// all of these; `plan -var c=false` fails exactly at outputs `m`, `n` and
+/// `q` ("Invalid output value"), `plan -var c=true` nowhere.
+#[test]
+fn each_result_of_a_conditional_is_checked() {
+    check(expect![[r#"
+        variable "c" {
+          type = bool
+        }
+        output "m" {
+          type  = object({ arn = string, id = string, key = string })
+          value = var.c ? { arn = "a", id = "b", key = "c" } : {}
+                                                              #^^ error[invalid-value]
+                                                              #^^ error[invalid-value]
+                                                              #^^ error[invalid-value]
+        }
+        output "n" {
+          type  = object({ arn = string, id = number })
+          value = var.c ? { arn = "a", id = 1 } : { arn = "a", id = "b" }
+                                                                   #^^^ error[invalid-value]
+        }
+        output "p" {
+          type  = object({ arn = string, id = string })
+          value = var.c ? { arn = "a", id = "b" } : null
+        }
+        output "q" {
+          type  = number
+          value = (var.c ? 1 : "x")
+                              #^^^ error[invalid-value]
+        }
+        output "r" {
+          type  = string
+          value = var.c ? 1 : "x"
+        }
+    "#]]);
+}

@@ -51,6 +51,16 @@ impl<'e, 's> Infer<'e, 's> {
         }
     }
 
+    /// The Terraform conditional `e` is (in parentheses or not), with its
+    /// results' types, when they unify.
+    fn conditional_parts<'x>(&self, e: &'x Expression) -> Option<(&'x hcl_edit::expr::Conditional, (Type, Type))> {
+        match e {
+            Expression::Parenthesis(p) => self.conditional_parts(p.inner()),
+            Expression::Conditional(c) => Some((c, self.branches.get(&self.range(c))?.clone())),
+            _ => None,
+        }
+    }
+
     /// A check site (analysis.md §3): `actual` (the type of `e`) against
     /// `expected`, eventuals looked through, refined by the value when `e`
     /// is a constant. Returns the conversion kind.
@@ -74,6 +84,16 @@ impl<'e, 's> Infer<'e, 's> {
                     }
                 }
                 return safety;
+            }
+        }
+        // A Terraform conditional is one of its results: each one is
+        // checked, so a result that can never convert (a constant lacking a
+        // required attribute) is an error where it is, as Terraform's
+        // `plan` reports it where the condition picks it (issue 34 item 6).
+        if dialect.is_terraform() {
+            if let Some((c, (a, b))) = self.conditional_parts(e) {
+                let on_true = self.check(&c.true_expr, &a, expected, related.clone());
+                return on_true.min(self.check(&c.false_expr, &b, expected, related));
             }
         }
         let s = actual.strip(Strip::Eventuals);

@@ -136,6 +136,9 @@ pub struct Infer<'e, 's> {
     /// The paths of references a guard around the expression being
     /// inferred says are not null (`x != null && …`, guards.rs).
     nonnull: Vec<String>,
+    /// The result types of each Terraform conditional (by its range) whose
+    /// results unify: at a check site each result is checked (checks.rs).
+    branches: HashMap<Range<usize>, (Type, Type)>,
 }
 
 /// Bound right after `each` when `each.key` is a number made a string: a
@@ -164,6 +167,7 @@ impl<'e, 's> Infer<'e, 's> {
             try_args: HashMap::default(),
             for_key: None,
             nonnull: Vec::new(),
+            branches: HashMap::default(),
         }
     }
 
@@ -268,7 +272,12 @@ impl<'e, 's> Infer<'e, 's> {
                 let a = self.guarded(guards::facts(&c.cond_expr, true, self.src), &c.true_expr);
                 let b = self.guarded(guards::facts(&c.cond_expr, false, self.src), &c.false_expr);
                 let u = if self.env.dialect().is_terraform() {
-                    self.terraform_conditional(c, &a, &b)
+                    let before = (self.diagnostics.len(), self.caught);
+                    let u = self.terraform_conditional(c, &a, &b);
+                    if (self.diagnostics.len(), self.caught) == before {
+                        self.branches.insert(self.range(c), (a.clone(), b.clone()));
+                    }
+                    u
                 } else {
                     unify_safe(&a, &b)
                 };
