@@ -465,8 +465,9 @@ fn short_circuit_guards_and_narrowing() {
 
 /// A conditional at a check site is one of its results, so each is checked
 /// (issue 34 item 6). Terraform 1.15 `validate` (`var.c` unknown) accepts
-/// all of these; `plan -var c=false` fails exactly at outputs `m`, `n` and
-/// `q` ("Invalid output value"), `plan -var c=true` nowhere.
+/// all of these, so they are warnings; `plan -var c=false` fails exactly at
+/// outputs `m`, `n` and `q` ("Invalid output value"), `plan -var c=true`
+/// nowhere.
 #[test]
 fn each_result_of_a_conditional_is_checked() {
     check(expect![[r#"
@@ -476,14 +477,14 @@ fn each_result_of_a_conditional_is_checked() {
         output "m" {
           type  = object({ arn = string, id = string, key = string })
           value = var.c ? { arn = "a", id = "b", key = "c" } : {}
-                                                              #^^ error[invalid-value]
-                                                              #^^ error[invalid-value]
-                                                              #^^ error[invalid-value]
+                                                              #^^ warning[invalid-value]
+                                                              #^^ warning[invalid-value]
+                                                              #^^ warning[invalid-value]
         }
         output "n" {
           type  = object({ arn = string, id = number })
           value = var.c ? { arn = "a", id = 1 } : { arn = "a", id = "b" }
-                                                                   #^^^ error[invalid-value]
+                                                                   #^^^ warning[invalid-value]
         }
         output "p" {
           type  = object({ arn = string, id = string })
@@ -492,7 +493,16 @@ fn each_result_of_a_conditional_is_checked() {
         output "q" {
           type  = number
           value = (var.c ? 1 : "x")
-                              #^^^ error[invalid-value]
+                              #^^^ warning[invalid-value]
+        }
+        output "t" {
+          type  = number
+          value = true ? 1 : "x"
+        }
+        output "u" {
+          type  = number
+          value = false ? 1 : "x"
+                             #^^^ error[invalid-value]
         }
         output "r" {
           type  = string

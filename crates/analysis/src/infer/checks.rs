@@ -87,13 +87,37 @@ impl<'e, 's> Infer<'e, 's> {
             }
         }
         // A Terraform conditional is one of its results: each one is
-        // checked, so a result that can never convert (a constant lacking a
-        // required attribute) is an error where it is, as Terraform's
-        // `plan` reports it where the condition picks it (issue 34 item 6).
-        if dialect.is_terraform() {
+        // checked where it is (issue 34 item 6). Where the results' common
+        // type converts, `validate` (the condition unknown) accepts it and
+        // `plan` fails only where the condition picks a result that does
+        // not: a warning there. Where it cannot convert, the whole is
+        // checked below, as `validate` rejects it.
+        let whole = convert_with(&actual.strip(Strip::Eventuals), expected, options(dialect));
+        if dialect.is_terraform() && whole != Safety::None {
             if let Some((c, (a, b))) = self.conditional_parts(e) {
-                let on_true = self.check(&c.true_expr, &a, expected, related.clone());
-                return on_true.min(self.check(&c.false_expr, &b, expected, related));
+                let constant = match eval(&c.cond_expr, self.src) {
+                    Ok(Value::Bool(b)) => Some(b),
+                    _ => None,
+                };
+                let mut safety = Safety::Safe;
+                for (result, t, when) in [(&c.true_expr, a, true), (&c.false_expr, b, false)] {
+                    if constant.is_some_and(|k| k != when) {
+                        continue;
+                    }
+                    let before = self.diagnostics.len();
+                    safety = safety.min(self.check(result, &t, expected, related.clone()));
+                    if constant.is_none() {
+                        for d in &mut self.diagnostics[before..] {
+                            if d.severity == Severity::Error {
+                                d.severity = Severity::Warning;
+                                d.message.push_str(&format!(
+                                    " (Terraform's plan fails where the condition is {when}; validate accepts it)"
+                                ));
+                            }
+                        }
+                    }
+                }
+                return safety;
             }
         }
         let s = actual.strip(Strip::Eventuals);
