@@ -546,6 +546,28 @@ fn linked_files_belong_to_their_module() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// Issue 34.14: variable files linked into a module (`terraform.tfvars`,
+/// `*.auto.tfvars`) are loaded through the link, as Terraform's directory
+/// read follows links (`os.ReadDir` then a read of the path): their values are
+/// checked against the module's variables.
+#[test]
+fn linked_variable_files_are_loaded() {
+    let dir = tempdir("linked-tfvars");
+    write(&dir, "shared/common.auto.tfvars", "port = \"eighty\"\n");
+    write(&dir, "shared/terraform.tfvars", "name = \"x\"\n");
+    write(&dir, "m/main.tf", "variable \"port\" {\n  type = number\n}\nvariable \"name\" {\n  type = string\n}\n");
+    for f in ["common.auto.tfvars", "terraform.tfvars"] {
+        std::os::unix::fs::symlink(format!("../shared/{f}"), dir.join("m").join(f)).unwrap();
+    }
+    let o = run(&dir, &["check", "m"]);
+    assert_eq!(
+        reported(&o),
+        [("m/common.auto.tfvars".into(), "invalid-value".into(), "error".into())],
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// Issue 29.2: `check path/to/main.tf` (pre-commit, an editor's "lint this
 /// file") checks the file within its module, and reports only that file.
 #[test]

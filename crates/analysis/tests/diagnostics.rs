@@ -559,3 +559,93 @@ fn a_stack_component_inputs_checked_against_its_module() {
         }
     "#]]);
 }
+
+/// `&&` and `||` short-circuit since Terraform 1.12 (HCL 2.24,
+/// `OpLogicalAnd.ShortCircuit` in hashicorp/hcl `hclsyntax/expression_ops.go`):
+/// the right operand's diagnostics are dropped where the left one decides,
+/// and in `validate`, where both are unknown. Terraform 1.15 validate (the
+/// oracle) reports exactly `local.n.a` of `g` and the three errors kept
+/// below: references, and operands that are not `bool`.
+#[test]
+fn short_circuit_guards_and_narrowing() {
+    check(expect![[r#"
+        variable "c" {
+          type = bool
+        }
+        variable "o" {
+          type = object({ a = optional(object({ b = string })) })
+        }
+        locals {
+          n = null
+          s = var.c ? null : "x"
+          a = local.n != null && local.n.a == ""
+          b = local.n == null || local.n.a == ""
+          c = !(local.n == null) && local.n.a == ""
+          d = local.n != null ? local.n.a : ""
+          e = local.n == null ? "" : local.n.a
+          f = local.s != null && startswith(local.s, "x")
+          g = local.n.a
+                    #^^ warning[traversal]
+          h = var.o.a != null && var.o.a.b != ""
+          i = var.o.a != null && var.o.a.z != ""
+                                       #^^ warning[traversal]
+          j = var.c && var.o.a.z != ""
+                             #^^ warning[traversal]
+          k = false && var.o.a.z != ""
+          m = true || var.o.a.z != ""
+          p = var.c && local.nope
+                      #^^^^^^^^^^ error[undefined-reference]
+          q = var.c && [var.o.a.z]
+                      #^^^^^^^^^^^ error[type-mismatch]
+                              #^^ error[traversal]
+        }
+    "#]]);
+}
+
+/// A conditional at a check site is one of its results, so each is checked
+/// (issue 34 item 6). Terraform 1.15 `validate` (`var.c` unknown) accepts
+/// all of these, so they are warnings; `plan -var c=false` fails exactly at
+/// outputs `m`, `n` and `q` ("Invalid output value"), `plan -var c=true`
+/// nowhere.
+#[test]
+fn each_result_of_a_conditional_is_checked() {
+    check(expect![[r#"
+        variable "c" {
+          type = bool
+        }
+        output "m" {
+          type  = object({ arn = string, id = string, key = string })
+          value = var.c ? { arn = "a", id = "b", key = "c" } : {}
+                                                              #^^ warning[invalid-value]
+                                                              #^^ warning[invalid-value]
+                                                              #^^ warning[invalid-value]
+        }
+        output "n" {
+          type  = object({ arn = string, id = number })
+          value = var.c ? { arn = "a", id = 1 } : { arn = "a", id = "b" }
+                                                                   #^^^ warning[invalid-value]
+        }
+        output "p" {
+          type  = object({ arn = string, id = string })
+          value = var.c ? { arn = "a", id = "b" } : null
+        }
+        output "q" {
+          type  = number
+          value = (var.c ? 1 : "x")
+                              #^^^ warning[invalid-value]
+        }
+        output "t" {
+          type  = number
+          value = true ? 1 : "x"
+        }
+        output "u" {
+          type  = number
+          value = false ? 1 : "x"
+                             #^^^ error[invalid-value]
+        }
+        output "r" {
+          type  = string
+          value = var.c ? 1 : "x"
+        }
+    "#]]);
+}

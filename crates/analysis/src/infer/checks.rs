@@ -51,6 +51,16 @@ impl<'e, 's> Infer<'e, 's> {
         }
     }
 
+    /// The Terraform conditional `e` is (in parentheses or not), with its
+    /// results' types, when they unify.
+    fn conditional_parts<'x>(&self, e: &'x Expression) -> Option<(&'x hcl_edit::expr::Conditional, (Type, Type))> {
+        match e {
+            Expression::Parenthesis(p) => self.conditional_parts(p.inner()),
+            Expression::Conditional(c) => Some((c, self.branches.get(&self.range(c))?.clone())),
+            _ => None,
+        }
+    }
+
     /// A check site (analysis.md §3): `actual` (the type of `e`) against
     /// `expected`, eventuals looked through, refined by the value when `e`
     /// is a constant. Returns the conversion kind.
@@ -71,6 +81,40 @@ impl<'e, 's> Infer<'e, 's> {
                 for (arg, t) in call.args.iter().zip(parts) {
                     if let Some(t) = t {
                         safety = safety.min(self.check(arg, &t, expected, related.clone()));
+                    }
+                }
+                return safety;
+            }
+        }
+        // A Terraform conditional is one of its results: each one is
+        // checked where it is (issue 34 item 6). Where the results' common
+        // type converts, `validate` (the condition unknown) accepts it and
+        // `plan` fails only where the condition picks a result that does
+        // not: a warning there. Where it cannot convert, the whole is
+        // checked below, as `validate` rejects it.
+        let whole = convert_with(&actual.strip(Strip::Eventuals), expected, options(dialect));
+        if dialect.is_terraform() && whole != Safety::None {
+            if let Some((c, (a, b))) = self.conditional_parts(e) {
+                let constant = match eval(&c.cond_expr, self.src) {
+                    Ok(Value::Bool(b)) => Some(b),
+                    _ => None,
+                };
+                let mut safety = Safety::Safe;
+                for (result, t, when) in [(&c.true_expr, a, true), (&c.false_expr, b, false)] {
+                    if constant.is_some_and(|k| k != when) {
+                        continue;
+                    }
+                    let before = self.diagnostics.len();
+                    safety = safety.min(self.check(result, &t, expected, related.clone()));
+                    if constant.is_none() {
+                        for d in &mut self.diagnostics[before..] {
+                            if d.severity == Severity::Error {
+                                d.severity = Severity::Warning;
+                                d.message.push_str(&format!(
+                                    " (Terraform's plan fails where the condition is {when}; validate accepts it)"
+                                ));
+                            }
+                        }
                     }
                 }
                 return safety;

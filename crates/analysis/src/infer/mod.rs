@@ -20,6 +20,7 @@ use types::{self, convert_with, unify_safe, unify_safe_fold, ConvertOptions, Kin
 
 mod calls;
 mod checks;
+mod guards;
 mod names;
 mod template;
 
@@ -138,6 +139,12 @@ pub struct Infer<'e, 's> {
     try_args: HashMap<Range<usize>, Vec<Option<Type>>>,
     /// The key type of the last `for` expression with a key (`{ for … : K => V }`).
     pub for_key: Option<Type>,
+    /// The paths of references a guard around the expression being
+    /// inferred says are not null (`x != null && …`, guards.rs).
+    nonnull: Vec<String>,
+    /// The result types of each Terraform conditional (by its range) whose
+    /// results unify: at a check site each result is checked (checks.rs).
+    branches: HashMap<Range<usize>, (Type, Type)>,
 }
 
 /// Bound right after `each` when `each.key` is a number made a string: a
@@ -165,6 +172,8 @@ impl<'e, 's> Infer<'e, 's> {
             run: None,
             try_args: HashMap::default(),
             for_key: None,
+            nonnull: Vec::new(),
+            branches: HashMap::default(),
         }
     }
 
@@ -266,10 +275,15 @@ impl<'e, 's> Infer<'e, 's> {
             Expression::Conditional(c) => {
                 let cond = self.expr(&c.cond_expr);
                 self.check(&c.cond_expr, &cond, &Type::bool(), None);
-                let a = self.expr(&c.true_expr);
-                let b = self.expr(&c.false_expr);
+                let a = self.guarded(guards::facts(&c.cond_expr, true, self.src), &c.true_expr);
+                let b = self.guarded(guards::facts(&c.cond_expr, false, self.src), &c.false_expr);
                 let u = if self.env.dialect().is_terraform() {
-                    self.terraform_conditional(c, &a, &b)
+                    let before = (self.diagnostics.len(), self.caught);
+                    let u = self.terraform_conditional(c, &a, &b);
+                    if (self.diagnostics.len(), self.caught) == before {
+                        self.branches.insert(self.range(c), (a.clone(), b.clone()));
+                    }
+                    u
                 } else {
                     unify_safe(&a, &b)
                 };
@@ -456,6 +470,9 @@ impl<'e, 's> Infer<'e, 's> {
 
     fn binary(&mut self, l: &Expression, op: BinaryOperator, r: &Expression) -> Type {
         use BinaryOperator as B;
+        if let B::And | B::Or = op {
+            return self.logical(l, op == B::And, r);
+        }
         let lt = self.expr(l);
         let rt = self.expr(r);
         let result = match op {
@@ -475,11 +492,7 @@ impl<'e, 's> Infer<'e, 's> {
                 self.check(r, &rt, &Type::number(), None);
                 Type::bool()
             }
-            B::And | B::Or => {
-                self.check(l, &lt, &Type::bool(), None);
-                self.check(r, &rt, &Type::bool(), None);
-                Type::bool()
-            }
+            B::And | B::Or => Type::bool(),
             B::Eq | B::NotEq => Type::bool(),
         };
         Type::lift(result, &[&lt, &rt])

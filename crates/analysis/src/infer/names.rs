@@ -37,7 +37,7 @@ impl<'e, 's> Infer<'e, 's> {
     ) -> (Type, Note) {
         if let Some((_, t)) = self.scope.iter().rev().find(|(n, _)| n == name) {
             let t = t.clone();
-            return (self.apply(t, ops), Note::Plain);
+            return (self.apply_at(t, ops, Some(name.to_string())), Note::Plain);
         }
         let dialect = self.env.dialect();
         let tf_like = dialect != Dialect::Pcl;
@@ -62,7 +62,7 @@ impl<'e, 's> Infer<'e, 's> {
                         _ => None,
                     };
                     let before = self.diagnostics.len();
-                    let ty = self.apply(t, rest);
+                    let ty = self.apply_at(t, rest, Some(format!("{name}.{attr_name}")));
                     // (What the declared type already reports is not repeated.)
                     if let Some(d) = defaulted.filter(|_| self.diagnostics.len() == before) {
                         self.report(d);
@@ -415,7 +415,25 @@ impl<'e, 's> Infer<'e, 's> {
     }
 
     /// Applies traversal operators step by step (types.md §5), splats included.
-    pub(super) fn apply(&mut self, mut t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
+    pub(super) fn apply(&mut self, t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
+        self.apply_at(t, ops, None)
+    }
+
+    /// [`Self::apply`] to the reference `path` (its root name, or
+    /// `var.NAME`/`local.NAME`), whose steps a null guard may narrow
+    /// (guards.rs); `None` once a step is not a constant one.
+    pub(super) fn apply_at(
+        &mut self,
+        mut t: Type,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+        mut path: Option<String>,
+    ) -> Type {
+        if self.nonnull.is_empty() {
+            path = None;
+        }
+        if let Some(p) = &path {
+            t = self.narrow(p, t);
+        }
         let mut i = 0;
         let mut nulled = false;
         while i < ops.len() {
@@ -450,6 +468,7 @@ impl<'e, 's> Infer<'e, 's> {
                     let inner = self.apply(elem.strip(Strip::Eventuals), &ops[i + 1..end]);
                     t = t.rewrap(Type::list(inner));
                     i = end;
+                    path = None;
                     continue;
                 }
             };
@@ -462,6 +481,7 @@ impl<'e, 's> Infer<'e, 's> {
                     self.report(Diagnostic::new(Code::Traversal, range, msg).with_severity(Severity::Warning));
                     t = Type::any();
                     i += 1;
+                    path = None;
                     continue;
                 }
             }
@@ -483,6 +503,7 @@ impl<'e, 's> Infer<'e, 's> {
                 }
                 t = Type::any();
                 i += 1;
+                path = None;
                 continue;
             }
             // Once a step has said the chain is always null, the steps after
@@ -494,6 +515,10 @@ impl<'e, 's> Infer<'e, 's> {
                 self.report(Diagnostic::new(Code::Traversal, range.clone(), d.message.clone()).with_severity(sev));
             }
             t = r.ty;
+            path = path.and_then(|p| Some(p + &guards::step_text(&step)?));
+            if let Some(p) = &path {
+                t = self.narrow(p, t);
+            }
             i += 1;
         }
         t
