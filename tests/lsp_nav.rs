@@ -81,6 +81,18 @@ async fn reference_lenses_only_when_the_setting_asks() {
     let lenses = s.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).await;
     let titles: Vec<&str> = lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();
     assert_eq!(titles, ["2 references", "0 references"], "{lenses}");
+
+    // An output is read by the module's callers: an open one that calls it
+    // twice, reading the output three times.
+    std::fs::create_dir_all(s.dir.join("app")).unwrap();
+    s.disk("app/main.tf", "module \"a\" {\n  source = \"../\"\n}\nmodule \"b\" {\n  source = \"../\"\n}\nlocals {\n  x = module.a.o\n  y = [module.b.o, module.a.o]\n}\n");
+    let app = s.open("app/main.tf", &std::fs::read_to_string(s.dir.join("app/main.tf")).unwrap()).await;
+    let _ = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": app}, "position": {"line": 0, "character": 0}}))
+        .await;
+    let lenses = s.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).await;
+    let titles: Vec<&str> = lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();
+    assert_eq!(titles, ["2 references", "3 references"], "{lenses}");
 }
 
 async fn logs_after_settings(s: &mut Session, settings: serde_json::Value) -> Vec<serde_json::Value> {

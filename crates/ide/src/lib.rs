@@ -30,7 +30,7 @@ pub use folding::{folding_ranges, Fold, FoldKind};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
 pub use quick_fix::{quick_fix, QuickFix};
-pub use references::{callees, document_highlight, references, Module, Reference};
+pub use references::{callees, calls_to, document_highlight, references, Module, Reference};
 pub use rename::{is_identifier, prepare_rename, rename};
 pub use selection::selection_ranges;
 pub use semantic_tokens::{semantic_tokens, TokenKind};

@@ -263,6 +263,18 @@ pub fn callees(dir: &Path, docs: &[Document]) -> Vec<PathBuf> {
     out
 }
 
+/// The names of the module calls in `docs` (a module in `dir`) whose local
+/// source is the module in `target`.
+pub fn calls_to(dir: &Path, docs: &[Document], target: &Path) -> Vec<String> {
+    let mut out: Vec<String> = module_sources(docs)
+        .into_iter()
+        .filter(|(_, s)| resolve(dir, s).as_deref() == Some(target))
+        .map(|(n, _)| n)
+        .collect();
+    out.sort();
+    out
+}
+
 /// What the cursor at `offset` of document `doc` of module `m` names.
 pub(crate) fn symbol_at(mods: &[Module], m: usize, doc: usize, offset: usize) -> Option<Found> {
     let d = mods.get(m)?.docs.get(doc)?;

@@ -1,10 +1,10 @@
 //! `textDocument/codeLens`: "N references" over variables and outputs,
 //! only when `hclTypes.codeLens.references` is on (an empty list
-//! otherwise). Outputs count their module's callers' reads only once the
-//! server knows callers here; until then, reads in the module (none, for
-//! an output), as the ide function is given no callers.
+//! otherwise). Outputs count the reads of `module.CALL.NAME` in the callers
+//! the server knows (the module set references and rename search).
 
 use super::prelude::*;
+use super::references::ModuleSet;
 
 pub(crate) async fn code_lens(b: &Backend, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
     let Some(snap) = b.snapshot(&params.text_document.uri).await else { return Ok(None) };
@@ -14,7 +14,14 @@ pub(crate) async fn code_lens(b: &Backend, params: CodeLensParams) -> Result<Opt
     let (rope, enc) = (snap.rope.clone(), snap.enc);
     let counts = blocking(move || {
         let analysis = snap.analysis();
-        ide::reference_counts(&analysis.symbols, &snap.docs, snap.index, &[])
+        let set = ModuleSet::gather(&snap);
+        let here = &set.mods[0].0;
+        let callers: Vec<ide::Caller> = set.mods[1..]
+            .iter()
+            .map(|(dir, docs, _)| ide::Caller { docs, calls: ide::calls_to(dir, docs, here) })
+            .filter(|c| !c.calls.is_empty())
+            .collect();
+        ide::reference_counts(&analysis.symbols, &snap.docs, snap.index, &callers)
     })
     .await?;
     Ok(Some(
