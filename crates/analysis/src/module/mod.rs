@@ -49,6 +49,7 @@ mod order;
 mod patch;
 mod pcl_range;
 mod readers;
+mod refs;
 mod resources;
 mod shared;
 mod shifted;
@@ -56,12 +57,12 @@ mod stacks;
 mod static_eval;
 mod symbols;
 mod terragrunt;
+mod test_decls;
 mod tftest;
 
 use calls::*;
 use changes::*;
 use checks::*;
-pub use decls::tested_source_of;
 use decls::*;
 use env::*;
 pub use interface::Call;
@@ -70,12 +71,15 @@ use memo::*;
 use order::*;
 use pcl_range::*;
 use readers::*;
+use refs::*;
 pub(crate) use resources::ambiguous;
 use resources::*;
 pub use shared::Shared;
 pub use shifted::{NodeAt, TypeNodes};
 use static_eval::*;
 use symbols::*;
+pub use test_decls::tested_source_of;
+use test_decls::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SymbolKind {
