@@ -119,6 +119,24 @@ pub fn rank(name: &str, query: &str) -> Option<u8> {
     Some(5)
 }
 
+/// The characters a name holds, as a set (ASCII letters without case,
+/// digits; every other character shares one bit): a name can match a query
+/// only if it holds all of the query's, so a workspace's names are ruled
+/// out by one AND each before [`rank`] reads them.
+pub fn letters(s: &str) -> u64 {
+    s.bytes().fold(0, |set, c| {
+        set | 1
+            << match c.to_ascii_lowercase() {
+                c @ b'a'..=b'z' => c - b'a',
+                c @ b'0'..=b'9' => 26 + c - b'0',
+                b'_' => 36,
+                b'.' => 37,
+                b'-' => 38,
+                _ => 63,
+            }
+    })
+}
+
 /// The best `limit` of `symbols` for `query`: by rank, then name, then
 /// `order` (each symbol given as its name, a key that orders symbols of the
 /// same name, say by file and position, and where it is, `W`).

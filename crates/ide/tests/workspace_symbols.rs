@@ -90,3 +90,21 @@ fn a_query_ranks_exact_then_prefixes_then_anywhere_then_in_order() {
     assert_eq!(rank("var.region", "vrgn"), Some(5));
     assert_eq!(rank("var.region", "nr"), None, "in order only");
 }
+
+/// The letter sets rule out only names that cannot match: every name a
+/// query ranks holds all of the query's characters.
+#[test]
+fn letter_sets_never_rule_out_a_match() {
+    use hcl_types_ide::workspace_symbols::letters;
+    let names = ["var.region", "aws_s3_bucket.logs-1", "local.Zone_9", "data.x.ÿ", "module.net"];
+    let queries = ["", "REG", "s3", "zone_9", "-1", "ÿ", "mnet", "x.y", "9z", "logs-"];
+    for n in names {
+        for q in queries {
+            let holds = letters(n) & letters(q) == letters(q);
+            if rank(n, q).is_some() {
+                assert!(holds, "{n} matches {q} but its letters do not hold the query's");
+            }
+        }
+    }
+    assert_ne!(letters("abc") & letters("z"), letters("z"));
+}

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use analysis::FileKind;
-use ide::workspace_symbols::{file_symbols, search, SymbolKind};
+use ide::workspace_symbols::{file_symbols, letters, search, SymbolKind};
 use rayon::prelude::*;
 
 /// The most symbols held (a workspace of 10,000 modules of 50 names each
@@ -64,6 +64,8 @@ pub struct Pos {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Held {
     name: Range<u32>,
+    /// [`letters`] of the name.
+    letters: u64,
     kind: SymbolKind,
     range: Range<u32>,
     start: Pos,
@@ -134,6 +136,7 @@ fn entries(kind: FileKind, text: &str) -> Arc<Symbols> {
         out.names.push_str(&s.name);
         out.held.push(Held {
             name: from..out.names.len() as u32,
+            letters: letters(&s.name),
             kind: s.kind,
             range: s.range.start as u32..s.range.end as u32,
             start: pos(s.range.start),
@@ -237,8 +240,10 @@ impl Index {
         let from_open = st.open.iter().map(|(p, (_, s))| (p, s));
         // (Symbols of one name in file order: each file's number, then the
         // symbol's position.)
+        let wanted = letters(query);
         let all = from_files.chain(from_open).enumerate().flat_map(|(k, (p, syms))| {
-            syms.held.iter().map(move |h| (syms.name(h), (k as u64) << 32 | u64::from(h.range.start), (p, syms, h)))
+            (syms.held.iter().filter(move |h| h.letters & wanted == wanted))
+                .map(move |h| (syms.name(h), (k as u64) << 32 | u64::from(h.range.start), (p, syms, h)))
         });
         let mut found: Vec<Found> = search(all, query, limit)
             .into_iter()

@@ -100,14 +100,24 @@ impl<'e, 's> Infer<'e, 's> {
                     _ => None,
                 };
                 let mut safety = Safety::Safe;
+                let mut found = Vec::new();
                 for (result, t, when) in [(&c.true_expr, a, true), (&c.false_expr, b, false)] {
                     if constant.is_some_and(|k| k != when) {
                         continue;
                     }
                     let before = self.diagnostics.len();
                     safety = safety.min(self.check(result, &t, expected, related.clone()));
-                    if constant.is_none() {
-                        for d in &mut self.diagnostics[before..] {
+                    found.push((before..self.diagnostics.len(), when));
+                }
+                // In a test file, where every result fails, `terraform test`
+                // fails whatever the condition is (it knows it): errors stay
+                // errors. Elsewhere the judge is `validate`, which accepts.
+                let fails =
+                    |r: &Range<usize>| self.diagnostics[r.clone()].iter().any(|d| d.severity == Severity::Error);
+                let always = self.test_file.is_some() && found.iter().all(|(r, _)| fails(r));
+                if constant.is_none() && !always {
+                    for (r, when) in found {
+                        for d in &mut self.diagnostics[r] {
                             if d.severity == Severity::Error {
                                 d.severity = Severity::Warning;
                                 d.message.push_str(&format!(
