@@ -73,6 +73,11 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Whether `code` names `x` as a path of its own: `fs::` but not `refs::`.
+fn used(code: &str, x: &str) -> bool {
+    code.match_indices(x).any(|(i, _)| !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
 /// The lines of the Rust files under `dir` (tests left out) that use one
 /// of `forbidden`.
 fn uses(dir: &Path, forbidden: &[&str]) -> Vec<String> {
@@ -82,7 +87,7 @@ fn uses(dir: &Path, forbidden: &[&str]) -> Vec<String> {
     for f in files {
         for (n, line) in non_test_lines(&f) {
             let code = line.split("//").next().unwrap_or("");
-            if forbidden.iter().any(|x| code.contains(x)) {
+            if forbidden.iter().any(|x| used(code, x)) {
                 found.push(format!("{}:{n}: {}", f.display(), line.trim()));
             }
         }
@@ -110,4 +115,12 @@ fn the_language_server_reads_no_files_itself() {
         ["read_dir", "fs::read", "fs::metadata", "symlink_metadata", "File::open", "canonicalize", "fsread::"];
     let found = uses(&root().join("crates/lsp/src"), &forbidden);
     assert!(found.is_empty(), "file reads in the language server (move them to crates/project):\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_forbidden_path_is_matched_as_a_whole_name() {
+    assert!(used("use std::fs::File;", "fs::"));
+    assert!(used("let x = fs::read(p);", "fs::"));
+    assert!(!used("use refs::*;", "fs::"));
+    assert!(!used("my_fs::x()", "fs::"));
 }
