@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use hcl_types::analysis::{analyze, analyze_with, Document, Memo, ModuleAnalysis, SourceFile};
+use hcl_types::analysis::{analyze, analyze_with, Document, Memo, ModuleAnalysis, SourceFile, Stop};
 
 struct Rng(u64);
 
@@ -142,6 +142,8 @@ struct Ran {
     /// Edits of a declared name, and how many of those were patched.
     renames: usize,
     renames_patched: usize,
+    /// Analyses stopped before their end.
+    stopped: usize,
 }
 
 fn module(dir: &str, names: &[&str]) -> Vec<(PathBuf, String)> {
@@ -157,6 +159,9 @@ enum Ask {
     /// The shared analysis after every edit, as the language server does
     /// (so most keystrokes patch the last analysis).
     Shared,
+    /// As `Shared`, but first, after some edits, an analysis stopped at a
+    /// random point (a newer one was asked for, `analysis::Stop`).
+    Stopped,
 }
 
 fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran {
@@ -244,6 +249,19 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
             assert_eq!(summary(&incremental), summary(&scratch), "analysis {what}");
             assert_eq!(recorded(&incremental.probe), recorded(&scratch.probe), "probe {what}");
         } else {
+            if ask == Ask::Stopped && rng.below(2) == 0 {
+                // Stopped after `left` questions: what it finished stays in
+                // the memo, and the next analysis must still be right.
+                let left = std::sync::atomic::AtomicUsize::new(rng.below(40));
+                let stop = || left.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 0;
+                // A full run (a keystroke's patch is never stopped).
+                memo.forget_last();
+                if let Some(done) = memo.analysis_unless(&docs, Stop(Some(&stop))) {
+                    assert_eq!(summary(&done), summary(&scratch), "an analysis not stopped, {what}");
+                } else {
+                    ran.stopped += 1;
+                }
+            }
             // The language server's way: the shared analysis, then a probe
             // that re-infers only the item under the cursor.
             let shared = memo.analysis(&docs);
@@ -270,6 +288,15 @@ fn run(files: Vec<(PathBuf, String)>, edits: usize, seed: u64, ask: Ask) -> Ran 
     }
     ran.patched = memo.patches();
     ran
+}
+
+/// An analysis stopped halfway (the user typed on) leaves the memo so
+/// that the next one is still what a fresh analysis finds.
+#[test]
+fn analyses_stopped_halfway_leave_the_memo_sound() {
+    let files = module("examples/terraform", &["main.tf", "variables.tf", "terraform.tfvars"]);
+    let ran = run(files, 200, 0x5eed_cafe, Ask::Stopped);
+    assert!(ran.stopped > 10, "few analyses were stopped: {}", ran.stopped);
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub use calls::{Callee, Context, Interface};
 pub use document::{Document, Item};
 pub use infer::Typed;
 pub use module::{
-    analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, NodeAt, Probe, Symbol, SymbolKind,
+    analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, NodeAt, Probe, Stop, Symbol, SymbolKind,
     TypeNodes,
 };
 

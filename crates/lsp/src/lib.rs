@@ -44,7 +44,7 @@ use analysis::{Document, Memo};
 use outbox::Outbox;
 use project::disk::Disk;
 use project::documents::{Documents, Settings};
-use project::graph::{Graph, OpenDocs};
+use project::graph::{Graph, OpenDocs, Sources};
 use project::phases;
 use publish::Published;
 pub use stdio::run;
@@ -104,7 +104,7 @@ struct State {
     /// Per module: the sequence number of the last analysis asked for. An
     /// analysis that gets the module's memo after a newer one was asked for
     /// is stale and does not run (the newer one publishes for it).
-    asked: HashMap<(PathBuf, analysis::Family), u64>,
+    asked: HashMap<(PathBuf, analysis::Family), Arc<std::sync::atomic::AtomicU64>>,
     /// Whether the client can watch files for the server.
     watch_dynamic: bool,
     /// Whether it agreed to: change events are then trusted instead of
@@ -274,6 +274,14 @@ impl Backend {
 /// lock, taken for that alone.
 struct Opened<'a>(&'a Mutex<State>);
 
+impl Backend {
+    /// Runs `f` with the server's sources: its open documents over its
+    /// disk, read with `settings` (`recheck`: see [`Sources::recheck`]).
+    fn with_sources<R>(&self, settings: &Settings, recheck: bool, f: impl FnOnce(&Sources) -> R) -> R {
+        f(&Sources { open: &Opened(&self.state), disk: &self.disk, settings, recheck })
+    }
+}
+
 impl OpenDocs for Opened<'_> {
     fn open_docs(&self, dir: &std::path::Path, family: analysis::Family) -> Vec<Document> {
         self.0.locked().documents.open_docs(dir, family)
@@ -287,7 +295,7 @@ impl OpenDocs for Opened<'_> {
 /// The module's files and those of modules it calls, as a publication
 /// converts related locations into them (read when first pointed into).
 fn related_ropes<'a>(b: &'a Backend, settings: &'a Settings, docs: &[Document]) -> ropes::Ropes<'a> {
-    ropes::Ropes::new(docs).outside(move |p| b.graph.text(&Opened(&b.state), &b.disk, settings, p))
+    ropes::Ropes::new(docs).outside(move |p| b.with_sources(settings, false, |s| b.graph.text(s, p)))
 }
 
 /// A document's module, ready for a request off the message loop.
@@ -305,14 +313,16 @@ struct Snap {
 impl Snap {
     /// Analyses the module, reusing what earlier analyses found.
     fn analysis(&self) -> Arc<analysis::ModuleAnalysis> {
-        self.memo().analysis(&self.docs)
+        let mut memo = self.memo.locked();
+        let b = &self.backend;
+        b.with_sources(&self.settings, false, |s| b.graph.analyse(s, &self.docs, &mut memo))
     }
 
     /// The module's memo, brought up to what its calls lead to.
     fn memo(&self) -> MutexGuard<'_, Memo> {
         let mut memo = self.memo.locked();
         let b = &self.backend;
-        b.graph.prepare(&Opened(&b.state), &b.disk, &self.settings, false, &self.docs, &mut memo);
+        b.with_sources(&self.settings, false, |s| b.graph.prepare(s, &self.docs, &mut memo));
         memo
     }
 
@@ -322,7 +332,7 @@ impl Snap {
             return Some(d.file.text.clone());
         }
         let b = &self.backend;
-        b.graph.text(&Opened(&b.state), &b.disk, &self.settings, path)
+        b.with_sources(&self.settings, false, |s| b.graph.text(s, path))
     }
 }
 

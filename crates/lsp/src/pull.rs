@@ -352,14 +352,8 @@ impl Backend {
                     (snap.docs, snap.memo)
                 }
                 None => {
-                    let docs = self.graph.module_docs(
-                        &crate::Opened(&self.state),
-                        &self.disk,
-                        &settings,
-                        &dir,
-                        family,
-                        recheck,
-                    );
+                    let docs =
+                        self.with_sources(&settings, recheck, |s| analysis::workspace::Files::module(s, &dir, family));
                     // One file's pull keeps nothing a workspace pull would
                     // not (it forgets what is no longer affected).
                     let mut memos = self.pulls.memos.locked();
@@ -376,8 +370,7 @@ impl Backend {
             }
             let analysis = {
                 let mut memo = memo.locked();
-                self.graph.prepare(&crate::Opened(&self.state), &self.disk, &settings, recheck, &docs, &mut memo);
-                memo.analysis(&docs)
+                self.with_sources(&settings, recheck, |s| self.graph.analyse(s, &docs, &mut memo))
             };
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
             let ropes = crate::related_ropes(self, &settings, &docs);

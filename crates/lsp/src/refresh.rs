@@ -76,37 +76,40 @@ impl Backend {
     /// documents, unless newer results were published meanwhile (or, after
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
-        let (seq, key, partial, encoding, recheck) = {
+        let (seq, asked, partial, encoding, recheck) = {
             let mut st = self.state.locked();
             // Numbered under the lock that the texts are taken under: a
             // later number is always of later texts, from whichever task
             // (the message loop, the watch, a pull that waited).
             let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
             let Some(key) = module_key(&path) else { return };
-            st.asked.insert(key.clone(), seq);
+            let asked = st.asked.entry(key).or_default().clone();
+            asked.fetch_max(seq, Ordering::SeqCst);
             match st.documents.module(&path) {
-                Some(partial) => (seq, key, partial, st.encoding, !st.watching),
+                Some(partial) => (seq, asked, partial, st.encoding, !st.watching),
                 None => return,
             }
         };
         let me = self.clone();
         let result = blocking(move || {
             phases::mark("off_loop");
-            let (published, disk, state, graph) = (&me.published, &me.disk, &me.state, &me.graph);
+            let (published, disk, graph) = (&me.published, &me.disk, &me.graph);
             let settings = partial.settings.clone();
             let (snapshot, _) = partial.complete(disk, recheck)?;
             phases::mark("completed");
             let analysis = {
                 let mut memo = snapshot.memo.locked();
                 // Analyses of one module wait for each other here: one
-                // overtaken meanwhile (the user typed on) is cancelled.
-                if state.locked().asked.get(&key).is_some_and(|&newer| newer > seq) {
+                // overtaken meanwhile (the user typed on) is cancelled, and
+                // so is a full one running when a newer one is asked for.
+                let overtaken = || asked.load(Ordering::SeqCst) > seq;
+                let stop = analysis::Stop(Some(&overtaken));
+                let analysis =
+                    me.with_sources(&settings, recheck, |s| graph.analyse_unless(s, &snapshot.docs, &mut memo, stop));
+                let Some(analysis) = analysis else {
                     phases::mark("cancelled");
                     return None;
-                }
-                graph.prepare(&super::Opened(state), disk, &settings, recheck, &snapshot.docs, &mut memo);
-                phases::mark("prepared");
-                let analysis = memo.analysis(&snapshot.docs);
+                };
                 phases::mark("analysed");
                 analysis
             };

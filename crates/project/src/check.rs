@@ -8,14 +8,16 @@ use std::sync::{Arc, Mutex};
 
 use analysis::callers::prescan;
 use analysis::sync::Locked;
-use analysis::workspace::{normalize, Workspace};
-use analysis::{Call, Context, Document, Family, FileKind, Memo, SourceFile, Symbol};
+use analysis::workspace::normalize;
+use analysis::{Call, Document, Family, FileKind, Memo, SourceFile, Symbol};
 use rayon::prelude::*;
 use schema::Schemas;
 use syntax::diagnostic::{Code, Diagnostic};
 use syntax::Dialect;
 
-use crate::files::DiskFiles;
+use crate::disk::Disk;
+use crate::graph::{Graph, OpenDocs, Sources};
+use crate::settings::Settings;
 
 /// What to check: the paths, and how to read them.
 #[derive(Clone, Debug, Default)]
@@ -195,7 +197,7 @@ fn within_module(modules: &mut Modules, paths: &[PathBuf], stdin: Option<&Path>)
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let Some(files) = modules.get_mut(&(dir.clone(), family)) else { continue };
-        for other in DiskFiles::listing(&dir, family) {
+        for other in crate::disk::listing(&dir, family) {
             if !files.contains(&other) && !context_only.contains(&other) {
                 files.push(other.clone());
                 context_only.push(other);
@@ -251,23 +253,9 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     }
     let mut context_only = within_module(&mut modules, &paths, stdin.map(|s| s.path.as_path()));
     context_only.extend(retarget(&mut modules, &targets));
-    // PCL programs also get the schemas Pulumi cached for their packages.
-    let mut packages = args.package_schemas.clone();
-    let pcl: Vec<&PathBuf> = modules.iter().filter(|((_, f), _)| *f == Family::Pcl).flat_map(|(_, fs)| fs).collect();
-    if !pcl.is_empty() {
-        let mut names: Vec<String> = Vec::new();
-        // (A program that does not read is reported when it is checked.)
-        let texts = pcl.iter().filter_map(|p| crate::fsread::read_regular_to_string(p, crate::fsread::SOURCE_CAP).ok());
-        for text in texts {
-            names.extend(schema::pulumi::packages_named(&text));
-        }
-        names.sort();
-        names.dedup();
-        // A cached file that does not read is left out, not a failure.
-        let cached = crate::schemas::plugin_cache(&names).into_iter();
-        packages.extend(cached.filter(|p| crate::schemas::read_cached(p, schema::pulumi::load_package).is_ok()));
-    }
-    let schemas = match crate::schemas::from_files(&args.provider_schemas, &packages) {
+    // (PCL programs also get the schemas Pulumi cached for the packages
+    // they name: the graph finds those per program, as in the server.)
+    let schemas = match crate::schemas::from_files(&args.provider_schemas, &args.package_schemas) {
         Ok(s) if s.is_empty() => None,
         Ok(s) => Some(std::sync::Arc::new(s)),
         Err((path, message)) => {
@@ -277,7 +265,8 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     };
     progress.start(modules.values().map(Vec::len).sum());
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
-    let results = check_modules_with(&modules, args.dialect, progress, schemas, &paths, stdin);
+    let settings = settings(args.dialect, schemas, &paths, &args.provider_schemas, &args.package_schemas);
+    let results = check_modules_with(&modules, &settings, progress, stdin);
     let mut reports = Vec::new();
     for (r, f) in results {
         reports.extend(r);
@@ -341,7 +330,7 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
                 .unwrap_or(exact)
         };
         if !modules.contains_key(&key) {
-            let found = DiskFiles::listing(&module, Family::Terraform);
+            let found = crate::disk::listing(&module, Family::Terraform);
             context_only.extend(found.iter().cloned());
             modules.insert(key.clone(), found);
         }
@@ -423,25 +412,79 @@ pub fn check_modules(
     schemas: Option<Arc<Schemas>>,
     roots: &[PathBuf],
 ) -> Vec<Checked> {
-    check_modules_with(modules, dialect, progress, schemas, roots, None)
+    let settings = settings(dialect, schemas, roots, &[], &[]);
+    check_modules_with(modules, &settings, progress, None)
+}
+
+/// The settings a `check` run reads modules with: the `--dialect` for
+/// every file (else each file's name decides), the schemas of the files
+/// named, and the checked paths' directories as its roots.
+fn settings(
+    dialect: Option<Dialect>,
+    schemas: Option<Arc<Schemas>>,
+    roots: &[PathBuf],
+    provider_files: &[PathBuf],
+    package_files: &[PathBuf],
+) -> Settings {
+    let dir = |p: &PathBuf| if p.is_dir() { normalize(p) } else { normalize(p.parent().unwrap_or(Path::new(""))) };
+    let mut settings = Settings::default();
+    // `*` matches every file name.
+    if let (Some(d), Ok(all)) = (dialect, globset::Glob::new("*")) {
+        settings.dialects.push((all.compile_matcher(), d));
+    }
+    settings.schemas = schemas;
+    settings.provider_files = provider_files.to_vec();
+    settings.package_files = package_files.to_vec();
+    settings.session =
+        Arc::new(crate::settings::Session { roots: roots.iter().map(dir).collect(), ..Default::default() });
+    settings
+}
+
+/// The modules a `check` run analysed already, standing for their
+/// directories as the editor's open documents do in the server: their
+/// callers read them from here (without their trees), not from disk.
+#[derive(Default)]
+struct Done {
+    modules: Mutex<HashMap<(PathBuf, Family), Vec<Document>>>,
+}
+
+impl OpenDocs for Done {
+    fn open_docs(&self, dir: &Path, family: Family) -> Vec<Document> {
+        self.modules.locked().get(&(dir.to_path_buf(), family)).cloned().unwrap_or_default()
+    }
+
+    fn home(&self, dir: &Path) -> Option<PathBuf> {
+        Some(dir.to_path_buf())
+    }
+}
+
+/// What a run shares between its modules: the module graph both front
+/// ends analyse with, the disk it reads callees from, and the modules
+/// checked so far.
+struct Run<'a> {
+    graph: Graph,
+    disk: Disk,
+    checked: Done,
+    settings: &'a Settings,
+}
+
+impl Run<'_> {
+    fn sources(&self) -> Sources<'_> {
+        Sources { open: &self.checked, disk: &self.disk, settings: self.settings, recheck: false }
+    }
 }
 
 /// [`check_modules`], with one file's text from stdin instead of the disk.
 fn check_modules_with(
     modules: &[&Vec<PathBuf>],
-    dialect: Option<Dialect>,
+    settings: &Settings,
     progress: &dyn Progress,
-    schemas: Option<Arc<Schemas>>,
-    roots: &[PathBuf],
     stdin: Option<&StdinFile>,
 ) -> Vec<Checked> {
+    let dialect = settings.dialects.first().map(|(_, d)| *d);
     let loaded: Vec<Mutex<Option<Loaded>>> =
         modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect, stdin)))).collect();
-    let files = DiskFiles::new(dialect, roots);
-    let mut workspace = Workspace::default();
-    workspace.schemas = schemas;
-    workspace.reader = Some(crate::files::reader());
-    let workspace = Mutex::new(workspace);
+    let run = Run { graph: Graph::default(), disk: Disk::default(), checked: Done::default(), settings };
 
     // Modules whose files are all of their directory's Terraform files
     // stand for that directory when others call it.
@@ -454,7 +497,7 @@ fn check_modules_with(
         hints[k] = prescan(m.files.iter().map(|f| (f.kind, f.path.as_path(), f.text.as_str())));
         let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
         paths.sort();
-        if paths == DiskFiles::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
+        if paths == crate::disk::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
             by_dir.insert((dir.clone(), *family), k);
         }
     }
@@ -464,7 +507,7 @@ fn check_modules_with(
     for (k, m) in loaded.iter().enumerate() {
         let dir = m.locked().as_ref().and_then(|m| m.dir.clone());
         let (Some((dir, _)), false) = (dir, hints[k].is_empty()) else { continue };
-        let targets = workspace.locked().targets(&files, &dir, &hints[k]);
+        let targets = run.graph.targets(&run.sources(), &dir, &hints[k]);
         // Module calls lead to Terraform modules, components to PCL programs,
         // a test file's calls to the module under test.
         let checked = |t: &(PathBuf, Family)| by_dir.get(t).copied();
@@ -481,7 +524,7 @@ fn check_modules_with(
             .par_iter()
             .map(|&k| {
                 let m = loaded[k].locked().take();
-                let out = m.map(|m| analyse(m, &files, &workspace, shared[k]));
+                let out = m.map(|m| analyse(m, &run, shared[k]));
                 progress.advance(modules[k].len());
                 (k, out.unwrap_or_default())
             })
@@ -492,7 +535,7 @@ fn check_modules_with(
     }
     let mut out: Vec<Checked> = results.into_iter().map(Option::unwrap_or_default).collect();
     // Files of called modules (and manifests) that were there but not read.
-    let skipped = files.skipped().into_iter().map(|(path, message)| IoFailure { path, message });
+    let skipped = run.disk.skipped().into_iter().map(|(path, message)| IoFailure { path, message });
     out.push((Vec::new(), skipped.collect()));
     out
 }
@@ -517,24 +560,11 @@ fn levels(callees: &[Vec<usize>]) -> Vec<usize> {
 }
 
 /// Analyses one module with its calls resolved; a module others call is
-/// handed to the workspace for them (without its trees).
-fn analyse(
-    m: Loaded,
-    files: &DiskFiles,
-    workspace: &Mutex<Workspace>,
-    share: bool,
-) -> (Vec<FileReport>, Vec<IoFailure>) {
+/// handed to the graph for them (without its trees).
+fn analyse(m: Loaded, run: &Run, share: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
     let docs: Vec<Document> = m.files.into_iter().map(Document::parse).collect();
     let mut memo = Memo::default();
-    let calls = if m.dir.is_some() { memo.calls(&docs) } else { Vec::new() };
-    let mut ws = workspace.locked();
-    match &m.dir {
-        Some((dir, _)) if !calls.is_empty() => memo.set_context(ws.context(files, dir, &calls).context),
-        // Schemas and the file reader type modules that call nothing too.
-        _ => memo.set_context(Context { schemas: ws.schemas.clone(), reader: ws.reader.clone(), ..Context::default() }),
-    }
-    drop(ws);
-    let analysis = memo.analysis(&docs);
+    let analysis = run.graph.analyse(&run.sources(), &docs, &mut memo);
     let mut symbols: Vec<Vec<Symbol>> = docs.iter().map(|_| Vec::new()).collect();
     for s in &analysis.symbols {
         symbols[s.doc].push(s.clone());
@@ -553,8 +583,8 @@ fn analyse(
     match (share, m.dir) {
         (true, Some((dir, family))) => {
             let compact: Vec<Document> = docs.iter().map(Document::without_trees).collect();
-            files.insert(&dir, family, compact);
-            workspace.locked().insert(&dir, family, memo, analysis);
+            run.checked.modules.locked().insert((normalize(&dir), family), compact);
+            run.graph.share(&dir, family, memo, analysis);
             std::thread::spawn(move || drop(docs));
         }
         // Freeing large trees takes a while; nobody waits for it.

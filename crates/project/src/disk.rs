@@ -374,6 +374,15 @@ impl Disk {
         out
     }
 
+    /// A file that was there but not read elsewhere (a manifest).
+    pub fn skip(&self, path: &Path, why: String) {
+        let why = (path.to_path_buf(), why);
+        let mut skipped = self.skipped.locked();
+        if !skipped.contains(&why) {
+            skipped.push(why);
+        }
+    }
+
     /// How many change events (and forgotten directories) there were.
     pub fn events(&self) -> u64 {
         self.events.load(std::sync::atomic::Ordering::SeqCst)

@@ -15,7 +15,7 @@ use crate::documents::Settings;
 use analysis::calls::is_local;
 use analysis::document::{ItemId, Revision};
 use analysis::workspace::{normalize, Files, Workspace};
-use analysis::{Call, Document, Family, FileKind, Memo, Text};
+use analysis::{Call, Document, Family, FileKind, Memo, ModuleAnalysis, Text};
 
 /// A module: its directory and family. What a module read is kept per
 /// module, not per directory: a plain `.hcl` file beside a Terraform
@@ -141,17 +141,21 @@ pub trait OpenDocs: Sync {
     fn home(&self, dir: &Path) -> Option<PathBuf>;
 }
 
-/// Module files as the editor has them: open documents over the disk.
-struct ServerFiles<'a> {
-    state: &'a dyn OpenDocs,
-    disk: &'a Disk,
-    settings: &'a Settings,
-    recheck: bool,
+/// Where a front end's modules come from: its open documents (the
+/// editor's; for `check`, the modules it checked already) over the disk,
+/// read with its settings. The analysis's [`Files`].
+pub struct Sources<'a> {
+    pub open: &'a dyn OpenDocs,
+    pub disk: &'a Disk,
+    pub settings: &'a Settings,
+    /// Look at the disk again instead of trusting change events (a client
+    /// that watches nothing).
+    pub recheck: bool,
 }
 
-impl Files for ServerFiles<'_> {
+impl Files for Sources<'_> {
     fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
-        let mut docs = self.state.open_docs(dir, family);
+        let mut docs = self.open.open_docs(dir, family);
         let skip: HashSet<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
         let wanted = Wanted { dir, family, skip: &skip, also: None, settings: self.settings };
         docs.extend(self.disk.module(&wanted, self.recheck));
@@ -160,8 +164,16 @@ impl Files for ServerFiles<'_> {
     }
 
     fn read(&self, path: &Path) -> Option<String> {
-        // A manifest: never a FIFO or something huge.
-        crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP).ok()
+        // A manifest: never a FIFO or something huge. One that is there
+        // but not read is said (`check` reports it), not left out in silence.
+        match crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP) {
+            Ok(text) => Some(text),
+            Err(e) if e.is_not_found() || matches!(e, crate::fsread::ReadError::NotUtf8) => None,
+            Err(e) => {
+                self.disk.skip(path, e.to_string());
+                None
+            }
+        }
     }
 
     fn roots(&self) -> &[PathBuf] {
@@ -172,15 +184,8 @@ impl Files for ServerFiles<'_> {
 impl Graph {
     /// Brings the module's memo up to what its calls now lead to. Runs off
     /// the message loop (it may read and analyse called modules).
-    pub fn prepare(
-        &self,
-        state: &dyn OpenDocs,
-        disk: &Disk,
-        settings: &Settings,
-        recheck: bool,
-        docs: &[Document],
-        memo: &mut Memo,
-    ) {
+    pub fn prepare(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        let Sources { open: state, disk, settings, recheck } = *sources;
         let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
         let (dir, family) = (&key.0, key.1);
         // Provider and package schemas: the settings' files, and a
@@ -219,17 +224,52 @@ impl Graph {
                 return;
             }
         }
-        let files = ServerFiles { state, disk, settings, recheck };
         let resolved = {
             let mut ws = self.workspace.locked();
             ws.schemas = schemas.1.clone();
             ws.reader = Some(crate::files::reader());
-            ws.context(&files, &home, &calls)
+            ws.context(sources, &home, &calls)
         };
         memo.set_context(analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));
+    }
+
+    /// The module's analysis, its calls resolved first ([`Self::prepare`]):
+    /// the one way both front ends analyse a module (`check`, and the
+    /// server's publications, pulls and requests).
+    pub fn analyse(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) -> Arc<ModuleAnalysis> {
+        self.prepare(sources, docs, memo);
+        memo.analysis(docs)
+    }
+
+    /// [`Self::analyse`], unless `stop` says to stop first: a newer
+    /// analysis of the module was asked for (see [`analysis::Stop`]).
+    pub fn analyse_unless(
+        &self,
+        sources: &Sources,
+        docs: &[Document],
+        memo: &mut Memo,
+        stop: analysis::Stop,
+    ) -> Option<Arc<ModuleAnalysis>> {
+        if stop.now() {
+            return None;
+        }
+        self.prepare(sources, docs, memo);
+        memo.analysis_unless(docs, stop)
+    }
+
+    /// An analysed module that others call is handed to them (`check`
+    /// analyses callees first): they do not analyse it again.
+    pub fn share(&self, dir: &Path, family: Family, memo: Memo, analysis: Arc<ModuleAnalysis>) {
+        self.workspace.locked().insert(dir, family, memo, analysis);
+    }
+
+    /// The modules `calls` from `dir` lead to (for `check` to order modules
+    /// callees first).
+    pub fn targets(&self, sources: &Sources, dir: &Path, calls: &[Call]) -> Vec<Key> {
+        self.workspace.locked().targets(sources, dir, calls)
     }
 
     /// Whether the module was last prepared from these calls and schemas,
@@ -281,33 +321,13 @@ impl Graph {
         }
     }
 
-    /// The files of a module that is not open (its callers' view of it).
-    pub fn module_docs(
-        &self,
-        state: &dyn OpenDocs,
-        disk: &Disk,
-        settings: &Settings,
-        dir: &Path,
-        family: Family,
-        recheck: bool,
-    ) -> Vec<Document> {
-        ServerFiles { state, disk, settings, recheck }.module(dir, family)
-    }
-
     /// The text of a file of a called module (for a definition there).
-    pub fn text(&self, state: &dyn OpenDocs, disk: &Disk, settings: &Settings, path: &Path) -> Option<Text> {
-        self.texts(state, disk, settings, [path.to_path_buf()]).pop().map(|(_, t)| t)
+    pub fn text(&self, sources: &Sources, path: &Path) -> Option<Text> {
+        self.texts(sources, [path.to_path_buf()]).pop().map(|(_, t)| t)
     }
 
     /// The texts of files of called modules (for related locations there).
-    pub fn texts(
-        &self,
-        state: &dyn OpenDocs,
-        disk: &Disk,
-        settings: &Settings,
-        paths: impl IntoIterator<Item = PathBuf>,
-    ) -> Vec<(PathBuf, Text)> {
-        let files = ServerFiles { state, disk, settings, recheck: false };
+    pub fn texts(&self, files: &Sources, paths: impl IntoIterator<Item = PathBuf>) -> Vec<(PathBuf, Text)> {
         let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();
         for p in paths {
             if let (Some(key), Some(_)) = (crate::documents::module_key(&p), FileKind::for_path(&p)) {

@@ -165,6 +165,13 @@ impl Memo {
         self.patches
     }
 
+    /// Forgets the last analysis, so the next one runs in full (for tests:
+    /// what a change of context or of two documents at once does).
+    #[doc(hidden)]
+    pub fn forget_last(&mut self) {
+        self.last = None;
+    }
+
     /// Forgets items that are gone (re-parsed or deleted).
     pub(super) fn prune(&mut self, docs: &[Document]) {
         let live: usize = docs.iter().map(|d| d.items.len()).sum();
@@ -182,12 +189,24 @@ impl Memo {
     /// The analysis of `docs` (no probe), shared: the last one when the
     /// module has not changed since.
     pub fn analysis(&mut self, docs: &[Document]) -> Arc<ModuleAnalysis> {
+        // (Never `None`: nothing stops it.)
+        self.analysis_unless(docs, Stop::NEVER).unwrap_or_default()
+    }
+
+    /// [`Self::analysis`], unless `stop` says to stop first (see [`Stop`]).
+    pub fn analysis_unless(&mut self, docs: &[Document], stop: Stop) -> Option<Arc<ModuleAnalysis>> {
         // (The last analysis when nothing changed since.)
         if let Some(patched) = self.patch(docs) {
-            return patched;
+            return Some(patched);
         }
         let signature = signature(docs);
-        let (analysis, env) = run(docs, None, self);
+        let Some((analysis, env)) = run(docs, None, self, stop) else {
+            // The last analysis no longer describes what the memo holds
+            // per item: the next one runs in full, reusing what this one
+            // finished.
+            self.last = None;
+            return None;
+        };
         let analysis = Arc::new(analysis);
         // Who read which name, for the renames to come: built with the
         // full analysis (~50 ms at 10 MB) rather than on the first rename.
@@ -195,7 +214,7 @@ impl Memo {
         let reads_files = self.checks.values().any(|c| !c.deps.files.is_empty())
             || self.computed.values().any(|c| !c.deps.files.is_empty());
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true });
-        analysis
+        Some(analysis)
     }
 
     /// The module's analysis and the types of the expressions of the item
@@ -216,7 +235,10 @@ impl Memo {
         if d.file.kind == FileKind::Tfvars {
             // A tfvars value is checked against its variable's declaration,
             // which only the whole analysis has at hand.
-            return (analysis, run(docs, Some((doc, offset)), self).0.probe);
+            return (
+                analysis,
+                run(docs, Some((doc, offset)), self, Stop::NEVER).map(|r| r.0.probe).unwrap_or_default(),
+            );
         }
         let env = &last.env;
         let dialect = module_dialect(docs);

@@ -246,7 +246,26 @@ struct ComputedRef<'a> {
 /// [`analyze_probe`] with results remembered from earlier analyses of the
 /// same module.
 pub fn analyze_with(docs: &[Document], probe: Probe, memo: &mut Memo) -> ModuleAnalysis {
-    run(docs, probe, memo).0
+    run(docs, probe, memo, Stop::NEVER).map_or_else(ModuleAnalysis::default, |r| r.0)
+}
+
+/// Whether an analysis that is running should stop: a newer one of the
+/// same module was asked for (the user typed on), so its result would be
+/// thrown away. Asked between the steps of a full analysis and before
+/// each item it infers or checks; what it finished is kept per item (each
+/// result holds with the dependencies it records), so the next analysis
+/// starts from there. The cheap, patched analysis of a keystroke is never
+/// stopped: it is over before a newer one could use the memo.
+#[derive(Clone, Copy)]
+pub struct Stop<'a>(pub Option<&'a (dyn Fn() -> bool + Sync)>);
+
+impl Stop<'_> {
+    /// For a result that is always wanted (`check`, a request).
+    pub const NEVER: Stop<'static> = Stop(None);
+
+    pub fn now(&self) -> bool {
+        self.0.is_some_and(|stop| stop())
+    }
 }
 
 /// The dialect of a module: its first file's, but OpenTofu's for a
@@ -262,8 +281,9 @@ pub fn module_dialect(docs: &[Document]) -> Dialect {
     }
 }
 
-/// The analysis, and the module's names as they ended up.
-fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, ModuleEnv) {
+/// The analysis, and the module's names as they ended up; `None` once
+/// `stop` says so.
+fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(ModuleAnalysis, ModuleEnv)> {
     let mut out = ModuleAnalysis {
         diagnostics: docs.iter().map(|d| d.diagnostics.clone().into()).collect(),
         symbols: Vec::new().into(),
@@ -275,9 +295,18 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         kept: vec![None; docs.len()],
     };
     if docs.is_empty() {
-        return (out, ModuleEnv::default());
+        return Some((out, ModuleEnv::default()));
     }
     let dialect = module_dialect(docs);
+    // Once told to stop, stopped: an item skipped is never taken for done.
+    let stopped = std::sync::atomic::AtomicBool::new(false);
+    let stop = || {
+        use std::sync::atomic::Ordering::Relaxed;
+        if !stopped.load(Relaxed) && stop.now() {
+            stopped.store(true, Relaxed);
+        }
+        stopped.load(Relaxed)
+    };
     // Results remembered for other documents than the last analysis's
     // no longer tell what changed since it (see `Last::exact`).
     if let Some(last) = memo.last.as_mut().filter(|last| !describes(&last.signature, docs)) {
@@ -295,6 +324,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     let fresh: Vec<(ItemId, Arc<Decls>)> =
         missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i)))).collect();
     memo.decls.extend(fresh);
+    if stop() {
+        return None;
+    }
 
     let mut env = ModuleEnv {
         paths: docs.iter().map(|d| d.file.path.clone()).collect(),
@@ -396,6 +428,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         *left.entry(computed[component[0]].item.id).or_default() += 1;
     }
     for level in levels {
+        if stop() {
+            return None;
+        }
         // The names to infer again (not remembered, or probed), each with
         // its item's tree and its place in it.
         let mut todo = Vec::new();
@@ -529,6 +564,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     let checked: Vec<(ItemId, usize, Arc<CheckResult>, Vec<Typed>)> = stale
         .par_iter()
         .with_min_len(16)
+        .filter(|_| !stop())
         .map(|&(di, item, d)| {
             let doc = &docs[di];
             let (result, probe) = check_item(
@@ -548,6 +584,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
     for (id, at, result, recorded) in checked {
         out.probe.extend(recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }));
         memo.checks.insert(id, result);
+    }
+    if stop() {
+        return None;
     }
     let mut outputs = Vec::new();
     for &(di, item, _) in &work {
@@ -598,7 +637,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo) -> (ModuleAnalysis, Mod
         d.dedup();
     }
     memo.prune(docs);
-    (out, env)
+    Some((out, env))
 }
 
 /// Each variable by name, with where its type is (what tfvars values are

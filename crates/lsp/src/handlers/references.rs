@@ -2,7 +2,8 @@
 //! request (references, rename) looks through.
 
 use super::prelude::*;
-use crate::{Opened, Snap};
+use crate::Snap;
+
 use analysis::workspace::normalize;
 use analysis::Document;
 use std::collections::HashSet;
@@ -38,7 +39,7 @@ impl ModuleSet {
         let editable = |d: &std::path::Path| !d.components().any(|c| c.as_os_str() == ".terraform");
         let mut mods = vec![(dir.clone(), snap.docs.clone(), editable(&dir))];
         for d in others {
-            let docs = b.graph.module_docs(&Opened(&b.state), &b.disk, &snap.settings, &d, family, false);
+            let docs = b.with_sources(&snap.settings, false, |s| analysis::workspace::Files::module(s, &d, family));
             if !docs.is_empty() {
                 let e = editable(&d);
                 mods.push((d, docs, e));
