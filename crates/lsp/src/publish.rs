@@ -22,6 +22,7 @@ use super::body::{Body, Chunk};
 use super::entries::{here, Entries, Entry, Pos, Span};
 use super::ropes::Ropes;
 use super::text::{self, Encoding};
+use super::to_proto;
 use analysis::document::common_ends;
 use analysis::{Kept, Text};
 use project::documents::Edit;
@@ -105,14 +106,6 @@ pub fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-fn severity_number(s: Severity) -> u8 {
-    match s {
-        Severity::Error => 1,
-        Severity::Warning => 2,
-        Severity::Hint => 4,
-    }
-}
-
 fn write_range(out: &mut String, (s, e): (Pos, Pos)) {
     let _ = write!(
         out,
@@ -130,14 +123,14 @@ impl Entry {
         write_range(out, self.range);
         let _ = write!(
             out,
-            r#","severity":{},"code":"{}","source":"hcl-types","message":{}"#,
-            severity_number(sev),
+            r#","severity":{},"code":"{}","source":{},"message":{}"#,
+            serde_json::to_string(&to_proto::severity(sev)).unwrap_or_else(|_| "null".into()),
             self.diag.code.as_str(),
+            json_string(to_proto::SOURCE),
             json_string(&self.diag.message)
         );
-        // Editors strike deprecated provider attributes through (DiagnosticTag.Deprecated).
-        if self.diag.code == syntax::diagnostic::Code::Deprecated {
-            out.push_str(r#","tags":[2]"#);
+        if let Some(tags) = to_proto::tags(&self.diag) {
+            let _ = write!(out, r#","tags":{}"#, serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()));
         }
         if !self.related.is_empty() {
             out.push_str(r#","relatedInformation":["#);

@@ -36,15 +36,24 @@ pub(crate) fn severity(s: syntax::diagnostic::Severity) -> DiagnosticSeverity {
     }
 }
 
+/// The `source` of every diagnostic.
+pub(crate) const SOURCE: &str = "hcl-types";
+
+/// Editors strike deprecated provider attributes through.
+pub(crate) fn tags(d: &syntax::diagnostic::Diagnostic) -> Option<Vec<DiagnosticTag>> {
+    (d.code == syntax::diagnostic::Code::Deprecated).then(|| vec![DiagnosticTag::DEPRECATED])
+}
+
 /// A diagnostic of `rope`'s text (the published ones are serialised by
-/// [`crate::publish`] with the same fields).
+/// [`crate::publish`] with the same fields, from these functions).
 pub(crate) fn diagnostic(rope: &Rope, d: &syntax::diagnostic::Diagnostic, enc: Encoding) -> Diagnostic {
     Diagnostic {
         range: range(rope, &d.range, enc),
         severity: Some(severity(d.severity)),
         code: Some(NumberOrString::String(d.code.as_str().into())),
-        source: Some("hcl-types".into()),
+        source: Some(SOURCE.into()),
         message: d.message.clone(),
+        tags: tags(d),
         ..Default::default()
     }
 }
