@@ -1,17 +1,50 @@
 //! The in-process language server harness the LSP tests share: a session
-//! of the real `LanguageServer` handlers, positions in both encodings,
-//! fixtures whose cursor is `$0`.
+//! of the real server as `hcl-types lsp` runs it (`lsp::serve`: the checked
+//! transport, the outbox and its one writer), on pipes instead of stdin
+//! and stdout; positions in both encodings; fixtures whose cursor is `$0`.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use futures::StreamExt;
-use hcl_types::lsp::Backend;
 use serde_json::{json, Value};
-use tower::{Service, ServiceExt};
-use tower_lsp_server::jsonrpc::Request;
-use tower_lsp_server::LspService;
+use tokio::io::AsyncWriteExt;
+use tokio::sync::{mpsc, oneshot};
+
+/// Answers waited for, by request id.
+type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
+
+/// The server's output stream: what its writer thread writes arrives here.
+struct Pipe(mpsc::UnboundedSender<Vec<u8>>);
+
+impl std::io::Write for Pipe {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.send(buf.to_vec()).map_err(|_| std::io::ErrorKind::BrokenPipe)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The next whole frame's body at the front of `buf`, taken out.
+fn frame(buf: &mut Vec<u8>) -> Option<Vec<u8>> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let header = std::str::from_utf8(&buf[..end]).expect("an ASCII header");
+    let length: usize = header
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a Content-Length header");
+    if buf.len() < end + 4 + length {
+        return None;
+    }
+    let body = buf[end + 4..end + 4 + length].to_vec();
+    buf.drain(..end + 4 + length);
+    Some(body)
+}
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Enc {
@@ -20,7 +53,9 @@ pub enum Enc {
 }
 
 pub struct Session {
-    pub service: LspService<Backend>,
+    /// The server's input.
+    input: tokio::io::DuplexStream,
+    pending: Pending,
     pub next_id: i64,
     pub enc: Enc,
     /// publishDiagnostics params, in arrival order.
@@ -81,25 +116,37 @@ impl Session {
     /// A session whose client says it can do what `text_document` says
     /// (LSP's `textDocument` client capabilities).
     pub async fn start_as(enc: Enc, options: Value, text_document: Value) -> Session {
-        let (service, socket) = hcl_types::lsp::service(Backend::new);
+        let (input, server_in) = tokio::io::duplex(1 << 20);
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tokio::spawn(hcl_types::lsp::serve(server_in, Pipe(tx)));
         let published = Arc::new(Mutex::new(Vec::new()));
         let logs = Arc::new(Mutex::new(Vec::new()));
-        let (sink, log_sink) = (published.clone(), logs.clone());
+        let pending: Pending = Arc::default();
+        let (sink, log_sink, answers) = (published.clone(), logs.clone(), pending.clone());
+        // The client's side of the stream: answers go to whoever waits
+        // for them, publications and log messages are kept in order; the
+        // server's own requests are left unanswered.
         tokio::spawn(async move {
-            let mut socket = socket;
-            while let Some(req) = socket.next().await {
-                if req.method() == "textDocument/publishDiagnostics" {
-                    if let Some(p) = req.params() {
-                        sink.lock().unwrap().push(p.clone());
-                    }
-                } else if req.method() == "window/logMessage" {
-                    if let Some(p) = req.params() {
-                        log_sink.lock().unwrap().push(p.clone());
+            let mut buf = Vec::new();
+            while let Some(bytes) = rx.recv().await {
+                buf.extend(bytes);
+                while let Some(body) = frame(&mut buf) {
+                    let msg: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+                    match msg["method"].as_str() {
+                        Some("textDocument/publishDiagnostics") => sink.lock().unwrap().push(msg["params"].clone()),
+                        Some("window/logMessage") => log_sink.lock().unwrap().push(msg["params"].clone()),
+                        Some(_) => {}
+                        None => {
+                            let waiting = msg["id"].as_i64().and_then(|id| answers.lock().unwrap().remove(&id));
+                            if let Some(waiting) = waiting {
+                                let _ = waiting.send(msg);
+                            }
+                        }
                     }
                 }
             }
         });
-        let mut s = Session { service, next_id: 1, enc, published, logs, dir: tempdir() };
+        let mut s = Session { input, pending, next_id: 1, enc, published, logs, dir: tempdir() };
         let encodings = match enc {
             Enc::Utf8 => json!(["utf-8", "utf-16"]),
             Enc::Utf16 => json!(["utf-16"]),
@@ -129,15 +176,28 @@ impl Session {
     ) -> Result<Value, tower_lsp_server::jsonrpc::Error> {
         let id = self.next_id;
         self.next_id += 1;
-        let req = Request::build(method.to_string()).params(params).id(id).finish();
-        let resp = self.service.ready().await.unwrap().call(req).await.unwrap().expect("a response");
-        let (_, result) = resp.into_parts();
-        result
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().unwrap().insert(id, tx);
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        let answer = tokio::time::timeout(std::time::Duration::from_secs(120), rx)
+            .await
+            .unwrap_or_else(|_| panic!("no answer to {method} in 120 s"))
+            .expect("the server is running");
+        match answer.get("error") {
+            Some(e) => Err(serde_json::from_value(e.clone()).expect("a JSON-RPC error")),
+            None => Ok(answer["result"].clone()),
+        }
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {
-        let req = Request::build(method.to_string()).params(params).finish();
-        let _ = self.service.ready().await.unwrap().call(req).await.unwrap();
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
+    }
+
+    /// Writes one message to the server, framed as a client frames it.
+    async fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.input.write_all(framed.as_bytes()).await.expect("the server reads its input");
     }
 
     /// Writes `name` to the session directory and opens it.

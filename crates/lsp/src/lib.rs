@@ -47,7 +47,7 @@ use project::documents::{Documents, Settings};
 use project::graph::{Graph, OpenDocs, Sources};
 use project::phases;
 use publish::Published;
-pub use stdio::run;
+pub use stdio::{run, serve};
 pub use text::Encoding;
 
 /// What was last published for an open document: the sequence number of
@@ -153,8 +153,10 @@ pub struct Backend {
     /// What to free once the user pauses.
     later: Arc<memory::Later>,
     /// Whether the transport's writer drains `outbox` straight to the
-    /// client's stream (stdio); else [`Backend::deliver`] passes
-    /// publications to `client` (the server in process).
+    /// client's stream ([`serve`]: stdio, and the in-process tests' pipes);
+    /// else [`Backend::deliver`] passes publications to `client`: only for
+    /// `tests/soak.rs`, which polls the handlers' futures itself to
+    /// interleave them.
     direct: bool,
     delivering: Arc<tokio::sync::Mutex<()>>,
     /// The modules open modules call, and who reads whom.

@@ -22,8 +22,9 @@ use project::phases;
 const SETTLE_EVENTS: Duration = Duration::from_millis(75);
 
 impl Backend {
-    /// In process, passes the waiting publications to the client, in
-    /// order (over stdio the transport's writer takes them itself).
+    /// Without a transport (`tests/soak.rs` drives the handlers itself),
+    /// passes the waiting publications to the client, in order; with one
+    /// (`serve`) its writer takes them itself.
     pub(super) async fn deliver(&self) {
         if self.direct {
             return;

@@ -20,48 +20,64 @@ pub fn run() -> u8 {
             return 2;
         }
     };
-    let ending = Arc::new(transport::Ending::default());
-    runtime.block_on(async {
+    let status = runtime.block_on(async {
         widen_stdout_pipe();
-        let (out, written) = transport::writer(raw_stdout());
-        let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
-        let (texts, closing) = (stash.clone(), ending.1.clone());
-        let splices = Arc::new(Splices::default());
-        let lists = splices.clone();
-        let (service, socket) = crate::service(move |client| Backend {
-            outbox,
-            stash: texts,
-            direct: true,
-            closing,
-            splices: lists,
-            ..Backend::new(client)
-        });
-        let (to_server, server_in) = tokio::io::duplex(1 << 16);
-        let (server_out, from_server) = tokio::io::duplex(1 << 16);
-        // The reader runs in the server's own task: a message it passes on
-        // is taken up without waking another thread (~0.1 ms a keystroke).
-        let reader = transport::client_to_server(tokio::io::stdin(), to_server, out.clone(), ending.clone(), stash);
-        let forward = tokio::spawn(transport::server_to_client(from_server, out.clone(), splices));
-        // Returns once the input ended (or `exit` came) and every handler
-        // finished; no handler waits for the client, so a client that
-        // vanished with requests of ours unanswered does not keep it here.
-        let serve = Server::new(server_in, server_out, socket).serve(service);
-        tokio::pin!(serve);
-        tokio::select! {
-            _ = &mut serve => {}
-            // The input ended: the server finishes what it has.
-            _ = reader => serve.await,
-        }
-        // Everything the server wrote is passed on, then the stream ends.
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), forward).await;
-        out.close();
-        let _ = written.recv_timeout(std::time::Duration::from_secs(2));
+        serve(tokio::io::stdin(), raw_stdout()).await
     });
     // Blocked reads of stdin, and tasks still waiting for answers from the
     // client (they are abandoned), must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     // No `terraform` the server started outlives it.
     project::child::stop_all();
+    status
+}
+
+/// The server on a byte stream: frames read from `input`, frames written
+/// to `output`, through the checked transport and the one writer of the
+/// client's stream. What `hcl-types lsp` runs on stdin and stdout, and the
+/// in-process tests on pipes (`tests/lsp_support`), so both take the same
+/// path. Returns the exit status once the input ended (or `exit` came),
+/// every handler finished and what the server wrote was passed on.
+pub async fn serve(
+    input: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+    output: impl std::io::Write + Send + 'static,
+) -> u8 {
+    let ending = Arc::new(transport::Ending::default());
+    let (out, written) = transport::writer(output);
+    let (outbox, stash) = (out.clone(), Arc::new(Stash::default()));
+    let (texts, closing) = (stash.clone(), ending.1.clone());
+    let splices = Arc::new(Splices::default());
+    let lists = splices.clone();
+    let (service, socket) = crate::service(move |client| Backend {
+        outbox,
+        stash: texts,
+        direct: true,
+        closing,
+        splices: lists,
+        ..Backend::new(client)
+    });
+    let (to_server, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, from_server) = tokio::io::duplex(1 << 16);
+    // The reader runs in the server's own task: a message it passes on
+    // is taken up without waking another thread (~0.1 ms a keystroke).
+    let reader = transport::client_to_server(input, to_server, out.clone(), ending.clone(), stash);
+    let forward = tokio::spawn(transport::server_to_client(from_server, out.clone(), splices));
+    // Returns once the input ended (or `exit` came) and every handler
+    // finished; no handler waits for the client, so a client that
+    // vanished with requests of ours unanswered does not keep it here.
+    let serve = Server::new(server_in, server_out, socket).serve(service);
+    tokio::pin!(serve);
+    tokio::select! {
+        _ = &mut serve => {}
+        // The input ended: the server finishes what it has.
+        _ = reader => serve.await,
+    }
+    // Everything the server wrote is passed on, then the stream ends.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), forward).await;
+    out.close();
+    // (Waited for on a blocking thread: the writer may write to a pipe
+    // this runtime's own tasks read.)
+    let _ = tokio::task::spawn_blocking(move || written.recv_timeout(std::time::Duration::from_secs(2))).await;
     ending.status()
 }
 
