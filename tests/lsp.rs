@@ -928,3 +928,38 @@ async fn formatting_and_range_formatting_as_terraform_fmt() {
         .await;
     assert_eq!(edits, json!([]));
 }
+
+/// The server reads the nearest `.hcl-types.hcl` (docs/spec/config.md) as
+/// `check` does: its severities under the editor's, its dialect, and its
+/// exclusions (an excluded file gets no diagnostics); saved, it is read again.
+#[tokio::test]
+async fn the_configuration_file_holds_in_the_editor_as_in_check() {
+    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+    let severities = |diags: &[Value]| -> Vec<(String, u64)> {
+        diags.iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap())).collect()
+    };
+    let pair = |c: &str, s: u64| (c.to_string(), s);
+    // The editor says invalid-value is a warning; the file says hint, and
+    // that implicit conversions are errors: the editor wins where both say.
+    let options = json!({"hclTypes": {"severity": {"invalid-value": "warning"}}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let config =
+        "severity = { invalid-value = \"hint\", implicit-conversion = \"error\" }\nexclude = [\"legacy/**\"]\n";
+    s.disk(".hcl-types.hcl", config);
+    let u = s.open("a.tf", text).await;
+    assert_eq!(severities(&s.diagnostics(&u, 1).await), vec![pair("implicit-conversion", 1), pair("invalid-value", 2)]);
+    std::fs::create_dir_all(s.dir.join("legacy")).unwrap();
+    let excluded = s.open("legacy/a.tf", text).await;
+    assert_eq!(s.diagnostics(&excluded, 1).await, Vec::<Value>::new());
+    // Saved with implicit conversions off: published again without them.
+    s.disk(".hcl-types.hcl", "severity = { implicit-conversion = \"off\" }\n");
+    let seen = s.publications();
+    let config_uri = uri(&s.dir.join(".hcl-types.hcl"));
+    s.notify("textDocument/didSave", json!({"textDocument": {"uri": config_uri}})).await;
+    let diags = s.newest_until(&u, |d| d.len() == 1).await;
+    assert!(s.publications() > seen);
+    assert_eq!(severities(&diags), vec![pair("invalid-value", 2)]);
+    // The legacy file is no longer excluded.
+    let legacy = s.newest_until(&excluded, |d| !d.is_empty()).await;
+    assert_eq!(severities(&legacy), vec![pair("invalid-value", 2)]);
+}

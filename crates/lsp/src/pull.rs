@@ -311,10 +311,10 @@ impl Backend {
     /// The reports of the closed files of the modules an edit affects (or
     /// of the module of `only`, for that file). Runs off the message loop.
     fn closed_reports(&self, only: Option<&Path>) -> Vec<Report> {
-        let (open, settings, enc, recheck) = {
+        let (open, enc, recheck) = {
             let st = self.state.locked();
             let open: HashSet<PathBuf> = st.documents.open.keys().cloned().collect();
-            (open, st.documents.settings.clone(), st.encoding, !st.watching)
+            (open, st.encoding, !st.watching)
         };
         let mut modules: Vec<(PathBuf, Family)> = match only {
             Some(p) => module_key(p).into_iter().collect(),
@@ -345,6 +345,8 @@ impl Backend {
         }
         let mut out = Vec::new();
         for (dir, family) in modules {
+            // With the module's configuration file under the editor's.
+            let settings = self.state.locked().documents.settings_for(&dir);
             let (docs, memo) = match open.iter().find(|p| module_key(p).as_ref() == Some(&(dir.clone(), family))) {
                 Some(p) => {
                     let Some(partial) = self.state.locked().documents.module(p) else { continue };
@@ -397,7 +399,9 @@ impl Backend {
                     analysis: analysis.id,
                     kept: analysis.kept.get(i).copied().flatten(),
                 };
-                let (next, _) = Published::update(last, &target, 0, &analysis.diagnostics[i]);
+                // A file the configuration excludes is shown nothing, as `check` leaves it out.
+                let diagnostics = if settings.excluded(path) { &[][..] } else { &analysis.diagnostics[i][..] };
+                let (next, _) = Published::update(last, &target, 0, diagnostics);
                 out.push((path.clone(), next.result(), next.list().to_vec()));
                 if only.is_none() || had {
                     self.pulls.closed.locked().insert(path.clone(), (doc.file.text.clone(), next));

@@ -152,7 +152,11 @@ impl Backend {
                     // A newer analysis ended first: its list stays.
                     continue;
                 }
-                let diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
+                let mut diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
+                // A file the configuration excludes is shown nothing, as `check` leaves it out.
+                if settings.excluded(path) {
+                    diags = Default::default();
+                }
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
                 drop(diags);
                 phases::mark("rendered");

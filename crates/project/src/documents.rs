@@ -155,6 +155,8 @@ pub struct Documents {
     /// For a `git:` document (a diff view's old text): the directory of
     /// its file, whose other files it is analysed with, read-only.
     homes: HashMap<PathBuf, PathBuf>,
+    /// The configuration files in force, and the settings merged with them.
+    configs: crate::nearest::Nearest,
 }
 
 /// A module snapshot to analyse off the message loop.
@@ -309,29 +311,48 @@ impl Documents {
 
     /// The open documents of the module in `dir` of `family`, parsed.
     pub fn open_docs(&mut self, dir: &Path, family: Family) -> Vec<Document> {
-        let settings = &self.settings;
+        let settings = self.settings_for(dir);
         self.open
             .iter_mut()
             .filter(|(p, _)| module_key(p).is_some_and(|k| k.0 == dir && k.1 == family))
-            .map(|(p, o)| o.parsed(p, settings))
+            .map(|(p, o)| o.parsed(p, &settings))
             .collect()
+    }
+
+    /// A configuration file changed on disk (`path` is one when it is
+    /// named so): what was read of them is read again. Whether it was one.
+    pub fn config_changed(&mut self, path: &Path) -> bool {
+        let is_config = path.file_name().is_some_and(|n| n == crate::config::FILE_NAME);
+        if is_config {
+            self.configs = Default::default();
+        }
+        is_config
+    }
+
+    /// The settings for the files of the module in `dir` (a Nomad job's
+    /// unit is its file): the editor's, with the nearest configuration
+    /// file's under them (`nearest.rs`).
+    pub fn settings_for(&mut self, unit: &Path) -> Settings {
+        let job = analysis::family_of(unit) == Some(Family::Nomad);
+        let dir = if job { unit.parent().unwrap_or(unit) } else { unit };
+        self.configs.settings_for(dir, &self.settings)
     }
 
     /// The open part of the module of `path` (its directory and family).
     pub fn module(&mut self, path: &Path) -> Option<Partial> {
         let (dir, family) = module_key(path)?;
-        let settings = &self.settings;
+        let settings = self.settings_for(&dir);
         let mut docs = Vec::new();
         let mut open = Vec::new();
         for (p, o) in &mut self.open {
             if module_key(p).is_some_and(|k| k.0 == dir && k.1 == family) {
-                docs.push(o.parsed(p, settings));
+                docs.push(o.parsed(p, &settings));
                 open.push((p.clone(), o.uri.clone(), o.version, o.rope.clone(), o.opened, o.edit.clone()));
             }
         }
         let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
         let home = self.homes.get(&dir).cloned();
-        Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings: settings.clone() })
+        Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings })
     }
 }
 

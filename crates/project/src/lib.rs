@@ -18,6 +18,7 @@ pub mod files;
 pub mod fsread;
 pub mod graph;
 pub mod index;
+pub mod nearest;
 pub mod phases;
 pub mod schemas;
 pub mod settings;

@@ -125,6 +125,12 @@ pub struct Settings {
     /// schemas Pulumi cached for it).
     pub provider_files: Vec<PathBuf>,
     pub package_files: Vec<PathBuf>,
+    /// The configuration file's `exclude` (none: nothing is excluded):
+    /// files it matches get no diagnostics, as `check` leaves them out.
+    pub exclude: Option<Arc<crate::exclude::Exclude>>,
+    /// Tells settings apart (each read from the editor gets its own), so
+    /// what is made of them can be kept while they stay the same.
+    pub id: u64,
 }
 
 impl Default for Settings {
@@ -139,6 +145,8 @@ impl Default for Settings {
             session: Arc::default(),
             provider_files: Vec::new(),
             package_files: Vec::new(),
+            exclude: None,
+            id: 0,
         }
     }
 }
@@ -148,7 +156,8 @@ impl Settings {
     /// Unknown or malformed entries are skipped, not fatal.
     pub fn from_json(v: &serde_json::Value) -> Settings {
         let v = v.get("hclTypes").unwrap_or(v);
-        let mut s = Settings::default();
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let mut s = Settings { id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed), ..Settings::default() };
         if let Some(map) = v.get("dialects").and_then(|d| d.as_object()) {
             for (glob, dialect) in map {
                 let (Ok(g), Some(Ok(d))) = (globset::Glob::new(glob), dialect.as_str().map(str::parse::<Dialect>))
@@ -206,6 +215,48 @@ impl Settings {
     /// Whether the module in `dir` waits for its own providers' schema.
     pub fn own_schema_running(&self, dir: &Path) -> bool {
         self.session.executable().is_some_and(|exe| own::initialised(dir) && own::running(&exe, dir))
+    }
+
+    /// These settings with a configuration file's under them (config.md):
+    /// the editor's win where both say (per code; its dialect globs come
+    /// first); the file's exclusions and schema files are added. Schema
+    /// files outside the file's own directory are not read: a repository's
+    /// file does not make the server read elsewhere.
+    pub fn under(&self, c: &crate::config::Config, exclude: Arc<crate::exclude::Exclude>) -> Settings {
+        let mut s = self.clone();
+        for (code, severity) in &c.severity {
+            s.severity.entry(*code).or_insert(*severity);
+        }
+        // `*` matches every file name.
+        if let (Some(d), Ok(all)) = (c.dialect, globset::Glob::new("*")) {
+            s.dialects.push((all.compile_matcher(), d));
+        }
+        s.exclude = Some(exclude);
+        let base = c.path.as_deref().and_then(Path::parent).and_then(|d| d.canonicalize().ok());
+        let inside = |p: &&PathBuf| base.as_ref().is_some_and(|b| p.canonicalize().is_ok_and(|p| p.starts_with(b)));
+        let providers: Vec<PathBuf> = c
+            .provider_schemas
+            .iter()
+            .filter(inside)
+            .filter(|p| read_cached(p, schema::load).is_ok())
+            .cloned()
+            .collect();
+        let packages: Vec<PathBuf> = (c.package_schemas.iter().filter(inside))
+            .filter(|p| read_cached(p, schema::pulumi::load_package).is_ok())
+            .cloned()
+            .collect();
+        if !providers.is_empty() || !packages.is_empty() {
+            s.provider_files.extend(providers);
+            s.package_files.extend(packages);
+            s.schemas =
+                schemas::from_files(&s.provider_files, &s.package_files).ok().filter(|x| !x.is_empty()).map(Arc::new);
+        }
+        s
+    }
+
+    /// Whether the configuration file excludes `path`.
+    pub fn excluded(&self, path: &Path) -> bool {
+        self.exclude.as_ref().is_some_and(|e| e.matches(path))
     }
 
     pub fn dialect_for(&self, path: &Path) -> Dialect {

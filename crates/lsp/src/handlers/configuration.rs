@@ -16,12 +16,21 @@ pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfi
 
 pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
     let mut dirs = std::collections::HashSet::new();
+    let mut config = false;
     for change in &params.changes {
-        if let Some(path) = from_proto::doc_path(&b.state.locked().documents, &change.uri) {
+        let mut st = b.state.locked();
+        if let Some(path) = from_proto::doc_path(&st.documents, &change.uri) {
+            config |= st.documents.config_changed(&path);
+            drop(st);
             b.disk.changed(&path);
             b.index.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));
         }
+    }
+    if config {
+        // A configuration file may change any module's settings.
+        b.graph.settings_changed();
+        b.refresh_all().await;
     }
     b.files_changed(dirs, false).await;
 }

@@ -51,6 +51,11 @@ pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
     b.disk.changed(&path);
     b.index.changed(&path);
     b.pulls.files_changed(path.parent());
+    if b.state.locked().documents.config_changed(&path) {
+        // A configuration file may change any module's settings.
+        b.graph.settings_changed();
+        b.refresh_all().await;
+    }
     b.refresh(path, false).await;
 }
 
