@@ -527,13 +527,18 @@ async fn completion_after_local_dot_in_the_same_block() {
     assert_eq!(labels(&c), vec!["count_x"]);
 }
 
+/// Each diagnostic's code and LSP severity (1 error, 2 warning, 4 hint).
+fn severities(diags: &[Value]) -> Vec<(String, u64)> {
+    diags.iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap())).collect()
+}
+
+fn pair(code: &str, severity: u64) -> (String, u64) {
+    (code.to_string(), severity)
+}
+
 #[tokio::test]
 async fn severity_setting_overrides_codes() {
     let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
-    let severities = |diags: &[Value]| -> Vec<(String, u64)> {
-        diags.iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap())).collect()
-    };
-    let pair = |c: &str, s: u64| (c.to_string(), s);
     // LSP severities: 1 error, 2 warning, 4 hint.
     let mut s = Session::start(Enc::Utf16).await;
     let u = s.open("a.tf", text).await;
@@ -935,10 +940,6 @@ async fn formatting_and_range_formatting_as_terraform_fmt() {
 #[tokio::test]
 async fn the_configuration_file_holds_in_the_editor_as_in_check() {
     let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
-    let severities = |diags: &[Value]| -> Vec<(String, u64)> {
-        diags.iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap())).collect()
-    };
-    let pair = |c: &str, s: u64| (c.to_string(), s);
     // The editor says invalid-value is a warning; the file says hint, and
     // that implicit conversions are errors: the editor wins where both say.
     let options = json!({"hclTypes": {"severity": {"invalid-value": "warning"}}});
