@@ -120,6 +120,20 @@ pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
 /// as a walked one (pre-commit names files, and the configuration's
 /// excludes must hold for them too), and an excluded directory is not walked.
 pub fn discover_excluding(paths: &[PathBuf], exclude: &crate::exclude::Exclude) -> (Modules, Vec<IoFailure>) {
+    let (modules, failures, _) = discover_within(paths, exclude, usize::MAX);
+    (modules, failures)
+}
+
+/// [`discover_excluding`], walking at most `most` directory entries (the
+/// language server's background index of a folder opened at `$HOME` must
+/// not walk a whole disk); whether the walk was cut short.
+pub fn discover_within(
+    paths: &[PathBuf],
+    exclude: &crate::exclude::Exclude,
+    most: usize,
+) -> (Modules, Vec<IoFailure>, bool) {
+    let mut walked = 0usize;
+    let mut cut = false;
     let mut modules: Modules = BTreeMap::new();
     let mut failures = Vec::new();
     let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
@@ -154,6 +168,11 @@ pub fn discover_excluding(paths: &[PathBuf], exclude: &crate::exclude::Exclude) 
                                 || exclude.matches(e.path())))
                     });
                 for entry in walker {
+                    walked += 1;
+                    if walked > most {
+                        cut = true;
+                        break;
+                    }
                     match entry {
                         // A linked file is read, as Terraform reads it (a shared
                         // `variables.tf` linked into many modules); a linked
@@ -180,7 +199,7 @@ pub fn discover_excluding(paths: &[PathBuf], exclude: &crate::exclude::Exclude) 
         files.dedup();
         analysis::tofu_files(files, &named);
     }
-    (modules, failures)
+    (modules, failures, cut)
 }
 
 /// A Terraform or PCL file named on the command line is checked within its

@@ -20,6 +20,10 @@ use rayon::prelude::*;
 /// is half of it); files past it are not indexed, and the index says so.
 pub const MAX_SYMBOLS: usize = 1_000_000;
 
+/// The most directory entries the index walks (a folder opened at `$HOME`
+/// or `/` is not walked to its end in the background).
+pub const MAX_WALKED: usize = 500_000;
+
 /// Files read between two progress reports.
 const CHUNK: usize = 256;
 
@@ -37,6 +41,8 @@ struct State {
     ready: bool,
     /// Files left out because [`MAX_SYMBOLS`] was reached.
     left_out: usize,
+    /// Whether the walk stopped at [`MAX_WALKED`] entries.
+    cut: bool,
     /// Open documents: their version and symbols, while the version stays.
     open: HashMap<PathBuf, (i32, Arc<Symbols>)>,
 }
@@ -160,7 +166,12 @@ impl Index {
     /// `node_modules` skipped), telling `progress` how many of how many
     /// files are read. Replaces what was indexed before.
     pub fn build(&self, roots: &[PathBuf], progress: &(dyn Fn(usize, usize) + Sync)) {
-        let (modules, _) = crate::check::discover(roots);
+        self.build_within(roots, MAX_WALKED, progress)
+    }
+
+    /// [`Self::build`], walking at most `most` directory entries.
+    pub fn build_within(&self, roots: &[PathBuf], most: usize, progress: &(dyn Fn(usize, usize) + Sync)) {
+        let (modules, _, cut) = crate::check::discover_within(roots, &Default::default(), most);
         let paths: Vec<PathBuf> = modules
             .into_values()
             .flatten()
@@ -168,7 +179,7 @@ impl Index {
             .collect();
         {
             let mut st = self.state.locked();
-            *st = State { roots: roots.to_vec(), open: std::mem::take(&mut st.open), ..State::default() };
+            *st = State { roots: roots.to_vec(), open: std::mem::take(&mut st.open), cut, ..State::default() };
         }
         progress(0, paths.len());
         for (k, chunk) in paths.chunks(CHUNK).enumerate() {
@@ -210,10 +221,15 @@ impl Index {
     }
 
     /// Whether the whole workspace was read, and how many files were left
-    /// out for the bound.
+    /// out for the bound on symbols.
     pub fn status(&self) -> (bool, usize) {
         let st = self.state.locked();
         (st.ready, st.left_out)
+    }
+
+    /// Whether the walk stopped at its bound on entries ([`MAX_WALKED`]).
+    pub fn cut(&self) -> bool {
+        self.state.locked().cut
     }
 
     /// How many files and symbols are held.
@@ -344,6 +360,26 @@ mod tests {
         assert_eq!((found[0].start, found[0].end), (at(2, 9, 9), at(2, 16, 15)), "after CRLF and a lone CR");
         // Closed: the file again.
         assert_eq!(names(&index.search("", 10, &[])), ["module.net", "var.region"]);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// A walk over its bound of entries stops (a folder opened at `$HOME`)
+    /// and says so; what it found until then is indexed.
+    #[test]
+    fn the_walk_stops_at_its_bound_and_says_so() {
+        let root = scratch("bound");
+        for k in 0..20 {
+            std::fs::create_dir_all(root.join(format!("m{k:02}"))).unwrap();
+            std::fs::write(root.join(format!("m{k:02}/main.tf")), format!("variable \"v{k:02}\" {{}}\n")).unwrap();
+        }
+        let index = Index::default();
+        index.build_within(std::slice::from_ref(&root), 10, &|_, _| {});
+        assert!(index.cut());
+        let found = index.search("v", 100, &[]).len();
+        assert!(found > 0 && found < 20, "{found}");
+        index.build_within(std::slice::from_ref(&root), MAX_WALKED, &|_, _| {});
+        assert!(!index.cut());
+        assert_eq!(index.search("v", 100, &[]).len(), 20);
         let _ = std::fs::remove_dir_all(&root);
     }
 }

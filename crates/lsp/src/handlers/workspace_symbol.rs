@@ -58,13 +58,14 @@ impl Backend {
         if roots.is_empty() {
             return;
         }
-        let (client, index) = (self.client.clone(), self.index.clone());
+        let (client, index, me) = (self.client.clone(), self.index.clone(), self.clone());
         tokio::spawn(async move {
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
             // Indexing starts at once; the client is asked meanwhile (and
             // not waited for long: one that never answers sees no bar).
+            let building = index.clone();
             let reading = tokio::task::spawn_blocking(move || {
-                index.build(&roots, &|done, total| {
+                building.build(&roots, &|done, total| {
                     let _ = tx.send((done, total));
                 })
             });
@@ -80,6 +81,15 @@ impl Backend {
                 bar.finish().await;
             }
             let _ = reading.await;
+            if index.cut() {
+                me.log(
+                    project::settings::LogLevel::Info,
+                    format!(
+                        "workspace symbols: the folder has over {} entries; only those walked first are indexed",
+                        project::index::MAX_WALKED
+                    ),
+                );
+            }
         });
     }
 }
