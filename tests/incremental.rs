@@ -455,6 +455,12 @@ fn a_default_of_type_any_edited_is_followed_by_its_readers() {
         ("default = null", "default = []"),
         ("variable \"cm\"", "variable \"cmx\""),
         ("variable \"cmx\"", "variable \"cm\""),
+        // Typed in the type keyword: `any`, then no valid type (the default
+        // counts), a type (it does not), and back.
+        ("type    = any", "type    = anyx"),
+        ("type    = anyx", "type    = map(number)"),
+        ("type    = map(number)", "type    = map(numbe)"),
+        ("type    = map(numbe)", "type    = any"),
     ];
     let path = PathBuf::from("/m/main.tf");
     let mut now = text.clone();
@@ -465,9 +471,15 @@ fn a_default_of_type_any_edited_is_followed_by_its_readers() {
     for (from, to) in edits {
         now = now.replacen(from, to, 1);
         docs[0] = docs[0].edit(SourceFile::new(path.clone(), now.as_str()).unwrap());
+        let patches = memo.patches();
         let incremental = memo.analysis(&docs);
         let fresh = analyze(&[Document::parse(SourceFile::new(path.clone(), now.as_str()).unwrap())]);
         assert_eq!(summary(&incremental), summary(&fresh), "{now}");
+        // A change of the type or the default is patched, not run again in
+        // full (a renamed variable with a default is).
+        if !from.starts_with("variable") {
+            assert_eq!(memo.patches(), patches + 1, "not patched: {from} -> {to}");
+        }
     }
 }
 

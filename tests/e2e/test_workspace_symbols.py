@@ -78,3 +78,30 @@ async def test_workspace_symbols_across_modules_with_progress(client, tmp_path):
         )
     )
     assert [s.name for s in await symbols(client, "zone")] == ["var.zone"]
+
+
+async def test_a_client_that_watches_nothing_still_sees_new_files_in_watched_modules(client, tmp_path):
+    """Neovim on Linux registers no file watching: the server's own watch
+    of the modules it analyses tells the symbol index of a new file."""
+    (tmp_path / "main.tf").write_text(MAIN, encoding="utf-8")
+    await initialize(client, tmp_path, "utf-8")
+    doc = uri(tmp_path / "main.tf")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=doc, language_id="terraform", version=1, text=MAIN)
+        )
+    )
+    for _ in range(100):
+        if await symbols(client, "region"):
+            break
+        await asyncio.sleep(0.1)
+    await client.wait_for_notification("textDocument/publishDiagnostics")
+    # Written behind the editor's back, beside the open module.
+    (tmp_path / "extra.tf").write_text('variable "added_outside" {}\n', encoding="utf-8")
+    found = []
+    for _ in range(100):
+        found = await symbols(client, "added_outside")
+        if found:
+            break
+        await asyncio.sleep(0.1)
+    assert [s.name for s in found] == ["var.added_outside"]

@@ -319,6 +319,10 @@ impl Backend {
                 while let Ok(more) = rx.try_recv() {
                     dirs.extend(more);
                 }
+                // The symbol index hears of them too (a client that watches
+                // nothing tells it nothing), off the message loop.
+                let (index, changed) = (me.index.clone(), dirs.clone());
+                tokio::task::spawn_blocking(move || changed.iter().for_each(|d| index.changed(d)));
                 // Quiet: an analysis that took the events in first may
                 // have published the same lists already.
                 me.files_changed(dirs.into_iter().collect(), true).await;

@@ -259,6 +259,7 @@ impl Change {
     /// place among the declared ones (suggestions weigh them in order).
     pub(super) fn apply(&self, env: &mut ModuleEnv, doc: usize) {
         let what = match self.space {
+            Space::Var if is_default_key(&self.new) => "variable default",
             Space::Var => "variable",
             Space::Local => "local",
             Space::Pcl | Space::Module | Space::Resource => {

@@ -125,7 +125,14 @@ pub(super) fn space_index(s: Space) -> usize {
 /// [`Env::var_default`]: a name no reference can spell, so that the memo
 /// and the readers of a module follow it as they follow the variable.
 pub(super) fn default_key(name: &str) -> String {
-    format!("\0default {name}")
+    format!("{DEFAULT_PREFIX}{name}")
+}
+
+const DEFAULT_PREFIX: &str = "\0default ";
+
+/// Whether a variable's name is a [`default_key`].
+pub(super) fn is_default_key(name: &str) -> bool {
+    name.starts_with(DEFAULT_PREFIX)
 }
 
 impl ModuleEnv {

@@ -170,6 +170,8 @@ impl Memo {
         // that others see differently (a new name, type or place) is a
         // change of the module's names, taken below if its readers allow.
         let mut changes: Vec<Change> = Vec::new();
+        // Defaults' keys whose default no longer counts (see below).
+        let mut gone: Vec<String> = Vec::new();
         let old_declaring = old_window.iter().filter_map(|(id, r)| {
             let d = self.decls.get(id)?;
             (!inert(d)).then_some((id, r.start, d))
@@ -189,10 +191,25 @@ impl Memo {
                 *winners = self.checks.get(id)?.winners.clone();
             }
             for ((a, b), won) in was.vars.iter().zip(&d.vars).zip(winners.iter()) {
-                // (A default's type is kept under its own key: a new one,
-                // or a renamed variable with one, is left to a full run.)
-                if a.default != b.default || (a.name != b.name && b.default.is_some()) {
+                // (A default's type is kept under its own key, a name of
+                // its own: it changes with the default, or with the type
+                // that says whether it counts (`any`, or none: typing in a
+                // type keyword passes through both). A renamed variable
+                // with one is left to a full run.)
+                if a.name != b.name && (a.default.is_some() || b.default.is_some()) {
                     return None;
+                }
+                if a.default != b.default {
+                    if !*won {
+                        return None;
+                    }
+                    let key = default_key(&b.name);
+                    if b.default.is_none() {
+                        gone.push(key.clone());
+                    }
+                    let ty = b.default.clone().unwrap_or_else(Type::any);
+                    let at = shift(&b.name_range, start);
+                    changes.push(Change { space: Space::Var, old: key.clone(), new: key, ty, at });
                 }
                 // (tfvars values are checked against the variables' types
                 // and places: a new place of the type is a change too.)
@@ -301,6 +318,10 @@ impl Memo {
         }
         for c in &changes {
             c.apply(&mut env, k);
+        }
+        // (Their readers are checked again as the change's: they see none.)
+        for key in gone {
+            env.names.remove(&(Space::Var, key));
         }
         for &(item, _, c) in &new_computed {
             env.place(&(c.space, c.name.clone()), shift(&c.name_range, item.range.start));
