@@ -95,7 +95,12 @@ async def test_a_client_that_watches_nothing_still_sees_new_files_in_watched_mod
         if await symbols(client, "region"):
             break
         await asyncio.sleep(0.1)
-    await client.wait_for_notification("textDocument/publishDiagnostics")
+    # Analysed (and so watched by the server) once its diagnostics came.
+    for _ in range(100):
+        if doc in client.diagnostics:
+            break
+        await asyncio.sleep(0.1)
+    assert doc in client.diagnostics
     # Written behind the editor's back, beside the open module.
     (tmp_path / "extra.tf").write_text('variable "added_outside" {}\n', encoding="utf-8")
     found = []
