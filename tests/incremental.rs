@@ -475,11 +475,9 @@ fn a_default_of_type_any_edited_is_followed_by_its_readers() {
         let incremental = memo.analysis(&docs);
         let fresh = analyze(&[Document::parse(SourceFile::new(path.clone(), now.as_str()).unwrap())]);
         assert_eq!(summary(&incremental), summary(&fresh), "{now}");
-        // A change of the type or the default is patched, not run again in
-        // full (a renamed variable with a default is).
-        if !from.starts_with("variable") {
-            assert_eq!(memo.patches(), patches + 1, "not patched: {from} -> {to}");
-        }
+        // A change of the type, the default or the name is patched, not
+        // run again in full.
+        assert_eq!(memo.patches(), patches + 1, "not patched: {from} -> {to}");
     }
 }
 

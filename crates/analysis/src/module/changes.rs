@@ -268,7 +268,10 @@ impl Change {
         };
         if self.old != self.new {
             env.names.remove(&(self.space, self.old.clone()));
-            env.renamed(self.space, &self.old, &self.new);
+            // (A default's key is no name anyone spells or is offered.)
+            if !is_default_key(&self.new) {
+                env.renamed(self.space, &self.old, &self.new);
+            }
         }
         env.put((self.space, self.new.clone()), self.ty.clone(), doc, self.at.clone(), what);
     }

@@ -194,12 +194,16 @@ impl Memo {
                 // (A default's type is kept under its own key, a name of
                 // its own: it changes with the default, or with the type
                 // that says whether it counts (`any`, or none: typing in a
-                // type keyword passes through both). A renamed variable
-                // with one is left to a full run.)
+                // type keyword passes through both), and is renamed with
+                // the variable.)
                 if a.name != b.name && (a.default.is_some() || b.default.is_some()) {
-                    return None;
-                }
-                if a.default != b.default {
+                    let (Some(ty), true, true) = (&b.default, a.default == b.default, *won) else {
+                        return None;
+                    };
+                    let at = shift(&b.name_range, start);
+                    let (old, new) = (default_key(&a.name), default_key(&b.name));
+                    changes.push(Change { space: Space::Var, old, new, ty: ty.clone(), at });
+                } else if a.default != b.default {
                     if !*won {
                         return None;
                     }
