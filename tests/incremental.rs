@@ -512,3 +512,52 @@ fn a_template_read_again_after_it_changes() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every keystroke in a variable — its name, its type, its default — is
+/// patched, not run again in full (issue 31: the keystroke target at 10 MB
+/// depends on it; a full run of the 10 MB file takes ~0.2 s). A character
+/// is typed at each spot and deleted, and each analysis equals a fresh one.
+#[test]
+fn every_keystroke_in_a_variable_is_patched() {
+    let files = module("examples/terraform", &["variables.tf", "terraform.tfvars"]);
+    // Every variable read (the example's own main.tf also holds a cycle of
+    // locals, whose readers are left to a full run: they have no result).
+    let main = "locals {\n  a = var.instance_count + 1\n  b = var.enable_backups ? 1 : 0\n  c = var.subnets\n}\n\
+                output \"o\" {\n  value = [var.tags, var.legacy, var.ports]\n}\n";
+    let mut files = files;
+    files.push((files[0].0.with_file_name("main.tf"), main.to_string()));
+    let mut docs: Vec<Document> =
+        files.iter().map(|(p, t)| Document::parse(SourceFile::new(p.clone(), t.as_str()).unwrap())).collect();
+    let d = files.iter().position(|(p, _)| p.ends_with("variables.tf")).unwrap();
+    let path = files[d].0.clone();
+    let mut memo = Memo::default();
+    memo.analysis(&docs);
+    // The spots: after `variable "`, after `type = ` (and `type    = `), after `default = `.
+    let text = files[d].1.clone();
+    let mut spots = Vec::new();
+    for (at, _) in text.match_indices("variable \"") {
+        spots.push(at + "variable \"".len());
+    }
+    for key in ["type", "default"] {
+        for (at, _) in text.match_indices(&format!("\n  {key} ")) {
+            let eq = text[at..].find("= ").unwrap() + at + 2;
+            spots.push(eq);
+        }
+    }
+    assert!(spots.len() >= 15, "{spots:?}");
+    let mut now = text.clone();
+    for spot in spots {
+        for edit in [format!("{}x{}", &text[..spot], &text[spot..]), text.clone()] {
+            let (at, end, len) = if edit.len() > now.len() { (spot, spot, 1) } else { (spot, spot + 1, 0) };
+            now = edit;
+            let file = SourceFile::new(path.clone(), now.as_str()).unwrap();
+            docs[d] = docs[d].clone().edited_at(file.clone(), at..end, len);
+            let patches = memo.patches();
+            let incremental = memo.analysis(&docs);
+            let mut fresh: Vec<Document> = docs.iter().map(|x| Document::parse(x.file.clone())).collect();
+            fresh[d] = Document::parse(file);
+            assert_eq!(summary(&incremental), summary(&analyze(&fresh)), "at {spot}: {}", &now[spot - 10..spot + 10]);
+            assert_eq!(memo.patches(), patches + 1, "not patched at {spot}: {:?}", &now[spot - 10..spot + 10]);
+        }
+    }
+}
