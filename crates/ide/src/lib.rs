@@ -21,7 +21,7 @@ mod semantic_tokens;
 mod signature;
 pub mod workspace_symbols;
 
-pub use code_lens::{reference_counts, Caller, ReferenceCount};
+pub use code_lens::{caller_count, reference_counts, Caller, ReferenceCount};
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use definition::{definition, definition_with};
 pub use document_links::{document_links, Link, LinkTarget};
