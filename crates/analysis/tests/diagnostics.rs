@@ -649,3 +649,71 @@ fn each_result_of_a_conditional_is_checked() {
         }
     "#]]);
 }
+
+/// Pulumi HCL (`runtime: hcl`): a resource's `pulumi {}` options as
+/// pulumi-hcl's `pulumiResourceOptionsSchema` takes them (pkg/hcl/parser/
+/// schema.go; types from the "Resource Options" table of
+/// docs/language-reference.md), `call` blocks and `call.R.M.ATTR`, and
+/// Pulumi's functions (pkg/hcl/eval/functions.go) beside Terraform's.
+#[test]
+fn pulumi_hcl_options_calls_and_functions() {
+    check(expect![[r#"
+        //- Pulumi.yaml
+        name: demo
+        runtime: hcl
+        //- main.tf
+        resource "aws_s3_bucket" "site" {
+          bucket = "site"
+          pulumi {
+            name               = "site-primary"
+            protect            = "yes"
+                                #^^^^^ error[invalid-value]
+            retain_on_delete   = true
+            replace_on_changes = [bucket]
+            hide_diffs         = [tags]
+            import_id          = 42
+            aliases            = [{ name = "old-site" }]
+            parent             = aws_s3_bucket.logs
+            protected          = true
+           #^^^^^^^^^ error[unsupported-argument]
+          }
+        }
+        resource "aws_s3_bucket" "logs" {
+          bucket = "logs"
+        }
+        resource "aws_s3_object" "index" {
+          source = fileasset("index.html")
+          content = stringasset(42)
+          archive = filearchive()
+                   #^^^^^^^^^^^^^ error[argument-count]
+        }
+        call "site" "get_policy" {
+          format = "json"
+        }
+        output "urn" {
+          value = pulumiresourceurn(aws_s3_bucket.site)
+        }
+        output "policy" {
+          value = call.site.get_policy.result
+        }
+        output "upper" {
+          value = upper(pulumiresourcename(aws_s3_bucket.site))
+        }
+    "#]]);
+}
+
+/// The same file outside a Pulumi HCL program is Terraform: `pulumi {}` is
+/// a nested block like any other, and Pulumi's functions are unknown.
+#[test]
+fn pulumi_functions_outside_pulumi_hcl() {
+    check(expect![[r#"
+        resource "aws_s3_object" "index" {
+          source = fileasset("index.html")
+                  #^^^^^^^^^ error[unknown-function]
+        }
+        output "policy" {
+          value = call.site.get_policy.result
+                 #^^^^^^^^^ error[undefined-reference]
+        }
+    "#]]);
+}

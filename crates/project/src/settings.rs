@@ -259,12 +259,15 @@ impl Settings {
         self.exclude.as_ref().is_some_and(|e| e.matches(path))
     }
 
+    /// A setting's dialect, else a Pulumi HCL program's (`Pulumi.yaml`),
+    /// else the one the file's name implies.
     pub fn dialect_for(&self, path: &Path) -> Dialect {
         let name = path.file_name().map(Path::new).unwrap_or(path);
         self.dialects
             .iter()
             .find(|(g, _)| g.is_match(path) || g.is_match(name))
             .map(|(_, d)| *d)
+            .or_else(|| crate::pulumi::dialect(path))
             .unwrap_or_else(|| Dialect::for_path(path))
     }
 }

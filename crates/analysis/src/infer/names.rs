@@ -101,7 +101,8 @@ impl<'e, 's> Infer<'e, 's> {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }
-            if !self.env.lenient() && !ROOTS.contains(&name) {
+            let pulumi = crate::module::pulumi_hcl::is_root(dialect, name);
+            if !self.env.lenient() && !ROOTS.contains(&name) && !pulumi {
                 return self.undeclared(name, range, ops);
             }
         }

@@ -48,6 +48,7 @@ mod memo;
 mod order;
 mod patch;
 mod pcl_range;
+pub(crate) mod pulumi_hcl;
 mod readers;
 mod refs;
 mod resources;
