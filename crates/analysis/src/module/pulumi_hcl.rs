@@ -41,8 +41,8 @@ pub(super) fn is_options(dialect: Dialect, nested: &Block) -> bool {
 /// argument" (`Body.Content`), `protect` and `retain_on_delete` are bools,
 /// `name`, `import_id`, `version` and `plugin_download_url` strings. The
 /// attribute-name lists (`hide_diffs = [user_data]`, read with
-/// `hcl.RelTraversalForExpr`) name attributes, not values; `parent`,
-/// `deleted_with` and `replace_with` are references, checked as such.
+/// `hcl.RelTraversalForExpr`) name attributes, not values, and `parent`,
+/// `deleted_with` and `replace_with` are addresses, as `depends_on` is.
 pub(super) fn options(inf: &mut Infer, owner: &str, b: &Block) {
     let (what, allowed): (&str, &[&str]) = match owner {
         "data" => ("a data source's `pulumi`", &DATA),
@@ -58,6 +58,10 @@ pub(super) fn options(inf: &mut Infer, owner: &str, b: &Block) {
         }
         let want = match key {
             "additional_secret_outputs" | "hide_diffs" | "replace_on_changes" => continue,
+            // Addresses (`hcl.AbsTraversalForExpr`): a resource, a module
+            // call or a provider (`parent = simple-invoke.explicitProvider`
+            // in the l2-invoke-options conformance program), not values.
+            "parent" | "deleted_with" | "replace_with" => continue,
             "protect" | "retain_on_delete" => Type::bool(),
             "name" | "import_id" | "version" | "plugin_download_url" => Type::string(),
             _ => Type::any(),
