@@ -420,3 +420,35 @@ variable "replicas" {
         "#]],
     );
 }
+
+/// Pulumi HCL offers Pulumi's functions beside Terraform's
+/// (docs/spec/pulumi-hcl.md §4).
+#[test]
+fn pulumi_functions_in_a_pulumi_hcl_program() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+locals {
+  index = fileas$0
+}
+"#,
+        expect![[r#"
+            Keyword var
+            Keyword local
+            Keyword each
+            Keyword count
+            Keyword path
+            Keyword terraform
+            Function abs [abs(${1})] — abs(num: number) -> number
+            Function abspath [abspath(${1})] — abspath(path: string) -> string
+            Function alltrue [alltrue(${1})] — alltrue(list: list(bool)) -> bool
+            Function anytrue [anytrue(${1})] — anytrue(list: list(bool)) -> bool
+            Function assetarchive [assetarchive(${1})] — assetarchive(assets: any) -> any
+            Function aws_secretsmanager [aws_secretsmanager(${1})] — aws_secretsmanager(name: string, key: string) -> string
+            … 137 more
+        "#]],
+    );
+}

@@ -351,3 +351,28 @@ variable "replicas" {
         "#]],
     );
 }
+
+/// In a Pulumi HCL program (`Pulumi.yaml` with `runtime: hcl`) Pulumi's
+/// functions are known, with the signature pulumi-hcl's
+/// `pkg/hcl/eval/functions.go` declares (docs/spec/pulumi-hcl.md §4).
+#[test]
+fn a_pulumi_function_in_a_pulumi_hcl_program() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+resource "aws_s3_bucket" "site" {
+  bucket = "site"
+}
+output "urn" {
+  value = pulumiresource$0urn(aws_s3_bucket.site)
+}
+"#,
+        expect![[r#"
+            `pulumiresourceurn(aws_s3_bucket.site)`: string
+
+        "#]],
+    );
+}
