@@ -717,3 +717,50 @@ fn pulumi_functions_outside_pulumi_hcl() {
         }
     "#]]);
 }
+
+/// A stack's `component.NAME.OUT` is the component module's output, typed
+/// as `module.NAME.OUT` is (Terraform's `internal/stacks/stackruntime/
+/// internal/stackeval/component.go`: a component's result is the object of
+/// its root module's output values): a missing output is an error, and so
+/// is a value that does not convert to where it goes.
+#[test]
+fn a_stack_components_outputs_typed_from_its_module() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        component "pet" {
+          source = "./pet"
+          inputs = {
+            length = 2
+          }
+        }
+        output "name" {
+          type  = number
+          value = component.pet.name
+                 #^^^^^^^^^^^^^^^^^^ warning[unsafe-conversion]
+        }
+        output "ids" {
+          type  = list(string)
+          value = component.pet.ids
+        }
+        output "count" {
+          type  = number
+          value = component.pet.ids
+                 #^^^^^^^^^^^^^^^^^ error[type-mismatch]
+        }
+        output "missing" {
+          type  = string
+          value = component.pet.nmae
+                              #^^^^^ error[traversal]
+        }
+        //- stack/pet/main.tf
+        variable "length" {
+          type = number
+        }
+        output "name" {
+          value = "x"
+        }
+        output "ids" {
+          value = ["a", "b"]
+        }
+    "#]]);
+}

@@ -376,3 +376,34 @@ output "urn" {
         "#]],
     );
 }
+
+/// A stack's `component.NAME.OUT` shows the component module's output
+/// (docs/spec/stacks.md §3).
+#[test]
+fn a_stack_components_output_shows_the_modules_output() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+}
+output "ids" {
+  type  = list(string)
+  value = component.pet.i$0ds
+}
+//- stack/pet/main.tf
+output "ids" {
+  value       = ["a", "b"]
+  description = "The pets' ids."
+}
+"#,
+        expect![[r#"
+            `component.pet.ids`: tuple([string, string])
+            The pets' ids.
+            ---
+            Output `ids` of component `pet` (main.tf)
+            ---
+            Expected `list(string)` here: this value converts safely.
+        "#]],
+    );
+}
