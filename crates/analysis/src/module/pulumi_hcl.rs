@@ -52,8 +52,10 @@ pub(super) fn options(inf: &mut Infer, owner: &str, b: &Block) {
     own_schema(inf, b, what, allowed, &[]);
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
+        // (An unsupported argument's value is not read: pulumi-hcl stops
+        // there, and `ignore_changes = [content]` would also be reported as
+        // an undefined reference.)
         if !allowed.contains(&key) {
-            inf.expr(&a.value);
             continue;
         }
         let want = match key {
