@@ -105,6 +105,14 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         if let Some(inputs) = hcl_inputs(d, prefix, offset, analysis) {
             return inputs.into();
         }
+        // A stack's `component.NAME.`: the component module's outputs (stacks.md §3).
+        if parts.len() >= 3 && parts[0] == "component" && analysis::is_stack_component(&d.file.path) {
+            let call = analysis::calls::component_call(parts[1]);
+            let Some(i) = analysis.context.callee(&call).and_then(Callee::interface) else {
+                return Vec::new().into();
+            };
+            return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
+        }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {

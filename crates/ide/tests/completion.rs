@@ -452,3 +452,32 @@ locals {
         "#]],
     );
 }
+
+/// After a stack's `component.NAME.`, the component module's outputs
+/// (docs/spec/stacks.md §3).
+#[test]
+fn after_component_name_the_modules_outputs() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+}
+output "ids" {
+  type  = list(string)
+  value = component.pet.$0
+}
+//- stack/pet/main.tf
+output "ids" {
+  value = ["a", "b"]
+}
+output "name" {
+  value = "x"
+}
+"#,
+        expect![[r#"
+            Attribute ids — tuple([string, string])
+            Attribute name — string
+        "#]],
+    );
+}
