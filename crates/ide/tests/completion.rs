@@ -481,3 +481,41 @@ output "name" {
         "#]],
     );
 }
+
+/// Inside a resource's `pulumi { … }` block in a Pulumi HCL program, the
+/// options pulumi-hcl's `pulumiResourceOptionsSchema` takes, those already
+/// set left out (docs/spec/pulumi-hcl.md §2).
+#[test]
+fn pulumi_options_inside_a_resources_pulumi_block() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+resource "aws_s3_bucket" "site" {
+  bucket = "site"
+  pulumi {
+    protect = true
+    $0
+  }
+  name = "not an option"
+}
+"#,
+        expect![[r#"
+            Attribute name [name = ${1}] — string
+            Attribute additional_secret_outputs [additional_secret_outputs = ${1}] — list of attribute names
+            Attribute parent [parent = ${1}] — address
+            Attribute retain_on_delete [retain_on_delete = ${1}] — bool
+            Attribute deleted_with [deleted_with = ${1}] — address
+            Attribute replace_with [replace_with = ${1}] — address
+            Attribute hide_diffs [hide_diffs = ${1}] — list of attribute names
+            Attribute replace_on_changes [replace_on_changes = ${1}] — list of attribute names
+            Attribute import_id [import_id = ${1}] — string
+            Attribute env_var_mappings [env_var_mappings = ${1}] — any
+            Attribute version [version = ${1}] — string
+            Attribute plugin_download_url [plugin_download_url = ${1}] — string
+            … 1 more
+        "#]],
+    );
+}
