@@ -149,7 +149,11 @@ fn dialect_option_overrides_the_file_name() {
     let o = run(&dir, &["check", "--dialect", "yaml", "a.tf"]);
     assert_eq!(o.status.code(), Some(2));
     // The error names the value and lists the dialects (issue 33).
-    assert!(stderr(&o).contains("'yaml'") && stderr(&o).contains("terraform, opentofu, pulumi-hcl, pcl, hcl"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("'yaml'") && stderr(&o).contains("terraform, opentofu, pulumi-hcl, pcl, hcl"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -681,15 +685,6 @@ fn fmt_lists_writes_checks_and_reads_stdin_as_terraform_fmt() {
     let o = run(&dir, &["fmt", "x.tofu"]);
     assert_eq!((o.status.code(), std::fs::read_to_string(dir.join("x.tofu")).unwrap().as_str()), (Some(0), "e = 5\n"));
     assert_eq!(run(&dir, &["fmt", "--check", "--recursive"]).status.code(), Some(0));
-    // PCL, only when named, by hclwrite's layout: its bare label stays bare.
-    write(&dir, "main.pp", "config zone \"string\" {\n  default=\"a\"\n}\n");
-    let o = run(&dir, &["fmt", "main.pp"]);
-    assert_eq!(
-        (o.status.code(), std::fs::read_to_string(dir.join("main.pp")).unwrap().as_str()),
-        (Some(0), "config zone \"string\" {\n  default = \"a\"\n}\n"),
-        "{}",
-        stderr(&o)
-    );
 
     // A syntax error: reported with its place, the file untouched, exit 2.
     write(&dir, "bad.tf", "a = \n");

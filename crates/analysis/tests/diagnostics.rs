@@ -717,3 +717,99 @@ fn pulumi_functions_outside_pulumi_hcl() {
         }
     "#]]);
 }
+
+/// A stack's `component.NAME.OUT` is the component module's output, typed
+/// as `module.NAME.OUT` is (Terraform's `internal/stacks/stackruntime/
+/// internal/stackeval/component.go`: a component's result is the object of
+/// its root module's output values): a missing output is an error, and so
+/// is a value that does not convert to where it goes.
+#[test]
+fn a_stack_components_outputs_typed_from_its_module() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        component "pet" {
+          source = "./pet"
+          inputs = {
+            length = 2
+          }
+        }
+        output "name" {
+          type  = number
+          value = component.pet.name
+                 #^^^^^^^^^^^^^^^^^^ warning[unsafe-conversion]
+        }
+        output "ids" {
+          type  = list(string)
+          value = component.pet.ids
+        }
+        output "count" {
+          type  = number
+          value = component.pet.ids
+                 #^^^^^^^^^^^^^^^^^ error[type-mismatch]
+        }
+        output "missing" {
+          type  = string
+          value = component.pet.nmae
+                              #^^^^^ error[traversal]
+        }
+        //- stack/pet/main.tf
+        variable "length" {
+          type = number
+        }
+        output "name" {
+          value = "x"
+        }
+        output "ids" {
+          value = ["a", "b"]
+        }
+    "#]]);
+}
+
+/// A Terragrunt `dependency "x" { config_path }` block: `dependency.x.outputs`
+/// is the other unit's outputs, `any` here (that unit's module is not read),
+/// so handing them to `inputs` is no error, and `mock_outputs` with its
+/// options are accepted (terragrunt docs, "dependency" block:
+/// `config_path`, `mock_outputs`, `mock_outputs_allowed_terraform_commands`,
+/// `mock_outputs_merge_strategy_with_state`, `skip_outputs`). Exposed
+/// includes (`include.root.locals.x`) are `any` too. A constant input is
+/// still checked against the module.
+#[test]
+fn terragrunt_dependency_outputs_and_mock_outputs() {
+    check(expect![[r#"
+        //- live/app/terragrunt.hcl
+        include "root" {
+          path   = find_in_parent_folders("root.hcl")
+          expose = true
+        }
+        terraform {
+          source = "../../modules//app"
+        }
+        dependency "vpc" {
+          config_path = "../vpc"
+          mock_outputs = {
+            vpc_id = "vpc-mock"
+          }
+          mock_outputs_allowed_terraform_commands = ["validate", "plan"]
+          mock_outputs_merge_strategy_with_state  = "shallow"
+        }
+        dependencies {
+          paths = ["../vpc"]
+        }
+        inputs = {
+          vpc_id   = dependency.vpc.outputs.vpc_id
+          region   = include.root.locals.region
+          replicas = "three"
+                    #^^^^^^^ error[invalid-value]
+        }
+        //- modules/app/main.tf
+        variable "vpc_id" {
+          type = string
+        }
+        variable "region" {
+          type = string
+        }
+        variable "replicas" {
+          type = number
+        }
+    "#]]);
+}

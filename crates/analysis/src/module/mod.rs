@@ -48,7 +48,7 @@ mod memo;
 mod order;
 mod patch;
 mod pcl_range;
-pub(crate) mod pulumi_hcl;
+pub mod pulumi_hcl;
 mod readers;
 mod refs;
 mod resources;

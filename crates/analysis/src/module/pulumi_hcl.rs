@@ -30,6 +30,43 @@ const DATA: [&str; 3] = ["parent", "version", "plugin_download_url"];
 /// `pulumiProviderOptionsSchema`.
 const PROVIDER: [&str; 4] = ["env_var_mappings", "plugin_download_url", "additional_secret_outputs", "version"];
 
+/// The arguments of the `pulumi` block of `owner` (`resource`, `data`,
+/// `provider`).
+pub fn arguments(owner: &str) -> &'static [&'static str] {
+    match owner {
+        "data" => &DATA,
+        "provider" => &PROVIDER,
+        _ => &RESOURCE,
+    }
+}
+
+/// What an option's value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// Bare attribute names (`hide_diffs = [user_data]`, read with
+    /// `hcl.RelTraversalForExpr`), like `lifecycle.ignore_changes`.
+    Names,
+    /// Addresses (`hcl.AbsTraversalForExpr`): a resource, a module call or
+    /// a provider (`parent = simple-invoke.explicitProvider` in the
+    /// l2-invoke-options conformance program), like `depends_on`.
+    Address,
+    Bool,
+    String,
+    /// Any value (`aliases`, `env_var_mappings`).
+    Value,
+}
+
+/// How an option is read.
+pub fn kind(key: &str) -> OptionKind {
+    match key {
+        "additional_secret_outputs" | "hide_diffs" | "replace_on_changes" => OptionKind::Names,
+        "parent" | "deleted_with" | "replace_with" => OptionKind::Address,
+        "protect" | "retain_on_delete" => OptionKind::Bool,
+        "name" | "import_id" | "version" | "plugin_download_url" => OptionKind::String,
+        _ => OptionKind::Value,
+    }
+}
+
 /// Whether a nested block of `owner` (`resource`, `data`, `provider`) is its
 /// Pulumi options block, in this dialect.
 pub(super) fn is_options(dialect: Dialect, nested: &Block) -> bool {
@@ -41,26 +78,29 @@ pub(super) fn is_options(dialect: Dialect, nested: &Block) -> bool {
 /// argument" (`Body.Content`), `protect` and `retain_on_delete` are bools,
 /// `name`, `import_id`, `version` and `plugin_download_url` strings. The
 /// attribute-name lists (`hide_diffs = [user_data]`, read with
-/// `hcl.RelTraversalForExpr`) name attributes, not values; `parent`,
-/// `deleted_with` and `replace_with` are references, checked as such.
+/// `hcl.RelTraversalForExpr`) name attributes, not values, and `parent`,
+/// `deleted_with` and `replace_with` are addresses, as `depends_on` is.
 pub(super) fn options(inf: &mut Infer, owner: &str, b: &Block) {
-    let (what, allowed): (&str, &[&str]) = match owner {
-        "data" => ("a data source's `pulumi`", &DATA),
-        "provider" => ("a provider's `pulumi`", &PROVIDER),
-        _ => ("a resource's `pulumi`", &RESOURCE),
+    let what = match owner {
+        "data" => "a data source's `pulumi`",
+        "provider" => "a provider's `pulumi`",
+        _ => "a resource's `pulumi`",
     };
+    let allowed = arguments(owner);
     own_schema(inf, b, what, allowed, &[]);
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
+        // (An unsupported argument's value is not read: pulumi-hcl stops
+        // there, and `ignore_changes = [content]` would also be reported as
+        // an undefined reference.)
         if !allowed.contains(&key) {
-            inf.expr(&a.value);
             continue;
         }
-        let want = match key {
-            "additional_secret_outputs" | "hide_diffs" | "replace_on_changes" => continue,
-            "protect" | "retain_on_delete" => Type::bool(),
-            "name" | "import_id" | "version" | "plugin_download_url" => Type::string(),
-            _ => Type::any(),
+        let want = match kind(key) {
+            OptionKind::Names | OptionKind::Address => continue,
+            OptionKind::Bool => Type::bool(),
+            OptionKind::String => Type::string(),
+            OptionKind::Value => Type::any(),
         };
         let t = inf.expr(&a.value);
         if !want.is_any() {
