@@ -46,6 +46,7 @@ mod env;
 mod interface;
 mod memo;
 mod order;
+mod overrides;
 mod patch;
 mod pcl_range;
 mod readers;
@@ -632,6 +633,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     for nodes in &mut out.type_nodes {
         nodes.settled().sort_by_key(|n| n.range.start);
     }
+    overrides::settle(docs, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();

@@ -79,7 +79,9 @@ impl Memo {
     /// (The last analysis itself when `docs` are the ones it was made of.)
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
         let last = self.last.as_ref()?;
-        if last.signature.len() != docs.len() {
+        // Override files settle diagnostics across documents (overrides.rs):
+        // a full analysis does that.
+        if last.signature.len() != docs.len() || docs.iter().any(|d| overrides::is_override(&d.file.path)) {
             return None;
         }
         // The one document whose items differ, how many of its first ones
