@@ -649,3 +649,78 @@ fn each_result_of_a_conditional_is_checked() {
         }
     "#]]);
 }
+
+/// Terraform merges `main_override.tf`'s `module "m"` into `main.tf`'s
+/// (internal/configs/module_merge.go: an override's arguments replace the
+/// base's), so `b` is set and neither block misses an argument. A module
+/// call that is not overridden still does. The callee's `override.tf`
+/// gives `c` a default: no call needs it.
+#[test]
+fn an_override_file_sets_what_its_base_block_misses() {
+    check(expect![[r#"
+        //- main.tf
+        module "m" {
+          source = "./m"
+          a      = "x"
+        }
+        module "n" {
+        ^^^^^^^^^^ error[missing-argument]
+          source = "./m"
+          a      = "x"
+        }
+        //- main_override.tf
+        module "m" {
+          source = "./m"
+          b      = "z"
+        }
+        //- m/main.tf
+        variable "a" {
+          type = string
+        }
+        variable "b" {
+          type = string
+        }
+        variable "c" {
+          type = string
+        }
+        //- m/override.tf
+        variable "c" {
+          default = "given"
+        }
+    "#]]);
+}
+
+/// `[]` is an empty tuple and `{}` an empty object: go-cty finds no common
+/// type, and Terraform's "Inconsistent conditional result types" follows
+/// wherever the conditional is, even with a constant condition (hclsyntax
+/// unifies the results' types before it looks at the condition).
+#[test]
+fn an_empty_tuple_and_an_empty_object_have_no_common_type() {
+    check(expect![[r#"
+        //- main.tf
+        variable "c" {
+          type = bool
+        }
+        output "o" {
+          value = var.c ? [] : {}
+                         #^^^^^^^ error[type-mismatch]
+        }
+        resource "x" "y" {
+          for_each = var.c ? [] : {}
+                            #^^^^^^^ error[type-mismatch]
+        }
+        module "m" {
+          source = "./m"
+          a      = var.c ? [] : {}
+                          #^^^^^^^ error[type-mismatch]
+        }
+        locals {
+          k = true ? [] : {}
+                    #^^^^^^^ error[type-mismatch]
+          l = [for x in [true] : x ? {} : []]
+                                    #^^^^^^^ error[type-mismatch]
+        }
+        //- m/main.tf
+        variable "a" {}
+    "#]]);
+}
