@@ -724,3 +724,44 @@ fn an_empty_tuple_and_an_empty_object_have_no_common_type() {
         variable "a" {}
     "#]]);
 }
+
+/// A function younger than every Terraform the module's `required_version`
+/// allows is "Call to unknown function" to that Terraform: the error names
+/// the version that added it (hashicorp/terraform CHANGELOG.md at v1.9.0:
+/// `templatestring`; v1.5.0: `strcontains`; v1.8.0: provider functions).
+/// `startswith` (1.3.0) is older than 1.5 and stays; `try` catches the
+/// failure (§4).
+#[test]
+fn a_function_the_required_version_excludes() {
+    check(expect![[r#"
+        //- versions.tf
+        terraform {
+          required_version = "~> 1.4.0"
+        }
+        //- main.tf
+        locals {
+          a = templatestring("x", {})
+             #^^^^^^^^^^^^^^ error[unknown-function]
+          b = strcontains("ab", "a")
+             #^^^^^^^^^^^ error[unknown-function]
+          c = startswith("ab", "a")
+          d = provider::terraform::encode_expr(1)
+             #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-function]
+          e = try(strcontains("ab", "a"), false)
+        }
+    "#]]);
+}
+
+/// Without an upper bound any later Terraform may run the module.
+#[test]
+fn a_required_version_without_upper_bound_excludes_no_function() {
+    check(expect![[r#"
+        //- main.tf
+        terraform {
+          required_version = ">= 1.0"
+        }
+        locals {
+          a = templatestring("x", {})
+        }
+    "#]]);
+}

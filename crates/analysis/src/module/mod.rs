@@ -60,6 +60,7 @@ mod symbols;
 mod terragrunt;
 mod test_decls;
 mod tftest;
+mod versions;
 
 use calls::*;
 use changes::*;
@@ -634,6 +635,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         nodes.settled().sort_by_key(|n| n.range.start);
     }
     overrides::settle(docs, &mut out.diagnostics);
+    versions::check(docs, dialect, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
