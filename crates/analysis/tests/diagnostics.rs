@@ -813,3 +813,119 @@ fn terragrunt_dependency_outputs_and_mock_outputs() {
         }
     "#]]);
 }
+
+/// Terraform merges `main_override.tf`'s `module "m"` into `main.tf`'s
+/// (internal/configs/module_merge.go: an override's arguments replace the
+/// base's), so `b` is set and neither block misses an argument. A module
+/// call that is not overridden still does. The callee's `override.tf`
+/// gives `c` a default: no call needs it.
+#[test]
+fn an_override_file_sets_what_its_base_block_misses() {
+    check(expect![[r#"
+        //- main.tf
+        module "m" {
+          source = "./m"
+          a      = "x"
+        }
+        module "n" {
+        ^^^^^^^^^^ error[missing-argument]
+          source = "./m"
+          a      = "x"
+        }
+        //- main_override.tf
+        module "m" {
+          source = "./m"
+          b      = "z"
+        }
+        //- m/main.tf
+        variable "a" {
+          type = string
+        }
+        variable "b" {
+          type = string
+        }
+        variable "c" {
+          type = string
+        }
+        //- m/override.tf
+        variable "c" {
+          default = "given"
+        }
+    "#]]);
+}
+
+/// `[]` is an empty tuple and `{}` an empty object: go-cty finds no common
+/// type, and Terraform's "Inconsistent conditional result types" follows
+/// wherever the conditional is, even with a constant condition (hclsyntax
+/// unifies the results' types before it looks at the condition).
+#[test]
+fn an_empty_tuple_and_an_empty_object_have_no_common_type() {
+    check(expect![[r#"
+        //- main.tf
+        variable "c" {
+          type = bool
+        }
+        output "o" {
+          value = var.c ? [] : {}
+                         #^^^^^^^ error[type-mismatch]
+        }
+        resource "x" "y" {
+          for_each = var.c ? [] : {}
+                            #^^^^^^^ error[type-mismatch]
+        }
+        module "m" {
+          source = "./m"
+          a      = var.c ? [] : {}
+                          #^^^^^^^ error[type-mismatch]
+        }
+        locals {
+          k = true ? [] : {}
+                    #^^^^^^^ error[type-mismatch]
+          l = [for x in [true] : x ? {} : []]
+                                    #^^^^^^^ error[type-mismatch]
+        }
+        //- m/main.tf
+        variable "a" {}
+    "#]]);
+}
+
+/// A function younger than every Terraform the module's `required_version`
+/// allows is "Call to unknown function" to that Terraform: the error names
+/// the version that added it (hashicorp/terraform CHANGELOG.md at v1.9.0:
+/// `templatestring`; v1.5.0: `strcontains`; v1.8.0: provider functions).
+/// `startswith` (1.3.0) is older than 1.5 and stays; `try` catches the
+/// failure (§4).
+#[test]
+fn a_function_the_required_version_excludes() {
+    check(expect![[r#"
+        //- versions.tf
+        terraform {
+          required_version = "~> 1.4.0"
+        }
+        //- main.tf
+        locals {
+          a = templatestring("x", {})
+             #^^^^^^^^^^^^^^ error[unknown-function]
+          b = strcontains("ab", "a")
+             #^^^^^^^^^^^ error[unknown-function]
+          c = startswith("ab", "a")
+          d = provider::terraform::encode_expr(1)
+             #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-function]
+          e = try(strcontains("ab", "a"), false)
+        }
+    "#]]);
+}
+
+/// Without an upper bound any later Terraform may run the module.
+#[test]
+fn a_required_version_without_upper_bound_excludes_no_function() {
+    check(expect![[r#"
+        //- main.tf
+        terraform {
+          required_version = ">= 1.0"
+        }
+        locals {
+          a = templatestring("x", {})
+        }
+    "#]]);
+}

@@ -46,6 +46,7 @@ mod env;
 mod interface;
 mod memo;
 mod order;
+mod overrides;
 mod patch;
 mod pcl_range;
 pub mod pulumi_hcl;
@@ -61,6 +62,7 @@ mod symbols;
 mod terragrunt;
 mod test_decls;
 mod tftest;
+mod versions;
 
 use calls::*;
 use changes::*;
@@ -635,6 +637,8 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     for nodes in &mut out.type_nodes {
         nodes.settled().sort_by_key(|n| n.range.start);
     }
+    overrides::settle(docs, &mut out.diagnostics);
+    versions::check(docs, dialect, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
