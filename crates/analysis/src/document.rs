@@ -111,6 +111,9 @@ const LINEAGE: usize = 16;
 
 impl Document {
     pub fn parse(file: SourceFile) -> Document {
+        if syntax::json::is_json_path(&file.path) {
+            return Document::parse_json(file);
+        }
         let text = file.text.clone();
         // Items parse independently: spread them over the cores.
         use rayon::prelude::*;
@@ -123,6 +126,52 @@ impl Document {
         let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let kept = items.iter().filter(|i| i.kept()).count();
         Document { file, items: Arc::new(items), diagnostics, kept, revision: next_id(), lineage: Arc::new([]) }
+    }
+
+    /// A file of Terraform's JSON syntax: its native-syntax lowering
+    /// (`syntax::json`) parsed as any other file, whose text then stands
+    /// in for the JSON (aligned with it, so ranges stay near their JSON
+    /// places); invalid JSON is one syntax error at its byte and no items.
+    fn parse_json(file: SourceFile) -> Document {
+        match syntax::json::lower(file.text.as_str()) {
+            Ok(lowered) => {
+                let text = std::sync::Arc::new(crate::TextBuf::from(lowered));
+                Document::parse(SourceFile { text, path: file.path.with_extension("json.tf"), ..file.clone() })
+                    .with_file(file.path)
+            }
+            Err(e) => {
+                let at =
+                    (0..=e.offset.min(file.text.len())).rev().find(|&i| file.text.is_char_boundary(i)).unwrap_or(0);
+                let end = file.text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                let d = Diagnostic::new(Code::Syntax, at..end, format!("syntax error: {}", e.message));
+                Document {
+                    file,
+                    items: Arc::new(Vec::new()),
+                    diagnostics: vec![d],
+                    kept: 0,
+                    revision: next_id(),
+                    lineage: Arc::new([]),
+                }
+            }
+        }
+    }
+
+    /// The same document in `dialect`. A JSON file's text is its lowering,
+    /// which is parsed again as native syntax, not lowered twice.
+    pub fn in_dialect(&self, dialect: syntax::Dialect) -> Document {
+        let file = SourceFile { dialect, ..self.file.clone() };
+        if !syntax::json::is_json_path(&file.path) {
+            return Document::parse(file);
+        }
+        let path = file.path.clone();
+        Document::parse(SourceFile { path: path.with_extension("json.tf"), ..file }).with_file(path)
+    }
+
+    /// The document under its own path (the lowering of a JSON file is
+    /// parsed under a native name, so it is not lowered again).
+    fn with_file(mut self, path: std::path::PathBuf) -> Document {
+        self.file.path = path;
+        self
     }
 
     /// This state of the items: equal revisions mean the same items (ids
@@ -182,7 +231,8 @@ impl Document {
     /// compared again (10 MB twice per keystroke), and the old one is not
     /// read at all, so it may already have been changed in place.
     pub fn edited_at(mut self, file: SourceFile, replaced: Range<usize>, inserted: usize) -> Document {
-        if self.file.kind != file.kind || self.file.dialect != file.dialect {
+        // A JSON file's lowering is not local to the edit: parse it whole.
+        if self.file.kind != file.kind || self.file.dialect != file.dialect || syntax::json::is_json_path(&file.path) {
             return Document::parse(file);
         }
         let (prefix, old_end, new_end) = (replaced.start, replaced.end, replaced.start + inserted);

@@ -34,7 +34,8 @@ use syntax::Dialect;
 /// What a file is, from its name. Decides which blocks it may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileKind {
-    /// `*.tf`, `*.tofu`, `*.pkr.hcl`
+    /// `*.tf`, `*.tofu`, `*.pkr.hcl`, and the JSON syntax `*.tf.json`,
+    /// `*.tofu.json` (read lowered to native syntax: `syntax::json`)
     Terraform,
     /// `*.tfvars`, `*.pkrvars.hcl`
     Tfvars,
@@ -55,7 +56,11 @@ impl FileKind {
             FileKind::TfTest
         } else if name.ends_with(".tfvars") || name.ends_with(".pkrvars.hcl") {
             FileKind::Tfvars
-        } else if name.ends_with(".tf") || name.ends_with(".tofu") || name.ends_with(".pkr.hcl") {
+        } else if name.ends_with(".tf")
+            || name.ends_with(".tofu")
+            || name.ends_with(".pkr.hcl")
+            || syntax::json::is_json_path(path)
+        {
             FileKind::Terraform
         } else if name.ends_with(".pp") {
             FileKind::Pcl

@@ -328,7 +328,11 @@ impl Disk {
         if doc.file.dialect == settings.dialect_for(path) {
             return Some(doc);
         }
-        let doc = parse(path, doc.file.text.clone(), settings);
+        let doc = if syntax::json::is_json_path(path) {
+            doc.in_dialect(settings.dialect_for(path))
+        } else {
+            parse(path, doc.file.text.clone(), settings)
+        };
         self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: Some(doc.clone()), current: true });
         Some(doc)
     }

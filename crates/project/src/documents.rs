@@ -82,7 +82,10 @@ impl Open {
         let before = self.edit.take().map_or(0, |e| e.text);
         // The new text, and the last parse with the bytes that changed.
         let (text, last) = match (self.doc.take(), self.changes.as_deref()) {
-            (Some((_, mut d)), Some([(range, new)])) if within(&d.file.text, range) => {
+            // A JSON file's document holds its lowering, not its text.
+            (Some((_, mut d)), Some([(range, new)]))
+                if within(&d.file.text, range) && !syntax::json::is_json_path(path) =>
+            {
                 (replaced(&mut d.file.text, range.clone(), new), Some((d, range.clone(), new.len())))
             }
             (Some((_, d)), _) => {

@@ -29,8 +29,8 @@ impl Dialect {
     /// The dialect a file name implies; anything unknown is plain HCL.
     pub fn for_path(path: &Path) -> Dialect {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        const TERRAFORM: [&str; 5] = [".tf", ".tfvars", ".tftest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
-        if name.ends_with(".tofu") || name.ends_with(".tofutest.hcl") {
+        const TERRAFORM: [&str; 6] = [".tf", ".tf.json", ".tfvars", ".tftest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
+        if name.ends_with(".tofu") || name.ends_with(".tofu.json") || name.ends_with(".tofutest.hcl") {
             Dialect::OpenTofu
         } else if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
             Dialect::Terraform

@@ -1,0 +1,90 @@
+//! Lowering of Terraform's JSON syntax, judged by hashicorp/terraform's
+//! website/docs/language/syntax/json.mdx (its examples are the inputs).
+
+use super::*;
+
+fn lowered(src: &str) -> String {
+    let out = lower(src).expect("valid JSON");
+    crate::deep::parse_body(&out).unwrap_or_else(|e| panic!("lowered text does not parse: {e}\n{out}"));
+    out
+}
+
+/// The lowered text without spaces (alignment pads it unevenly).
+fn tight(src: &str) -> String {
+    lowered(src).replace(' ', "")
+}
+
+/// json.mdx "variable blocks": `type` is a type expression, `default` a
+/// literal; two labels under one key give two blocks.
+#[test]
+fn variables_lower_to_blocks_with_bare_types() {
+    let src = r#"{
+  "variable": {
+    "example": {
+      "type": "map(string)",
+      "default": {"a": "b"}
+    },
+    "other": {"description": "x"}
+  }
+}"#;
+    let out = lowered(src);
+    let t = tight(src);
+    assert!(t.contains("variable\"example\"{\ntype=map(string)\ndefault={\"a\":\"b\"}\n}"), "{out}");
+    assert!(t.contains("variable\"other\"{\ndescription=\"x\"\n}"), "{out}");
+    // The header pushed the text ahead; the next lines' indentation
+    // brought it back: `default` sits at its JSON offset.
+    let at = src.find("\"default\"").unwrap();
+    assert_eq!(&out[at..at + 7], "default");
+}
+
+/// json.mdx "resource and data blocks": two labels; `depends_on` and
+/// `provider` hold references; strings elsewhere are templates; a
+/// `lifecycle` is a nested block.
+#[test]
+fn resources_keep_references_and_meta_arguments() {
+    let src = r#"{"resource": {"aws_instance": {"web": {
+  "ami": "${var.ami}",
+  "count": 2,
+  "provider": "aws.west",
+  "depends_on": ["aws_instance.db"],
+  "lifecycle": {"ignore_changes": ["ami"]},
+  "ebs_block_device": [{"device_name": "sda"}]
+}, "db": {}}}}"#;
+    let out = tight(src);
+    assert!(
+        out.contains("resource\"aws_instance\"\"web\"{\nami=\"${var.ami}\"\ncount=2\nprovider=aws.west\n"),
+        "{out}"
+    );
+    assert!(out.contains("depends_on=[aws_instance.db]\nlifecycle{\nignore_changes=[ami]\n}"), "{out}");
+    assert!(out.contains("resource\"aws_instance\"\"db\"{\n}"), "{out}");
+    assert!(!out.contains("device_name"), "a possible nested block is left unchecked: {out}");
+}
+
+/// A compact, one-line file still lowers to HCL that parses (each
+/// attribute on a line of its own).
+#[test]
+fn one_line_json_lowers_too() {
+    let src = r#"{"locals":{"a":"${var.x}","b":[1,2]},"output":{"o":{"value":"${local.a}"}},"module":{"m":{"source":"./m","providers":{"aws":"aws.west"}}}}"#;
+    let out = tight(src);
+    assert!(out.contains("locals{\na=\"${var.x}\"\nb=[1,2]\n}"), "{out}");
+    assert!(out.contains("output\"o\"{\nvalue=\"${local.a}\"\n}"), "{out}");
+    assert!(out.contains("providers={\"aws\"=aws.west}"), "{out}");
+}
+
+/// Invalid JSON is one error at the offending byte, never a panic.
+#[test]
+fn invalid_json_is_an_error_at_its_offset() {
+    for (src, at) in [
+        ("{\"variable\": {\"a\": {}},}", 23),
+        ("{\"a\": tru}", 6),
+        ("{\"a\": \"x", 8),
+        ("[1]", 0),
+        ("", 0),
+        ("{} x", 3),
+    ] {
+        let e = lower(src).expect_err(src);
+        assert_eq!(e.offset, at, "{src}: {}", e.message);
+    }
+    let deep = "[".repeat(100_000);
+    assert!(lower(&deep).is_err());
+}
