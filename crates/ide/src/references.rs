@@ -89,9 +89,16 @@ enum Occ {
 
 /// Every name of a document (items that do not parse are left out).
 fn scan(doc: &Document) -> Vec<Occ> {
+    scan_items(doc, |_| true)
+}
+
+/// The occurrences of the items of `doc` that `keep` selects: every name
+/// lies inside its item, so the cursor's names are in the items around it
+/// (scanning only those halves a request on a 10 MB module).
+fn scan_items(doc: &Document, keep: impl Fn(&Range<usize>) -> bool) -> Vec<Occ> {
     let text = &doc.file.text;
     let mut out = Vec::new();
-    for item in doc.items.iter() {
+    for item in doc.items.iter().filter(|i| keep(&i.range)) {
         let Some(body) = item.body(text) else { continue };
         scan_body(&body, item.range.start, &mut out);
     }
@@ -279,7 +286,7 @@ pub fn calls_to(dir: &Path, docs: &[Document], target: &Path) -> Vec<String> {
 pub(crate) fn symbol_at(mods: &[Module], m: usize, doc: usize, offset: usize) -> Option<Found> {
     let d = mods.get(m)?.docs.get(doc)?;
     let pcl = d.file.kind == FileKind::Pcl;
-    let occs = scan(d);
+    let occs = scan_items(d, |r| r.start <= offset && offset <= r.end);
     // Innermost first: a function inside a type, a name inside a call.
     for o in &occs {
         match o {
