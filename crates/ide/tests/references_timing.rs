@@ -2,7 +2,9 @@
 //! of the generated 10 MB module (tools/gen-hcl.py, seed 1), p50 and max of
 //! 15 requests. Measured 2026-11-27 on the shared 2-core machine: 531 ms
 //! p50 when the cursor's document was scanned whole to find the symbol,
-//! 219 ms once only the items around the cursor are.
+//! 219 ms once only the items around the cursor are; 14 ms once the
+//! occurrences are remembered by document revision (the first request
+//! still scans: the max).
 //!
 //! ```sh
 //! cargo test --release -p hcl-types-ide --test references_timing -- --ignored --nocapture
