@@ -758,6 +758,21 @@ fn a_stack_components_outputs_typed_from_its_module() {
           value = component.pet.nmae
                               #^^^^^ error[traversal]
         }
+        component "pets" {
+          source   = "./pet"
+          for_each = toset(["a", "b"])
+          inputs = {
+            length = 2
+          }
+        }
+        output "all" {
+          type  = list(list(string))
+          value = [for p in component.pets : p.ids]
+        }
+        output "one" {
+          type  = list(string)
+          value = component.pets["a"].ids
+        }
         //- stack/pet/main.tf
         variable "length" {
           type = number

@@ -46,7 +46,9 @@ pub(super) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
         name_range: src.range(label),
         source,
         template: None,
-        repeat: Repeat::One,
+        // `for_each` makes a map of instances (Stacks has no `count`):
+        // `component.NAME[each.key].OUT`, `for x in component.NAME`.
+        repeat: if b.body.has_attribute("for_each") { Repeat::ForEach } else { Repeat::One },
         component: false,
     })
 }
