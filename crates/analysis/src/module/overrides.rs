@@ -37,8 +37,9 @@ fn key(b: &Block) -> Key {
     std::iter::once(b.ident.value().to_string()).chain(b.labels.iter().map(|l| label_text(l).to_owned())).collect()
 }
 
-/// Drops the `missing-argument` errors of override blocks that have a
-/// base block: a fragment sets only what it changes. A base block's own
+/// Drops the `missing-argument` errors (and `missing-type` hints) of
+/// override blocks that have a base block: a fragment sets only what it
+/// changes, the rest is the base's. A base block's own
 /// stay, even for an argument its override sets: Terraform decodes the
 /// base with the full schema (internal/configs/module_merge_body.go,
 /// `mergeBody.Content` takes the base's `PartialContent` with the
@@ -67,7 +68,7 @@ pub(super) fn settle(docs: &[Document], diagnostics: &mut [Shared<Vec<Diagnostic
     }
     for (di, ds) in diagnostics.iter_mut().enumerate().filter(|(di, _)| overriding[*di]) {
         let settled = |d: &Diagnostic| {
-            d.code == Code::MissingArgument
+            matches!(d.code, Code::MissingArgument | Code::MissingType)
                 && blocks[di].iter().any(|(r, k)| r.start <= d.range.start && d.range.end <= r.end && based.contains(k))
         };
         if ds.iter().any(&settled) {
