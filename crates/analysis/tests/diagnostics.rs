@@ -836,15 +836,18 @@ fn terragrunt_dependency_outputs_and_mock_outputs() {
 }
 
 /// Terraform merges `main_override.tf`'s `module "m"` into `main.tf`'s
-/// (internal/configs/module_merge.go: an override's arguments replace the
-/// base's), so `b` is set and neither block misses an argument. A module
-/// call that is not overridden still does. The callee's `override.tf`
-/// gives `c` a default: no call needs it.
+/// (internal/configs/module_merge.go). The override block is a fragment:
+/// it misses nothing. The base block is decoded with the full schema
+/// (module_merge_body.go `mergeBody.Content`), so its missing `b` is
+/// still "Missing required argument" to `terraform validate`, though the
+/// override sets it (tests/terraform/test_overrides.py). The callee's
+/// `override.tf` gives `c` a default: no call needs it.
 #[test]
 fn an_override_file_sets_what_its_base_block_misses() {
     check(expect![[r#"
         //- main.tf
         module "m" {
+        ^^^^^^^^^^ error[missing-argument]
           source = "./m"
           a      = "x"
         }
@@ -947,6 +950,55 @@ fn a_required_version_without_upper_bound_excludes_no_function() {
         }
         locals {
           a = templatestring("x", {})
+        }
+    "#]]);
+}
+
+/// Terraform 1.10's ephemeral mark flows from an `ephemeral = true`
+/// variable, an `ephemeral` resource and `terraform.applying` through
+/// locals into outputs, except through `ephemeralasnull`; an output that
+/// is not `ephemeral = true` must not receive it ("Ephemeral value not
+/// allowed", internal/terraform/node_output.go, reported by validate).
+#[test]
+fn an_ephemeral_value_reaching_an_output_that_is_not_ephemeral() {
+    check(expect![[r#"
+        //- main.tf
+        variable "token" {
+          type      = string
+          ephemeral = true
+        }
+        variable "plain" {
+          type = string
+        }
+        ephemeral "random_password" "p" {
+          length = 8
+        }
+        locals {
+          header = "Bearer ${var.token}"
+          nested = [local.header]
+          safe   = ephemeralasnull(var.token)
+        }
+        output "a" {
+          value = local.nested
+                 #^^^^^^^^^^^^ error[type-mismatch]
+        }
+        output "b" {
+          value = upper(ephemeral.random_password.p.result)
+                 #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[type-mismatch]
+        }
+        output "c" {
+          value = terraform.applying
+                 #^^^^^^^^^^^^^^^^^^ error[type-mismatch]
+        }
+        output "d" {
+          value     = var.token
+          ephemeral = true
+        }
+        output "e" {
+          value = local.safe
+        }
+        output "f" {
+          value = var.plain
         }
     "#]]);
 }

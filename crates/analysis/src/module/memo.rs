@@ -98,7 +98,8 @@ pub(super) struct Last {
     /// told from them.
     pub(super) exact: bool,
     /// Whether module-level passes report across items here (override
-    /// files, a `required_version` that excludes functions): a patch,
+    /// files, a `required_version` that excludes functions, ephemeral
+    /// values): a patch,
     /// which redoes only the edited items, leaves such a module to a
     /// full run.
     pub(super) whole: bool,
@@ -219,7 +220,8 @@ impl Memo {
         let reads_files = self.checks.values().any(|c| !c.deps.files.is_empty())
             || self.computed.values().any(|c| !c.deps.files.is_empty());
         let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
-            || super::versions::bounded(docs, super::module_dialect(docs));
+            || super::versions::bounded(docs, super::module_dialect(docs))
+            || super::ephemeral::mentioned(docs, super::module_dialect(docs));
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }

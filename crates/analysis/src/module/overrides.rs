@@ -4,18 +4,17 @@
 //! into the base block of the same type and labels: an argument replaces
 //! the base's, a nested block type replaces all of the base's blocks of
 //! that type (hashicorp/terraform internal/configs/module.go `mergeFile`,
-//! module_merge.go). A base block's required argument can therefore come
-//! from its override, and an override block alone is only a fragment.
+//! module_merge.go). An override block alone is only a fragment.
 //!
 //! Every block is still checked where it is written (its expressions,
 //! its arguments against the schema); what the merge changes is which
-//! required arguments are missing, so those are settled here, after the
-//! blocks were checked one by one.
+//! required arguments are missing, settled here after the blocks were
+//! checked one by one.
 
 use std::path::Path;
 
-use hcl_edit::structure::{Block, Body};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use hcl_edit::structure::Block;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::decls::label_text;
 use super::shared::Shared;
@@ -38,61 +37,39 @@ fn key(b: &Block) -> Key {
     std::iter::once(b.ident.value().to_string()).chain(b.labels.iter().map(|l| label_text(l).to_owned())).collect()
 }
 
-/// The names a block sets: its arguments and its nested blocks' types.
-fn given(body: &Body) -> impl Iterator<Item = String> + '_ {
-    body.attributes().map(|a| a.key.value().to_string()).chain(body.blocks().map(|b| b.ident.value().to_string()))
-}
-
-/// The argument or block a `missing-argument` message names: the first
-/// backquoted word after "needs" ("… needs the argument `name`", "… needs
-/// `rule` block").
-fn missing_name(message: &str) -> Option<&str> {
-    let after = message.split_once(" needs ")?.1;
-    let start = after.find('`')? + 1;
-    let len = after.get(start..)?.find('`')?;
-    after.get(start..start + len)
-}
-
-/// Drops the `missing-argument` errors the merge settles: a base block's
-/// that an override block of the same key sets, and every one on an
-/// override block that has a base block (which has the rest). Nothing is
-/// done for a module without override files.
+/// Drops the `missing-argument` errors (and `missing-type` hints) of
+/// override blocks that have a base block: a fragment sets only what it
+/// changes, the rest is the base's. A base block's own
+/// stay, even for an argument its override sets: Terraform decodes the
+/// base with the full schema (internal/configs/module_merge_body.go,
+/// `mergeBody.Content` takes the base's `PartialContent` with the
+/// required arguments and keeps its diagnostics), and `validate` reports
+/// "Missing required argument" there (tests/terraform/test_overrides.py).
+/// Nothing is done for a module without override files.
 pub(super) fn settle(docs: &[Document], diagnostics: &mut [Shared<Vec<Diagnostic>>]) {
     let overriding: Vec<bool> = docs.iter().map(|d| is_override(&d.file.path)).collect();
     if !overriding.contains(&true) {
         return;
     }
-    // Per key: the names its override blocks set; per document, the
-    // blocks with their ranges and keys.
-    let mut set: HashMap<Key, HashSet<String>> = HashMap::default();
+    // Every base block's key; per override document, its blocks' ranges and keys.
+    let mut based: HashSet<Key> = HashSet::default();
     let mut blocks: Vec<Vec<(std::ops::Range<usize>, Key)>> = vec![Vec::new(); docs.len()];
     for (di, doc) in docs.iter().enumerate() {
         for item in doc.items.iter() {
             let Some(body) = item.body(&doc.file.text) else { continue };
             for b in body.blocks() {
-                let k = key(b);
                 if overriding[di] {
-                    set.entry(k.clone()).or_default().extend(given(&b.body));
+                    blocks[di].push((item.range.clone(), key(b)));
+                } else {
+                    based.insert(key(b));
                 }
-                blocks[di].push((item.range.clone(), k));
             }
         }
     }
-    let based: HashSet<&Key> =
-        blocks.iter().zip(&overriding).filter(|(_, o)| !**o).flat_map(|(b, _)| b.iter().map(|(_, k)| k)).collect();
-    for (di, ds) in diagnostics.iter_mut().enumerate() {
+    for (di, ds) in diagnostics.iter_mut().enumerate().filter(|(di, _)| overriding[*di]) {
         let settled = |d: &Diagnostic| {
-            if d.code != Code::MissingArgument {
-                return false;
-            }
-            let Some((_, k)) = blocks[di].iter().find(|(r, _)| r.start <= d.range.start && d.range.end <= r.end) else {
-                return false;
-            };
-            if overriding[di] {
-                return based.contains(k);
-            }
-            let name = missing_name(&d.message);
-            set.get(k).is_some_and(|names| name.is_some_and(|n| names.contains(n)))
+            matches!(d.code, Code::MissingArgument | Code::MissingType)
+                && blocks[di].iter().any(|(r, k)| r.start <= d.range.start && d.range.end <= r.end && based.contains(k))
         };
         if ds.iter().any(&settled) {
             ds.retain(|d| !settled(d));
@@ -119,12 +96,5 @@ mod tests {
         ] {
             assert_eq!(is_override(Path::new(name)), expected, "{name}");
         }
-    }
-
-    #[test]
-    fn the_missing_name_is_the_backquoted_word_after_needs() {
-        assert_eq!(missing_name("module `m` needs the argument `b`: its variable has no default"), Some("b"));
-        assert_eq!(missing_name("resource `aws_x` needs at least 1 `rule` block"), Some("rule"));
-        assert_eq!(missing_name("something else"), None);
     }
 }

