@@ -352,8 +352,13 @@ impl Writer<'_> {
     /// A block body of type `kind`: its `{`, properties and `}`.
     fn body(&mut self, kind: &str, node: &Node) {
         let Val::Object(props) = &node.val else { return };
-        self.put(node.span.start, " {");
-        self.pos = node.span.start + 1;
+        // The header and `{` must share a line: newlines between them in
+        // the JSON (`"aws": [` then `{` below) follow the `{` instead.
+        let gap = self.src.get(self.pos.min(node.span.start)..node.span.start).unwrap_or("");
+        let newlines = gap.matches('\n').count();
+        self.pos = self.pos.max(node.span.start + 1);
+        self.out.push_str(" {");
+        self.out.extend(std::iter::repeat_n('\n', newlines));
         for p in props {
             if p.key == "//" || !is_identifier(&p.key) {
                 continue;

@@ -71,6 +71,18 @@ fn one_line_json_lowers_too() {
     assert!(out.contains("providers={\"aws\"=aws.west}"), "{out}");
 }
 
+/// json.mdx "Nested Block Mapping": an array of objects is repeated blocks
+/// (a provider and its aliases), and its `{` may be on the line below.
+#[test]
+fn arrays_of_bodies_are_repeated_blocks() {
+    let src = "{\"provider\": {\"aws\": [\n  {\"region\": \"a\"},\n  {\"alias\": \"w\"}\n]}}";
+    let out = tight(src);
+    assert!(out.contains("provider\"aws\"{\nregion=\"a\"\n}"), "{out}");
+    assert!(out.contains("provider\"aws\"{\nalias=\"w\"\n}"), "{out}");
+    // `region` stays on its JSON line (the second).
+    assert_eq!(out.lines().position(|l| l.starts_with("region")), Some(1), "{out}");
+}
+
 /// Invalid JSON is one error at the offending byte, never a panic.
 #[test]
 fn invalid_json_is_an_error_at_its_offset() {
