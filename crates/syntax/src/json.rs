@@ -229,6 +229,17 @@ pub fn is_json_path(path: &std::path::Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tf.json") || n.ends_with(".tofu.json"))
 }
 
+/// The text of `path` as native syntax: lowered if it is a JSON file
+/// (nothing if the JSON is invalid), else `text` itself. For readers of raw
+/// text (the workspace symbol index) that do not go through a document.
+pub fn native<'a>(path: &std::path::Path, text: &'a str) -> std::borrow::Cow<'a, str> {
+    if is_json_path(path) {
+        std::borrow::Cow::Owned(lower(text).unwrap_or_default())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// The native-syntax text of a Terraform JSON file, aligned with it as the
 /// module comment says; the JSON's syntax error otherwise.
 pub fn lower(src: &str) -> Result<String, JsonError> {
