@@ -149,7 +149,11 @@ fn dialect_option_overrides_the_file_name() {
     let o = run(&dir, &["check", "--dialect", "yaml", "a.tf"]);
     assert_eq!(o.status.code(), Some(2));
     // The error names the value and lists the dialects (issue 33).
-    assert!(stderr(&o).contains("'yaml'") && stderr(&o).contains("terraform, opentofu, pcl, hcl"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("'yaml'") && stderr(&o).contains("terraform, opentofu, pulumi-hcl, pcl, hcl"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

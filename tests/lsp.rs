@@ -882,17 +882,20 @@ async fn a_test_file_is_checked_against_its_module_and_follows_it() {
     assert_eq!(got.last(), Some(&vec!["traversal".to_string()]), "{got:?}");
 }
 
+async fn format_document(s: &mut Session, u: &str) -> serde_json::Value {
+    s.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn formatting_and_range_formatting_as_terraform_fmt() {
     let mut s = Session::start(Enc::Utf16).await;
     let text = "variable \"é\" {\n  type=\"string\"\n  default = \"${var.x}\"\n}\nlocals {\n  a=1\n  bbb =  2\n}\n";
     let u = s.open("main.tf", text).await;
-    let edits = s
-        .request(
-            "textDocument/formatting",
-            json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}),
-        )
-        .await;
+    let edits = format_document(&mut s, &u).await;
     let edits = edits.as_array().unwrap();
     assert_eq!(edits.len(), 1, "{edits:?}");
     // Narrowed to what changed: from after `type` on line 1 to the spaces of `bbb =  2`.
@@ -925,13 +928,28 @@ async fn formatting_and_range_formatting_as_terraform_fmt() {
     assert!(e.message.contains("syntax error at line"), "{e:?}");
     // A formatted document: no edits.
     let good = s.open("good.tf", "a = 1\n").await;
-    let edits = s
-        .request(
-            "textDocument/formatting",
-            json!({"textDocument": {"uri": good}, "options": {"tabSize": 2, "insertSpaces": true}}),
-        )
-        .await;
+    let edits = format_document(&mut s, &good).await;
     assert_eq!(edits, json!([]));
+
+    // PCL by hclwrite's layout (Pulumi has no PCL formatter: docs/spec/cli.md):
+    // `=` aligned, the bare labels and the lone interpolation kept, where
+    // Terraform's rules would quote the one and unwrap the other.
+    let pp = "config zone \"string\" {\n  default=\"a\"\n}\nresource b \"aws:s3:Bucket\" {\n  bucket=\"${zone}\"\n  acl = \"private\"\n}\n";
+    let u = s.open("main.pp", pp).await;
+    let edits = format_document(&mut s, &u).await;
+    let edits = edits.as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    // ASCII: UTF-16 columns are byte columns.
+    let at = |p: &serde_json::Value| {
+        let (l, c) = (p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
+        pp.split_inclusive('\n').take(l).map(str::len).sum::<usize>() + c
+    };
+    let (a, b) = (at(&edits[0]["range"]["start"]), at(&edits[0]["range"]["end"]));
+    let fixed = format!("{}{}{}", &pp[..a], edits[0]["newText"].as_str().unwrap(), &pp[b..]);
+    assert_eq!(
+        fixed,
+        "config zone \"string\" {\n  default = \"a\"\n}\nresource b \"aws:s3:Bucket\" {\n  bucket = \"${zone}\"\n  acl    = \"private\"\n}\n"
+    );
 }
 
 /// The server reads the nearest `.hcl-types.hcl` (docs/spec/config.md) as

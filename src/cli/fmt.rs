@@ -11,7 +11,7 @@ use clap::Args;
 /// What a directory walk formats, as `terraform fmt` does.
 const DIR_EXTS: &[&str] = &[".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl", ".tfquery.hcl"];
 /// Also formatted when named: OpenTofu's files and any other HCL file.
-const NAMED_EXTS: &[&str] = &[".tofu", ".hcl"];
+const NAMED_EXTS: &[&str] = &[".tofu", ".hcl", ".pp"];
 
 #[derive(Args, Debug)]
 pub struct FmtArgs {
@@ -85,7 +85,7 @@ pub fn run(args: FmtArgs) -> u8 {
                 r.read_and_format(&path);
             } else {
                 eprintln!(
-                    "Error: Only .tf, .tfvars, .tftest.hcl, .tofu and .hcl files can be processed with hcl-types fmt ({})",
+                    "Error: Only .tf, .tfvars, .tftest.hcl, .tofu, .hcl and .pp files can be processed with hcl-types fmt ({})",
                     path.display()
                 );
                 r.failed = true;

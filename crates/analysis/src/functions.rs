@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use syntax::Dialect;
 use types::{Kind, Type};
 
+mod pulumi;
 mod returns;
 mod terragrunt;
 
@@ -112,11 +113,13 @@ impl Function {
 
 /// The function named `name` in that dialect. Plain HCL has both tables, PCL's
 /// first (so `length` is PCL's, returning `int`), and Terragrunt's functions
-/// (docs/spec/terragrunt.md).
+/// (docs/spec/terragrunt.md). Pulumi HCL has Terraform's and its own asset
+/// and URN functions (docs/spec/pulumi-hcl.md).
 pub fn lookup(dialect: Dialect, name: &str) -> Option<&'static Function> {
     match dialect {
         Dialect::Terraform => TERRAFORM.get(name),
         Dialect::OpenTofu => OPENTOFU.get(name).or_else(|| TERRAFORM.get(name)),
+        Dialect::PulumiHcl => PULUMI_HCL.get(name).or_else(|| TERRAFORM.get(name)),
         Dialect::Pcl => PCL.get(name),
         Dialect::Hcl => PCL.get(name).or_else(|| TERRAFORM.get(name)).or_else(|| TERRAGRUNT.get(name)),
     }
@@ -127,6 +130,7 @@ pub fn names(dialect: Dialect) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = match dialect {
         Dialect::Terraform => TERRAFORM.keys().copied().collect(),
         Dialect::OpenTofu => OPENTOFU.keys().chain(TERRAFORM.keys()).copied().collect(),
+        Dialect::PulumiHcl => PULUMI_HCL.keys().chain(TERRAFORM.keys()).copied().collect(),
         Dialect::Pcl => PCL.keys().copied().collect(),
         Dialect::Hcl => PCL.keys().chain(TERRAFORM.keys()).chain(TERRAGRUNT.keys()).copied().collect(),
     };
@@ -165,6 +169,7 @@ fn table(fs: Vec<Function>) -> HashMap<&'static str, Function> {
 static TERRAFORM: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terraform()));
 static PCL: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(pcl()));
 static OPENTOFU: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(opentofu()));
+static PULUMI_HCL: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(pulumi::pulumi()));
 static TERRAGRUNT: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terragrunt::terragrunt()));
 
 /// OpenTofu's functions that Terraform lacks: the `assume…` functions of

@@ -506,9 +506,15 @@ fn a_stack_variable_or_output_without_type() {
 }
 
 /// A stack component's `inputs` are its module's variables: Terraform's
-/// stackeval checks each against the variable's type ("Invalid value for
-/// input variable"), and rejects unknown and missing ones (the example is the
-/// shape of hashicorp's Stacks docs, `component "pet"` over a `random_pet` module).
+/// stackeval converts the object to an object type of the module's variables
+/// (`EvalComponentInputVariables`, hashicorp/terraform
+/// `internal/stacks/stackruntime/internal/stackeval/expressions.go`), so a
+/// wrong value and a missing required variable are "Invalid inputs for
+/// component"; an unknown name is dropped by cty's object conversion
+/// (`conversionObjectToObject`), so only a warning (hashicorp-guides'
+/// lambda-api-gateway-stack in the corpus passes `region` to modules without
+/// it). The example is the shape of hashicorp's Stacks docs, `component
+/// "pet"` over a `random_pet` module.
 #[test]
 fn a_stack_component_inputs_checked_against_its_module() {
     check(expect![[r#"
@@ -527,7 +533,7 @@ fn a_stack_component_inputs_checked_against_its_module() {
             length = "three"
                     #^^^^^^^ error[invalid-value]
             lenght = 3
-           #^^^^^^ error[unsupported-argument]
+           #^^^^^^ warning[unsupported-argument]
           }
           providers = {
             random = provider.random.this
@@ -646,6 +652,301 @@ fn each_result_of_a_conditional_is_checked() {
         output "r" {
           type  = string
           value = var.c ? 1 : "x"
+        }
+    "#]]);
+}
+
+/// Pulumi HCL (`runtime: hcl`): a resource's `pulumi {}` options as
+/// pulumi-hcl's `pulumiResourceOptionsSchema` takes them (pkg/hcl/parser/
+/// schema.go; types from the "Resource Options" table of
+/// docs/language-reference.md), `call` blocks and `call.R.M.ATTR`, and
+/// Pulumi's functions (pkg/hcl/eval/functions.go) beside Terraform's.
+#[test]
+fn pulumi_hcl_options_calls_and_functions() {
+    check(expect![[r#"
+        //- Pulumi.yaml
+        name: demo
+        runtime: hcl
+        //- main.tf
+        resource "aws_s3_bucket" "site" {
+          bucket = "site"
+          pulumi {
+            name               = "site-primary"
+            protect            = "yes"
+                                #^^^^^ error[invalid-value]
+            retain_on_delete   = true
+            replace_on_changes = [bucket]
+            hide_diffs         = [tags]
+            import_id          = 42
+            aliases            = [{ name = "old-site" }]
+            parent             = aws_s3_bucket.logs
+            protected          = true
+           #^^^^^^^^^ error[unsupported-argument]
+          }
+        }
+        resource "aws_s3_bucket" "logs" {
+          bucket = "logs"
+        }
+        resource "aws_s3_object" "index" {
+          source = fileasset("index.html")
+          content = stringasset(42)
+          archive = filearchive()
+                   #^^^^^^^^^^^^^ error[argument-count]
+        }
+        call "site" "get_policy" {
+          format = "json"
+        }
+        output "urn" {
+          value = pulumiresourceurn(aws_s3_bucket.site)
+        }
+        output "policy" {
+          value = call.site.get_policy.result
+        }
+        output "upper" {
+          value = upper(pulumiresourcename(aws_s3_bucket.site))
+        }
+    "#]]);
+}
+
+/// The same file outside a Pulumi HCL program is Terraform: `pulumi {}` is
+/// a nested block like any other, and Pulumi's functions are unknown.
+#[test]
+fn pulumi_functions_outside_pulumi_hcl() {
+    check(expect![[r#"
+        resource "aws_s3_object" "index" {
+          source = fileasset("index.html")
+                  #^^^^^^^^^ error[unknown-function]
+        }
+        output "policy" {
+          value = call.site.get_policy.result
+                 #^^^^^^^^^ error[undefined-reference]
+        }
+    "#]]);
+}
+
+/// A stack's `component.NAME.OUT` is the component module's output, typed
+/// as `module.NAME.OUT` is (Terraform's `internal/stacks/stackruntime/
+/// internal/stackeval/component.go`: a component's result is the object of
+/// its root module's output values): a missing output is an error, and so
+/// is a value that does not convert to where it goes.
+#[test]
+fn a_stack_components_outputs_typed_from_its_module() {
+    check(expect![[r#"
+        //- stack/main.tfcomponent.hcl
+        component "pet" {
+          source = "./pet"
+          inputs = {
+            length = 2
+          }
+        }
+        output "name" {
+          type  = number
+          value = component.pet.name
+                 #^^^^^^^^^^^^^^^^^^ warning[unsafe-conversion]
+        }
+        output "ids" {
+          type  = list(string)
+          value = component.pet.ids
+        }
+        output "count" {
+          type  = number
+          value = component.pet.ids
+                 #^^^^^^^^^^^^^^^^^ error[type-mismatch]
+        }
+        output "missing" {
+          type  = string
+          value = component.pet.nmae
+                              #^^^^^ error[traversal]
+        }
+        component "pets" {
+          source   = "./pet"
+          for_each = toset(["a", "b"])
+          inputs = {
+            length = 2
+          }
+        }
+        output "all" {
+          type  = list(list(string))
+          value = [for p in component.pets : p.ids]
+        }
+        output "one" {
+          type  = list(string)
+          value = component.pets["a"].ids
+        }
+        //- stack/pet/main.tf
+        variable "length" {
+          type = number
+        }
+        output "name" {
+          value = "x"
+        }
+        output "ids" {
+          value = ["a", "b"]
+        }
+    "#]]);
+}
+
+/// A Terragrunt `dependency "x" { config_path }` block: `dependency.x.outputs`
+/// is the other unit's outputs, `any` here (that unit's module is not read),
+/// so handing them to `inputs` is no error, and `mock_outputs` with its
+/// options are accepted (terragrunt docs, "dependency" block:
+/// `config_path`, `mock_outputs`, `mock_outputs_allowed_terraform_commands`,
+/// `mock_outputs_merge_strategy_with_state`, `skip_outputs`). Exposed
+/// includes (`include.root.locals.x`) are `any` too. A constant input is
+/// still checked against the module.
+#[test]
+fn terragrunt_dependency_outputs_and_mock_outputs() {
+    check(expect![[r#"
+        //- live/app/terragrunt.hcl
+        include "root" {
+          path   = find_in_parent_folders("root.hcl")
+          expose = true
+        }
+        terraform {
+          source = "../../modules//app"
+        }
+        dependency "vpc" {
+          config_path = "../vpc"
+          mock_outputs = {
+            vpc_id = "vpc-mock"
+          }
+          mock_outputs_allowed_terraform_commands = ["validate", "plan"]
+          mock_outputs_merge_strategy_with_state  = "shallow"
+        }
+        dependencies {
+          paths = ["../vpc"]
+        }
+        inputs = {
+          vpc_id   = dependency.vpc.outputs.vpc_id
+          region   = include.root.locals.region
+          replicas = "three"
+                    #^^^^^^^ error[invalid-value]
+        }
+        //- modules/app/main.tf
+        variable "vpc_id" {
+          type = string
+        }
+        variable "region" {
+          type = string
+        }
+        variable "replicas" {
+          type = number
+        }
+    "#]]);
+}
+
+/// Terraform merges `main_override.tf`'s `module "m"` into `main.tf`'s
+/// (internal/configs/module_merge.go: an override's arguments replace the
+/// base's), so `b` is set and neither block misses an argument. A module
+/// call that is not overridden still does. The callee's `override.tf`
+/// gives `c` a default: no call needs it.
+#[test]
+fn an_override_file_sets_what_its_base_block_misses() {
+    check(expect![[r#"
+        //- main.tf
+        module "m" {
+          source = "./m"
+          a      = "x"
+        }
+        module "n" {
+        ^^^^^^^^^^ error[missing-argument]
+          source = "./m"
+          a      = "x"
+        }
+        //- main_override.tf
+        module "m" {
+          source = "./m"
+          b      = "z"
+        }
+        //- m/main.tf
+        variable "a" {
+          type = string
+        }
+        variable "b" {
+          type = string
+        }
+        variable "c" {
+          type = string
+        }
+        //- m/override.tf
+        variable "c" {
+          default = "given"
+        }
+    "#]]);
+}
+
+/// `[]` is an empty tuple and `{}` an empty object: go-cty finds no common
+/// type, and Terraform's "Inconsistent conditional result types" follows
+/// wherever the conditional is, even with a constant condition (hclsyntax
+/// unifies the results' types before it looks at the condition).
+#[test]
+fn an_empty_tuple_and_an_empty_object_have_no_common_type() {
+    check(expect![[r#"
+        //- main.tf
+        variable "c" {
+          type = bool
+        }
+        output "o" {
+          value = var.c ? [] : {}
+                         #^^^^^^^ error[type-mismatch]
+        }
+        resource "x" "y" {
+          for_each = var.c ? [] : {}
+                            #^^^^^^^ error[type-mismatch]
+        }
+        module "m" {
+          source = "./m"
+          a      = var.c ? [] : {}
+                          #^^^^^^^ error[type-mismatch]
+        }
+        locals {
+          k = true ? [] : {}
+                    #^^^^^^^ error[type-mismatch]
+          l = [for x in [true] : x ? {} : []]
+                                    #^^^^^^^ error[type-mismatch]
+        }
+        //- m/main.tf
+        variable "a" {}
+    "#]]);
+}
+
+/// A function younger than every Terraform the module's `required_version`
+/// allows is "Call to unknown function" to that Terraform: the error names
+/// the version that added it (hashicorp/terraform CHANGELOG.md at v1.9.0:
+/// `templatestring`; v1.5.0: `strcontains`; v1.8.0: provider functions).
+/// `startswith` (1.3.0) is older than 1.5 and stays; `try` catches the
+/// failure (§4).
+#[test]
+fn a_function_the_required_version_excludes() {
+    check(expect![[r#"
+        //- versions.tf
+        terraform {
+          required_version = "~> 1.4.0"
+        }
+        //- main.tf
+        locals {
+          a = templatestring("x", {})
+             #^^^^^^^^^^^^^^ error[unknown-function]
+          b = strcontains("ab", "a")
+             #^^^^^^^^^^^ error[unknown-function]
+          c = startswith("ab", "a")
+          d = provider::terraform::encode_expr(1)
+             #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-function]
+          e = try(strcontains("ab", "a"), false)
+        }
+    "#]]);
+}
+
+/// Without an upper bound any later Terraform may run the module.
+#[test]
+fn a_required_version_without_upper_bound_excludes_no_function() {
+    check(expect![[r#"
+        //- main.tf
+        terraform {
+          required_version = ">= 1.0"
+        }
+        locals {
+          a = templatestring("x", {})
         }
     "#]]);
 }

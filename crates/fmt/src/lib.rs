@@ -67,7 +67,8 @@ impl Style {
     /// The style for a file name: Terraform's for its files (`.tf`,
     /// `.tfvars`, `.tftest.hcl`, `.tfmock.hcl`, `.tfquery.hcl`, Stacks'
     /// `.tfstack.hcl` and `.tfdeploy.hcl`) and OpenTofu's (`.tofu`,
-    /// `.tofutest.hcl`); hclwrite's for any other (`.pkr.hcl`, `.hcl`).
+    /// `.tofutest.hcl`); hclwrite's for any other (`.pkr.hcl`, `.hcl`,
+    /// Pulumi's `.pp`, which has no formatter of its own).
     pub fn of_name(name: &str) -> Style {
         const TERRAFORM: &[&str] = &[
             ".tf",

@@ -3,7 +3,8 @@
 //! read in its module (`var.NAME`), and each output in the callers the
 //! server knows (`module.CALL.NAME`, for each of their calls to this
 //! module). All counting is here, so the lens and any other consumer
-//! agree.
+//! agree. A module's documents also count the calls to the module
+//! ([`caller_count`]).
 
 use std::ops::Range;
 
@@ -58,6 +59,16 @@ pub fn reference_counts(
         .collect();
     out.sort_by_key(|r| r.range.start);
     out
+}
+
+/// The callers lens of a module's document (issue 32 item 3, "callers of
+/// a module"): how many module calls of the known callers call this
+/// module, on the document's first item (a module has no declaration of
+/// its own to put it on); `None` when no caller is known.
+pub fn caller_count(docs: &[Document], doc: usize, callers: &[Caller<'_>]) -> Option<ReferenceCount> {
+    let count: usize = callers.iter().map(|c| c.calls.len()).sum();
+    let first = docs.get(doc)?.items.iter().next()?;
+    (count > 0).then_some(ReferenceCount { range: first.range.start..first.range.start, count })
 }
 
 /// Counts, per key, the traversals `ROOT.A[.B]` of `docs` that `key`

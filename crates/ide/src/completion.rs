@@ -105,6 +105,14 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         if let Some(inputs) = hcl_inputs(d, prefix, offset, analysis) {
             return inputs.into();
         }
+        // A stack's `component.NAME.`: the component module's outputs (stacks.md §3).
+        if parts.len() >= 3 && parts[0] == "component" && analysis::is_stack_component(&d.file.path) {
+            let call = analysis::calls::component_call(parts[1]);
+            let Some(i) = analysis.context.callee(&call).and_then(Callee::interface) else {
+                return Vec::new().into();
+            };
+            return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
+        }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {
@@ -139,6 +147,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     }
     if let Some(args) = module_arguments(prefix, item_text(d, offset), analysis) {
         return args.into();
+    }
+    if let Some(options) = pulumi_options(d, prefix, offset) {
+        return options.into();
     }
     if let Some(list) = resources::completion(d, offset, &parts, analysis) {
         return list;
@@ -289,6 +300,44 @@ fn hcl_inputs(d: &Document, prefix: &str, offset: usize, analysis: &ModuleAnalys
     let i = callee?.interface()?;
     let body = item_text(d, offset).get(inputs_at.0..).unwrap_or("");
     Some(input_completions(i, body))
+}
+
+/// Pulumi HCL (docs/spec/pulumi-hcl.md §2): at a name in the `pulumi { … }`
+/// block of a resource, data source or provider, its options not set yet,
+/// with what each takes.
+fn pulumi_options(d: &Document, prefix: &str, offset: usize) -> Option<Vec<Completion>> {
+    use analysis::module::pulumi_hcl::{arguments, kind, OptionKind};
+    if d.file.dialect != Dialect::PulumiHcl {
+        return None;
+    }
+    let open = open_brackets(prefix);
+    let [(owner_at, '{'), (block_at, '{')] = open.as_slice() else { return None };
+    let owner = prefix.get(..*owner_at)?.split_whitespace().next()?;
+    let line = prefix.get(..*block_at)?.rsplit('\n').next()?;
+    if line.trim() != "pulumi" || !matches!(owner, "resource" | "data" | "provider") {
+        return None;
+    }
+    let typed = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+    if !typed.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let set = resources::set_in_block(prefix, item_text(d, offset));
+    let items = arguments(owner).iter().filter(|a| !set.contains(a)).map(|a| {
+        let detail = match kind(a) {
+            OptionKind::Names => "list of attribute names",
+            OptionKind::Address => "address",
+            OptionKind::Bool => "bool",
+            OptionKind::String => "string",
+            OptionKind::Value => "any",
+        };
+        Completion {
+            label: (*a).to_string(),
+            kind: CompletionKind::Attribute,
+            detail: Some(detail.to_string()),
+            snippet: Some(format!("{a} = ${{1}}")),
+        }
+    });
+    Some(items.collect())
 }
 
 /// In a test file (docs/spec/tests.md): in a `variables { }` block (the

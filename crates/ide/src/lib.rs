@@ -21,7 +21,7 @@ mod semantic_tokens;
 mod signature;
 pub mod workspace_symbols;
 
-pub use code_lens::{reference_counts, Caller, ReferenceCount};
+pub use code_lens::{caller_count, reference_counts, Caller, ReferenceCount};
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use definition::{definition, definition_with};
 pub use document_links::{document_links, Link, LinkTarget};
@@ -29,7 +29,7 @@ pub use document_symbols::{document_symbols, OutlineKind, OutlineSymbol};
 pub use folding::{folding_ranges, Fold, FoldKind};
 pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
-pub use quick_fix::{quick_fix, QuickFix};
+pub use quick_fix::{quick_fix, type_fix, QuickFix};
 pub use references::{callees, calls_to, document_highlight, references, Module, Reference};
 pub use rename::{is_identifier, prepare_rename, rename};
 pub use selection::selection_ranges;

@@ -3,6 +3,14 @@
 
 use std::ops::Range;
 
+use analysis::module::{suggested_type, value_type};
+use analysis::{Document, FileKind, Item};
+use hcl_edit::structure::{Block, BlockLabel, Structure};
+use syntax::diagnostic::{Code, Diagnostic};
+use types::Type;
+
+use crate::Caller;
+
 /// A quick fix for a diagnostic, where the fix is certain: the range to
 /// replace and the new text, with a title.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,8 +76,7 @@ fn insert_type(text: &str, label_end: usize, declared: &str) -> Option<QuickFix>
 
 /// The quick fix of a diagnostic: a suggested name, legacy quotes removed,
 /// a bare `list`/`map` made explicit, a missing `type` declared.
-pub fn quick_fix(d: &syntax::diagnostic::Diagnostic, text: &str) -> Option<QuickFix> {
-    use syntax::diagnostic::Code;
+pub fn quick_fix(d: &Diagnostic, text: &str) -> Option<QuickFix> {
     let original = text.get(d.range.clone())?;
     let between = |m: &str, start: &str| -> Option<String> {
         let i = m.find(start)? + start.len();
@@ -114,10 +121,83 @@ pub fn quick_fix(d: &syntax::diagnostic::Diagnostic, text: &str) -> Option<Quick
     Some(QuickFix { title: format!("Change to `{suggestion}`"), range: d.range.clone(), replacement })
 }
 
+/// The label text of a block label.
+fn label(l: &BlockLabel) -> &str {
+    match l {
+        BlockLabel::Ident(i) => i.value().as_str(),
+        BlockLabel::String(s) => s.value().as_str(),
+    }
+}
+
+/// Every block of `docs` as (document, item, block), for the top-level
+/// blocks a quick fix reads.
+fn each_block<'a>(docs: &'a [Document], mut f: impl FnMut(&'a Document, &'a Item, &Block)) {
+    for d in docs {
+        for item in d.items.iter() {
+            let Some(body) = item.body(&d.file.text) else { continue };
+            for s in body.iter() {
+                if let Structure::Block(b) = s {
+                    f(d, item, b);
+                }
+            }
+        }
+    }
+}
+
+/// The quick fix of a missing `type` (or of `type = any`) on a variable of
+/// `docs[doc]`, with the type inferred from every value the variable is
+/// known to receive, unified: its default, the values the module's
+/// `.tfvars` files give it, and the arguments of its callers' calls to
+/// this module (`callers`, as the server knows them). Other diagnostics get
+/// [`quick_fix`]'s fix; `None` where the values suggest no type.
+pub fn type_fix(d: &Diagnostic, docs: &[Document], doc: usize, callers: &[Caller<'_>]) -> Option<QuickFix> {
+    let here = docs.get(doc)?;
+    let text = &here.file.text;
+    if d.code != Code::MissingType {
+        return quick_fix(d, text);
+    }
+    let narrowing = text.get(d.range.clone())?.trim() == "any";
+    // The variable whose label (no type) or `type` value (`any`) the hint is on.
+    let mut var: Option<(String, Vec<Type>)> = None;
+    each_block(std::slice::from_ref(here), |dd, item, b| {
+        let src = dd.source(item);
+        let Some(l) = b.labels.first().filter(|_| b.ident.value().as_str() == "variable") else { return };
+        let on = if narrowing { b.body.get_attribute("type").map(|a| src.range(&a.value)) } else { Some(src.range(l)) };
+        if on.as_ref() == Some(&d.range) {
+            let default = b.body.get_attribute("default").map(|a| value_type(dd, item, &a.value));
+            var = Some((label(l).to_string(), default.into_iter().collect()));
+        }
+    });
+    let (name, mut values) = var?;
+    for t in docs.iter().filter(|t| t.file.kind == FileKind::Tfvars) {
+        for item in t.items.iter() {
+            let Some(body) = item.body(&t.file.text) else { continue };
+            if let Some(a) = body.get_attribute(&name) {
+                values.push(value_type(t, item, &a.value));
+            }
+        }
+    }
+    for c in callers {
+        each_block(c.docs, |cd, item, b| {
+            let call = b.labels.first().map(label);
+            if b.ident.value().as_str() == "module" && call.is_some_and(|n| c.calls.iter().any(|x| x == n)) {
+                if let Some(a) = b.body.get_attribute(&name) {
+                    values.push(value_type(cd, item, &a.value));
+                }
+            }
+        });
+    }
+    let declared = format!("type = {}", suggested_type(&values, narrowing)?);
+    if narrowing {
+        let narrowed = declared.strip_prefix("type = ")?.to_string();
+        return Some(QuickFix { title: format!("Declare {declared}"), range: d.range.clone(), replacement: narrowed });
+    }
+    insert_type(text, d.range.end, &declared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use syntax::diagnostic::{Code, Diagnostic};
 
     /// Issue 34.9: the quick fix of a removed `list(…)`/`map(…)` call keeps
     /// the arguments as written.

@@ -222,7 +222,7 @@ pub(super) fn completion(
 /// The attribute names set directly in the innermost block open at the end
 /// of `prefix`, read from the whole item text (`item` starts where `prefix`
 /// does).
-fn set_in_block<'a>(prefix: &str, item: &'a str) -> Vec<&'a str> {
+pub(crate) fn set_in_block<'a>(prefix: &str, item: &'a str) -> Vec<&'a str> {
     let Some(&(open, '{')) = open_brackets(prefix).last() else { return Vec::new() };
     let mut out = Vec::new();
     let mut depth = 0usize;

@@ -80,3 +80,36 @@ locals {
         "#]],
     );
 }
+
+/// The callers lens: the calls of the known callers to this module (two
+/// in `root`, one in `env`), on the document's first item.
+#[test]
+fn a_module_counts_the_calls_of_its_callers() {
+    let f = Fixture::parse(
+        r#"
+//- mod/variables.tf
+
+# The module's inputs.
+variable "name" {}
+//- root/main.tf
+module "a" { source = "../mod" }
+module "b" { source = "../mod" }
+module "c" { source = "../other" }
+//- env/main.tf
+module "x" { source = "../mod" }
+"#,
+    );
+    let a = f.analyse();
+    let text = &a.docs[a.doc].file.text;
+    let docs: Vec<_> = ["root", "env"].iter().map(|d| f.module(Path::new(d), Family::Terraform)).collect();
+    let callers: Vec<ide::Caller> = docs
+        .iter()
+        .zip([vec!["a", "b"], vec!["x"]])
+        .map(|(docs, calls)| ide::Caller { docs, calls: calls.into_iter().map(String::from).collect() })
+        .collect();
+    let lens = ide::caller_count(&a.docs, a.doc, &callers).expect("a lens");
+    assert_eq!(lens.count, 3);
+    // The first item, not the comment before it.
+    assert!(text[lens.range.start..].starts_with("variable \"name\""), "{:?}", &text[lens.range.start..]);
+    assert_eq!(ide::caller_count(&a.docs, a.doc, &[]), None, "no caller known, no lens");
+}

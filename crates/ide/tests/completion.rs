@@ -420,3 +420,102 @@ variable "replicas" {
         "#]],
     );
 }
+
+/// Pulumi HCL offers Pulumi's functions beside Terraform's
+/// (docs/spec/pulumi-hcl.md §4).
+#[test]
+fn pulumi_functions_in_a_pulumi_hcl_program() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+locals {
+  index = fileas$0
+}
+"#,
+        expect![[r#"
+            Keyword var
+            Keyword local
+            Keyword each
+            Keyword count
+            Keyword path
+            Keyword terraform
+            Function abs [abs(${1})] — abs(num: number) -> number
+            Function abspath [abspath(${1})] — abspath(path: string) -> string
+            Function alltrue [alltrue(${1})] — alltrue(list: list(bool)) -> bool
+            Function anytrue [anytrue(${1})] — anytrue(list: list(bool)) -> bool
+            Function assetarchive [assetarchive(${1})] — assetarchive(assets: any) -> any
+            Function aws_secretsmanager [aws_secretsmanager(${1})] — aws_secretsmanager(name: string, key: string) -> string
+            … 137 more
+        "#]],
+    );
+}
+
+/// After a stack's `component.NAME.`, the component module's outputs
+/// (docs/spec/stacks.md §3).
+#[test]
+fn after_component_name_the_modules_outputs() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+}
+output "ids" {
+  type  = list(string)
+  value = component.pet.$0
+}
+//- stack/pet/main.tf
+output "ids" {
+  value = ["a", "b"]
+}
+output "name" {
+  value = "x"
+}
+"#,
+        expect![[r#"
+            Attribute ids — tuple([string, string])
+            Attribute name — string
+        "#]],
+    );
+}
+
+/// Inside a resource's `pulumi { … }` block in a Pulumi HCL program, the
+/// options pulumi-hcl's `pulumiResourceOptionsSchema` takes, those already
+/// set left out (docs/spec/pulumi-hcl.md §2).
+#[test]
+fn pulumi_options_inside_a_resources_pulumi_block() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+resource "aws_s3_bucket" "site" {
+  bucket = "site"
+  pulumi {
+    protect = true
+    $0
+  }
+  name = "not an option"
+}
+"#,
+        expect![[r#"
+            Attribute name [name = ${1}] — string
+            Attribute additional_secret_outputs [additional_secret_outputs = ${1}] — list of attribute names
+            Attribute parent [parent = ${1}] — address
+            Attribute retain_on_delete [retain_on_delete = ${1}] — bool
+            Attribute deleted_with [deleted_with = ${1}] — address
+            Attribute replace_with [replace_with = ${1}] — address
+            Attribute hide_diffs [hide_diffs = ${1}] — list of attribute names
+            Attribute replace_on_changes [replace_on_changes = ${1}] — list of attribute names
+            Attribute import_id [import_id = ${1}] — string
+            Attribute env_var_mappings [env_var_mappings = ${1}] — any
+            Attribute version [version = ${1}] — string
+            Attribute plugin_download_url [plugin_download_url = ${1}] — string
+            … 1 more
+        "#]],
+    );
+}

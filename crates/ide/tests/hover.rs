@@ -377,6 +377,31 @@ output "r" { value = var.reg$0ion }
     );
 }
 
+/// In a Pulumi HCL program (`Pulumi.yaml` with `runtime: hcl`) Pulumi's
+/// functions are known, with the signature pulumi-hcl's
+/// `pkg/hcl/eval/functions.go` declares (docs/spec/pulumi-hcl.md §4).
+#[test]
+fn a_pulumi_function_in_a_pulumi_hcl_program() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+resource "aws_s3_bucket" "site" {
+  bucket = "site"
+}
+output "urn" {
+  value = pulumiresource$0urn(aws_s3_bucket.site)
+}
+"#,
+        expect![[r#"
+            `pulumiresourceurn(aws_s3_bucket.site)`: string
+
+        "#]],
+    );
+}
+
 /// A reference inside a JSON template string (json.mdx: strings are
 /// templates, `"${var.x}"` is an expression) hovers as in native syntax.
 #[test]
@@ -397,6 +422,37 @@ variable "zone" {
         expect![[r#"
             `var.zone`: list(string)
             Variable `zone` is declared here (variables.tf:1)
+        "#]],
+    );
+}
+
+/// A stack's `component.NAME.OUT` shows the component module's output
+/// (docs/spec/stacks.md §3).
+#[test]
+fn a_stack_components_output_shows_the_modules_output() {
+    check(
+        r#"
+//- stack/main.tfcomponent.hcl
+component "pet" {
+  source = "./pet"
+}
+output "ids" {
+  type  = list(string)
+  value = component.pet.i$0ds
+}
+//- stack/pet/main.tf
+output "ids" {
+  value       = ["a", "b"]
+  description = "The pets' ids."
+}
+"#,
+        expect![[r#"
+            `component.pet.ids`: tuple([string, string])
+            The pets' ids.
+            ---
+            Output `ids` of component `pet` (main.tf)
+            ---
+            Expected `list(string)` here: this value converts safely.
         "#]],
     );
 }

@@ -12,14 +12,19 @@ use tower_lsp_server::ls_types::{Range, TextEdit};
 
 use crate::text::{self, Encoding};
 
-/// Whether documents at `path` are formatted: JSON and Pulumi PCL are not
-/// (Terraform's rules are for its native syntax; PCL has its own printer).
+/// Whether documents at `path` are formatted: JSON is not (the rules are
+/// for the native syntax). Pulumi PCL (`.pp`) is, by hclwrite's layout:
+/// Pulumi has no PCL formatter of its own. Its printer
+/// (pulumi/pulumi pkg/codegen/hcl2/model/block.go, attribute.go) writes
+/// each token back with the spacing it was read with, and
+/// `pulumi convert --language pcl` writes the files' bytes as they are
+/// (pkg/codegen/pcl/program.go `writeSourceFiles`).
 pub(crate) fn formats(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    !(name.ends_with(".json") || name.ends_with(".pp"))
+    !name.ends_with(".json")
 }
 
-/// Terraform's rules for its files, hclwrite's for other HCL (Packer).
+/// Terraform's rules for its files, hclwrite's for other HCL (Packer, PCL).
 fn style(path: &Path) -> fmt::Style {
     fmt::Style::of_name(&path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
 }

@@ -20,6 +20,7 @@ pub mod graph;
 pub mod index;
 pub mod nearest;
 pub mod phases;
+pub mod pulumi;
 pub mod schemas;
 pub mod settings;
 pub mod watch;

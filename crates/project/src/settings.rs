@@ -81,7 +81,7 @@ fn warn_once(why: &str) {
 }
 
 /// How much the server tells the client in `window/logMessage`s, least
-/// first (`hclTypes.trace`, or `$/setTrace`).
+/// first (`hclTypes.logLevel`, or `$/setTrace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LogLevel {
     Off,
@@ -112,7 +112,7 @@ pub struct Settings {
     /// `codeLens.references`: "N references" over variables and outputs
     /// (off unless asked, like terraform-ls's `codelens.referenceCount`).
     pub code_lens_references: bool,
-    /// `trace`: which `window/logMessage`s the server sends (`None`: the
+    /// `logLevel` (or `trace`): which `window/logMessage`s the server sends (`None`: the
     /// settings do not say; the server keeps what it had).
     pub log_level: Option<LogLevel>,
     /// `providerSchemas`: files of `terraform providers schema -json`
@@ -186,7 +186,9 @@ impl Settings {
         if let Some(on) = v.pointer("/codeLens/references").and_then(|e| e.as_bool()) {
             s.code_lens_references = on;
         }
-        s.log_level = v.get("trace").and_then(|t| t.as_str()).and_then(LogLevel::parse);
+        // `logLevel`; its old name `trace` still read when a string (VS Code
+        // makes `hclTypes.trace` the object of its client's `trace.server`).
+        s.log_level = ["logLevel", "trace"].iter().find_map(|k| v.get(*k)?.as_str()).and_then(LogLevel::parse);
         // A file that cannot be read is left out, like other malformed entries.
         let files = |key: &str, ok: &dyn Fn(&Path) -> bool| -> Vec<PathBuf> {
             let paths = v.get(key).and_then(|d| d.as_array()).into_iter().flatten();
@@ -259,12 +261,15 @@ impl Settings {
         self.exclude.as_ref().is_some_and(|e| e.matches(path))
     }
 
+    /// A setting's dialect, else a Pulumi HCL program's (`Pulumi.yaml`),
+    /// else the one the file's name implies.
     pub fn dialect_for(&self, path: &Path) -> Dialect {
         let name = path.file_name().map(Path::new).unwrap_or(path);
         self.dialects
             .iter()
             .find(|(g, _)| g.is_match(path) || g.is_match(name))
             .map(|(_, d)| *d)
+            .or_else(|| crate::pulumi::dialect(path))
             .unwrap_or_else(|| Dialect::for_path(path))
     }
 }

@@ -13,11 +13,18 @@ pub enum Dialect {
     /// terraform dialect accepts, and OpenTofu's own constructs (analysis.md
     /// §7). Selected by a `.tofu` or `.tofutest.hcl` file in the module.
     OpenTofu,
+    /// Pulumi HCL (github.com/pulumi/pulumi-hcl): `.tf` files run by
+    /// Pulumi's engine, the Terraform language plus a resource's `pulumi {}`
+    /// options, `call` blocks and Pulumi's asset functions
+    /// (docs/spec/pulumi-hcl.md). No file name implies it: the project's
+    /// `Pulumi.yaml` (`runtime: hcl`) or a setting does.
+    PulumiHcl,
 }
 
 impl Dialect {
     /// Every dialect, as `--dialect` and the settings name them.
-    pub const ALL: [Dialect; 4] = [Dialect::Terraform, Dialect::OpenTofu, Dialect::Pcl, Dialect::Hcl];
+    pub const ALL: [Dialect; 5] =
+        [Dialect::Terraform, Dialect::OpenTofu, Dialect::PulumiHcl, Dialect::Pcl, Dialect::Hcl];
 
     /// The dialect a file name implies; anything unknown is plain HCL.
     pub fn for_path(path: &Path) -> Dialect {
@@ -40,12 +47,13 @@ impl Dialect {
             Dialect::Pcl => "pcl",
             Dialect::Hcl => "hcl",
             Dialect::OpenTofu => "opentofu",
+            Dialect::PulumiHcl => "pulumi-hcl",
         }
     }
 
-    /// The Terraform language, as Terraform or as OpenTofu reads it.
+    /// The Terraform language, as Terraform, OpenTofu or Pulumi HCL reads it.
     pub fn is_terraform(self) -> bool {
-        matches!(self, Dialect::Terraform | Dialect::OpenTofu)
+        matches!(self, Dialect::Terraform | Dialect::OpenTofu | Dialect::PulumiHcl)
     }
 
     /// The dialect of a file in a module whose files are in `module`'s: a
@@ -68,7 +76,8 @@ impl FromStr for Dialect {
             "pcl" => Ok(Dialect::Pcl),
             "hcl" => Ok(Dialect::Hcl),
             "opentofu" | "tofu" => Ok(Dialect::OpenTofu),
-            _ => Err(format!("unknown dialect `{s}` (expected terraform, opentofu, pcl or hcl)")),
+            "pulumi-hcl" => Ok(Dialect::PulumiHcl),
+            _ => Err(format!("unknown dialect `{s}` (expected terraform, opentofu, pulumi-hcl, pcl or hcl)")),
         }
     }
 }

@@ -88,7 +88,7 @@ function enqueue(step: () => Promise<void>): Promise<void> {
 
 /**
  * The settings the server reads (lsp.md) that may change while it runs: dialects,
- * severity, inlay hints and the schema files. Never the terraform settings: see
+ * severity, inlay hints, code lens, the log level and the schema files. Never the terraform settings: see
  * `initializationOptions`.
  */
 export function serverSettings(): { hclTypes: Record<string, unknown> } {
@@ -98,6 +98,8 @@ export function serverSettings(): { hclTypes: Record<string, unknown> } {
       dialects: c.get<Record<string, string>>("dialects", {}),
       severity: c.get<Record<string, string>>("severity", {}),
       inlayHints: { enable: c.get<boolean>("inlayHints.enable", true) },
+      codeLens: { references: c.get<boolean>("codeLens.references", false) },
+      logLevel: c.get<string>("logLevel", "info"),
       providerSchemas: schemaPaths(c.get<unknown>("providerSchemas", [])),
       packageSchemas: schemaPaths(c.get<unknown>("packageSchemas", [])),
     },

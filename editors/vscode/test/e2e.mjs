@@ -255,6 +255,11 @@ async function runCommand(title) {
   await page.keyboard.press("Enter");
 }
 
+/** The active editor's visible lines, as text (Monaco renders spaces as U+00A0). */
+async function editorLines() {
+  return (await visibleText(".editor-group-container.active .view-line")).map((l) => l.replace(/\u00a0/g, " "));
+}
+
 async function squiggles(kind) {
   return page.locator(`.editor-group-container.active .monaco-editor .squiggly-${kind}`).count();
 }
@@ -417,6 +422,52 @@ async function main() {
       );
       await page.keyboard.press("Control+Z");
       await page.keyboard.press("Control+Shift+M");
+    });
+
+    // Issue 32: the editor needs no second language server to format or rename.
+    await step("Format Document aligns a file as terraform fmt does", async () => {
+      await openFile("format/main.tf");
+      await runCommand("Format Document");
+      const want = 'variable "zone" {\n  type    = string\n  default = "a"\n}\n';
+      await until(
+        async () => (await editorLines()).includes("  type    = string"),
+        async () => `the editor does not show the aligned \`type    = string\`: ${JSON.stringify(await editorLines())}`,
+      );
+      await page.keyboard.press("Control+S");
+      const file = path.join(WORKSPACE, "format", "main.tf");
+      await until(
+        async () => fs.readFileSync(file, "utf8") === want,
+        async () => `format/main.tf on disk is ${JSON.stringify(fs.readFileSync(file, "utf8"))}, expected ${JSON.stringify(want)}`,
+      );
+      await shot("format-document");
+    });
+
+    await step("Rename Symbol on a module variable edits its uses and the closed caller's argument", async () => {
+      await openFile("calls/net/main.tf");
+      await gotoLine(1, 12); // in `mtu` of variable "mtu"
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("F2");
+      const input = page.locator(".rename-box input");
+      await input.waitFor({ state: "visible", timeout: TIMEOUT });
+      await input.fill("frame");
+      await page.keyboard.press("Enter");
+      // The caller calls/main.tf is not open: VS Code applies the edit to it in
+      // the background (dirty); Save All writes both.
+      const callee = path.join(WORKSPACE, "calls", "net", "main.tf");
+      const caller = path.join(WORKSPACE, "calls", "main.tf");
+      const wantCallee = 'variable "frame" {\n  type    = number\n  default = 1460\n}\n';
+      const wantCaller = 'module "net" {\n  source = "./net"\n  frame    = "big"\n}\n';
+      await until(
+        async () => (await editorLines()).includes('variable "frame" {'),
+        async () => `the editor does not show the renamed variable: ${JSON.stringify(await editorLines())}`,
+      );
+      await runCommand("File: Save All Files");
+      await until(
+        async () => fs.readFileSync(callee, "utf8") === wantCallee && fs.readFileSync(caller, "utf8") === wantCaller,
+        async () =>
+          `after the rename and Save All, calls/net/main.tf is ${JSON.stringify(fs.readFileSync(callee, "utf8"))} and calls/main.tf ${JSON.stringify(fs.readFileSync(caller, "utf8"))}`,
+      );
+      await shot("rename-variable");
     });
 
     await step("a settings change reaches the server (invalid-value: warning)", async () => {
@@ -703,7 +754,7 @@ async function main() {
       // Every server setting the README lists (its "Settings" JSON, docs/spec/lsp.md),
       // and the extension's own, is a setting of the extension.
       const every = [
-        "server.path", "trace.server", "dialects", "severity", "inlayHints.enable",
+        "server.path", "trace.server", "logLevel", "codeLens.references", "dialects", "severity", "inlayHints.enable",
         "providerSchemas", "packageSchemas", "terraform.runForSchemas", "terraform.path",
       ].map((k) => `hclTypes.${k}`);
       const missing = every.filter((k) => !props[k]);

@@ -84,6 +84,9 @@ impl<'e, 's> Infer<'e, 's> {
         if dialect.is_terraform() && name == "module" {
             return self.module_reference(range, ops);
         }
+        if let Some(call) = self.stack_component(dialect, name, ops) {
+            return self.module_reference_of(&call, "component", range, ops);
+        }
         if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
@@ -101,7 +104,8 @@ impl<'e, 's> Infer<'e, 's> {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }
-            if !self.env.lenient() && !ROOTS.contains(&name) {
+            let pulumi = crate::module::pulumi_hcl::is_root(dialect, name);
+            if !self.env.lenient() && !ROOTS.contains(&name) && !pulumi {
                 return self.undeclared(name, range, ops);
             }
         }
@@ -198,6 +202,25 @@ impl<'e, 's> Infer<'e, 's> {
             return Err((self.apply(Type::any(), ops), Note::Plain));
         };
         Ok((attr.value().as_str(), rest, range.start..self.range(first).end))
+    }
+
+    /// The call of a Terraform stack's `component.NAME` (stacks.md §3): in a
+    /// plain HCL file whose unit declares `component "NAME"` with a source
+    /// (a `.tfcomponent.hcl` file's), its outputs are the module's, as
+    /// `module.NAME`'s are (Terraform's stackeval: a component's result is
+    /// the object of its root module's outputs).
+    fn stack_component(
+        &self,
+        dialect: Dialect,
+        name: &str,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<String> {
+        if dialect != Dialect::Hcl || name != "component" {
+            return None;
+        }
+        let TraversalOperator::GetAttr(attr) = ops.first()?.value() else { return None };
+        let call = crate::calls::component_call(attr.value().as_str());
+        self.env.lookup(Space::Module, &call).is_some().then_some(call)
     }
 
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a

@@ -104,6 +104,11 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
     if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
         super::stacks::block(inf, b);
     }
+    if kind == FileKind::Terraform && matches!(ident, "resource" | "data" | "provider") {
+        for nested in b.body.blocks().filter(|n| super::pulumi_hcl::is_options(dialect, n)) {
+            super::pulumi_hcl::options(inf, ident, nested);
+        }
+    }
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => variable(inf, b, own),
         ("locals", FileKind::Terraform | FileKind::Hcl) => {}
@@ -116,6 +121,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
         ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
+        ("call", FileKind::Terraform) if dialect == Dialect::PulumiHcl => super::pulumi_hcl::call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
         ("import", FileKind::Terraform) => {
@@ -278,6 +284,9 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
                 "encryption" if dialect.is_terraform() => encryption(inf, b, dialect),
                 // PCL resource options: some name property paths, not values.
                 "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
+                // Pulumi HCL's options: `check_block` checks them, knowing
+                // whose they are (docs/spec/pulumi-hcl.md).
+                "pulumi" if meta && super::pulumi_hcl::is_options(dialect, b) => {}
                 _ => nested_body(inf, &b.body, dialect),
             },
         }
@@ -526,7 +535,7 @@ const OUTPUT_ARGUMENTS: [&str; 7] =
 
 /// Terraform's "Unsupported argument" / "Unsupported block type" for a
 /// block of its own (`what`: "a variable") with these arguments and blocks.
-fn own_schema(inf: &mut Infer, b: &Block, what: &str, arguments: &[&str], blocks: &[&str]) {
+pub(super) fn own_schema(inf: &mut Infer, b: &Block, what: &str, arguments: &[&str], blocks: &[&str]) {
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
         if arguments.contains(&key) {

@@ -1,6 +1,7 @@
 //! What items declare: variables, locals and PCL names, read from one
 //! top-level item alone (a broken item through a tolerant outline).
 
+use super::suggest::{generalize, missing_type};
 use super::*;
 
 // ---------------------------------------------------------------------------
@@ -473,10 +474,8 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
                     let any = doc.file.text.get(range.clone()).is_some_and(|t| t.trim() == "any");
                     if let (true, true, Some(v)) = (any, dialect.is_terraform(), b.body.get_attribute("default")) {
                         let default = generalize(&Infer::new(&Empty(dialect), src).expr(&v.value));
-                        // Only a type that says everything: `map(any)` from
-                        // `default = {}` would refuse the values of different
-                        // types `any` takes (a wrapper module's `defaults`).
-                        if let Some(t) = declarable(&default).filter(|t| !types::contains_any(t)) {
+                        // Only a type that says everything (`suggested_type`).
+                        if let Some(t) = super::suggest::suggested_type(&[default], true) {
                             let name = label_text(label);
                             let message = format!(
                                 "variable `{name}` has `type = any`, so any value is accepted; its default suggests `type = {t}`"
@@ -661,56 +660,6 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
         _ => {}
     }
 }
-/// An untyped variable's type from its default: what the default shows,
-/// except that empty collections and null say nothing about what callers
-/// pass (`default = {}` takes any map), so they become `any`-typed.
-/// The hint on a Terraform variable without `type` (terraform-ls#1476): any
-/// value is accepted. When its default says what it holds, the message
-/// names the type to declare (`quick_fix` writes it).
-fn missing_type(name: &str, range: std::ops::Range<usize>, default: &Type) -> Diagnostic {
-    let message = match declarable(default).filter(|t| !t.is_any()) {
-        Some(t) => {
-            format!("variable `{name}` has no `type`, so any value is accepted; its default suggests `type = {t}`")
-        }
-        None => format!("variable `{name}` has no `type`, so any value is accepted"),
-    };
-    Diagnostic::new(Code::MissingType, range, message)
-}
-
-/// `t` as a Terraform type expression can write it: `int` is `number`, a
-/// tuple of one element type a list of it; `None` for what Terraform has no
-/// words for.
-pub fn declarable(t: &Type) -> Option<Type> {
-    Some(match t.kind() {
-        Kind::Int => Type::number(),
-        Kind::Bool | Kind::Number | Kind::String | Kind::Any => t.clone(),
-        Kind::List(e) => Type::list(declarable(e)?),
-        Kind::Set(e) => Type::set(declarable(e)?),
-        Kind::Map(e) => Type::map(declarable(e)?),
-        Kind::Tuple(ts) => {
-            let ts = ts.iter().map(declarable).collect::<Option<Vec<_>>>()?;
-            match ts.first() {
-                Some(first) if ts.iter().all(|x| x == first) => Type::list(first.clone()),
-                _ => Type::tuple(ts),
-            }
-        }
-        Kind::Object(attrs) => {
-            let attrs = attrs.iter().map(|(k, v)| Some((k.clone(), declarable(v)?))).collect::<Option<Vec<_>>>()?;
-            Type::object(attrs)
-        }
-        Kind::None | Kind::Union(_) | Kind::Promise(_) | Kind::Output(_) => return None,
-    })
-}
-
-pub(super) fn generalize(t: &Type) -> Type {
-    match t.kind() {
-        Kind::None => Type::any(),
-        Kind::Object(attrs) if attrs.is_empty() => Type::map(Type::any()),
-        Kind::Tuple(ts) if ts.is_empty() => Type::list(Type::any()),
-        _ => t.map_children(generalize),
-    }
-}
-
 /// The type label of a PCL `config` or `output`: a quoted type expression
 /// (spans mapped into the label) or a bare keyword.
 pub(super) fn label_type(label: &BlockLabel, src: Source<'_>, dialect: Dialect) -> TypeExpr {

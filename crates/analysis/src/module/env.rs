@@ -401,6 +401,9 @@ impl Env for View<'_> {
             path: Some(o.path.clone()),
             range: o.name_range.clone(),
             message: match crate::calls::test_name(call) {
+                Some(c) if call.starts_with(&crate::calls::component_call("")) => {
+                    format!("output `{output}` of component `{c}`")
+                }
                 Some(run) => format!("output `{output}` of the module of run `{run}`"),
                 None => format!("output `{output}` of module `{call}`"),
             },

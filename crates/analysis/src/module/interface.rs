@@ -233,11 +233,26 @@ impl Memo {
         let analysis = self.analysis(docs);
         let dir = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf).unwrap_or_default();
         let mut inputs: Vec<Input> = Vec::new();
-        for doc in docs.iter().filter(|d| matches!(d.file.kind, FileKind::Terraform | FileKind::Hcl)) {
+        // Override files after the others, as Terraform merges them
+        // (overrides.rs): an override's `default` makes a variable
+        // optional, its `type` replaces the base's.
+        let terraform = docs.iter().filter(|d| matches!(d.file.kind, FileKind::Terraform | FileKind::Hcl));
+        let (overriding, base): (Vec<&Document>, Vec<&Document>) =
+            terraform.partition(|d| super::overrides::is_override(&d.file.path));
+        for (doc, over) in base.iter().map(|d| (d, false)).chain(overriding.iter().map(|d| (d, true))) {
             for item in doc.items.iter() {
                 let Some(d) = self.decls.get(&item.id) else { continue };
                 for v in &d.vars {
-                    if inputs.iter().any(|i| i.name == v.name) {
+                    if let Some(input) = inputs.iter_mut().find(|i| i.name == v.name) {
+                        if over {
+                            input.required &= v.required;
+                            // (Its place stays the base's: the type's range
+                            // would be in another file than `path`.)
+                            if let Some(declared) = &v.declared {
+                                input.declared = Some(declared.clone());
+                                input.value = v.value.clone();
+                            }
+                        }
                         continue;
                     }
                     let at = item.range.start;

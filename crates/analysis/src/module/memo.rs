@@ -97,6 +97,11 @@ pub(super) struct Last {
     /// last) replaces some, and a change of names can then no longer be
     /// told from them.
     pub(super) exact: bool,
+    /// Whether module-level passes report across items here (override
+    /// files, a `required_version` that excludes functions): a patch,
+    /// which redoes only the edited items, leaves such a module to a
+    /// full run.
+    pub(super) whole: bool,
 }
 
 /// What a module's analysis is a function of: each file's kind, dialect
@@ -213,7 +218,9 @@ impl Memo {
         let readers = Some(Readers::build(&signature, self));
         let reads_files = self.checks.values().any(|c| !c.deps.files.is_empty())
             || self.computed.values().any(|c| !c.deps.files.is_empty());
-        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true });
+        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
+            || super::versions::bounded(docs, super::module_dialect(docs));
+        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }
 

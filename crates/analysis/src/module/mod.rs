@@ -46,8 +46,10 @@ mod env;
 mod interface;
 mod memo;
 mod order;
+mod overrides;
 mod patch;
 mod pcl_range;
+pub mod pulumi_hcl;
 mod readers;
 mod refs;
 mod resources;
@@ -55,10 +57,12 @@ mod shared;
 mod shifted;
 mod stacks;
 mod static_eval;
+mod suggest;
 mod symbols;
 mod terragrunt;
 mod test_decls;
 mod tftest;
+mod versions;
 
 use calls::*;
 use changes::*;
@@ -77,6 +81,7 @@ use resources::*;
 pub use shared::Shared;
 pub use shifted::{NodeAt, TypeNodes};
 use static_eval::*;
+pub use suggest::{declarable, suggested_type, value_type};
 use symbols::*;
 pub use test_decls::tested_source_of;
 use test_decls::*;
@@ -632,6 +637,8 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     for nodes in &mut out.type_nodes {
         nodes.settled().sort_by_key(|n| n.range.start);
     }
+    overrides::settle(docs, &mut out.diagnostics);
+    versions::check(docs, dialect, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();

@@ -79,7 +79,9 @@ impl Memo {
     /// (The last analysis itself when `docs` are the ones it was made of.)
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
         let last = self.last.as_ref()?;
-        if last.signature.len() != docs.len() {
+        // Module-level passes (override files, functions a required_version
+        // excludes) are a full analysis's.
+        if last.signature.len() != docs.len() || last.whole {
             return None;
         }
         // The one document whose items differ, how many of its first ones
@@ -288,7 +290,7 @@ impl Memo {
 
         // From here on the last analysis is taken apart: giving up leaves
         // no last analysis (the full run that follows makes one).
-        let Last { mut signature, analysis, mut env, exact, reads_files, .. } = self.last.take()?;
+        let Last { mut signature, analysis, mut env, exact, reads_files, whole, .. } = self.last.take()?;
         // The module's names where they are now, for what is inferred and
         // checked below (their related locations): those after the window
         // moved (applied as they are read), the changed ones and the
@@ -552,7 +554,7 @@ impl Memo {
         signature[k].4.splice(&window, new_window.iter().map(|i| (i.id, i.range.clone())).collect());
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
-        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact });
+        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact, whole });
         self.prune(docs);
         Some(analysis)
     }

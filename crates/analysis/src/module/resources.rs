@@ -132,6 +132,8 @@ fn check_body(
         match name {
             "lifecycle" if top => lifecycle(inf, nested, dialect),
             "provisioner" | "connection" if top => nested_body(inf, &nested.body, dialect),
+            // Checked by `check_block` (pulumi_hcl.rs).
+            "pulumi" if top && super::pulumi_hcl::is_options(dialect, nested) => {}
             "dynamic" => {
                 let label = nested.labels.first().map(label_text).unwrap_or("");
                 counts.entry(label).or_default().1 = true;

@@ -46,7 +46,9 @@ pub(super) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
         name_range: src.range(label),
         source,
         template: None,
-        repeat: Repeat::One,
+        // `for_each` makes a map of instances (Stacks has no `count`):
+        // `component.NAME[each.key].OUT`, `for x in component.NAME`.
+        repeat: if b.body.has_attribute("for_each") { Repeat::ForEach } else { Repeat::One },
         component: false,
     })
 }
@@ -95,7 +97,14 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Site {
     /// A stack's component: Terraform converts each value to its variable's
-    /// type; a name that is no variable is an `unsupported-argument` error.
+    /// type. A name that is no variable is an `unsupported-argument`
+    /// *warning*, not an error: Terraform converts the whole `inputs` object
+    /// to an object type of the module's variables
+    /// (`EvalComponentInputVariables` in hashicorp/terraform
+    /// `internal/stacks/stackruntime/internal/stackeval/expressions.go`), and
+    /// cty's object-to-object conversion drops attributes the target type
+    /// lacks (`conversionObjectToObject` in zclconf/go-cty
+    /// `cty/convert/conversion_object.go`), so the value is silently unused.
     Component,
     /// A Terragrunt unit (terragrunt.md §2): the values were inferred already
     /// (a top-level attribute of plain HCL is, as a name), so inferring them
@@ -151,12 +160,13 @@ pub(super) fn inputs(
             }
             None if site == Site::Component => {
                 let r = inf.range(k);
-                let mut msg = format!("{who} ({source}) has no variable `{input_name}`");
+                let mut msg =
+                    format!("{who} ({source}) has no variable `{input_name}`, so Terraform ignores this value");
                 let names = i.inputs.iter().map(|i| i.name.as_str());
                 if let Some(s) = types::suggest::closest(&input_name, names) {
                     msg.push_str(&format!("; did you mean `{s}`?"));
                 }
-                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg).with_severity(Severity::Warning));
             }
             None => {}
         }

@@ -1,6 +1,10 @@
 //! `textDocument/codeAction`: quick fixes of the diagnostics in the range.
+//! A missing `type` (or `type = any`) is fixed with the type of every value
+//! the variable receives, callers' arguments included, so only then is the
+//! module set (the callers the server knows) gathered.
 
 use super::prelude::*;
+use super::references::ModuleSet;
 
 pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let uri = params.text_document.uri.clone();
@@ -15,11 +19,23 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
     let end = from_proto::offset(&rope, params.range.end, enc);
     let fixes = blocking(move || {
         let analysis = snap.analysis();
-        let text = snap.docs[snap.index].file.text.clone();
-        analysis.diagnostics[snap.index]
+        let in_range: Vec<_> =
+            analysis.diagnostics[snap.index].iter().filter(|d| d.range.start <= end && start <= d.range.end).collect();
+        let set =
+            in_range.iter().any(|d| d.code == syntax::diagnostic::Code::MissingType).then(|| ModuleSet::gather(&snap));
+        let callers: Vec<ide::Caller> = set
             .iter()
-            .filter(|d| d.range.start <= end && start <= d.range.end)
-            .filter_map(|d| ide::quick_fix(d, &text).map(|f| (d.clone(), f)))
+            .flat_map(|set| {
+                let here = &set.mods[0].0;
+                set.mods[1..]
+                    .iter()
+                    .map(move |(dir, docs, _)| ide::Caller { docs, calls: ide::calls_to(dir, docs, here) })
+            })
+            .filter(|c| !c.calls.is_empty())
+            .collect();
+        in_range
+            .into_iter()
+            .filter_map(|d| ide::type_fix(d, &snap.docs, snap.index, &callers).map(|f| (d.clone(), f)))
             .collect::<Vec<_>>()
     })
     .await?;

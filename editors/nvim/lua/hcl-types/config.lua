@@ -14,7 +14,7 @@ M.root_markers = { '.git', '.terraform', 'Pulumi.yaml' }
 
 -- The server's settings (see the project README, "Settings"), under the key
 -- `hclTypes`:
---   dialects   = { ['**/*.hcl'] = 'terraform' },          -- terraform|opentofu|pcl|hcl
+--   dialects   = { ['**/*.hcl'] = 'terraform' },          -- terraform|opentofu|pulumi-hcl|pcl|hcl
 --   severity   = { ['unsafe-conversion'] = 'off' },        -- error|warning|hint|off
 --   inlayHints = { enable = true },
 -- and, in `init_options` only (the server reads them nowhere else):

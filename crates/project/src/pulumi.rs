@@ -1,0 +1,74 @@
+//! Finding Pulumi HCL programs on disk (docs/spec/pulumi-hcl.md §1): a
+//! `.tf` file is read in the `pulumi-hcl` dialect when the nearest
+//! `Pulumi.yaml` in its directory or one above names `runtime: hcl`
+//! (pulumi-hcl's docs/language-reference.md "Overview"). Pulumi looks for
+//! the project file the same way, from the working directory upwards.
+//!
+//! The answer is kept per directory for the life of the process: the
+//! dialect is asked for on every read of every file, and a project's
+//! runtime does not change while it is edited. (Adding a `Pulumi.yaml` to a
+//! directory already looked at takes a restart of the server.)
+
+use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
+
+use rustc_hash::FxHashMap as HashMap;
+use syntax::Dialect;
+
+static SEEN: LazyLock<Mutex<HashMap<PathBuf, bool>>> = LazyLock::new(Default::default);
+
+/// The dialect `path` gets from a `Pulumi.yaml`: `Some(PulumiHcl)` for a
+/// `.tf` file of an HCL program, `None` otherwise (its name decides).
+pub fn dialect(path: &Path) -> Option<Dialect> {
+    if path.extension() != Some("tf".as_ref()) {
+        return None;
+    }
+    let dir = std::path::absolute(path.parent()?).ok()?;
+    in_program(&dir).then_some(Dialect::PulumiHcl)
+}
+
+/// Whether `dir` is in a Pulumi HCL program: the nearest project file's
+/// answer, that directory's and its parents' remembered.
+fn in_program(dir: &Path) -> bool {
+    if let Some(known) = SEEN.lock().ok().and_then(|seen| seen.get(dir).copied()) {
+        return known;
+    }
+    let found = project_file(dir).map(|text| analysis::pulumi_project::is_hcl_runtime(&text));
+    let answer = match found {
+        Some(answer) => answer,
+        None => dir.parent().is_some_and(in_program),
+    };
+    if let Ok(mut seen) = SEEN.lock() {
+        seen.insert(dir.to_path_buf(), answer);
+    }
+    answer
+}
+
+/// The text of `dir`'s `Pulumi.yaml` (or `Pulumi.yml`), if it has one.
+fn project_file(dir: &Path) -> Option<String> {
+    analysis::pulumi_project::PROJECT_FILES.iter().find_map(|name| std::fs::read_to_string(dir.join(name)).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program's `.tf` files and its local modules' are Pulumi HCL; a
+    /// `.tf` file of a YAML program, or of no program, is not.
+    #[test]
+    fn the_nearest_project_file_decides() {
+        let root = std::env::temp_dir().join(format!("hcl-types-pulumi-{}", std::process::id()));
+        let hcl = root.join("hcl");
+        std::fs::create_dir_all(hcl.join("modules/net")).unwrap();
+        std::fs::write(hcl.join("Pulumi.yaml"), "name: p\nruntime: hcl\n").unwrap();
+        let yaml = root.join("yaml");
+        std::fs::create_dir_all(&yaml).unwrap();
+        std::fs::write(yaml.join("Pulumi.yaml"), "name: p\nruntime: yaml\n").unwrap();
+        assert_eq!(dialect(&hcl.join("main.tf")), Some(Dialect::PulumiHcl));
+        assert_eq!(dialect(&hcl.join("modules/net/main.tf")), Some(Dialect::PulumiHcl));
+        assert_eq!(dialect(&hcl.join("terraform.tfvars")), None);
+        assert_eq!(dialect(&yaml.join("main.tf")), None);
+        assert_eq!(dialect(&root.join("main.tf")), None);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

@@ -1,0 +1,4 @@
+variable "region" {
+  description = "Azure region for resource group."
+  type        = string
+}
