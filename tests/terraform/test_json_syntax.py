@@ -27,7 +27,7 @@ import tempfile
 from conftest import SUMMARY
 
 SEED = 2904
-CASES = int(os.environ.get("ORACLE_JSON_CASES", "80"))
+CASES = int(os.environ.get("ORACLE_JSON_CASES", "400"))
 # Terraform's summaries and our codes for the errors compared.
 SUMMARIES = {
     "Invalid default value for variable": "invalid-value",

@@ -578,4 +578,24 @@ mod tests {
         assert_eq!(joined.unchanged_since(joined.revision()), Some((2, 0)));
         assert_eq!(doc.unchanged_since(joined.revision()), None);
     }
+
+    /// A JSON file's document holds its lowering (syntax::json); read in
+    /// another dialect (the server's settings changed) it is not lowered
+    /// twice, and an edit re-reads the JSON whole.
+    #[test]
+    fn json_documents_change_dialect_and_edits_without_lowering_twice() {
+        let path = std::path::PathBuf::from("/m/variables.tf.json");
+        let json = "{\"variable\": {\"a\": {\"type\": \"string\"}}}\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), json).unwrap());
+        assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+        assert_eq!((doc.items.len(), doc.file.path.as_path()), (1, path.as_path()));
+        let tofu = doc.in_dialect(syntax::Dialect::OpenTofu);
+        assert!(tofu.diagnostics.is_empty(), "{:?}", tofu.diagnostics);
+        assert_eq!((tofu.items.len(), tofu.file.dialect), (1, syntax::Dialect::OpenTofu));
+        let two = "{\"variable\": {\"a\": {}, \"b\": {}}}\n";
+        let edited = doc.edit(SourceFile::new(path.clone(), two).unwrap());
+        assert_eq!((edited.items.len(), edited.diagnostics.len()), (2, 0));
+        let broken = edited.edit(SourceFile::new(path, "{\"variable\": }").unwrap());
+        assert_eq!((broken.items.len(), broken.diagnostics[0].range.clone()), (0, 13..14));
+    }
 }

@@ -16,8 +16,18 @@ pub fn prepare_rename(mods: &[Module], m: usize, doc: usize, offset: usize) -> R
             // A name without a declaration (a provider alias `aws.east`
             // read as a resource, a misspelt reference): renaming its uses
             // alone would break them.
-            if !occurrences(mods, owner, &s).iter().any(|r| r.declaration) {
+            let found = occurrences(mods, owner, &s);
+            if !found.iter().any(|r| r.declaration) {
                 return Err("the name has no declaration in the workspace".into());
+            }
+            // A JSON file is analysed as its lowering to native syntax,
+            // whose places are near the JSON's, not exact (analysis.md
+            // §7.1): an edit there could land on the wrong bytes.
+            if let Some(r) = found.iter().find(|r| syntax::json::is_json_path(&r.path)) {
+                let name = r.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+                return Err(format!(
+                    "the name is in a file of Terraform's JSON syntax (`{name}`), which rename does not edit"
+                ));
             }
             Ok(range)
         }

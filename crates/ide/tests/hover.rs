@@ -352,6 +352,31 @@ variable "replicas" {
     );
 }
 
+/// A variable declared in Terraform's JSON syntax (hashicorp/terraform's
+/// website/docs/language/syntax/json.mdx: `type` is a type expression in a
+/// string) is hovered from a native file beside it, at its JSON line.
+#[test]
+fn a_variable_declared_in_json_syntax() {
+    check(
+        r#"
+//- variables.tf.json
+{
+  "variable": {
+    "region": {
+      "type": "map(string)"
+    }
+  }
+}
+//- main.tf
+output "r" { value = var.reg$0ion }
+"#,
+        expect![[r#"
+            `var.region`: map(string)
+            Variable `region` is declared here (variables.tf.json:3)
+        "#]],
+    );
+}
+
 /// In a Pulumi HCL program (`Pulumi.yaml` with `runtime: hcl`) Pulumi's
 /// functions are known, with the signature pulumi-hcl's
 /// `pkg/hcl/eval/functions.go` declares (docs/spec/pulumi-hcl.md §4).
@@ -373,6 +398,30 @@ output "urn" {
         expect![[r#"
             `pulumiresourceurn(aws_s3_bucket.site)`: string
 
+        "#]],
+    );
+}
+
+/// A reference inside a JSON template string (json.mdx: strings are
+/// templates, `"${var.x}"` is an expression) hovers as in native syntax.
+#[test]
+fn a_reference_inside_a_json_template() {
+    check(
+        r#"
+//- variables.tf
+variable "zone" {
+  type = list(string)
+}
+//- locals.tf.json
+{
+  "locals": {
+    "first": "${var.zo$0ne[0]}"
+  }
+}
+"#,
+        expect![[r#"
+            `var.zone`: list(string)
+            Variable `zone` is declared here (variables.tf:1)
         "#]],
     );
 }

@@ -149,3 +149,21 @@ fn prepare_rename_gives_the_name_range() {
     let r = ide::prepare_rename(&mods, 0, doc, offset).expect("a symbol");
     assert_eq!(&f.files[0].1[r], "n");
 }
+
+/// A name used in a file of Terraform's JSON syntax is not renamed: that
+/// file's places come from its lowering and are not exact (analysis.md §7.1).
+#[test]
+fn a_name_in_a_json_file_is_refused() {
+    check(
+        r#"
+//- variables.tf.json
+{"variable": {"region": {"type": "string"}}}
+//- main.tf
+output "r" { value = var.reg$0ion }
+"#,
+        "zone",
+        expect![[r#"
+            error: the name is in a file of Terraform's JSON syntax (`variables.tf.json`), which rename does not edit
+        "#]],
+    );
+}

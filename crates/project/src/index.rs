@@ -157,7 +157,7 @@ fn entries(kind: FileKind, text: &str) -> Arc<Symbols> {
 fn read(path: &Path) -> Option<Arc<Symbols>> {
     let kind = FileKind::for_path(path).filter(|k| matches!(k, FileKind::Terraform | FileKind::Pcl))?;
     let text = crate::fsread::read_regular_to_string(path, crate::fsread::SOURCE_CAP).ok()?;
-    Some(entries(kind, &text))
+    Some(entries(kind, &syntax::json::native(path, &text)))
 }
 
 impl Index {
@@ -247,7 +247,7 @@ impl Index {
         for o in open {
             let Some(kind) = FileKind::for_path(o.path) else { continue };
             let kept = st.open.remove(o.path).filter(|(v, _)| *v == o.version);
-            let symbols = kept.map(|(_, s)| s).unwrap_or_else(|| entries(kind, o.text));
+            let symbols = kept.map(|(_, s)| s).unwrap_or_else(|| entries(kind, &syntax::json::native(o.path, o.text)));
             current.insert(o.path.to_path_buf(), (o.version, symbols));
         }
         st.open = current;
@@ -360,6 +360,23 @@ mod tests {
         assert_eq!((found[0].start, found[0].end), (at(2, 9, 9), at(2, 16, 15)), "after CRLF and a lone CR");
         // Closed: the file again.
         assert_eq!(names(&index.search("", 10, &[])), ["module.net", "var.region"]);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// A file in Terraform's JSON syntax is indexed by its declarations
+    /// (read lowered, `syntax::json`), on its JSON line; invalid JSON gives none.
+    #[test]
+    fn json_files_are_indexed_by_their_declarations() {
+        let root = scratch("json");
+        std::fs::create_dir_all(&root).unwrap();
+        let json = "{\n  \"variable\": {\n    \"region\": {}\n  },\n  \"output\": {\"id\": {\"value\": 1}}\n}\n";
+        std::fs::write(root.join("variables.tf.json"), json).unwrap();
+        std::fs::write(root.join("broken.tf.json"), "{\"variable\": {\"nope\": {}},}").unwrap();
+        let index = Index::default();
+        index.build(std::slice::from_ref(&root), &|_, _| {});
+        let found = index.search("", 10, &[]);
+        assert_eq!(names(&found), ["output.id", "var.region"]);
+        assert_eq!(found[1].start.line, 2, "on the JSON's line of `region`");
         let _ = std::fs::remove_dir_all(&root);
     }
 

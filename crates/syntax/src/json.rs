@@ -229,6 +229,17 @@ pub fn is_json_path(path: &std::path::Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tf.json") || n.ends_with(".tofu.json"))
 }
 
+/// The text of `path` as native syntax: lowered if it is a JSON file
+/// (nothing if the JSON is invalid), else `text` itself. For readers of raw
+/// text (the workspace symbol index) that do not go through a document.
+pub fn native<'a>(path: &std::path::Path, text: &'a str) -> std::borrow::Cow<'a, str> {
+    if is_json_path(path) {
+        std::borrow::Cow::Owned(lower(text).unwrap_or_default())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// The native-syntax text of a Terraform JSON file, aligned with it as the
 /// module comment says; the JSON's syntax error otherwise.
 pub fn lower(src: &str) -> Result<String, JsonError> {
@@ -352,8 +363,13 @@ impl Writer<'_> {
     /// A block body of type `kind`: its `{`, properties and `}`.
     fn body(&mut self, kind: &str, node: &Node) {
         let Val::Object(props) = &node.val else { return };
-        self.put(node.span.start, " {");
-        self.pos = node.span.start + 1;
+        // The header and `{` must share a line: newlines between them in
+        // the JSON (`"aws": [` then `{` below) follow the `{` instead.
+        let gap = self.src.get(self.pos.min(node.span.start)..node.span.start).unwrap_or("");
+        let newlines = gap.matches('\n').count();
+        self.pos = self.pos.max(node.span.start + 1);
+        self.out.push_str(" {");
+        self.out.extend(std::iter::repeat_n('\n', newlines));
         for p in props {
             if p.key == "//" || !is_identifier(&p.key) {
                 continue;
@@ -386,8 +402,12 @@ impl Writer<'_> {
             self.pad(p.key_span.start);
             self.line();
             self.put(p.key_span.start, &p.key);
-            self.put(p.colon, "=");
+            let newlines = self.held(p.key_span.end, &p.value);
+            if newlines == 0 {
+                self.put(p.colon, "=");
+            }
             self.value(&p.value, mode);
+            self.out.extend(std::iter::repeat_n('\n', newlines));
         }
         let close = node.span.end.saturating_sub(1);
         self.pad(close);
@@ -396,37 +416,63 @@ impl Writer<'_> {
         self.pos = node.span.end;
     }
 
+    /// An attribute's value. Arrays and objects are written element by
+    /// element (JSON's own text would do, but a newline between an
+    /// object's key and value does not parse in HCL).
     fn value(&mut self, v: &Node, mode: Mode) {
         match (mode, &v.val) {
             (Mode::Bare, Val::Str) => self.copy(v.span.start + 1..v.span.end - 1),
-            (Mode::BareList, Val::Array(items)) => {
+            (Mode::BareList | Mode::Template, Val::Array(items)) => {
+                let inner = if mode == Mode::BareList { Mode::Bare } else { Mode::Template };
                 self.put(v.span.start, "[");
                 self.pos = v.span.start + 1;
                 for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.put(item.span.start, ",");
-                    }
-                    self.value(item, Mode::Bare);
+                    self.value(item, inner);
+                    self.comma(i + 1 < items.len());
                 }
                 self.put(v.span.end - 1, "]");
                 self.pos = v.span.end;
             }
-            (Mode::BareValues, Val::Object(props)) => {
+            (Mode::BareValues | Mode::Template, Val::Object(props)) => {
+                let inner = if mode == Mode::BareValues { Mode::Bare } else { Mode::Template };
                 self.put(v.span.start, "{");
                 self.pos = v.span.start + 1;
                 for (i, p) in props.iter().enumerate() {
-                    if i > 0 {
-                        self.put(p.key_span.start, ",");
-                    }
                     self.copy(p.key_span.clone());
-                    self.put(p.colon, "=");
-                    self.value(&p.value, Mode::Bare);
+                    let newlines = self.held(p.key_span.end, &p.value);
+                    if newlines == 0 {
+                        self.put(p.colon, "=");
+                    }
+                    self.value(&p.value, inner);
+                    self.comma(i + 1 < props.len());
+                    self.out.extend(std::iter::repeat_n('\n', newlines));
                 }
                 self.put(v.span.end - 1, "}");
                 self.pos = v.span.end;
             }
             _ => self.copy(v.span.clone()),
         }
+    }
+
+    /// A separator right after an element that has a next one (where the
+    /// JSON's comma is, or before it: HCL takes no newline before a comma).
+    fn comma(&mut self, more: bool) {
+        if more {
+            self.out.push(',');
+        }
+    }
+
+    /// The newlines between a name ending at `from` and its `value`: when
+    /// there are any, `=` is written now and the newlines are the caller's
+    /// to write after the value (a name, `=` and value share a line in HCL).
+    fn held(&mut self, from: usize, value: &Node) -> usize {
+        let gap = self.src.get(from..value.span.start).unwrap_or("");
+        let newlines = gap.matches('\n').count();
+        if newlines > 0 {
+            self.out.push_str(" =");
+            self.pos = value.span.start;
+        }
+        newlines
     }
 }
 

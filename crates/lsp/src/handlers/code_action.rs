@@ -9,6 +9,11 @@ use super::references::ModuleSet;
 pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let uri = params.text_document.uri.clone();
     let Some(snap) = b.snapshot(&uri).await else { return Ok(None) };
+    // A JSON file's diagnostics are placed in its lowering (analysis.md
+    // §7.1): near the JSON's bytes, not exact enough to edit them.
+    if syntax::json::is_json_path(&snap.docs[snap.index].file.path) {
+        return Ok(None);
+    }
     let (rope, enc) = (snap.rope.clone(), snap.enc);
     let start = from_proto::offset(&rope, params.range.start, enc);
     let end = from_proto::offset(&rope, params.range.end, enc);

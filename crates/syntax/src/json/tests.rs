@@ -29,7 +29,7 @@ fn variables_lower_to_blocks_with_bare_types() {
 }"#;
     let out = lowered(src);
     let t = tight(src);
-    assert!(t.contains("variable\"example\"{\ntype=map(string)\ndefault={\"a\":\"b\"}\n}"), "{out}");
+    assert!(t.contains("variable\"example\"{\ntype=map(string)\ndefault={\"a\"=\"b\"}\n}"), "{out}");
     assert!(t.contains("variable\"other\"{\ndescription=\"x\"\n}"), "{out}");
     // The header pushed the text ahead; the next lines' indentation
     // brought it back: `default` sits at its JSON offset.
@@ -71,6 +71,18 @@ fn one_line_json_lowers_too() {
     assert!(out.contains("providers={\"aws\"=aws.west}"), "{out}");
 }
 
+/// json.mdx "Nested Block Mapping": an array of objects is repeated blocks
+/// (a provider and its aliases), and its `{` may be on the line below.
+#[test]
+fn arrays_of_bodies_are_repeated_blocks() {
+    let src = "{\"provider\": {\"aws\": [\n  {\"region\": \"a\"},\n  {\"alias\": \"w\"}\n]}}";
+    let out = tight(src);
+    assert!(out.contains("provider\"aws\"{\nregion=\"a\"\n}"), "{out}");
+    assert!(out.contains("provider\"aws\"{\nalias=\"w\"\n}"), "{out}");
+    // `region` stays on its JSON line (the second).
+    assert_eq!(out.lines().position(|l| l.starts_with("region")), Some(1), "{out}");
+}
+
 /// Invalid JSON is one error at the offending byte, never a panic.
 #[test]
 fn invalid_json_is_an_error_at_its_offset() {
@@ -87,4 +99,28 @@ fn invalid_json_is_an_error_at_its_offset() {
     }
     let deep = "[".repeat(100_000);
     assert!(lower(&deep).is_err());
+}
+
+/// Every prefix of a file, and the file with any one byte replaced, is
+/// read without a panic; what is valid JSON lowers to text that parses
+/// unless the damage is inside a string (a type expression `"{ist(string)"`
+/// is then a syntax error of the lowered text, at its place).
+#[test]
+fn damaged_files_never_panic() {
+    let src = "{\"variable\": {\"é\": {\"type\": \"list(string)\", \"default\": [\"a\", 1.5e3, null, {\"k\": 1, \"j\": [2, 3]}]}},\n \"resource\": {\"t\": {\"n\": {\"depends_on\": [\"a.b\"], \"lifecycle\": [{\"ignore_changes\": [\"x\"]}]}}},\n \"module\": {\"m\": {\"providers\": {\"aws\": \"aws.w\"}}}}";
+    // Whether byte `at` of `src` is inside a string (it has no escapes).
+    let in_string = |at: usize| src[..at].matches('"').count() % 2 == 1 || src[at..].starts_with('"');
+    let checked = |text: &str, must_parse: bool| {
+        if let Ok(out) = lower(text) {
+            assert!(!must_parse || crate::deep::parse_body(&out).is_ok(), "{text}\n---\n{out}");
+        }
+    };
+    for end in (0..=src.len()).filter(|&i| src.is_char_boundary(i)) {
+        checked(&src[..end], true);
+    }
+    for at in (0..src.len()).filter(|&i| src.is_char_boundary(i) && src.is_char_boundary(i + 1)) {
+        for b in ["{", "}", "[", "]", "\"", ",", ":", "\n", "\\", "x"] {
+            checked(&format!("{}{b}{}", &src[..at], &src[at + 1..]), !in_string(at) && b != "\"");
+        }
+    }
 }

@@ -1,0 +1,45 @@
+//! Terraform's JSON syntax (`*.tf.json`) in the editor (issue 29 item 4):
+//! a module file like any `.tf`, re-read whole after every edit since its
+//! document holds its lowering to native syntax (docs/spec/analysis.md §7.1).
+
+mod lsp_support;
+
+use lsp_support::*;
+use serde_json::json;
+
+const VARIABLES: &str =
+    "{\n  \"variable\": {\n    \"region\": {\n      \"type\": \"string\",\n      \"default\": \"a\"\n    }\n  }\n}\n";
+
+#[tokio::test]
+async fn json_files_declare_and_edits_to_them_are_reread() {
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk("variables.tf.json", VARIABLES);
+    let j = s.open("variables.tf.json", VARIABLES).await;
+    let m = s.open("main.tf", "output \"r\" {\n  value = var.region\n}\n").await;
+    assert!(s.diagnostics(&m, 1).await.is_empty(), "var.region is declared in variables.tf.json");
+    assert!(s.diagnostics(&j, 1).await.is_empty());
+    // An incremental edit (the server must not splice it into the lowering):
+    // `"a"` becomes `["a"]`, a tuple for a string variable, on line 5.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": j, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 4, "character": 17}, "end": {"line": 4, "character": 20}}, "text": "[\"a\"]"}
+        ]}),
+    )
+    .await;
+    let diags = s.diagnostics(&j, 2).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["range"]["start"]["line"], 4, "{diags:?}");
+    // A comma too many: one syntax error at the offending `}`.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": j, "version": 3}, "contentChanges": [
+            {"range": {"start": {"line": 4, "character": 22}, "end": {"line": 4, "character": 22}}, "text": ","}
+        ]}),
+    )
+    .await;
+    let diags = s.diagnostics(&j, 3).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "syntax");
+    assert_eq!(diags[0]["range"]["start"], json!({"line": 5, "character": 4}), "{diags:?}");
+}
