@@ -155,10 +155,13 @@ impl Visit for Calls<'_> {
 }
 
 /// Whether this pass may report in the module: a Terraform module with a
-/// `required_version` that has an upper bound. (Patches leave such
-/// modules to a full analysis, see patch.rs.)
+/// `required_version` whose upper bound excludes some function of the
+/// table. (Patches leave such modules to a full analysis, see patch.rs:
+/// `~> 1.5`, below 2.0, excludes none and keeps keystrokes patched.)
 pub(super) fn bounded(docs: &[Document], dialect: Dialect) -> bool {
-    dialect == Dialect::Terraform && required_versions(docs).iter().any(|(c, ..)| upper_bound(c).is_some())
+    let newest = ADDED.iter().map(|(_, v)| *v).chain([PROVIDER_FUNCTIONS]).max().unwrap_or_default();
+    dialect == Dialect::Terraform
+        && required_versions(docs).iter().any(|(c, ..)| upper_bound(c).is_some_and(|b| b <= newest))
 }
 
 /// `unknown-function` at each call of a function that no version the
