@@ -1002,3 +1002,31 @@ fn an_ephemeral_value_reaching_an_output_that_is_not_ephemeral() {
         }
     "#]]);
 }
+
+/// An override file's `variable` merges into the base's (Terraform's
+/// `Variable.merge`, internal/configs/module_merge.go): its type replaces
+/// the base's within the module too, so `var.cfg.name` reads the
+/// override's object, and a base-only variable keeps its own type.
+#[test]
+fn an_override_files_variable_type_holds_in_its_module() {
+    check(expect![[r#"
+        //- main.tf
+        variable "cfg" {
+          type = string
+        }
+        variable "plain" {
+          type = string
+        }
+        output "name" {
+          value = var.cfg.name
+        }
+        output "bad" {
+          value = var.plain.name
+                          #^^^^^ error[traversal]
+        }
+        //- override.tf
+        variable "cfg" {
+          type = object({ name = string })
+        }
+    "#]]);
+}

@@ -365,9 +365,17 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
                 env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
             }
             for (index, v) in d.vars.iter().enumerate() {
-                if !var_index.contains_key(&v.name) {
-                    var_index.insert(v.name.clone(), vars.len());
-                    vars.push(VarRef { item: item.id, index, doc: di, start: at, decl: v.clone() });
+                match var_index.get(&v.name) {
+                    None => {
+                        var_index.insert(v.name.clone(), vars.len());
+                        vars.push(VarRef { item: item.id, index, doc: di, start: at, decl: v.clone() });
+                    }
+                    // An override file's `variable` merges into the base's
+                    // (Terraform's Variable.merge): its type and its
+                    // default replace the base's, in the module as for
+                    // its callers (see `overrides.rs`).
+                    Some(&w) if overrides::is_override(&doc.file.path) => overrides::merge_var(&mut vars[w].decl, v),
+                    Some(_) => {}
                 }
             }
             for (index, c) in d.computed.iter().enumerate() {

@@ -98,3 +98,23 @@ mod tests {
         }
     }
 }
+
+/// `base` with an override file's declaration of the same variable merged
+/// in (Terraform's `Variable.merge`, internal/configs/module_merge.go): a
+/// type replaces the base's, and so does a default (the variable is then
+/// optional). The base's places stay (diagnostics point at the base).
+pub(super) fn merge_var(base: &mut super::decls::VarDecl, over: &super::decls::VarDecl) {
+    if over.type_range.is_some() {
+        base.declared = over.declared.clone();
+        base.value = over.value.clone();
+        if !base.declared.as_ref().is_none_or(types::Type::is_any) {
+            base.default = None;
+        }
+    }
+    if !over.required {
+        base.required = false;
+        if base.declared.as_ref().is_none_or(types::Type::is_any) {
+            base.default = over.default.clone();
+        }
+    }
+}
