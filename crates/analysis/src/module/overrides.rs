@@ -77,6 +77,26 @@ pub(super) fn settle(docs: &[Document], diagnostics: &mut [Shared<Vec<Diagnostic
     }
 }
 
+/// `base` with an override file's declaration of the same variable merged
+/// in (Terraform's `Variable.merge`, internal/configs/module_merge.go): a
+/// type replaces the base's, and so does a default (the variable is then
+/// optional). The base's places stay (diagnostics point at the base).
+pub(super) fn merge_var(base: &mut super::decls::VarDecl, over: &super::decls::VarDecl) {
+    if over.type_range.is_some() {
+        base.declared = over.declared.clone();
+        base.value = over.value.clone();
+        if !base.declared.as_ref().is_none_or(types::Type::is_any) {
+            base.default = None;
+        }
+    }
+    if !over.required {
+        base.required = false;
+        if base.declared.as_ref().is_none_or(types::Type::is_any) {
+            base.default = over.default.clone();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,26 +115,6 @@ mod tests {
             ("main_override.tfvars", false),
         ] {
             assert_eq!(is_override(Path::new(name)), expected, "{name}");
-        }
-    }
-}
-
-/// `base` with an override file's declaration of the same variable merged
-/// in (Terraform's `Variable.merge`, internal/configs/module_merge.go): a
-/// type replaces the base's, and so does a default (the variable is then
-/// optional). The base's places stay (diagnostics point at the base).
-pub(super) fn merge_var(base: &mut super::decls::VarDecl, over: &super::decls::VarDecl) {
-    if over.type_range.is_some() {
-        base.declared = over.declared.clone();
-        base.value = over.value.clone();
-        if !base.declared.as_ref().is_none_or(types::Type::is_any) {
-            base.default = None;
-        }
-    }
-    if !over.required {
-        base.required = false;
-        if base.declared.as_ref().is_none_or(types::Type::is_any) {
-            base.default = over.default.clone();
         }
     }
 }
