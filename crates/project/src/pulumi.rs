@@ -44,14 +44,33 @@ fn in_program(dir: &Path) -> bool {
     answer
 }
 
-/// The text of `dir`'s `Pulumi.yaml` (or `Pulumi.yml`), if it has one.
+/// The text of `dir`'s `Pulumi.yaml` (or `Pulumi.yml`), if it has one: a
+/// regular file of at most a manifest's size (a FIFO or a device under
+/// that name, in a folder nobody checked, must not hang the server).
 fn project_file(dir: &Path) -> Option<String> {
-    analysis::pulumi_project::PROJECT_FILES.iter().find_map(|name| std::fs::read_to_string(dir.join(name)).ok())
+    analysis::pulumi_project::PROJECT_FILES
+        .iter()
+        .find_map(|name| crate::fsread::read_regular_to_string(&dir.join(name), crate::fsread::MANIFEST_CAP).ok())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A FIFO named `Pulumi.yaml` is not read (it would block forever).
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_project_file_does_not_hang() {
+        let dir = std::env::temp_dir().join(format!("hcl-types-pulumi-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("Pulumi.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(project_file(&dir), None);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// A program's `.tf` files and its local modules' are Pulumi HCL; a
     /// `.tf` file of a YAML program, or of no program, is not.
