@@ -208,3 +208,29 @@ def first_difference(theirs, mine, where="file"):
 
 if __name__ == "__main__" and sys.argv[1:] == ["--validate-worker"]:
     _validate_worker()
+
+
+def write_tree(d, files, children=()):
+    """Writes `files` (path under `d` → text) and, for the local module
+    calls `children` (call keys of `source = "./child"`), the
+    `.terraform/modules/modules.json` that `terraform init` would write, so
+    that validate reads the child module."""
+    for path, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(d, path)), exist_ok=True)
+        with open(os.path.join(d, path), "w") as f:
+            f.write(text)
+    if children:
+        modules = [{"Key": "", "Source": "", "Dir": "."}]
+        modules += [{"Key": key, "Source": "./child", "Dir": "child"} for key in children]
+        os.makedirs(os.path.join(d, ".terraform", "modules"), exist_ok=True)
+        with open(os.path.join(d, ".terraform", "modules", "modules.json"), "w") as f:
+            json.dump({"Modules": modules}, f)
+
+
+def our_diagnostics(binary, d):
+    """`hcl-types check --format json d`: its diagnostics. Any exit status
+    but 0 or 1 (a failure to run, not a verdict) fails the test."""
+    run = subprocess.run([binary, "check", "--format", "json", d], capture_output=True, text=True, check=False)
+    assert run.returncode in (0, 1), run.stderr
+    return json.loads(run.stdout)
+

@@ -14,13 +14,12 @@ the variables and root outputs that reference random outputs of the calls.
 deprecation must be the same, and neither reports an error.
 """
 
-import json
 import os
 import random
-import subprocess
 import tempfile
 
 from conftest import SUMMARY
+from oracle import our_diagnostics, write_tree
 
 SEED = 1504
 CASES = int(os.environ.get("ORACLE_DEPRECATED_CASES", "60"))
@@ -63,18 +62,6 @@ def case(r):
     return "\n".join(child) + "\n", "\n".join(root) + "\n"
 
 
-def write(d, child, root):
-    os.makedirs(os.path.join(d, "child"))
-    with open(os.path.join(d, "child", "main.tf"), "w") as f:
-        f.write(child)
-    with open(os.path.join(d, "main.tf"), "w") as f:
-        f.write(root)
-    modules = [{"Key": "", "Source": "", "Dir": "."}]
-    modules += [{"Key": f"m{c}", "Source": "./child", "Dir": "child"} for c in range(root.count("module \""))]
-    os.makedirs(os.path.join(d, ".terraform", "modules"))
-    with open(os.path.join(d, ".terraform", "modules", "modules.json"), "w") as f:
-        json.dump({"Modules": modules}, f)
-
 
 def test_deprecation_warnings_agree_with_terraform(validator, binary):
     r = random.Random(SEED)
@@ -82,10 +69,10 @@ def test_deprecation_warnings_agree_with_terraform(validator, binary):
     for n in range(CASES):
         child, root = case(r)
         with tempfile.TemporaryDirectory(prefix="oracle-deprecated-") as d:
-            write(d, child, root)
+            calls = [f"m{c}" for c in range(root.count('module "'))]
+            write_tree(d, {"child/main.tf": child, "main.tf": root}, calls)
             _, out = validator.validate(d)
-            run = subprocess.run([binary, "check", "--format", "json", d], capture_output=True, text=True, check=False)
-        assert run.returncode in (0, 1), run.stderr
+            diagnostics = our_diagnostics(binary, d)
         theirs, errors = set(), []
         for diag in out.get("diagnostics", []):
             if diag.get("severity") == "error":
@@ -94,7 +81,7 @@ def test_deprecation_warnings_agree_with_terraform(validator, binary):
                 theirs.add((diag["range"]["filename"], diag["range"]["start"]["line"]))
         assert not errors, f"case {n}: Terraform reports errors {errors}\n{root}"
         ours, our_errors = set(), []
-        for diag in json.loads(run.stdout):
+        for diag in diagnostics:
             if diag["severity"] == "error":
                 our_errors.append(diag)
             elif diag["code"] == "deprecated":

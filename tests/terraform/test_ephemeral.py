@@ -12,13 +12,12 @@ output whose value carries the mark (internal/terraform/node_output.go);
 error.
 """
 
-import json
 import os
 import random
-import subprocess
 import tempfile
 
 from conftest import SUMMARY
+from oracle import our_diagnostics, write_tree
 
 SEED = 1010
 CASES = int(os.environ.get("ORACLE_EPHEMERAL_CASES", "60"))
@@ -64,11 +63,9 @@ def test_ephemeral_outputs_agree_with_terraform(validator, binary):
     for n in range(CASES):
         text = case(r)
         with tempfile.TemporaryDirectory(prefix="oracle-ephemeral-") as d:
-            with open(os.path.join(d, "main.tf"), "w") as f:
-                f.write(text)
+            write_tree(d, {"main.tf": text})
             _, out = validator.validate(d)
-            run = subprocess.run([binary, "check", "--format", "json", d], capture_output=True, text=True, check=False)
-        assert run.returncode in (0, 1), run.stderr
+            diagnostics = our_diagnostics(binary, d)
         theirs, their_other = set(), []
         for diag in out.get("diagnostics", []):
             if diag.get("severity") != "error":
@@ -78,7 +75,7 @@ def test_ephemeral_outputs_agree_with_terraform(validator, binary):
             else:
                 their_other.append(diag["summary"])
         ours, our_other = set(), []
-        for diag in json.loads(run.stdout):
+        for diag in diagnostics:
             if diag["severity"] != "error":
                 continue
             if diag["message"].startswith("ephemeral value not allowed"):

@@ -16,14 +16,13 @@ directory: the missing arguments each reports (line and name) must be the
 same, and neither may report another error.
 """
 
-import json
 import os
 import random
 import re
-import subprocess
 import tempfile
 
 from conftest import SUMMARY
+from oracle import our_diagnostics, write_tree
 
 SEED = 3412
 CASES = int(os.environ.get("ORACLE_OVERRIDE_CASES", "60"))
@@ -65,17 +64,6 @@ def case(r):
     return {k: "\n".join(v) + "\n" for k, v in files.items()}, ncalls
 
 
-def write(d, files, ncalls):
-    for path, text in files.items():
-        os.makedirs(os.path.dirname(os.path.join(d, path)), exist_ok=True)
-        with open(os.path.join(d, path), "w") as f:
-            f.write(text)
-    modules = [{"Key": "", "Source": "", "Dir": "."}]
-    modules += [{"Key": f"m{c}", "Source": "./child", "Dir": "child"} for c in range(ncalls)]
-    os.makedirs(os.path.join(d, ".terraform", "modules"))
-    with open(os.path.join(d, ".terraform", "modules", "modules.json"), "w") as f:
-        json.dump({"Modules": modules}, f)
-
 
 def test_override_files_merge_as_terraform_merges_them(validator, binary):
     r = random.Random(SEED)
@@ -83,10 +71,9 @@ def test_override_files_merge_as_terraform_merges_them(validator, binary):
     for n in range(CASES):
         files, ncalls = case(r)
         with tempfile.TemporaryDirectory(prefix="oracle-override-") as d:
-            write(d, files, ncalls)
+            write_tree(d, files, [f"m{c}" for c in range(ncalls)])
             _, out = validator.validate(d)
-            run = subprocess.run([binary, "check", "--format", "json", d], capture_output=True, text=True, check=False)
-            assert run.returncode in (0, 1), run.stderr
+            diagnostics = our_diagnostics(binary, d)
             theirs, their_other = set(), []
             for diag in out.get("diagnostics", []):
                 if diag.get("severity") != "error":
@@ -97,7 +84,7 @@ def test_override_files_merge_as_terraform_merges_them(validator, binary):
                 else:
                     their_other.append(diag["summary"])
             ours, our_other = set(), []
-            for diag in json.loads(run.stdout):
+            for diag in diagnostics:
                 if diag["severity"] != "error":
                     continue
                 name = re.search(r"needs the argument `(\w+)`", diag["message"])
