@@ -78,6 +78,9 @@ pub struct Input {
     pub type_range: Option<Range<usize>>,
     /// Terraform 1.15's `deprecated = "…"`: a caller that sets it is warned.
     pub deprecated: Option<String>,
+    /// `ephemeral = true`: it accepts ephemeral values (any other variable
+    /// refuses them, internal/terraform/eval_variable.go).
+    pub ephemeral: bool,
 }
 
 /// An output of a called module.
@@ -90,6 +93,8 @@ pub struct OutputInfo {
     pub name_range: Range<usize>,
     /// Terraform 1.15's `deprecated = "…"`: a reference to it is warned.
     pub deprecated: Option<String>,
+    /// `ephemeral = true`: its value carries the ephemeral mark to callers.
+    pub ephemeral: bool,
 }
 
 /// A module as its callers see it.

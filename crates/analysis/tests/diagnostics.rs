@@ -1030,3 +1030,59 @@ fn an_override_files_variable_type_holds_in_its_module() {
         }
     "#]]);
 }
+
+/// A called module's ephemeral output carries the mark into the caller
+/// (so does the whole `module.NAME` object), and a module variable not
+/// declared `ephemeral = true` refuses an ephemeral value. Terraform 1.11's
+/// `plan` reports each ("Ephemeral value not allowed",
+/// internal/terraform/node_output.go and eval_variable.go; the variable's
+/// at `validate` already).
+#[test]
+fn ephemeral_values_across_a_module_call() {
+    check(expect![[r#"
+        //- main.tf
+        variable "p" {
+          type      = string
+          ephemeral = true
+        }
+        module "m" {
+          source = "./m"
+          a      = var.p
+                  #^^^^^ error[type-mismatch]
+          b      = var.p
+        }
+        output "x" {
+          value = module.m.o
+                 #^^^^^^^^^^ error[type-mismatch]
+        }
+        locals {
+          l = module.m
+        }
+        output "y" {
+          value = local.l
+                 #^^^^^^^ error[type-mismatch]
+        }
+        output "z" {
+          value     = module.m.o
+          ephemeral = true
+        }
+        output "w" {
+          value = module.m.plain
+        }
+        //- m/main.tf
+        variable "a" {
+          type = string
+        }
+        variable "b" {
+          type      = string
+          ephemeral = true
+        }
+        output "o" {
+          value     = var.b
+          ephemeral = true
+        }
+        output "plain" {
+          value = var.a
+        }
+    "#]]);
+}

@@ -102,6 +102,9 @@ pub fn hover_in<'a>(
             SymbolKind::Resource => "resource",
         };
         let mut prose = vec![format!("`{}`: the value type of this {what}.", s.address)];
+        if analysis.ephemeral.binary_search(&s.address).is_ok() {
+            prose.push(EPHEMERAL.to_string());
+        }
         if analysis::module::module_dialect(docs) == syntax::Dialect::OpenTofu {
             // (analysis.md §7: a module with a `.tofu` file, or so configured.)
             prose.push("An OpenTofu module: read as OpenTofu reads it (the `opentofu` dialect).".to_string());
@@ -153,10 +156,19 @@ pub fn hover_in<'a>(
     let mut seen = std::collections::HashSet::new();
     prose.retain(|p| seen.insert(p.clone()));
     if let Some(text) = docs[doc].file.text.get(main.range.clone()) {
+        if analysis::module::ephemeral::marked(text, &analysis.ephemeral) {
+            prose.push(EPHEMERAL.to_string());
+        }
         prose.extend(resources::reference_description(analysis, text));
     }
     Some(HoverInfo { range: main.range.clone(), ty: main.ty.clone(), prose })
 }
+
+/// What hover says of a value carrying Terraform's ephemeral mark.
+const EPHEMERAL: &str = "**Ephemeral**: Terraform keeps this value out of plans and state. Only an output or a \
+                         module variable declared `ephemeral = true`, a write-only resource argument, a local \
+                         value, or a provider or provisioner block may take it (`ephemeralasnull(…)` drops the \
+                         mark).";
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();

@@ -456,3 +456,102 @@ output "ids" {
         "#]],
     );
 }
+
+/// Terraform 1.10's ephemeral mark (internal/terraform/eval_variable.go
+/// marks an `ephemeral = true` variable's value) shows on a reference and
+/// on what is built of it.
+#[test]
+fn an_ephemeral_variable_reference_says_it_is_ephemeral() {
+    check(
+        r#"
+variable "token" {
+  type      = string
+  ephemeral = true
+}
+locals {
+  header = "Bearer ${var.to$0ken}"
+}
+"#,
+        expect![[r#"
+            `var.token`: string
+            Variable `token` is declared here (main.tf:1)
+            ---
+            Expected `string` here: this value converts safely.
+            ---
+            **Ephemeral**: Terraform keeps this value out of plans and state. Only an output or a module variable declared `ephemeral = true`, a write-only resource argument, a local value, or a provider or provisioner block may take it (`ephemeralasnull(…)` drops the mark).
+        "#]],
+    );
+}
+
+/// A local built of an ephemeral value is ephemeral too; `ephemeralasnull`
+/// drops the mark (Terraform's lang/funcs ephemeralasnull).
+#[test]
+fn a_local_built_of_an_ephemeral_value_is_ephemeral_at_its_name() {
+    check(
+        r#"
+variable "token" {
+  type      = string
+  ephemeral = true
+}
+locals {
+  hea$0der = "Bearer ${var.token}"
+  plain  = ephemeralasnull(var.token)
+}
+"#,
+        expect![[r#"
+            `header`: string
+            `local.header`: the value type of this local value.
+            ---
+            **Ephemeral**: Terraform keeps this value out of plans and state. Only an output or a module variable declared `ephemeral = true`, a write-only resource argument, a local value, or a provider or provisioner block may take it (`ephemeralasnull(…)` drops the mark).
+        "#]],
+    );
+    check(
+        r#"
+variable "token" {
+  type      = string
+  ephemeral = true
+}
+locals {
+  header = "Bearer ${var.token}"
+  pla$0in  = ephemeralasnull(var.token)
+}
+"#,
+        expect![[r#"
+            `plain`: string
+            `local.plain`: the value type of this local value.
+        "#]],
+    );
+}
+
+/// A called module's output declared `ephemeral = true` is ephemeral in
+/// the caller (internal/terraform/node_output.go marks it).
+#[test]
+fn a_callees_ephemeral_output_is_ephemeral_in_the_caller() {
+    check(
+        r#"
+//- main.tf
+module "vault" {
+  source = "./vault"
+}
+locals {
+  t = module.vault.to$0ken
+}
+//- vault/main.tf
+variable "seed" {
+  type      = string
+  ephemeral = true
+  default   = "s"
+}
+output "token" {
+  value     = var.seed
+  ephemeral = true
+}
+"#,
+        expect![[r#"
+            `module.vault.token`: string
+            Output `token` of module `vault` (main.tf)
+            ---
+            **Ephemeral**: Terraform keeps this value out of plans and state. Only an output or a module variable declared `ephemeral = true`, a write-only resource argument, a local value, or a provider or provisioner block may take it (`ephemeralasnull(…)` drops the mark).
+        "#]],
+    );
+}

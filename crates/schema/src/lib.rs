@@ -66,6 +66,13 @@ pub struct AttributeSchema {
     pub computed: bool,
     pub sensitive: bool,
     pub deprecated: bool,
+    /// Terraform 1.11's write-only attribute (`write_only` in the schema),
+    /// or a protocol-6 nested attribute with one inside: the only kind of
+    /// resource argument an ephemeral value may reach
+    /// (`validateResourceForbiddenEphemeralValues` in
+    /// internal/terraform/node_resource_validate.go walks up to the
+    /// nearest enclosing attribute).
+    pub write_only: bool,
 }
 
 /// How a nested block repeats, and so the type of its value.
@@ -234,6 +241,7 @@ fn flag(v: &Value, key: &str) -> bool {
 fn block_schema(block: &Value, types: &mut Interner) -> Result<BlockSchema, String> {
     let mut attributes = Vec::new();
     for (name, a) in block.get("attributes").and_then(Value::as_object).into_iter().flatten() {
+        let mut write_only = flag(a, "write_only");
         let (ty, input) = match (a.get("type"), a.get("nested_type")) {
             (Some(t), _) => {
                 let t = types.cty(t)?;
@@ -242,6 +250,7 @@ fn block_schema(block: &Value, types: &mut Interner) -> Result<BlockSchema, Stri
             // Protocol 6: an attribute with nested attributes of its own.
             (None, Some(n)) => {
                 let inner = block_schema(n, types)?;
+                write_only |= inner.attributes.iter().any(|a| a.write_only);
                 let mode = nesting(n.get("nesting_mode"))?;
                 let input = inner.attributes.iter().map(|a| {
                     let t = a.input.clone();
@@ -260,6 +269,7 @@ fn block_schema(block: &Value, types: &mut Interner) -> Result<BlockSchema, Stri
             computed: flag(a, "computed"),
             sensitive: flag(a, "sensitive"),
             deprecated: flag(a, "deprecated"),
+            write_only,
         });
     }
     let mut blocks = Vec::new();

@@ -269,6 +269,7 @@ impl Memo {
                         name_range: shift(&v.name_range, at),
                         type_range: v.type_range.as_ref().map(|r| shift(r, at)),
                         deprecated: deprecation(doc, item, "variable", &v.name),
+                        ephemeral: ephemeral(doc, item, "variable", &v.name),
                     });
                 }
             }
@@ -294,6 +295,7 @@ impl Memo {
                         name_range: shift(&n.name_range, item.range.start),
                         type_range: None,
                         deprecated: None,
+                        ephemeral: false,
                     });
                 }
             }
@@ -309,26 +311,37 @@ impl Memo {
                 path: doc.file.path.clone(),
                 name_range: s.name_range.clone(),
                 deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
+                ephemeral: item.is_some_and(|item| ephemeral(doc, item, "output", &s.name)),
             });
         }
         Interface::new(dir, inputs, outputs)
     }
 }
 
-/// The `deprecated` message of block `IDENT "NAME"` in an item (Terraform
-/// 1.15, variables and outputs; in a Terraform file only).
-fn deprecation(doc: &Document, item: &Item, ident: &str, name: &str) -> Option<String> {
+/// The constant value of argument `key` of block `IDENT "NAME"` in an
+/// item (in a Terraform file only: Terraform 1.15's `deprecated`, 1.10's
+/// `ephemeral`).
+fn setting(doc: &Document, item: &Item, ident: &str, name: &str, key: &str) -> Option<Value> {
     if doc.file.kind != FileKind::Terraform || !doc.file.dialect.is_terraform() {
         return None;
     }
     let body = item.body(&doc.file.text)?;
-    let src = item_source(doc, item);
     let b =
         body.blocks().find(|b| b.ident.value().as_str() == ident && b.labels.first().map(label_text) == Some(name))?;
-    match eval(&b.body.get_attribute("deprecated")?.value, src) {
-        Ok(Value::String(s)) => Some(s),
+    eval(&b.body.get_attribute(key)?.value, item_source(doc, item)).ok()
+}
+
+/// The `deprecated` message of a variable or output.
+fn deprecation(doc: &Document, item: &Item, ident: &str, name: &str) -> Option<String> {
+    match setting(doc, item, ident, name, "deprecated")? {
+        Value::String(s) => Some(s),
         _ => None,
     }
+}
+
+/// Whether a variable or output is declared `ephemeral = true`.
+fn ephemeral(doc: &Document, item: &Item, ident: &str, name: &str) -> bool {
+    matches!(setting(doc, item, ident, name, "ephemeral"), Some(Value::Bool(true)))
 }
 
 /// The `description` and the `default`'s text of block `IDENT "NAME"` in

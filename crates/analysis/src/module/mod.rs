@@ -43,7 +43,7 @@ mod changes;
 mod checks;
 mod decls;
 mod env;
-mod ephemeral;
+pub mod ephemeral;
 mod interface;
 mod memo;
 mod order;
@@ -139,6 +139,10 @@ pub struct ModuleAnalysis {
     /// What the module's calls lead to (completion of their arguments and
     /// outputs), and its provider schemas (hover and completion).
     pub context: Context,
+    /// The addresses whose values carry Terraform's ephemeral mark
+    /// (`var.x`, `local.y`, `module.m.out`, `output.z`), sorted: hover
+    /// says so ([`ephemeral::marked`]).
+    pub ephemeral: Shared<Vec<String>>,
     /// Names this analysis: a patched one gets a new id (0: none given).
     pub id: u64,
     /// Per document, when a patch made this analysis: which of its
@@ -297,6 +301,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         probe: Vec::new(),
         resources: Vec::new().into(),
         context: memo.context.clone(),
+        ephemeral: Vec::new().into(),
         id: analysis_id(),
         kept: vec![None; docs.len()],
     };
@@ -648,7 +653,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     }
     overrides::settle(docs, &mut out.diagnostics);
     versions::check(docs, dialect, &mut out.diagnostics);
-    ephemeral::check(docs, dialect, &mut out.diagnostics);
+    out.ephemeral = ephemeral::check(docs, dialect, &env.context, &mut out.diagnostics).into();
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
