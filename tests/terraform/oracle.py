@@ -227,10 +227,13 @@ def write_tree(d, files, children=()):
             json.dump({"Modules": modules}, f)
 
 
-def our_diagnostics(binary, d):
-    """`hcl-types check --format json d`: its diagnostics. Any exit status
-    but 0 or 1 (a failure to run, not a verdict) fails the test."""
-    run = subprocess.run([binary, "check", "--format", "json", d], capture_output=True, text=True, check=False)
+def our_diagnostics(binary, d, extra=()):
+    """`hcl-types check --format json d` (with `extra` arguments before
+    `d`): its diagnostics. Any exit status but 0 or 1 (a failure to run,
+    not a verdict) fails the test."""
+    run = subprocess.run(
+        [binary, "check", "--format", "json", *extra, d], capture_output=True, text=True, check=False
+    )
     assert run.returncode in (0, 1), run.stderr
     return json.loads(run.stdout)
 

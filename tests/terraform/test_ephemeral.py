@@ -91,3 +91,87 @@ def test_ephemeral_outputs_agree_with_terraform(validator, binary):
         f"terraform oracle, ephemeral: {CASES} cases, {found} Terraform errors, {len(disagreements)} disagreements"
     )
     assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:10])
+
+
+BUILTIN = os.path.join(os.path.dirname(__file__), "..", "data", "schemas", "terraform", "builtin-terraform-1.11.4.json")
+
+
+def call_case(r):
+    """A child module with some ephemeral variables, and a root module
+    passing it ephemeral and plain values (directly, through locals, in
+    templates, through `ephemeralasnull`), and the same values to the
+    builtin `terraform_data`'s `input`, which is not write-only."""
+    child = []
+    nchild = r.randint(1, 4)
+    ephemeral_child = set()
+    for i in range(nchild):
+        child.append(f'variable "c{i}" {{\n  type = string')
+        if r.random() < 0.5:
+            child.append("  ephemeral = true")
+            ephemeral_child.add(i)
+        child.append("}")
+    root = []
+    nvars = r.randint(1, 3)
+    for i in range(nvars):
+        root.append(f'variable "v{i}" {{\n  type    = string\n  default = "d"')
+        if r.random() < 0.5:
+            root.append("  ephemeral = true")
+        root.append("}")
+    names = [f"var.v{i}" for i in range(nvars)]
+    root.append("locals {")
+    for k in range(r.randint(0, 3)):
+        ref = r.choice(names)
+        expr = r.choice([ref, f'"x-${{{ref}}}"', f"ephemeralasnull({ref})", f"upper({ref})"])
+        root.append(f"  l{k} = {expr}")
+        names.append(f"local.l{k}")
+    root.append("}")
+    root.append('module "m" {\n  source = "./child"')
+    values = names + ['"plain"']
+    for i in range(nchild):
+        root.append(f"  c{i} = {r.choice(values)}")
+    root.append("}")
+    for t in range(r.randint(0, 2)):
+        root.append(f'resource "terraform_data" "t{t}" {{\n  input = {r.choice(names)}\n}}')
+    return "\n".join(root) + "\n", "\n".join(child) + "\n"
+
+
+def test_ephemeral_module_arguments_and_resources_agree_with_terraform(validator, binary):
+    """Terraform 1.15's `validate` reports "Ephemeral value not allowed" at
+    a module argument whose variable is not ephemeral
+    (internal/terraform/eval_variable.go) and "Invalid use of ephemeral
+    value" at a resource argument that is not write-only
+    (internal/terraform/node_resource_validate.go); we must agree line for
+    line, given the builtin provider's schema."""
+    r = random.Random(SEED + 1)
+    disagreements, found = [], 0
+    for n in range(CASES):
+        root, child = call_case(r)
+        with tempfile.TemporaryDirectory(prefix="oracle-ephemeral-call-") as d:
+            write_tree(d, {"main.tf": root, "child/main.tf": child}, children=["m"])
+            _, out = validator.validate(d)
+            diagnostics = our_diagnostics(binary, d, ["--provider-schema", BUILTIN])
+        theirs, their_other = set(), []
+        for diag in out.get("diagnostics", []):
+            if diag.get("severity") != "error":
+                continue
+            if diag["summary"] in (SUMMARY_TEXT, "Invalid use of ephemeral value"):
+                theirs.add((diag["range"]["filename"], diag["range"]["start"]["line"]))
+            else:
+                their_other.append(diag["summary"])
+        ours, our_other = set(), []
+        for diag in diagnostics:
+            if diag["severity"] != "error":
+                continue
+            if diag["message"].startswith(("ephemeral value not allowed", "invalid use of ephemeral value")):
+                ours.add((os.path.relpath(diag["path"], d) if "path" in diag else diag.get("file"), diag["line"]))
+            else:
+                our_other.append(diag["message"])
+        found += len(theirs)
+        if theirs != ours or their_other or our_other:
+            disagreements.append(
+                f"case {n}: Terraform at {sorted(theirs)} {their_other}, we at {sorted(ours)} {our_other}\n{root}\n{child}"
+            )
+    SUMMARY.append(
+        f"terraform oracle, ephemeral calls: {CASES} cases, {found} Terraform errors, {len(disagreements)} disagreements"
+    )
+    assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:10])
