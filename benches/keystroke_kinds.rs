@@ -109,6 +109,8 @@ fn locals_lines(text: &str) -> Vec<(usize, &str)> {
 
 /// The spots of each kind in a document.
 fn spots(kind: &str, text: &str) -> Vec<usize> {
+    // The same spots in the module beside `versions.tf`.
+    let kind = kind.strip_suffix(" (versions.tf)").unwrap_or(kind);
     match kind {
         "variable description" => after(text, "  description = \"The "),
         "variable default" => after(text, "\n  default     = ")
@@ -157,6 +159,23 @@ struct Module {
     kinds: Vec<(&'static str, usize)>,
 }
 
+/// `versions.tf` of the module typed in beside it.
+const VERSIONS_TF: &str = r#"terraform {
+  required_version = "~> 1.5.0"
+}
+
+variable "api_token" {
+  type      = string
+  ephemeral = true
+  default   = "token"
+}
+
+output "api_token" {
+  value     = var.api_token
+  ephemeral = true
+}
+"#;
+
 fn modules(size: &str) -> Vec<Module> {
     let (_, tf) = generated(size);
     let base = root().join(format!("target/bench-data/keys-{size}"));
@@ -199,6 +218,24 @@ fn modules(size: &str) -> Vec<Module> {
                 (write("tfvars", "terraform.tfvars", &vars), "terraform-vars", vars),
             ],
             kinds: vec![("tfvars", 1), ("variable rename (tfvars)", 0)],
+        },
+        // What real root modules have beside their code: a pinned
+        // `required_version` (one that excludes newer functions) and an
+        // ephemeral variable. Each makes a module-level pass judge the
+        // whole module (versions.rs, ephemeral.rs).
+        Module {
+            name: "main.tf + versions.tf",
+            docs: vec![
+                (write("versions", "main.tf", &tf), "terraform", tf.clone()),
+                (write("versions", "versions.tf", VERSIONS_TF), "terraform", VERSIONS_TF.to_string()),
+            ],
+            kinds: vec![
+                ("variable default (versions.tf)", 0),
+                ("local value (versions.tf)", 0),
+                ("output value (versions.tf)", 0),
+                ("resource (versions.tf)", 0),
+                ("module source (versions.tf)", 0),
+            ],
         },
         Module {
             name: "main.pp",

@@ -49,6 +49,8 @@ pub(super) struct ModuleEnv {
     /// by `by` bytes. A keystroke records one instead of moving every
     /// name after it.
     pub(super) moves: Vec<Vec<(usize, isize)>>,
+    /// What the module-level passes found (a patch replaces it).
+    pub(super) passes: super::passes::Found,
 }
 
 /// What tells names apart cheaply before their edit distance: the length

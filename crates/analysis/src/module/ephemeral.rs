@@ -28,11 +28,11 @@ use hcl_edit::visit::{self, Visit};
 use hcl_edit::Span;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::shared::Shared;
+use super::passes::has;
 use super::{Document, FileKind};
 use crate::calls::Context;
 use schema::BlockSchema;
-use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::diagnostic::{Code, Diagnostic};
 use syntax::Dialect;
 
 /// What an expression reads that may be ephemeral.
@@ -107,7 +107,7 @@ pub(super) fn mentioned(docs: &[Document], dialect: Dialect) -> bool {
     dialect.is_terraform()
         && docs.iter().any(|d| {
             d.file.kind == FileKind::Terraform
-                && (d.file.text.contains("ephemeral") || d.file.text.contains("terraform.applying"))
+                && (has(&d.file.text, "ephemeral") || has(&d.file.text, "terraform.applying"))
         })
 }
 
@@ -119,101 +119,127 @@ pub(super) fn applies(docs: &[Document], dialect: Dialect, context: &Context) ->
             && context.calls.values().any(|c| c.interface().is_some_and(|i| i.outputs.iter().any(|o| o.ephemeral))))
 }
 
-/// A value the pass judges: where it is, what it reads, and what to say
-/// when it is ephemeral (`None`: nothing, it may be).
-struct Site {
-    doc: usize,
-    range: Range<usize>,
-    reads: Reads,
-    refusal: Option<(Severity, String)>,
-    /// The address the value gives (`output.x`), shown as ephemeral.
-    address: Option<String>,
+/// What one item tells the pass, its positions relative to the item (so
+/// that it holds while the item only moves): computed once per item
+/// ([`super::passes`]).
+#[derive(Default)]
+pub(super) struct Facts {
+    /// Variables declared `ephemeral = true`.
+    vars: Vec<String>,
+    locals: Vec<(String, Reads)>,
+    /// Name, declared `ephemeral = true`, the value's range, what it reads.
+    outputs: Vec<(String, bool, Range<usize>, Reads)>,
+    /// Module calls: name, then each argument.
+    calls: Vec<(String, Vec<Arg<String>>)>,
+    /// Resources and data sources: data?, type, then each argument (by
+    /// its path through nested blocks).
+    resources: Vec<(bool, String, Vec<PathArg>)>,
+}
+
+/// An argument: its name (or path), its value's range and what it reads.
+type Arg<P> = (P, Range<usize>, Reads);
+type PathArg = Arg<Vec<String>>;
+
+/// The facts of one item's body.
+pub(super) fn facts(body: &Body) -> Facts {
+    let mut f = Facts::default();
+    let range = |e: &Expression| e.span().map(|r| r.start..r.end);
+    for b in body.blocks() {
+        let label = |i: usize| b.labels.get(i).map(super::decls::label_text).unwrap_or("").to_owned();
+        match b.ident.value().as_str() {
+            "variable" if literal_true(&b.body, "ephemeral") => f.vars.push(label(0)),
+            "locals" => {
+                for a in b.body.attributes() {
+                    f.locals.push((a.key.value().to_string(), reads(&a.value)));
+                }
+            }
+            "output" => {
+                let Some(a) = b.body.get_attribute("value") else { continue };
+                let Some(r) = range(&a.value) else { continue };
+                f.outputs.push((label(0), literal_true(&b.body, "ephemeral"), r, reads(&a.value)));
+            }
+            "module" => {
+                let args = b
+                    .body
+                    .attributes()
+                    .filter_map(|a| Some((a.key.value().to_string(), range(&a.value)?, reads(&a.value))));
+                f.calls.push((label(0), args.collect()));
+            }
+            kind @ ("resource" | "data") => {
+                let mut args = Vec::new();
+                arguments(&b.body, &mut Vec::new(), &mut args);
+                f.resources.push((kind == "data", label(0), args));
+            }
+            _ => {}
+        }
+    }
+    f
+}
+
+/// Each argument of a resource body and of its nested blocks (not the
+/// meta-arguments, `lifecycle`, provisioners, connections or `dynamic`
+/// blocks, which may hold ephemeral values or are generated).
+fn arguments(body: &Body, path: &mut Vec<String>, out: &mut Vec<PathArg>) {
+    let top = path.is_empty();
+    for a in body.attributes() {
+        let key = a.key.value().as_str();
+        if top && matches!(key, "count" | "for_each" | "provider" | "depends_on") {
+            continue;
+        }
+        if let Some(r) = a.value.span() {
+            path.push(key.to_owned());
+            out.push((path.clone(), r.start..r.end, reads(&a.value)));
+            path.pop();
+        }
+    }
+    for b in body.blocks() {
+        let key = b.ident.value().as_str();
+        if top && matches!(key, "lifecycle" | "provisioner" | "connection") || key == "dynamic" {
+            continue;
+        }
+        path.push(key.to_owned());
+        arguments(&b.body, path, out);
+        path.pop();
+    }
+}
+
+/// Whether the argument at `path` of a block is an attribute its schema
+/// does not mark write-only (nested blocks followed).
+fn persisted(schema: &BlockSchema, path: &[String]) -> bool {
+    match path {
+        [] => false,
+        [attr] => schema.attribute(attr).is_some_and(|a| !a.write_only),
+        [block, rest @ ..] => schema.block(block).is_some_and(|b| persisted(&b.block, rest)),
+    }
 }
 
 const OUTPUT: &str = "ephemeral value not allowed: this output value is not declared as returning an ephemeral \
                       value, so it cannot be set to a result derived from an ephemeral value (add `ephemeral = \
                       true`, or drop the mark with `ephemeralasnull(…)`)";
 
-/// Reports each ephemeral value where Terraform refuses one; returns the
-/// addresses whose values are ephemeral (`var.x`, `local.y`,
-/// `module.m.out`, `output.z`), sorted, for hover.
-pub(super) fn check(
+/// Per document, each ephemeral value where Terraform refuses one; and
+/// the addresses whose values are ephemeral (`var.x`, `local.y`,
+/// `module.m.out`, `output.z`), sorted, for hover. `facts` gives each
+/// item's (of the module's Terraform files).
+pub(super) fn check<'a>(
     docs: &[Document],
-    dialect: Dialect,
     context: &Context,
-    diagnostics: &mut [Shared<Vec<Diagnostic>>],
-) -> Vec<String> {
-    if !applies(docs, dialect, context) {
-        return Vec::new();
-    }
-    let mut vars: HashSet<String> = HashSet::default();
-    let mut locals: HashMap<String, Reads> = HashMap::default();
-    let mut sites: Vec<Site> = Vec::new();
-    // Outputs declared ephemeral: ephemeral to their callers.
-    let mut declared: Vec<String> = Vec::new();
-    for (di, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform) {
-        for item in doc.items.iter() {
-            let Some(body) = item.body(&doc.file.text) else { continue };
-            let at = item.range.start;
-            let mut site = |e: &Expression, refusal: Option<(Severity, String)>, address: Option<String>| {
-                if let Some(r) = e.span() {
-                    sites.push(Site { doc: di, range: at + r.start..at + r.end, reads: reads(e), refusal, address });
-                }
-            };
-            for b in body.blocks() {
-                let label = |i: usize| b.labels.get(i).map(super::decls::label_text).unwrap_or("");
-                match b.ident.value().as_str() {
-                    "variable" if literal_true(&b.body, "ephemeral") => {
-                        vars.insert(label(0).to_owned());
-                    }
-                    "locals" => {
-                        for a in b.body.attributes() {
-                            locals.insert(a.key.value().to_string(), reads(&a.value));
-                        }
-                    }
-                    "output" => {
-                        let Some(a) = b.body.get_attribute("value") else { continue };
-                        let ephemeral = literal_true(&b.body, "ephemeral");
-                        if ephemeral {
-                            declared.push(format!("output.{}", label(0)));
-                        }
-                        let refusal = (!ephemeral).then(|| (Severity::Error, OUTPUT.to_owned()));
-                        site(&a.value, refusal, Some(format!("output.{}", label(0))));
-                    }
-                    "module" => {
-                        let Some(i) = context.callee(label(0)).and_then(|c| c.interface()) else { continue };
-                        for a in b.body.attributes() {
-                            let key = a.key.value().as_str();
-                            if i.inputs.iter().any(|v| v.name == key && !v.ephemeral) {
-                                let msg = format!(
-                                    "ephemeral value not allowed: the variable `{key}` of module `{}` is not \
-                                     declared as accepting ephemeral values, so it cannot be set to a result derived \
-                                     from an ephemeral value",
-                                    label(0)
-                                );
-                                site(&a.value, Some((Severity::Error, msg)), None);
-                            }
-                        }
-                    }
-                    kind @ ("resource" | "data") => {
-                        let data = kind == "data";
-                        let schemas = context.schemas.as_deref();
-                        let Some(found) = schemas.and_then(|s| s.find(data, label(0))) else { continue };
-                        // (An error even with a schema file the user named:
-                        // an attribute never becomes write-only, providers
-                        // add new `…_wo` ones.)
-                        arguments(&b.body, found.block, "", true, &mut |e, path| {
-                            let msg = format!(
-                                "invalid use of ephemeral value: ephemeral values are not valid for `{path}` of \
-                                 {kind} `{}`, because it is not a write-only attribute and must be persisted to state",
-                                label(0)
-                            );
-                            site(e, Some((Severity::Error, msg)), None);
-                        });
-                    }
-                    _ => {}
-                }
-            }
+    facts: impl Fn(&super::Item) -> Option<&'a Facts>,
+) -> (Vec<Vec<Diagnostic>>, Vec<String>) {
+    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
+    let all = || {
+        docs.iter()
+            .enumerate()
+            .filter(|(_, d)| d.file.kind == FileKind::Terraform)
+            .flat_map(|(di, d)| d.items.iter().map(move |i| ((di, i.range.start), i)))
+    };
+    let mut vars: HashSet<&str> = HashSet::default();
+    let mut locals: HashMap<&str, &Reads> = HashMap::default();
+    for (_, item) in all() {
+        let Some(f) = facts(item) else { continue };
+        vars.extend(f.vars.iter().map(String::as_str));
+        for (n, r) in &f.locals {
+            locals.entry(n.as_str()).or_insert(r);
         }
     }
     let modules = |r: &Reads| {
@@ -222,63 +248,83 @@ pub(super) fn check(
             i.outputs.iter().any(|out| out.ephemeral && o.as_ref().is_none_or(|o| *o == out.name))
         })
     };
-    // Ephemeral locals: those reading an ephemeral name, to a fixpoint.
-    let mut ephemeral_locals: HashSet<String> = HashSet::default();
-    let direct = |r: &Reads, known: &HashSet<String>| {
-        r.always || r.vars.iter().any(|v| vars.contains(v)) || r.locals.iter().any(|l| known.contains(l)) || modules(r)
-    };
-    loop {
-        let more: Vec<String> = locals
-            .iter()
-            .filter(|(n, r)| !ephemeral_locals.contains(*n) && direct(r, &ephemeral_locals))
-            .map(|(n, _)| n.clone())
-            .collect();
-        if more.is_empty() {
-            break;
+    // Ephemeral locals: those reading an ephemeral name, then those
+    // reading them, and so on (the readers indexed only when some local is
+    // ephemeral: at each keystroke in a large module none usually is).
+    let seeded = |r: &Reads| r.always || r.vars.iter().any(|v| vars.contains(v.as_str())) || modules(r);
+    let mut ephemeral_locals: HashSet<&str> = locals.iter().filter(|(_, r)| seeded(r)).map(|(n, _)| *n).collect();
+    if !ephemeral_locals.is_empty() {
+        let mut readers: HashMap<&str, Vec<&str>> = HashMap::default();
+        for (n, r) in &locals {
+            for l in &r.locals {
+                readers.entry(l.as_str()).or_default().push(n);
+            }
         }
-        ephemeral_locals.extend(more);
+        let mut work: Vec<&str> = ephemeral_locals.iter().copied().collect();
+        while let Some(m) = work.pop() {
+            for n in readers.get(m).into_iter().flatten() {
+                if ephemeral_locals.insert(n) {
+                    work.push(n);
+                }
+            }
+        }
     }
+    let direct = |r: &Reads, known: &HashSet<&str>| seeded(r) || r.locals.iter().any(|l| known.contains(l.as_str()));
     let mut addresses: Vec<String> = vars.iter().map(|v| format!("var.{v}")).collect();
-    addresses.extend(declared);
     addresses.extend(ephemeral_locals.iter().map(|l| format!("local.{l}")));
     for (name, callee) in context.calls.iter() {
         let Some(i) = callee.interface() else { continue };
         addresses.extend(i.outputs.iter().filter(|o| o.ephemeral).map(|o| format!("module.{name}.{}", o.name)));
     }
-    for site in sites {
-        if !direct(&site.reads, &ephemeral_locals) {
-            continue;
+    let schemas = context.schemas.as_deref();
+    for ((di, at), item) in all() {
+        let Some(f) = facts(item) else { continue };
+        let place = |r: &Range<usize>| at + r.start..at + r.end;
+        for (name, declared, r, reads) in &f.outputs {
+            let marked = *declared || direct(reads, &ephemeral_locals);
+            if marked {
+                addresses.push(format!("output.{name}"));
+            }
+            if marked && !declared {
+                out[di].push(Diagnostic::new(Code::TypeMismatch, place(r), OUTPUT));
+            }
         }
-        addresses.extend(site.address);
-        if let (Some((severity, msg)), Some(ds)) = (site.refusal, diagnostics.get_mut(site.doc)) {
-            ds.push(Diagnostic::new(Code::TypeMismatch, site.range, msg).with_severity(severity));
+        for (call, args) in &f.calls {
+            let Some(i) = context.callee(call).and_then(|c| c.interface()) else { continue };
+            for (key, r, reads) in args {
+                if i.inputs.iter().any(|v| v.name == *key && !v.ephemeral) && direct(reads, &ephemeral_locals) {
+                    let msg = format!(
+                        "ephemeral value not allowed: the variable `{key}` of module `{call}` is not declared as \
+                         accepting ephemeral values, so it cannot be set to a result derived from an ephemeral value"
+                    );
+                    out[di].push(Diagnostic::new(Code::TypeMismatch, place(r), msg));
+                }
+            }
         }
+        for (data, ty, args) in &f.resources {
+            // (An error even with a schema file the user named: an
+            // attribute never becomes write-only, providers add new
+            // `…_wo` ones.)
+            let Some(found) = schemas.and_then(|s| s.find(*data, ty)) else { continue };
+            let kind = if *data { "data source" } else { "resource" };
+            for (path, r, reads) in args {
+                if persisted(found.block, path) && direct(reads, &ephemeral_locals) {
+                    let msg = format!(
+                        "invalid use of ephemeral value: ephemeral values are not valid for `{}` of {kind} `{ty}`, \
+                         because it is not a write-only attribute and must be persisted to state",
+                        path.join(".")
+                    );
+                    out[di].push(Diagnostic::new(Code::TypeMismatch, place(r), msg));
+                }
+            }
+        }
+    }
+    for ds in &mut out {
+        ds.sort_by_key(|d| (d.range.start, d.range.end));
     }
     addresses.sort();
     addresses.dedup();
-    addresses
-}
-
-/// Each argument of a resource body that is not write-only in its schema
-/// (nested blocks followed; meta-arguments, `lifecycle`, provisioners and
-/// connections, which may hold ephemeral values, left out), with its
-/// path (`a.b`).
-fn arguments(body: &Body, schema: &BlockSchema, prefix: &str, top: bool, f: &mut dyn FnMut(&Expression, &str)) {
-    for a in body.attributes() {
-        let key = a.key.value().as_str();
-        if top && matches!(key, "count" | "for_each" | "provider" | "depends_on") {
-            continue;
-        }
-        if schema.attribute(key).is_some_and(|s| !s.write_only) {
-            f(&a.value, &format!("{prefix}{key}"));
-        }
-    }
-    for b in body.blocks() {
-        let key = b.ident.value().as_str();
-        if let Some(nested) = schema.block(key) {
-            arguments(&b.body, &nested.block, &format!("{prefix}{key}."), false, f);
-        }
-    }
+    (out, addresses)
 }
 
 /// Whether an expression's text reads an ephemeral value, given the

@@ -67,6 +67,8 @@ pub struct Memo {
     pub(super) decls: HashMap<ItemId, Arc<Decls>>,
     pub(super) computed: HashMap<(ItemId, usize), ComputedResult>,
     pub(super) checks: HashMap<ItemId, Arc<CheckResult>>,
+    /// What each item tells the module-level passes (passes.rs).
+    pub(super) facts: super::passes::Facts,
     pub(super) last: Option<Last>,
     pub(super) patches: usize,
     /// What the module's calls lead to (see [`Memo::set_context`]).
@@ -97,11 +99,9 @@ pub(super) struct Last {
     /// last) replaces some, and a change of names can then no longer be
     /// told from them.
     pub(super) exact: bool,
-    /// Whether module-level passes report across items here (override
-    /// files, a `required_version` that excludes functions, ephemeral
-    /// values): a patch,
-    /// which redoes only the edited items, leaves such a module to a
-    /// full run.
+    /// Whether the module has override files, whose merge judges across
+    /// items: a patch, which redoes only the edited items, leaves such a
+    /// module to a full run.
     pub(super) whole: bool,
 }
 
@@ -181,12 +181,14 @@ impl Memo {
     /// Forgets items that are gone (re-parsed or deleted).
     pub(super) fn prune(&mut self, docs: &[Document]) {
         let live: usize = docs.iter().map(|d| d.items.len()).sum();
-        if self.decls.len() <= 2 * live + 64 && self.checks.len() <= 2 * live + 64 {
+        if self.decls.len() <= 2 * live + 64 && self.checks.len() <= 2 * live + 64 && self.facts.len() <= 2 * live + 64
+        {
             return;
         }
         let ids: HashSet<ItemId> = docs.iter().flat_map(|d| d.items.iter().map(|i| i.id)).collect();
         self.decls.retain(|id, _| ids.contains(id));
         self.checks.retain(|id, _| ids.contains(id));
+        self.facts.retain(|id, _| ids.contains(id));
         self.computed.retain(|(id, _), _| ids.contains(id));
     }
 }
@@ -219,9 +221,9 @@ impl Memo {
         let readers = Some(Readers::build(&signature, self));
         let reads_files = self.checks.values().any(|c| !c.deps.files.is_empty())
             || self.computed.values().any(|c| !c.deps.files.is_empty());
-        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
-            || super::versions::bounded(docs, super::module_dialect(docs))
-            || super::ephemeral::applies(docs, super::module_dialect(docs), &env.context);
+        // (The passes of versions.rs and ephemeral.rs run again after a
+        // patch, see passes.rs; merging override files does not.)
+        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path));
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }

@@ -48,6 +48,7 @@ mod interface;
 mod memo;
 mod order;
 mod overrides;
+mod passes;
 mod patch;
 mod pcl_range;
 pub mod pulumi_hcl;
@@ -348,6 +349,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         suggestions: Mutex::default(),
         context: memo.context.clone(),
         moves: Vec::new(),
+        passes: Default::default(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();
@@ -652,8 +654,14 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         nodes.settled().sort_by_key(|n| n.range.start);
     }
     overrides::settle(docs, &mut out.diagnostics);
-    versions::check(docs, dialect, &mut out.diagnostics);
-    out.ephemeral = ephemeral::check(docs, dialect, &env.context, &mut out.diagnostics).into();
+    let found = passes::run(docs, &env.context, &mut memo.facts);
+    for (all, more) in out.diagnostics.iter_mut().zip(&found.diagnostics) {
+        if !more.is_empty() {
+            all.extend(more.iter().cloned());
+        }
+    }
+    out.ephemeral = found.ephemeral.clone().into();
+    env.passes = found;
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();

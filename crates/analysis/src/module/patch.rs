@@ -79,8 +79,7 @@ impl Memo {
     /// (The last analysis itself when `docs` are the ones it was made of.)
     pub(super) fn patch(&mut self, docs: &[Document]) -> Option<Arc<ModuleAnalysis>> {
         let last = self.last.as_ref()?;
-        // Module-level passes (override files, functions a required_version
-        // excludes) are a full analysis's.
+        // Merging override files is a full analysis's.
         if last.signature.len() != docs.len() || last.whole {
             return None;
         }
@@ -515,6 +514,17 @@ impl Memo {
         if !symbol_parts.is_empty() {
             replace_parts(&mut analysis.symbols, symbol_parts, |s| (s.doc, s.name_range.start));
         }
+
+        // The module-level passes, again over every item's facts: what they
+        // said before, where the patch left it, replaced by what they say now.
+        let mut before = std::mem::take(&mut env.passes);
+        super::passes::moved(&mut before.diagnostics, k, window.lo, window.hi, window.delta);
+        let found = super::passes::run(docs, &env.context, &mut self.facts);
+        super::passes::settle(&mut analysis.diagnostics, &mut kept, &before.diagnostics, &found.diagnostics);
+        if *analysis.ephemeral != found.ephemeral {
+            analysis.ephemeral = found.ephemeral.clone().into();
+        }
+        env.passes = found;
 
         // What was read before the edit goes from the index, what is read now comes in.
         if let Some(readers) = &mut readers {

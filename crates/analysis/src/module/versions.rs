@@ -17,14 +17,13 @@ use hcl_edit::structure::Body;
 use hcl_edit::visit::{self, Visit};
 use hcl_edit::Span;
 
-use super::shared::Shared;
 use super::{Document, FileKind};
 use syntax::diagnostic::{Code, Diagnostic, Related};
 use syntax::Dialect;
 
 /// A Terraform version (major, minor, patch; a pre-release suffix is
 /// ignored).
-type Version = (u64, u64, u64);
+pub(super) type Version = (u64, u64, u64);
 
 /// The Terraform version that added each function whose age matters to
 /// the Terraform versions a module may still name (CHANGELOG.md at each
@@ -113,7 +112,7 @@ pub(super) fn upper_bound(constraint: &str) -> Option<Version> {
 fn required_versions(docs: &[Document]) -> Vec<(String, usize, Range<usize>)> {
     let mut out = Vec::new();
     for (di, doc) in docs.iter().enumerate() {
-        if doc.file.kind != FileKind::Terraform || !doc.file.text.contains("required_version") {
+        if doc.file.kind != FileKind::Terraform || !super::passes::has(&doc.file.text, "required_version") {
             continue;
         }
         for item in doc.items.iter() {
@@ -164,38 +163,59 @@ pub(super) fn bounded(docs: &[Document], dialect: Dialect) -> bool {
         && required_versions(docs).iter().any(|(c, ..)| upper_bound(c).is_some_and(|b| b <= newest))
 }
 
-/// `unknown-function` at each call of a function that no version the
-/// module's `required_version` allows has.
-pub(super) fn check(docs: &[Document], dialect: Dialect, diagnostics: &mut [Shared<Vec<Diagnostic>>]) {
+/// The calls of one item to functions whose age matters, relative to the
+/// item: (range, name, the version that added it). Computed once per
+/// item ([`super::passes`]).
+pub(super) type Facts = Vec<(Range<usize>, String, Version)>;
+
+/// The facts of one item's body.
+pub(super) fn facts(body: &Body) -> Facts {
+    let mut found = Vec::new();
+    Calls { at: 0, found: &mut found, caught: 0 }.visit_body(body);
+    found
+}
+
+/// Per document, `unknown-function` at each call of a function that no
+/// version the module's `required_version` allows has. `facts` gives each
+/// item's (of the module's Terraform files).
+pub(super) fn check<'a>(
+    docs: &[Document],
+    dialect: Dialect,
+    facts: impl Fn(&super::Item) -> Option<&'a Facts>,
+) -> Vec<Vec<Diagnostic>> {
+    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
     if dialect != Dialect::Terraform {
-        return;
+        return out;
     }
     let Some((constraint, bound, di, range)) = required_versions(docs)
         .into_iter()
         .filter_map(|(c, di, r)| upper_bound(&c).map(|b| (c, b, di, r)))
         .min_by_key(|(_, b, ..)| *b)
     else {
-        return;
+        return out;
     };
     let path = docs.get(di).map(|d| d.file.path.clone());
     for (dj, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform) {
-        let mut found = Vec::new();
         for item in doc.items.iter() {
-            let Some(body): Option<std::sync::Arc<Body>> = item.body(&doc.file.text) else { continue };
-            Calls { at: item.range.start, found: &mut found, caught: 0 }.visit_body(&body);
-        }
-        for (r, name, since) in found.into_iter().filter(|(_, _, since)| *since >= bound) {
-            let msg = format!(
-                "`{name}` was added in Terraform {}.{}.{}, which this module's required_version \"{constraint}\" excludes",
-                since.0, since.1, since.2
-            );
-            let related =
-                Related { path: path.clone(), range: range.clone(), message: "the module's required_version".into() };
-            if let Some(ds) = diagnostics.get_mut(dj) {
-                ds.push(Diagnostic::new(Code::UnknownFunction, r, msg).with_related(related));
+            let Some(found) = facts(item) else { continue };
+            let at = item.range.start;
+            for (r, name, since) in found.iter().filter(|(_, _, since)| *since >= bound) {
+                let msg = format!(
+                    "`{name}` was added in Terraform {}.{}.{}, which this module's required_version \"{constraint}\" \
+                     excludes",
+                    since.0, since.1, since.2
+                );
+                let related = Related {
+                    path: path.clone(),
+                    range: range.clone(),
+                    message: "the module's required_version".into(),
+                };
+                out[dj]
+                    .push(Diagnostic::new(Code::UnknownFunction, at + r.start..at + r.end, msg).with_related(related));
             }
         }
     }
+    out
 }
 
 #[cfg(test)]
