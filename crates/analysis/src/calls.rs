@@ -42,6 +42,27 @@ pub const TERRAGRUNT: &str = "#terragrunt";
 /// `terraform { source }` is declared (docs/spec/terragrunt.md §2).
 pub const TERRAGRUNT_DIR: &str = "#terragrunt-dir";
 
+/// What the call names of a Terragrunt unit's `include` blocks start with.
+pub const INCLUDE: &str = "#include:";
+
+/// The call name of a Terragrunt unit's `include "LABEL"` merged with
+/// `strategy` (docs/spec/terragrunt.md §3): the strategy is in the name, so
+/// that a change of it is a change of the call that the checks consulted.
+pub fn include_call(strategy: &str, label: &str) -> String {
+    format!("{INCLUDE}{strategy}:{label}")
+}
+
+/// How an include's call source says `find_in_parent_folders("FILE")`:
+/// `#parent:FILE` (a path relative to the unit's directory otherwise).
+pub const PARENT: &str = "#parent:";
+
+/// The name under which a plain HCL module's interface offers the value
+/// `KEY` of the top-level `inputs = { … }` of its file `file` (its file
+/// name): what a Terragrunt unit that includes the file merges in.
+pub fn included_input(file: &str, key: &str) -> String {
+    format!("#inputs:{file}:{key}")
+}
+
 /// The name of test file `file`'s own variable `NAME` (its `variables`).
 pub fn test_var(file: &str, name: &str) -> String {
     format!("#var:{file}:{name}")
@@ -90,6 +111,20 @@ pub struct OutputInfo {
     pub name_range: Range<usize>,
     /// Terraform 1.15's `deprecated = "…"`: a reference to it is warned.
     pub deprecated: Option<String>,
+    /// The value, when a constant (an [`included_input`]'s: checked by
+    /// value where it is merged in, as the including unit's own are).
+    pub constant: Option<Constant>,
+}
+
+/// A constant value in an interface (hashed by its printed form: a
+/// [`types::value::Value`] has no `Hash`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constant(pub types::value::Value);
+
+impl Hash for Constant {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        format!("{:?}", self.0).hash(state)
+    }
 }
 
 /// A module as its callers see it.
@@ -124,7 +159,8 @@ impl Interface {
     /// The object of all outputs: what `module.NAME` is for one instance.
     pub fn value(&self) -> Type {
         let mut attrs: Vec<(String, Type)> = Vec::new();
-        for o in &self.outputs {
+        // (`#…` names are a plain HCL file's inputs, no output.)
+        for o in self.outputs.iter().filter(|o| !o.name.starts_with('#')) {
             if !attrs.iter().any(|(n, _)| *n == o.name) {
                 attrs.push((o.name.clone(), o.ty.clone()));
             }

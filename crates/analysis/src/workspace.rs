@@ -193,6 +193,9 @@ impl Workspace {
 /// The directory a call leads to, or `None` when it is not installed.
 fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
     let (name, source) = (&call.name, call.source.as_deref()?);
+    if call.family == Family::Hcl {
+        return included_dir(files, dir, source);
+    }
     if is_local(source) {
         return Some(normalize(&dir.join(source.replace('\\', "/"))));
     }
@@ -221,6 +224,30 @@ fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
         return None;
     }
     None
+}
+
+/// How many folders above a unit `find_in_parent_folders` looks in
+/// (Terragrunt's default `--max-folders-to-check`).
+const MAX_FOLDERS: usize = 100;
+
+/// The directory of the file a Terragrunt `include` names (its call's
+/// source, see `module/terragrunt.rs`): `#parent:FILE` is
+/// `find_in_parent_folders("FILE")`, the first folder above the unit's
+/// own (not it) where `FILE` is (`findInParentFoldersImpl` in
+/// gruntwork-io/terragrunt `pkg/config/config_helpers.go`); else a path
+/// relative to the unit's directory. `None` when there is no such file.
+fn included_dir(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+    let file = match source.strip_prefix(crate::calls::PARENT) {
+        Some(name) => {
+            dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| files.read(p).is_some())?
+        }
+        None => {
+            let p = dir.join(source.replace('\\', "/"));
+            files.read(&p)?;
+            p
+        }
+    };
+    Some(normalize(file.parent()?))
 }
 
 /// `Key` and `Dir` of every module in a `modules.json`.
