@@ -45,22 +45,25 @@ pub const TERRAGRUNT_DIR: &str = "#terragrunt-dir";
 /// What the call names of a Terragrunt unit's `include` blocks start with.
 pub const INCLUDE: &str = "#include:";
 
-/// The call name of a Terragrunt unit's `include "LABEL"` merged with
-/// `strategy` (docs/spec/terragrunt.md §3): the strategy is in the name, so
-/// that a change of it is a change of the call that the checks consulted.
-pub fn include_call(strategy: &str, label: &str) -> String {
-    format!("{INCLUDE}{strategy}:{label}")
+/// The call name of a Terragrunt unit's `include "LABEL"`
+/// (docs/spec/terragrunt.md §3). Its callee offers only the included
+/// file's values (see `workspace`): [`included_input`]s and [`INCLUDED`].
+pub fn include_call(label: &str) -> String {
+    format!("{INCLUDE}{label}")
 }
+
+/// What an include's callee calls the included file's whole `inputs`.
+pub const INCLUDED: &str = "#inputs";
 
 /// How an include's call source says `find_in_parent_folders("FILE")`:
 /// `#parent:FILE` (a path relative to the unit's directory otherwise).
 pub const PARENT: &str = "#parent:";
 
 /// The name under which a plain HCL module's interface offers the value
-/// `KEY` of the top-level `inputs = { … }` of its file `file` (its file
-/// name): what a Terragrunt unit that includes the file merges in.
-pub fn included_input(file: &str, key: &str) -> String {
-    format!("#inputs:{file}:{key}")
+/// `KEY` of the top-level `inputs = { … }` of one of its files (whose path
+/// the output has): what a Terragrunt unit that includes the file merges in.
+pub fn included_input(key: &str) -> String {
+    format!("{INCLUDED}.{key}")
 }
 
 /// The name of test file `file`'s own variable `NAME` (its `variables`).

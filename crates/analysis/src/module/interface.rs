@@ -324,8 +324,9 @@ impl Memo {
     }
 }
 
-/// The values of each plain HCL file's top-level `inputs = { … }`, one by
-/// one (named [`crate::calls::included_input`]): what a Terragrunt unit
+/// Each plain HCL file's top-level `inputs = { … }`, whole
+/// ([`crate::calls::INCLUDED`]) and value by value (named
+/// [`crate::calls::included_input`]), with the file as their path: what a Terragrunt unit
 /// that includes the file merges into its own (terragrunt.md §3), typed as
 /// the file's own analysis typed them, with their constant values.
 fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut Vec<OutputInfo>) {
@@ -335,7 +336,15 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
         else {
             continue;
         };
-        let file = crate::calls::test_file_name(&doc.file.path);
+        outputs.push(OutputInfo {
+            name: crate::calls::INCLUDED.to_string(),
+            ty: whole.ty.clone(),
+            description: None,
+            path: doc.file.path.clone(),
+            name_range: whole.name_range.clone(),
+            deprecated: None,
+            constant: None,
+        });
         for item in doc.items.iter() {
             let Some(body) = item.body(&doc.file.text) else { continue };
             let src = item_source(doc, item);
@@ -348,7 +357,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
                 };
                 let Some(ty) = whole.ty.attribute(&key) else { continue };
                 outputs.push(OutputInfo {
-                    name: crate::calls::included_input(&file, &key),
+                    name: crate::calls::included_input(&key),
                     ty: ty.clone(),
                     description: None,
                     path: doc.file.path.clone(),

@@ -103,7 +103,7 @@ pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let label = b.labels.first().map(label_text).unwrap_or("");
     let path = b.body.get_attribute("path")?;
     Some(CallDecl {
-        name: crate::calls::include_call(&strategy(b, src), label),
+        name: crate::calls::include_call(label),
         name_range: src.range(&path.value),
         source: include_source(&path.value, src),
         template: None,
@@ -137,13 +137,7 @@ pub(super) fn include(inf: &mut Infer, b: &Block) {
             inf.report(Diagnostic::new(Code::InvalidValue, r, msg));
         }
     }
-    let Some(path) = b.body.get_attribute("path") else { return };
-    let Some(source) = include_source(&path.value, inf.source()) else { return };
-    let file = source.strip_prefix(crate::calls::PARENT).unwrap_or(&source);
-    let file = std::path::Path::new(file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let Some(Callee::Module(included)) = inf.env().callee(&crate::calls::include_call(&strategy, label)) else {
-        return;
-    };
+    let Some(Callee::Module(included)) = inf.env().callee(&crate::calls::include_call(label)) else { return };
     if strategy == "no_merge" {
         return;
     }
@@ -152,7 +146,7 @@ pub(super) fn include(inf: &mut Infer, b: &Block) {
     // The unit's own `inputs` (a name of the file, so a change of them
     // checks this again).
     let own = inf.env().lookup(Space::Pcl, "inputs").map(|(t, _)| t);
-    let prefix = crate::calls::included_input(&file, "");
+    let prefix = crate::calls::included_input("");
     for given in included.outputs.iter().filter(|o| o.name.starts_with(&prefix)) {
         let name = &given.name[prefix.len()..];
         if own.as_ref().is_some_and(|t| t.attribute(name).is_some() || matches!(t.kind(), Kind::Any)) {
@@ -169,6 +163,7 @@ pub(super) fn include(inf: &mut Infer, b: &Block) {
             range: given.name_range.clone(),
             message: format!("`{name}` is given here"),
         };
+        let file = given.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
         let from = format!("input `{name}` from `{file}` (include `{label}`)");
         let dialect = inf.env().dialect();
         if let Some(crate::calls::Constant(v)) = &given.constant {
