@@ -221,7 +221,8 @@ impl Memo {
             || self.computed.values().any(|c| !c.deps.files.is_empty());
         let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
             || super::versions::bounded(docs, super::module_dialect(docs))
-            || super::ephemeral::mentioned(docs, super::module_dialect(docs));
+            || super::ephemeral::mentioned(docs, super::module_dialect(docs))
+            || super::stacks::deploys(docs);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }

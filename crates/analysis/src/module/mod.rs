@@ -649,6 +649,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     overrides::settle(docs, &mut out.diagnostics);
     versions::check(docs, dialect, &mut out.diagnostics);
     ephemeral::check(docs, dialect, &mut out.diagnostics);
+    stacks::deployments(docs, &vars, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
