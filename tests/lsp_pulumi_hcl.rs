@@ -31,3 +31,35 @@ async fn package_schemas_type_pulumi_hcl_resources() {
     let prose = h["contents"]["value"].as_str().unwrap_or("");
     assert!(prose.contains("random:index/randomPet:RandomPet") && prose.contains("random-4.11.2.json"), "{prose}");
 }
+
+/// A `Pulumi.yaml` created, changed or deleted while the server runs
+/// (crates/project/src/pulumi.rs keeps what it read per directory) makes
+/// the `.tf` files below it Pulumi HCL or not, once the client's watched
+/// file event names it: `stringasset` is a Pulumi function (pulumi-hcl's
+/// `pkg/hcl/eval/functions.go`), unknown in Terraform.
+#[tokio::test]
+async fn a_project_file_changed_on_disk_changes_the_dialect() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let main = s.open("main.tf", "output \"a\" {\n  value = stringasset(\"x\")\n}\n").await;
+    assert_eq!(codes(&s.diagnostics(&main, 1).await), ["unknown-function"]);
+    let project = uri(&s.dir.join("Pulumi.yaml"));
+    let event = |kind: u8| json!({"changes": [{"uri": project, "type": kind}]});
+
+    s.disk("Pulumi.yaml", "name: assets\nruntime: hcl\n");
+    s.notify("workspace/didChangeWatchedFiles", event(1)).await;
+    let diags = s.newest_until(&main, |d| d.is_empty()).await;
+    assert!(diags.is_empty(), "a Pulumi HCL program now: {diags:?}");
+
+    s.disk("Pulumi.yaml", "name: assets\nruntime: yaml\n");
+    s.notify("workspace/didChangeWatchedFiles", event(2)).await;
+    let diags = s.newest_until(&main, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["unknown-function"], "a YAML program's .tf is Terraform: {diags:?}");
+
+    s.disk("Pulumi.yaml", "name: assets\nruntime: hcl\n");
+    s.notify("workspace/didChangeWatchedFiles", event(2)).await;
+    assert!(s.newest_until(&main, |d| d.is_empty()).await.is_empty());
+    std::fs::remove_file(s.dir.join("Pulumi.yaml")).unwrap();
+    s.notify("workspace/didChangeWatchedFiles", event(3)).await;
+    let diags = s.newest_until(&main, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["unknown-function"], "no program once deleted: {diags:?}");
+}
