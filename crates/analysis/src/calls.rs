@@ -59,6 +59,10 @@ pub const INCLUDED: &str = "#inputs";
 /// `#parent:FILE` (a path relative to the unit's directory otherwise).
 pub const PARENT: &str = "#parent:";
 
+/// After a [`PARENT`] file, a path beside that file:
+/// `dirname(find_in_parent_folders("FILE"))` followed by `/REST`.
+pub const BESIDE: &str = "#dir:";
+
 /// The name under which a plain HCL module's interface offers the value
 /// `KEY` of the top-level `inputs = { … }` of one of its files (whose path
 /// the output has): what a Terragrunt unit that includes the file merges in.

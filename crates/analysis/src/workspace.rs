@@ -238,12 +238,26 @@ const MAX_FOLDERS: usize = 100;
 /// `module/terragrunt.rs`): `#parent:FILE` is
 /// `find_in_parent_folders("FILE")`, the first folder above the unit's
 /// own (not it) where `FILE` is (`findInParentFoldersImpl` in
-/// gruntwork-io/terragrunt `pkg/config/config_helpers.go`); else a path
-/// relative to the unit's directory. `None` when there is no such file.
+/// gruntwork-io/terragrunt `pkg/config/config_helpers.go`), and
+/// `#parent:FILE#dir:/REST` the file REST beside it; else a path relative
+/// to the unit's directory. `None` when there is no such file.
 fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
     let file = match source.strip_prefix(crate::calls::PARENT) {
-        Some(name) => {
-            dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| files.read(p).is_some())?
+        Some(wanted) => {
+            let (name, beside) = match wanted.split_once(crate::calls::BESIDE) {
+                Some((name, rest)) => (name, Some(rest.trim_start_matches('/'))),
+                None => (wanted, None),
+            };
+            let found =
+                dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| files.read(p).is_some())?;
+            match beside {
+                Some(rest) => {
+                    let p = found.parent()?.join(rest);
+                    files.read(&p)?;
+                    p
+                }
+                None => found,
+            }
         }
         None => {
             let p = dir.join(source.replace('\\', "/"));

@@ -74,25 +74,61 @@ fn strategy(b: &Block, src: Source<'_>) -> String {
     }
 }
 
-/// The file an include's `path` names, as its call's source: a
-/// `find_in_parent_folders("FILE")` (any fallback aside; no argument is
-/// `terragrunt.hcl`) or a constant path relative to the unit's directory.
-/// A path built otherwise (`"${dirname(…)}/…"`) is not followed.
+/// The file an include's `path` names, as its call's source (resolved by
+/// `workspace::included_file`):
+/// - `find_in_parent_folders("FILE")` (any fallback aside; no argument is
+///   `terragrunt.hcl`): `#parent:FILE`;
+/// - `"${dirname(find_in_parent_folders("FILE"))}/REST"`, the shape of
+///   Terragrunt's `_envcommon` examples: `#parent:FILE#dir:/REST`, REST
+///   beside the file found;
+/// - `"${get_terragrunt_dir()}/REST"` or a constant: a path relative to the
+///   unit's directory.
+///
+/// A path built otherwise is not followed.
 fn include_source(e: &Expression, src: Source<'_>) -> Option<String> {
-    if let Expression::FuncCall(call) = e {
-        if call.name.is_namespaced() || call.name.name.value().as_str() != "find_in_parent_folders" {
+    if let Some(file) = parent_call(e, src) {
+        return Some(format!("{}{file}", crate::calls::PARENT));
+    }
+    if let Expression::StringTemplate(t) = e {
+        use hcl_edit::template::Element;
+        let mut elements = t.iter();
+        let Some(Element::Interpolation(first)) = elements.next() else { return None };
+        let mut rest = String::new();
+        for el in elements {
+            let Element::Literal(l) = el else { return None };
+            rest.push_str(l.value());
+        }
+        if !rest.starts_with('/') {
             return None;
         }
-        let file = match call.args.iter().next().map(|a| eval(a, src)) {
-            None => "terragrunt.hcl".to_string(),
-            Some(Ok(Value::String(s))) if !s.is_empty() => s,
-            Some(_) => return None,
+        let Expression::FuncCall(call) = &first.expr else { return None };
+        let mut args = call.args.iter();
+        return match (call.name.name.value().as_str(), args.next(), args.next()) {
+            ("dirname", Some(inner), None) => {
+                let file = parent_call(inner, src)?;
+                Some(format!("{}{file}{}{rest}", crate::calls::PARENT, crate::calls::BESIDE))
+            }
+            ("get_terragrunt_dir", None, None) => Some(format!(".{rest}")),
+            _ => None,
         };
-        return Some(format!("{}{file}", crate::calls::PARENT));
     }
     match eval(e, src) {
         Ok(Value::String(s)) if !s.is_empty() && !s.starts_with('#') => Some(s),
         _ => None,
+    }
+}
+
+/// The file of a `find_in_parent_folders("FILE")` call (no argument is
+/// `terragrunt.hcl`, Terragrunt's default).
+fn parent_call(e: &Expression, src: Source<'_>) -> Option<String> {
+    let Expression::FuncCall(call) = e else { return None };
+    if call.name.is_namespaced() || call.name.name.value().as_str() != "find_in_parent_folders" {
+        return None;
+    }
+    match call.args.iter().next().map(|a| eval(a, src)) {
+        None => Some("terragrunt.hcl".to_string()),
+        Some(Ok(Value::String(s))) if !s.is_empty() && !s.contains('#') => Some(s),
+        Some(_) => None,
     }
 }
 
