@@ -42,6 +42,34 @@ pub const TERRAGRUNT: &str = "#terragrunt";
 /// `terraform { source }` is declared (docs/spec/terragrunt.md §2).
 pub const TERRAGRUNT_DIR: &str = "#terragrunt-dir";
 
+/// What the call names of a Terragrunt unit's `include` blocks start with.
+pub const INCLUDE: &str = "#include:";
+
+/// The call name of a Terragrunt unit's `include "LABEL"`
+/// (docs/spec/terragrunt.md §3). Its callee offers only the included
+/// file's values (see `workspace`): [`included_input`]s and [`INCLUDED`].
+pub fn include_call(label: &str) -> String {
+    format!("{INCLUDE}{label}")
+}
+
+/// What an include's callee calls the included file's whole `inputs`.
+pub const INCLUDED: &str = "#inputs";
+
+/// How an include's call source says `find_in_parent_folders("FILE")`:
+/// `#parent:FILE` (a path relative to the unit's directory otherwise).
+pub const PARENT: &str = "#parent:";
+
+/// After a [`PARENT`] file, a path beside that file:
+/// `dirname(find_in_parent_folders("FILE"))` followed by `/REST`.
+pub const BESIDE: &str = "#dir:";
+
+/// The name under which a plain HCL module's interface offers the value
+/// `KEY` of the top-level `inputs = { … }` of one of its files (whose path
+/// the output has): what a Terragrunt unit that includes the file merges in.
+pub fn included_input(key: &str) -> String {
+    format!("{INCLUDED}.{key}")
+}
+
 /// The name of test file `file`'s own variable `NAME` (its `variables`).
 pub fn test_var(file: &str, name: &str) -> String {
     format!("#var:{file}:{name}")
@@ -95,6 +123,20 @@ pub struct OutputInfo {
     pub deprecated: Option<String>,
     /// `ephemeral = true`: its value carries the ephemeral mark to callers.
     pub ephemeral: bool,
+    /// The value, when a constant (an [`included_input`]'s: checked by
+    /// value where it is merged in, as the including unit's own are).
+    pub constant: Option<Constant>,
+}
+
+/// A constant value in an interface (hashed by its printed form: a
+/// [`types::value::Value`] has no `Hash`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constant(pub types::value::Value);
+
+impl Hash for Constant {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        format!("{:?}", self.0).hash(state)
+    }
 }
 
 /// A module as its callers see it.
@@ -129,7 +171,8 @@ impl Interface {
     /// The object of all outputs: what `module.NAME` is for one instance.
     pub fn value(&self) -> Type {
         let mut attrs: Vec<(String, Type)> = Vec::new();
-        for o in &self.outputs {
+        // (`#…` names are a plain HCL file's inputs, no output.)
+        for o in self.outputs.iter().filter(|o| !o.name.starts_with('#')) {
             if !attrs.iter().any(|(n, _)| *n == o.name) {
                 attrs.push((o.name.clone(), o.ty.clone()));
             }

@@ -186,6 +186,10 @@ impl Workspace {
         entry.analysis = Some(analysis);
         entry.interface = Some(interface.clone());
         self.modules.insert(key, entry);
+        if call.family == Family::Hcl {
+            let caller = stack.last().map(|(d, _)| d.clone()).unwrap_or_default();
+            return Callee::Module(included_only(files, &caller, call, interface));
+        }
         Callee::Module(interface)
     }
 }
@@ -193,6 +197,9 @@ impl Workspace {
 /// The directory a call leads to, or `None` when it is not installed.
 fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
     let (name, source) = (&call.name, call.source.as_deref()?);
+    if call.family == Family::Hcl {
+        return Some(normalize(included_file(files, dir, source)?.parent()?));
+    }
     if is_local(source) {
         return Some(normalize(&dir.join(source.replace('\\', "/"))));
     }
@@ -221,6 +228,52 @@ fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
         return None;
     }
     None
+}
+
+/// How many folders above a unit `find_in_parent_folders` looks in
+/// (Terragrunt's default `--max-folders-to-check`).
+const MAX_FOLDERS: usize = 100;
+
+/// The file a Terragrunt `include` names (its call's source, see
+/// `module/terragrunt.rs`): `#parent:FILE` is
+/// `find_in_parent_folders("FILE")`, the first folder above the unit's
+/// own (not it) where `FILE` is (`findInParentFoldersImpl` in
+/// gruntwork-io/terragrunt `pkg/config/config_helpers.go`), and
+/// `#parent:FILE#dir:/REST` the file REST beside it; else a path relative
+/// to the unit's directory. `None` when there is no such file.
+fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+    let file = match source.strip_prefix(crate::calls::PARENT) {
+        Some(wanted) => {
+            let (name, beside) = match wanted.split_once(crate::calls::BESIDE) {
+                Some((name, rest)) => (name, Some(rest.trim_start_matches('/'))),
+                None => (wanted, None),
+            };
+            let found =
+                dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| files.read(p).is_some())?;
+            match beside {
+                Some(rest) => {
+                    let p = found.parent()?.join(rest);
+                    files.read(&p)?;
+                    p
+                }
+                None => found,
+            }
+        }
+        None => {
+            let p = dir.join(source.replace('\\', "/"));
+            files.read(&p)?;
+            p
+        }
+    };
+    Some(normalize(&file))
+}
+
+/// What a unit's include sees of the included file's module: only that
+/// file's values (a directory may hold several files that units include).
+fn included_only(files: &dyn Files, dir: &Path, call: &Call, interface: Arc<Interface>) -> Arc<Interface> {
+    let Some(file) = call.source.as_deref().and_then(|s| included_file(files, dir, s)) else { return interface };
+    let outputs = interface.outputs.iter().filter(|o| normalize(&o.path) == file).cloned().collect();
+    Arc::new(Interface::new(interface.dir.clone(), Vec::new(), outputs))
 }
 
 /// `Key` and `Dir` of every module in a `modules.json`.

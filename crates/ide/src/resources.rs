@@ -79,7 +79,9 @@ pub(super) fn hover_argument(
         return None;
     }
     let place = place(item_prefix(d, start))?;
-    let found = schemas.find(place.data, &place.ty)?;
+    let Some(found) = schemas.find(place.data, &place.ty) else {
+        return pulumi_hcl_argument(d, schemas, &place, word, start..end);
+    };
     let block = block_at(&found, &place.nested)?;
     let kind = if place.data { "data source" } else { "resource" };
     let mut path: Vec<&str> = place.nested.iter().map(String::as_str).collect();
@@ -118,6 +120,31 @@ pub(super) fn hover_argument(
     prose.extend(found.description(place.data, &place.ty, &path));
     prose.push(format!("From the schema {}.", found.origin()));
     Some(HoverInfo { range: start..end, ty, prose })
+}
+
+/// Hover on an argument of a Pulumi HCL resource that a package resource
+/// types (docs/spec/pulumi-hcl.md §6): its property's type, and the
+/// Pulumi name it has.
+fn pulumi_hcl_argument(
+    d: &Document,
+    schemas: &schema::Schemas,
+    place: &Place,
+    word: &str,
+    range: std::ops::Range<usize>,
+) -> Option<HoverInfo> {
+    if d.file.dialect != syntax::Dialect::PulumiHcl || place.data || !place.nested.is_empty() {
+        return None;
+    }
+    let packages: Vec<&schema::pulumi::Package> = schemas.packages.iter().map(|p| &*p.package).collect();
+    let bridged = schema::bridge::resource(&packages, &place.ty)?;
+    let p = bridged.resource.inputs.iter().find(|p| bridged.tf_name(&p.name) == word)?;
+    let how = if p.required { "required" } else { "optional" };
+    let file = schemas.packages.iter().find(|f| f.package.resources.contains_key(bridged.token))?;
+    let prose = vec![
+        format!("`{word}` of resource `{}`: {how} (`{}` of `{}`).", place.ty, p.name, bridged.token),
+        format!("From the package schema {}.", file.label),
+    ];
+    Some(HoverInfo { range, ty: p.ty.clone(), prose })
 }
 
 /// The schema's description of the attribute a reference like

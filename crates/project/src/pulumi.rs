@@ -4,18 +4,41 @@
 //! (pulumi-hcl's docs/language-reference.md "Overview"). Pulumi looks for
 //! the project file the same way, from the working directory upwards.
 //!
-//! The answer is kept per directory for the life of the process: the
-//! dialect is asked for on every read of every file, and a project's
-//! runtime does not change while it is edited. (Adding a `Pulumi.yaml` to a
-//! directory already looked at takes a restart of the server.)
+//! The answer is kept per directory (the dialect is asked for on every read
+//! of every file), and looked for again when a client's watched-file event
+//! names a project file ([`changed`]: the server then analyses every open
+//! document again) or, for a client that watches nothing, once it is
+//! [`LOOK_AGAIN`] old, at the next read.
 
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap as HashMap;
 use syntax::Dialect;
 
-static SEEN: LazyLock<Mutex<HashMap<PathBuf, bool>>> = LazyLock::new(Default::default);
+/// Per directory: whether it is in a program, and when that was looked at.
+static SEEN: LazyLock<Mutex<HashMap<PathBuf, (bool, Instant)>>> = LazyLock::new(Default::default);
+
+/// How long an answer is trusted without an event (as the configuration
+/// file's, `nearest.rs`).
+const LOOK_AGAIN: Duration = Duration::from_secs(2);
+
+/// Takes a changed, created or deleted file: when it is a project file
+/// (`Pulumi.yaml`, `Pulumi.yml`), what is known of its directory and those
+/// below is forgotten, and `true` says the dialect of files there may have
+/// changed.
+pub fn changed(path: &Path) -> bool {
+    let named = path.file_name().and_then(|n| n.to_str());
+    if !named.is_some_and(|n| analysis::pulumi_project::PROJECT_FILES.contains(&n)) {
+        return false;
+    }
+    let Some(dir) = path.parent().and_then(|d| std::path::absolute(d).ok()) else { return true };
+    if let Ok(mut seen) = SEEN.lock() {
+        seen.retain(|d, _| !d.starts_with(&dir));
+    }
+    true
+}
 
 /// The dialect `path` gets from a `Pulumi.yaml`: `Some(PulumiHcl)` for a
 /// `.tf` file of an HCL program, `None` otherwise (its name decides).
@@ -30,7 +53,8 @@ pub fn dialect(path: &Path) -> Option<Dialect> {
 /// Whether `dir` is in a Pulumi HCL program: the nearest project file's
 /// answer, that directory's and its parents' remembered.
 fn in_program(dir: &Path) -> bool {
-    if let Some(known) = SEEN.lock().ok().and_then(|seen| seen.get(dir).copied()) {
+    let known = SEEN.lock().ok().and_then(|seen| seen.get(dir).copied());
+    if let Some((known, _)) = known.filter(|(_, at)| at.elapsed() < LOOK_AGAIN) {
         return known;
     }
     let found = project_file(dir).map(|text| analysis::pulumi_project::is_hcl_runtime(&text));
@@ -39,7 +63,7 @@ fn in_program(dir: &Path) -> bool {
         None => dir.parent().is_some_and(in_program),
     };
     if let Ok(mut seen) = SEEN.lock() {
-        seen.insert(dir.to_path_buf(), answer);
+        seen.insert(dir.to_path_buf(), (answer, Instant::now()));
     }
     answer
 }
@@ -70,6 +94,26 @@ mod tests {
             assert_eq!(project_file(&dir), None);
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A project file created, changed or deleted is seen once an event
+    /// names it (and only a project file's event forgets anything).
+    #[test]
+    fn a_changed_project_file_is_read_again() {
+        let root = std::env::temp_dir().join(format!("hcl-types-pulumi-changed-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("net")).unwrap();
+        let (main, module) = (root.join("main.tf"), root.join("net/main.tf"));
+        assert_eq!(dialect(&main), None);
+        let project = root.join("Pulumi.yaml");
+        std::fs::write(&project, "name: p\nruntime: hcl\n").unwrap();
+        assert!(!changed(&main));
+        assert!(changed(&project));
+        assert_eq!(dialect(&main), Some(Dialect::PulumiHcl));
+        assert_eq!(dialect(&module), Some(Dialect::PulumiHcl));
+        std::fs::write(&project, "name: p\nruntime: yaml\n").unwrap();
+        assert!(changed(&project));
+        assert_eq!((dialect(&main), dialect(&module)), (None, None));
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     /// A program's `.tf` files and its local modules' are Pulumi HCL; a

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use types::Type;
 
+pub mod bridge;
 pub mod pulumi;
 mod set;
 pub use set::{Found, PackageFile, SchemaFile, Schemas, Source};

@@ -230,6 +230,15 @@ impl Package {
         self.lookup_function(token).found()
     }
 
+    /// pulumi-hcl's `tokenSearchKey`: the token's module (as
+    /// `TokenToModule` reads it) and name, lowercased, without `/` and `_`.
+    pub fn search_key(&self, token: &str) -> Option<String> {
+        let c = canonical(token, self.module_format.as_ref())?;
+        let mut parts = c.splitn(3, ':').skip(1);
+        let (module, name) = (parts.next()?, parts.next()?);
+        Some(format!("{module}{name}").to_lowercase().replace(['/', '_'], ""))
+    }
+
     pub fn lookup_function(&self, token: &str) -> Lookup<'_, PulumiFunction> {
         lookup(&self.functions, &self.function_tokens, self.module_format.as_ref(), token)
     }

@@ -151,7 +151,7 @@ pub struct Infer<'e, 's> {
 /// `for_each = { for i, v in LIST : i => v }` (analysis.md §1).
 pub const NUMERIC_EACH_KEY: &str = "\0each.key holds a number";
 
-fn options(dialect: Dialect) -> ConvertOptions {
+pub(crate) fn options(dialect: Dialect) -> ConvertOptions {
     let terraform = dialect.is_terraform();
     ConvertOptions { any_is_safe: true, none_is_universal: terraform, go_cty: terraform }
 }

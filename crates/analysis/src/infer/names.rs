@@ -87,6 +87,9 @@ impl<'e, 's> Infer<'e, 's> {
         if let Some(call) = self.stack_component(dialect, name, ops) {
             return self.module_reference_of(&call, "component", range, ops);
         }
+        if let Some(found) = self.included_inputs(dialect, name, &range, ops) {
+            return found;
+        }
         if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
@@ -221,6 +224,37 @@ impl<'e, 's> Infer<'e, 's> {
         let TraversalOperator::GetAttr(attr) = ops.first()?.value() else { return None };
         let call = crate::calls::component_call(attr.value().as_str());
         self.env.lookup(Space::Module, &call).is_some().then_some(call)
+    }
+
+    /// A Terragrunt unit's `include.LABEL.inputs…` (`expose = true`): the
+    /// included file's `inputs`, as its own analysis typed them
+    /// (terragrunt.md §3); `None` elsewhere (any other part of an exposed
+    /// include is `any`).
+    fn included_inputs(
+        &mut self,
+        dialect: Dialect,
+        name: &str,
+        range: &Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<(Type, Note)> {
+        if dialect != Dialect::Hcl || name != "include" {
+            return None;
+        }
+        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+            _ => None,
+        };
+        let (label, "inputs") = (attr(0)?, attr(1)?) else { return None };
+        let callee = self.env.callee(&crate::calls::include_call(label))?;
+        let whole = callee.interface()?.output(crate::calls::INCLUDED)?;
+        let related = Related {
+            path: Some(whole.path.clone()),
+            range: whole.name_range.clone(),
+            message: format!("the inputs of include `{label}`"),
+        };
+        let t = whole.ty.clone();
+        self.note(range.start..self.range(&ops[1]).end, &t, Note::Reference(Some(related.clone())));
+        Some((self.apply(t, &ops[2..]), Note::Reference(Some(related))))
     }
 
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a

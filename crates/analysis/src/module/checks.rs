@@ -115,6 +115,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("module", FileKind::Terraform) if dialect.is_terraform() => module_call(inf, b, dialect),
         ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
+        ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
+            super::terragrunt::include(inf, b);
+            body(inf, &b.body, dialect, false)
+        }
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
             super::stacks::component(inf, b, dialect)
         }

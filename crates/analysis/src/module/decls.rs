@@ -575,6 +575,9 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
         ("terraform", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
             d.calls.extend(super::terragrunt::terraform_decl(b, src))
         }
+        ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
+            d.calls.extend(super::terragrunt::include_decl(b, src))
+        }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
                 d.computed.push(ComputedDecl {

@@ -136,7 +136,14 @@ impl Memo {
                 let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
                 for c in &d.calls {
                     if names.insert(c.name.clone()) {
-                        let family = if c.component { Family::Pcl } else { Family::Terraform };
+                        let family = if c.component {
+                            Family::Pcl
+                        } else if c.name.starts_with(crate::calls::INCLUDE) {
+                            // A Terragrunt include names a plain HCL file.
+                            Family::Hcl
+                        } else {
+                            Family::Terraform
+                        };
                         if let Some(t) = &c.template {
                             templates.push((out.len(), t.clone()));
                         }
@@ -312,9 +319,59 @@ impl Memo {
                 name_range: s.name_range.clone(),
                 deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
                 ephemeral: item.is_some_and(|item| ephemeral(doc, item, "output", &s.name)),
+                constant: None,
             });
         }
+        included_inputs(docs, &analysis, &mut outputs);
         Interface::new(dir, inputs, outputs)
+    }
+}
+
+/// Each plain HCL file's top-level `inputs = { … }`, whole
+/// ([`crate::calls::INCLUDED`]) and value by value (named
+/// [`crate::calls::included_input`]), with the file as their path: what a Terragrunt unit
+/// that includes the file merges into its own (terragrunt.md §3), typed as
+/// the file's own analysis typed them, with their constant values.
+fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut Vec<OutputInfo>) {
+    for (n, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Hcl) {
+        let Some(whole) =
+            analysis.symbols.iter().find(|s| s.doc == n && s.kind == SymbolKind::Attribute && s.name == "inputs")
+        else {
+            continue;
+        };
+        outputs.push(OutputInfo {
+            name: crate::calls::INCLUDED.to_string(),
+            ty: whole.ty.clone(),
+            description: None,
+            path: doc.file.path.clone(),
+            name_range: whole.name_range.clone(),
+            deprecated: None,
+            ephemeral: false,
+            constant: None,
+        });
+        for item in doc.items.iter() {
+            let Some(body) = item.body(&doc.file.text) else { continue };
+            let src = item_source(doc, item);
+            let Some(Expression::Object(obj)) = body.get_attribute("inputs").map(|a| &a.value) else { continue };
+            for (k, v) in obj.iter() {
+                let key = match k {
+                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    _ => continue,
+                };
+                let Some(ty) = whole.ty.attribute(&key) else { continue };
+                outputs.push(OutputInfo {
+                    name: crate::calls::included_input(&key),
+                    ty: ty.clone(),
+                    description: None,
+                    path: doc.file.path.clone(),
+                    name_range: shift(&src.range(k), item.range.start),
+                    deprecated: None,
+                    ephemeral: false,
+                    constant: eval(v.expr(), src).ok().map(crate::calls::Constant),
+                });
+            }
+        }
     }
 }
 

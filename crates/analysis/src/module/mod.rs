@@ -662,6 +662,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     }
     out.ephemeral = found.ephemeral.clone().into();
     env.passes = found;
+    stacks::deployments(docs, &vars, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();

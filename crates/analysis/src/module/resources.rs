@@ -49,6 +49,13 @@ pub(super) fn resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let ty = b.labels.first().map(label_text).unwrap_or("");
     let schemas = inf.env().schemas();
     let Some(found) = schemas.as_ref().and_then(|s| s.find(data, ty)) else {
+        if dialect == Dialect::PulumiHcl && !data {
+            if let Some(s) = &schemas {
+                if pulumi_hcl_resource(inf, b, dialect, s) {
+                    return;
+                }
+            }
+        }
         // Without a schema every argument is a value, but the
         // meta-arguments: `provider = aws.west` names a configuration.
         let bound = repetition(inf, &b.body);
@@ -266,6 +273,75 @@ pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
         if !b.body.has_attribute(&p.name) {
             site.missing(inf, header.clone(), format!("{} needs the input `{}`", site.what, p.name));
         }
+    }
+}
+
+/// A Pulumi HCL resource against the package resource its type names
+/// (pulumi-hcl's resolution, `schema::bridge`; docs/spec/pulumi-hcl.md §6):
+/// each argument, by its Terraform name, at its property's type. Only
+/// properties of scalars and collections of them are checked: an object is
+/// written as a nested block or an attribute as the Terraform schema says,
+/// which the package schema does not, and a list given where a scalar is
+/// taken may be a `MaxItemsOne` field, projected to one value. With the
+/// package's bridge metadata, an unknown argument is `unsupported-argument`
+/// and a required input neither set nor written as a block
+/// `missing-argument`. `false` when no package resource is named.
+fn pulumi_hcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect, schemas: &schema::Schemas) -> bool {
+    let ty = b.labels.first().map(label_text).unwrap_or("");
+    let packages: Vec<&schema::pulumi::Package> = schemas.packages.iter().map(|p| &*p.package).collect();
+    let Some(bridged) = schema::bridge::resource(&packages, ty) else { return false };
+    let Some(file) = schemas.packages.iter().find(|p| p.package.resources.contains_key(bridged.token)) else {
+        return false;
+    };
+    let site =
+        Site { what: format!("resource `{ty}` ({})", bridged.token), origin: &file.label, trusted: file.trusted };
+    let inputs: Vec<(String, &schema::pulumi::Property)> =
+        bridged.resource.inputs.iter().map(|p| (bridged.tf_name(&p.name), p)).collect();
+    let bound = repetition(inf, &b.body);
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if META.contains(&key) {
+            continue;
+        }
+        let t = inf.expr(&a.value);
+        match inputs.iter().find(|(tf, _)| tf == key) {
+            Some((_, p)) => {
+                let listed = matches!(t.kind(), Kind::Tuple(_) | Kind::List(_) | Kind::Set(_));
+                let scalar = matches!(p.ty.kind(), Kind::String | Kind::Number | Kind::Int | Kind::Bool);
+                if plain(&p.ty) && !(listed && scalar) && !matches!(a.value, Expression::Null(_)) {
+                    inf.check(&a.value, &t, &p.ty, None);
+                }
+            }
+            None if bridged.known => {
+                let mut msg = format!("{} has no argument `{key}`", site.what);
+                if let Some(s) = types::suggest::closest(key, inputs.iter().map(|(tf, _)| tf.as_str())) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                let r = inf.range(&a.key);
+                site.unsupported(inf, r, msg);
+            }
+            None => {}
+        }
+    }
+    body(inf, &b.body, dialect, true);
+    if bridged.known {
+        let header = header_range(inf, b);
+        for (tf, _) in inputs.iter().filter(|(_, p)| p.required) {
+            if !b.body.has_attribute(tf) && !b.body.blocks().any(|n| n.ident.value().as_str() == tf) {
+                site.missing(inf, header.clone(), format!("{} needs the argument `{tf}`", site.what));
+            }
+        }
+    }
+    inf.unbind(bound);
+    true
+}
+
+/// A type of scalars and collections of them (no object).
+fn plain(t: &Type) -> bool {
+    match t.kind() {
+        Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Any => true,
+        Kind::List(e) | Kind::Set(e) | Kind::Map(e) => plain(e),
+        _ => false,
     }
 }
 

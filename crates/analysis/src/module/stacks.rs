@@ -185,7 +185,8 @@ fn is_deployment_file(path: &std::path::Path) -> bool {
 /// component files' `variable` blocks, in the same directory and so the
 /// same unit here), checked against its type. The block was typed already
 /// (by `check_block`), so the values' own diagnostics are not reported
-/// again. Unknown names are left alone (not verified against Terraform).
+/// again. Names no variable declares and required variables left out are
+/// [`deployments`]' (they depend on every variable of the stack).
 pub(super) fn deployment(
     inf: &mut Infer,
     view: &View,
@@ -205,10 +206,102 @@ pub(super) fn deployment(
         };
         view.lookups.borrow_mut().push((Space::Var, name.clone()));
         let Some((var, related)) = vars.get(name.as_str()) else { continue };
-        let Some(declared) = &var.decl.declared else { continue };
+        // (A typed variable's related place is its file: a stack's
+        // variables are the component files', see [`deployments`].)
+        let stacked = related.as_ref().and_then(|r| r.path.as_deref()).is_some_and(is_component_file);
+        let Some(declared) = var.decl.declared.as_ref().filter(|_| stacked) else { continue };
         let reported = inf.diagnostics.len();
         let t = inf.expr(v.expr());
         inf.diagnostics.truncate(reported);
         inf.check(v.expr(), &t, declared, related.clone());
+    }
+}
+
+/// Whether a module holds a deployment file: its names are checked
+/// against all of the stack's variables ([`deployments`]), which no item's
+/// remembered check follows, so the module is analysed in full after each
+/// edit (stacks are small).
+pub(super) fn deploys(docs: &[Document]) -> bool {
+    docs.iter().any(|d| is_deployment_file(&d.file.path))
+}
+
+/// Each deployment's `inputs` against the stack's variables: those that
+/// Terraform reads, in the `.tfcomponent.hcl` files (`validFilenameSuffix`
+/// in hashicorp/terraform `internal/stacks/stackconfig/file.go`: a file of
+/// another suffix, such as the beta's `.tfstack.hcl`, is skipped when the
+/// stack's directory is read, `stack.go`).
+///
+/// - A required variable (no `default`) that a deployment leaves out is
+///   Terraform's "No value for required variable" (`CheckValue` in
+///   `internal/stacks/stackruntime/internal/stackeval/input_variable.go`):
+///   an error at the deployment's header.
+/// - A name no variable declares is a warning: the deployment docs say the
+///   keys "must correspond to the names of the variables", but Terraform's
+///   stack runtime looks values up by declared variable only
+///   (`RootVariableValue` in `stackeval/main.go`), so the value is unused.
+///
+/// Only an `inputs` written as an object constructor is checked.
+pub(super) fn deployments(docs: &[Document], vars: &[VarRef], diagnostics: &mut [Shared<Vec<Diagnostic>>]) {
+    if !deploys(docs) {
+        return;
+    }
+    let stack: Vec<&VarRef> =
+        vars.iter().filter(|v| docs.get(v.doc).is_some_and(|d| is_component_file(&d.file.path))).collect();
+    if stack.is_empty() {
+        // No component file here: not a stack this unit can judge.
+        return;
+    }
+    for (di, doc) in docs.iter().enumerate().filter(|(_, d)| is_deployment_file(&d.file.path)) {
+        let mut found = Vec::new();
+        for item in doc.items.iter() {
+            let Some(body) = item.body(&doc.file.text) else { continue };
+            let src = item_source(doc, item);
+            let at = item.range.start;
+            for b in body.blocks().filter(|b| b.ident.value().as_str() == "deployment") {
+                let name = b.labels.first().map(label_text).unwrap_or("").to_string();
+                let ident = src.range(&b.ident);
+                let header = ident.start..b.labels.last().map_or(ident.end, |l| src.range(l).end);
+                let Some(Expression::Object(obj)) = b.body.get_attribute("inputs").map(|a| &a.value) else {
+                    continue;
+                };
+                let mut given = HashSet::default();
+                for (k, _) in obj.iter() {
+                    let key = match k {
+                        hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                        hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                        _ => continue,
+                    };
+                    if !stack.iter().any(|v| v.decl.name == key) {
+                        let mut msg =
+                            format!("the stack has no variable `{key}`, so Terraform does not use this value");
+                        if let Some(s) = types::suggest::closest(&key, stack.iter().map(|v| v.decl.name.as_str())) {
+                            msg.push_str(&format!("; did you mean `{s}`?"));
+                        }
+                        let d = Diagnostic::new(Code::UnsupportedArgument, shift(&src.range(k), at), msg);
+                        found.push(d.with_severity(Severity::Warning));
+                    }
+                    given.insert(key);
+                }
+                let mut missing: Vec<&&VarRef> =
+                    stack.iter().filter(|v| v.decl.required && !given.contains(&v.decl.name)).collect();
+                missing.sort_by_key(|v| v.decl.name.as_str());
+                missing.dedup_by_key(|v| v.decl.name.as_str());
+                for v in missing {
+                    let msg = format!(
+                        "deployment `{name}` needs the input `{}`: the stack's variable has no default",
+                        v.decl.name
+                    );
+                    let related = Related {
+                        path: docs.get(v.doc).map(|d| d.file.path.clone()),
+                        range: shift(&v.decl.name_range, v.start),
+                        message: format!("variable `{}` is declared here", v.decl.name),
+                    };
+                    found.push(Diagnostic::new(Code::MissingArgument, shift(&header, at), msg).with_related(related));
+                }
+            }
+        }
+        if let Some(ds) = diagnostics.get_mut(di) {
+            ds.extend(found);
+        }
     }
 }

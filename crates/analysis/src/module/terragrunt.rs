@@ -60,3 +60,167 @@ pub(super) fn inputs(inf: &mut Infer, a: &Attribute) {
     let site = super::stacks::Site::Terragrunt;
     super::stacks::inputs(inf, obj, &i, "the unit's module", &source, &source, site);
 }
+
+/// Terragrunt's merge strategies of an `include` (`MergeStrategyType` in
+/// gruntwork-io/terragrunt `pkg/config/config.go`; `shallow` when unset).
+const STRATEGIES: [&str; 3] = ["no_merge", "shallow", "deep"];
+
+/// An `include "LABEL" { path  merge_strategy }`'s strategy, as written
+/// (`shallow` when unset or not a constant string).
+fn strategy(b: &Block, src: Source<'_>) -> String {
+    match b.body.get_attribute("merge_strategy").map(|a| eval(&a.value, src)) {
+        Some(Ok(Value::String(s))) => s,
+        _ => "shallow".to_string(),
+    }
+}
+
+/// The file an include's `path` names, as its call's source (resolved by
+/// `workspace::included_file`):
+/// - `find_in_parent_folders("FILE")` (any fallback aside; no argument is
+///   `terragrunt.hcl`): `#parent:FILE`;
+/// - `"${dirname(find_in_parent_folders("FILE"))}/REST"`, the shape of
+///   Terragrunt's `_envcommon` examples: `#parent:FILE#dir:/REST`, REST
+///   beside the file found;
+/// - `"${get_terragrunt_dir()}/REST"` or a constant: a path relative to the
+///   unit's directory.
+///
+/// A path built otherwise is not followed.
+fn include_source(e: &Expression, src: Source<'_>) -> Option<String> {
+    if let Some(file) = parent_call(e, src) {
+        return Some(format!("{}{file}", crate::calls::PARENT));
+    }
+    if let Expression::StringTemplate(t) = e {
+        use hcl_edit::template::Element;
+        let mut elements = t.iter();
+        let Some(Element::Interpolation(first)) = elements.next() else { return None };
+        let mut rest = String::new();
+        for el in elements {
+            let Element::Literal(l) = el else { return None };
+            rest.push_str(l.value());
+        }
+        if !rest.starts_with('/') {
+            return None;
+        }
+        let Expression::FuncCall(call) = &first.expr else { return None };
+        let mut args = call.args.iter();
+        return match (call.name.name.value().as_str(), args.next(), args.next()) {
+            ("dirname", Some(inner), None) => {
+                let file = parent_call(inner, src)?;
+                Some(format!("{}{file}{}{rest}", crate::calls::PARENT, crate::calls::BESIDE))
+            }
+            ("get_terragrunt_dir", None, None) => Some(format!(".{rest}")),
+            _ => None,
+        };
+    }
+    match eval(e, src) {
+        Ok(Value::String(s)) if !s.is_empty() && !s.starts_with('#') => Some(s),
+        _ => None,
+    }
+}
+
+/// The file of a `find_in_parent_folders("FILE")` call (no argument is
+/// `terragrunt.hcl`, Terragrunt's default).
+fn parent_call(e: &Expression, src: Source<'_>) -> Option<String> {
+    let Expression::FuncCall(call) = e else { return None };
+    if call.name.is_namespaced() || call.name.name.value().as_str() != "find_in_parent_folders" {
+        return None;
+    }
+    match call.args.iter().next().map(|a| eval(a, src)) {
+        None => Some("terragrunt.hcl".to_string()),
+        Some(Ok(Value::String(s))) if !s.is_empty() && !s.contains('#') => Some(s),
+        Some(_) => None,
+    }
+}
+
+/// The call an `include "LABEL" { path = … }` of a unit declares: the
+/// plain HCL module of the directory of the file it names, whose file's
+/// `inputs` the unit merges into its own (terragrunt.md §3).
+pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+    let label = b.labels.first().map(label_text).unwrap_or("");
+    let path = b.body.get_attribute("path")?;
+    Some(CallDecl {
+        name: crate::calls::include_call(label),
+        name_range: src.range(&path.value),
+        source: include_source(&path.value, src),
+        template: None,
+        repeat: Repeat::One,
+        component: false,
+    })
+}
+
+/// `include "LABEL" { path  merge_strategy }` in a unit: the included
+/// file's `inputs` that the unit's own do not set are handed to the unit's
+/// module too, so each is checked against its variable, here (the one
+/// file may be included by units of different modules; its value is named
+/// in the diagnostic). Terragrunt merges them so (`handleInclude` and
+/// `mergeInputs` / `deepMergeInputs` in `pkg/config/include.go`): `shallow`
+/// and `deep` keep the unit's value of a name both set (`deep` merges two
+/// maps and appends two lists, left unchecked here), `no_merge` takes
+/// none of the included file's. An unknown strategy is Terragrunt's
+/// error (`GetMergeStrategy`, `InvalidMergeStrategyTypeError`).
+pub(super) fn include(inf: &mut Infer, b: &Block) {
+    let label = b.labels.first().map(label_text).unwrap_or("");
+    let header = {
+        let ident = inf.range(&b.ident);
+        ident.start..b.labels.last().map_or(ident.end, |l| inf.range(l).end)
+    };
+    let strategy = strategy(b, inf.source());
+    if let Some(a) = b.body.get_attribute("merge_strategy") {
+        if !STRATEGIES.contains(&strategy.as_str()) && matches!(eval(&a.value, inf.source()), Ok(Value::String(_))) {
+            let msg =
+                format!("`{strategy}` is not a merge strategy of Terragrunt: it takes `no_merge`, `shallow` or `deep`");
+            let r = inf.range(&a.value);
+            inf.report(Diagnostic::new(Code::InvalidValue, r, msg));
+        }
+    }
+    let Some(Callee::Module(included)) = inf.env().callee(&crate::calls::include_call(label)) else { return };
+    if strategy == "no_merge" {
+        return;
+    }
+    let module = inf.env().callee(CALL).or_else(|| inf.env().callee(OWN_DIR));
+    let Some(Callee::Module(module)) = module else { return };
+    // The unit's own `inputs` (a name of the file, so a change of them
+    // checks this again).
+    let own = inf.env().lookup(Space::Pcl, "inputs").map(|(t, _)| t);
+    let prefix = crate::calls::included_input("");
+    for given in included.outputs.iter().filter(|o| o.name.starts_with(&prefix)) {
+        let name = &given.name[prefix.len()..];
+        if own.as_ref().is_some_and(|t| t.attribute(name).is_some() || matches!(t.kind(), Kind::Any)) {
+            continue;
+        }
+        let Some(input) = module.input(name) else { continue };
+        let Some(declared) = &input.declared else { continue };
+        // A string variable reads its `TF_VAR_` text literally (§2).
+        if matches!(declared.kind(), Kind::String) {
+            continue;
+        }
+        let related = Related {
+            path: Some(given.path.clone()),
+            range: given.name_range.clone(),
+            message: format!("`{name}` is given here"),
+        };
+        let file = given.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let from = format!("input `{name}` from `{file}` (include `{label}`)");
+        let dialect = inf.env().dialect();
+        if let Some(crate::calls::Constant(v)) = &given.constant {
+            for issue in types::value::check_value(v, declared, true).errors {
+                let msg = format!("{from}: invalid value for `{}`: {}", declared.brief(), issue.message);
+                inf.report(Diagnostic::new(Code::InvalidValue, header.clone(), msg).with_related(related.clone()));
+            }
+            continue;
+        }
+        let (safety, why) = types::explain(&given.ty, declared, crate::infer::options(dialect));
+        let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+        let (t, d) = (given.ty.brief(), declared.brief());
+        let (code, msg) = match safety {
+            types::Safety::None => {
+                (Code::TypeMismatch, format!("{from}: a `{t}` value cannot be used where `{d}` is expected{why}"))
+            }
+            types::Safety::Unsafe => {
+                (Code::UnsafeConversion, format!("{from}: `{t}` may not convert to `{d}` at run time{why}"))
+            }
+            types::Safety::Safe => continue,
+        };
+        inf.report(Diagnostic::new(code, header.clone(), msg).with_related(related));
+    }
+}

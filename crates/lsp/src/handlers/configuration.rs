@@ -22,6 +22,9 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
         if let Some(path) = from_proto::doc_path(&st.documents, &change.uri) {
             config |= st.documents.config_changed(&path);
             drop(st);
+            // A `Pulumi.yaml` may make the `.tf` files below it Pulumi HCL
+            // or no longer (pulumi-hcl.md §1): every open document again.
+            config |= project::pulumi::changed(&path);
             b.disk.changed(&path);
             b.index.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));

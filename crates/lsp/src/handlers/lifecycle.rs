@@ -118,7 +118,7 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
     };
     if watch {
         let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: ["**/*.tf", "**/*.tfvars", "**/*.hcl", "**/*.pp"]
+            watchers: ["**/*.tf", "**/*.tfvars", "**/*.hcl", "**/*.pp", "**/Pulumi.yaml", "**/Pulumi.yml"]
                 .iter()
                 .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String((*g).into()), kind: None })
                 .collect(),
