@@ -142,7 +142,12 @@ impl Workspace {
             };
             map.insert(call.name.clone(), callee);
         }
-        Context { calls: Arc::new(map), schemas: self.schemas.clone(), reader: self.reader.clone() }
+        Context {
+            calls: Arc::new(map),
+            schemas: self.schemas.clone(),
+            reader: self.reader.clone(),
+            symbols: Default::default(),
+        }
     }
 
     fn callee(

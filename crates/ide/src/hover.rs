@@ -79,6 +79,14 @@ pub fn hover_in<'a>(
             NodeKind::Keyword => "type keyword",
             NodeKind::Constructor => "type constructor",
             NodeKind::Attribute => "object attribute",
+            NodeKind::Named => {
+                let text = d.file.text.get(node.range.clone()).unwrap_or("");
+                return Some(HoverInfo {
+                    range: node.range.clone(),
+                    ty: node.ty.clone(),
+                    prose: named_type_prose(text, analysis),
+                });
+            }
         };
         return Some(HoverInfo {
             range: node.range.clone(),
@@ -156,6 +164,22 @@ pub fn hover_in<'a>(
         prose.extend(resources::reference_description(analysis, text));
     }
     Some(HoverInfo { range: main.range.clone(), ty: main.ty.clone(), prose })
+}
+
+/// What hover says of `symbols::LIB::NAME()` in a type expression: the
+/// library type it expands to, and where it is defined
+/// (docs/spec/opentofu-symbol-libraries.md §2).
+fn named_type_prose(text: &str, analysis: &ModuleAnalysis) -> Vec<String> {
+    let path: Vec<&str> = text.split('(').next().unwrap_or("").split("::").map(str::trim).collect();
+    let [_, label, name] = path[..] else { return Vec::new() };
+    let Some(lib) = analysis.context.symbols.get(label) else { return Vec::new() };
+    let mut prose =
+        vec![format!("`symbols::{label}::{name}()`: a type of symbol library `{label}` (`{}`).", lib.source)];
+    if let Some(t) = lib.types.get(name) {
+        let file = t.def.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        prose.push(format!("Defined by `typedef \"{name}\"` ({file}:{}).", t.def.line));
+    }
+    prose
 }
 
 fn capitalise(s: &str) -> String {

@@ -185,6 +185,15 @@ impl Graph {
     /// Brings the module's memo up to what its calls now lead to. Runs off
     /// the message loop (it may read and analyse called modules).
     pub fn prepare(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        self.prepare_calls(sources, docs, memo);
+        // OpenTofu's symbol libraries: the `.sym.hcl` files of the module's
+        // `symbols` blocks, read like a local callee's files (cheap when the
+        // module has no `symbols` block).
+        memo.set_symbols(analysis::module::symbol_libraries::load(sources, docs));
+    }
+
+    /// [`Self::prepare`]'s calls and schemas.
+    fn prepare_calls(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
         let Sources { open: state, disk, settings, recheck } = *sources;
         let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
         let (dir, family) = (&key.0, key.1);
@@ -206,7 +215,8 @@ impl Graph {
                 true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
                 false => Default::default(),
             };
-            memo.set_context(analysis::Context { schemas, calls, reader: Some(crate::files::reader()) });
+            let symbols = memo.context().symbols.clone();
+            memo.set_context(analysis::Context { schemas, calls, reader: Some(crate::files::reader()), symbols });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -230,7 +240,8 @@ impl Graph {
             ws.reader = Some(crate::files::reader());
             ws.context(sources, &home, &calls)
         };
-        memo.set_context(analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
+        let symbols = memo.context().symbols.clone();
+        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));
