@@ -1030,3 +1030,7 @@ fn an_override_files_variable_type_holds_in_its_module() {
         }
     "#]]);
 }
+
+/// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md).
+#[path = "diagnostics/symbol_libraries.rs"]
+mod symbol_libraries;
