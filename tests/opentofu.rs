@@ -140,3 +140,25 @@ async fn hover_says_a_module_with_a_tofu_file_is_an_opentofu_module() {
     assert_eq!(first_block(&h), "string");
     assert!(h["contents"]["value"].as_str().unwrap().contains("An OpenTofu module"), "{h}");
 }
+
+/// Issue 29 item 8 (docs/spec/opentofu-symbol-libraries.md): the server
+/// reads a module's symbol library from disk as `check` does. The blog
+/// post's module (https://github.com/opentofu/opentofu.org/pull/439):
+/// `symbols::lib::hello(var.location)` passes a `vec3` object where the
+/// function takes a `string` (its review's finding), and go to definition
+/// on the call leads into the `.sym.hcl` file.
+#[tokio::test]
+async fn the_server_reads_symbol_libraries() {
+    let mut s = Session::start(Enc::Utf16).await;
+    std::fs::create_dir_all(s.dir.join("example-lib")).unwrap();
+    let lib = "typedef \"vec3\" {\n  type = object({ x = number, y = number, z = number })\n}\n\nfunction \"hello\" {\n  parameter \"name\" {\n    type = string\n  }\n  type   = string\n  return = \"Hello, ${name}!\"\n}\n";
+    s.disk("example-lib/example.sym.hcl", lib);
+    let main = "language { experiments = [symbol_libraries] }\nsymbols \"lib\" {\n  source = \"./example-lib\"\n}\nvariable \"location\" {\n  type    = symbols::lib::vec3()\n  default = { x = 0, y = 0, z = 0 }\n}\noutput \"hello_location\" {\n  value = symbols::lib::he$0llo(var.location)\n}\n";
+    let (text, _) = cursor(main);
+    let u = s.open("main.tofu", &text).await;
+    let diags = s.diagnostics(&u, 1).await;
+    assert_eq!(codes(&diags), vec!["type-mismatch"], "{diags:?}");
+    let d = s.at("textDocument/definition", "main.tofu", main).await;
+    assert!(d["uri"].as_str().unwrap().ends_with("example-lib/example.sym.hcl"), "{d}");
+    assert_eq!(d["range"]["start"]["line"], 4, "the label of `function \"hello\"`: {d}");
+}
