@@ -237,3 +237,31 @@ fn convert_takes_a_library_type() {
         }
     "#]]);
 }
+
+/// An edit of a library reaches a memo that analysed the module before:
+/// the variable's declared type (remembered with its declaration) follows
+/// the library's new definition, as a fresh analysis's does.
+#[test]
+fn a_changed_library_is_taken_by_the_next_analysis() {
+    let module = |z: &str| {
+        format!(
+            "//- main.tofu\nlanguage {{ experiments = [symbol_libraries] }}\nsymbols \"lib\" {{\n  source = \"./lib\"\n}}\nvariable \"p\" {{\n  type    = symbols::lib::point()\n  default = {{ x = 1 }}\n}}\n//- lib/lib.sym.hcl\ntypedef \"point\" {{\n  type = object({{ x = number, z = {z} }})\n}}\n"
+        )
+    };
+    let before = fixture::Fixture::parse(&module("optional(number)"));
+    let mut a = before.analyse();
+    let errors = |a: &std::sync::Arc<hcl_types_analysis::module::ModuleAnalysis>| {
+        a.diagnostics.iter().map(|d| d.len()).sum::<usize>()
+    };
+    assert_eq!(errors(&a.analysis), 0, "`z` is optional: the default is valid");
+    let after = fixture::Fixture::parse(&module("number"));
+    a.memo.set_symbols(hcl_types_analysis::module::symbol_libraries::load(&after, &a.docs));
+    let again = a.memo.analysis(&a.docs);
+    let fresh = after.analyse().analysis;
+    assert_eq!(errors(&again), 1, "`z` is now required: {:?}", again.diagnostics);
+    assert_eq!(again.diagnostics[0].to_vec(), fresh.diagnostics[0].to_vec());
+    let types = |a: &std::sync::Arc<hcl_types_analysis::module::ModuleAnalysis>| {
+        a.symbols.iter().map(|s| (s.address.clone(), s.ty.to_string())).collect::<Vec<_>>()
+    };
+    assert_eq!(types(&again), types(&fresh));
+}
