@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use lsp_support::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hcl-types-tofu-{}-{name}", std::process::id()));
@@ -161,4 +161,24 @@ async fn the_server_reads_symbol_libraries() {
     let d = s.at("textDocument/definition", "main.tofu", main).await;
     assert!(d["uri"].as_str().unwrap().ends_with("example-lib/example.sym.hcl"), "{d}");
     assert_eq!(d["range"]["start"]["line"], 4, "the label of `function \"hello\"`: {d}");
+
+    // An edit of the library, open in the editor, reaches the module that
+    // imports it: `hello` now takes any value.
+    let l = s.open("example-lib/example.sym.hcl", lib).await;
+    let seen = s.publications();
+    let any = lib.replace("    type = string\n  }", "    type = any\n  }");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": l, "version": 2}, "contentChanges": [{"text": any}]}),
+    )
+    .await;
+    assert_eq!(s.diagnostics_after(&u, seen).await, Vec::<Value>::new(), "the library's edit reached main.tofu");
+
+    // And one on disk (the client's watched-file event), back to `string`.
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": l}})).await;
+    let seen = s.publications();
+    s.disk("example-lib/example.sym.hcl", lib);
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": l, "type": 2}]})).await;
+    let diags = s.newest_until(&u, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), vec!["type-mismatch"], "after publication {seen}: {diags:?}");
 }

@@ -51,6 +51,9 @@ pub struct Graph {
     /// Per module analysed with calls: what its context was last resolved
     /// from (see [`Prepared`]).
     prepared: Mutex<HashMap<Key, Prepared>>,
+    /// Per module with OpenTofu `symbols` blocks: the directories of the
+    /// symbol libraries it read (an edit there refreshes it, [`Self::callers`]).
+    libraries: Mutex<HashMap<Key, Vec<PathBuf>>>,
 }
 
 /// What a module's context was resolved from: while its calls, the
@@ -189,7 +192,16 @@ impl Graph {
         // OpenTofu's symbol libraries: the `.sym.hcl` files of the module's
         // `symbols` blocks, read like a local callee's files (cheap when the
         // module has no `symbols` block).
-        memo.set_symbols(analysis::module::symbol_libraries::load(sources, docs));
+        let symbols = analysis::module::symbol_libraries::load(sources, docs);
+        if let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) {
+            let dirs: Vec<PathBuf> = symbols.0.values().filter_map(|l| l.dir.clone()).collect();
+            let mut libraries = self.libraries.locked();
+            match dirs.is_empty() {
+                true => libraries.remove(&key),
+                false => libraries.insert(key, dirs),
+            };
+        }
+        memo.set_symbols(symbols);
     }
 
     /// [`Self::prepare`]'s calls and schemas.
@@ -308,15 +320,20 @@ impl Graph {
         self.edits.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// The modules whose analysis read one of `dirs`.
+    /// The modules whose analysis read one of `dirs` (a callee's, or a
+    /// symbol library's).
     pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<Key> {
         let dirs: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
-        self.reads
+        let mut out: HashSet<Key> = self
+            .reads
             .locked()
             .iter()
             .filter(|(_, read)| read.iter().any(|r| dirs.contains(r)))
             .map(|(caller, _)| caller.clone())
-            .collect()
+            .collect();
+        let libraries = self.libraries.locked();
+        out.extend(libraries.iter().filter(|(_, ds)| ds.iter().any(|d| dirs.contains(d))).map(|(k, _)| k.clone()));
+        out
     }
 
     /// A module none of whose documents is open any more: what was kept
@@ -327,6 +344,7 @@ impl Graph {
             self.plugins.locked().remove(&key.0);
         }
         self.prepared.locked().remove(&key);
+        self.libraries.locked().remove(&key);
         if self.reads.locked().remove(&key).is_some() {
             self.prune();
         }
