@@ -75,14 +75,17 @@ impl<'e, 's> Infer<'e, 's> {
     }
 
     /// `symbols.LIB.VALUE…`: the type of the library's value, then the
-    /// traversal. `None` when the module imports no library (then
-    /// `symbols` is an ordinary root).
+    /// traversal. `None` when a Terraform module imports no library (then
+    /// `symbols` is an ordinary root, a resource type's name); in an
+    /// OpenTofu module it is always the libraries'.
     pub(super) fn symbol_value(
         &mut self,
         range: Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> Option<(Type, Note)> {
-        self.env.symbols()?;
+        if self.env.symbols().is_none() && self.env.dialect() != Dialect::OpenTofu {
+            return None;
+        }
         let Some(TraversalOperator::GetAttr(label)) = ops.first().map(|o| o.value()) else {
             return Some((self.apply(Type::any(), ops), Note::Plain));
         };

@@ -265,3 +265,17 @@ fn a_changed_library_is_taken_by_the_next_analysis() {
     };
     assert_eq!(types(&again), types(&fresh));
 }
+
+/// In an OpenTofu module without `symbols` blocks, `symbols.LIB.NAME` is
+/// a library reference all the same: the error says which block is
+/// missing (in a Terraform module it stays a resource type's name).
+#[test]
+fn a_library_reference_without_its_block() {
+    check(expect![[r#"
+        //- main.tofu
+        output "a" {
+          value = symbols.lib.hello_world
+                 #^^^^^^^^^^^ error[undefined-reference]
+        }
+    "#]]);
+}
