@@ -92,12 +92,6 @@ impl Libraries {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-
-    /// The type definition named by `symbols::LIB::NAME` (`None` for an
-    /// unknown library or name; `any` for a library not read here).
-    pub fn type_def(&self, label: &str, name: &str) -> Option<TypeDef> {
-        self.get(label)?.types.get(name).cloned()
-    }
 }
 
 /// Whether `path` is a symbol library file.
