@@ -94,6 +94,9 @@ pub fn hover_in<'a>(
             prose: vec![format!("The declared type of this {what}.")],
         });
     }
+    if let Some(h) = symbols_block(d, offset, analysis) {
+        return Some(h);
+    }
     // The name of a declaration: the value type of what it declares.
     let near = |v: &'a [analysis::Symbol]| {
         let upto = v.partition_point(|s| (s.doc, s.name_range.start) <= (doc, offset));
@@ -180,6 +183,41 @@ fn named_type_prose(text: &str, analysis: &ModuleAnalysis) -> Vec<String> {
         prose.push(format!("Defined by `typedef \"{name}\"` ({file}:{}).", t.def.line));
     }
     prose
+}
+
+/// The label of a `symbols "LIB"` block: what the library defines, its
+/// type the object of its values (`symbols.LIB`).
+fn symbols_block(d: &Document, offset: usize, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
+    use hcl_edit::Span;
+    let lib_blocks = &analysis.context.symbols;
+    if lib_blocks.is_empty() {
+        return None;
+    }
+    let item = d.items.iter().find(|i| i.range.start <= offset && offset < i.range.end)?;
+    let body = item.body(&d.file.text)?;
+    let (label, range) = body.blocks().filter(|b| b.ident.value().as_str() == "symbols").find_map(|b| {
+        let l = b.labels.first()?;
+        let r = l.span()?;
+        let range = item.range.start + r.start..item.range.start + r.end;
+        let text = d.file.text.get(range.clone())?.trim_matches('"').to_string();
+        (range.start <= offset && offset < range.end).then_some((text, range))
+    })?;
+    let lib = lib_blocks.get(&label)?;
+    let ty = Type::object(lib.values.iter().map(|(n, v)| (n.clone(), v.ty.clone())));
+    let names = |v: Vec<String>| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let mut prose = vec![format!("Symbol library `{label}` from `{}` (OpenTofu's `symbols` block).", lib.source)];
+    if lib.known() {
+        prose.push(format!("Types: {}.", names(lib.types.keys().map(|n| format!("`{n}`")).collect())));
+        let functions = lib.functions.iter().map(|(n, f)| {
+            let params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p} {t}")).collect();
+            format!("`{n}({}) {}`", params.join(", "), f.returns)
+        });
+        prose.push(format!("Functions: {}.", names(functions.collect())));
+        prose.push(format!("Values: {}.", names(lib.values.keys().map(|n| format!("`{n}`")).collect())));
+    } else {
+        prose.push("Not a local source: its symbols are not read, and are `any`.".to_string());
+    }
+    Some(HoverInfo { range, ty, prose })
 }
 
 fn capitalise(s: &str) -> String {

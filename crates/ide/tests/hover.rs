@@ -507,3 +507,23 @@ fn a_symbol_library_function_call_and_value_show_their_types() {
         "#]],
     );
 }
+
+/// The label of a `symbols "lib"` block: what the library defines
+/// (docs/spec/opentofu-symbol-libraries.md; the blog post's library,
+/// https://github.com/opentofu/opentofu.org/pull/439).
+#[test]
+fn a_symbols_block_label_shows_what_its_library_defines() {
+    check(
+        &fixture::with_symbol_library("").replacen("symbols \"lib\"", "symbols \"l$0ib\"", 1),
+        expect![[r#"
+        `"lib"`: object({hello_world = string})
+        Symbol library `lib` from `./lib` (OpenTofu's `symbols` block).
+        ---
+        Types: `vec3`.
+        ---
+        Functions: `hello(name string) string`.
+        ---
+        Values: `hello_world`.
+    "#]],
+    );
+}
