@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use lsp_support::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hcl-types-tofu-{}-{name}", std::process::id()));
@@ -139,4 +139,48 @@ async fn hover_says_a_module_with_a_tofu_file_is_an_opentofu_module() {
     let h = s.at("textDocument/hover", "main.tf", fixture).await;
     assert_eq!(first_block(&h), "string");
     assert!(h["contents"]["value"].as_str().unwrap().contains("An OpenTofu module"), "{h}");
+}
+
+/// Issue 29 item 8 (docs/spec/opentofu-symbol-libraries.md): the server
+/// reads a module's symbol library from disk as `check` does. The blog
+/// post's module (https://github.com/opentofu/opentofu.org/pull/439):
+/// `symbols::lib::hello(var.location)` passes a `vec3` object where the
+/// function takes a `string` (its review's finding), and go to definition
+/// on the call leads into the `.sym.hcl` file.
+#[tokio::test]
+async fn the_server_reads_symbol_libraries() {
+    let mut s = Session::start(Enc::Utf16).await;
+    std::fs::create_dir_all(s.dir.join("example-lib")).unwrap();
+    let lib = "typedef \"vec3\" {\n  type = object({ x = number, y = number, z = number })\n}\n\nfunction \"hello\" {\n  parameter \"name\" {\n    type = string\n  }\n  type   = string\n  return = \"Hello, ${name}!\"\n}\n";
+    s.disk("example-lib/example.sym.hcl", lib);
+    let main = "language { experiments = [symbol_libraries] }\nsymbols \"lib\" {\n  source = \"./example-lib\"\n}\nvariable \"location\" {\n  type    = symbols::lib::vec3()\n  default = { x = 0, y = 0, z = 0 }\n}\noutput \"hello_location\" {\n  value = symbols::lib::he$0llo(var.location)\n}\n";
+    let (text, _) = cursor(main);
+    let u = s.open("main.tofu", &text).await;
+    let diags = s.diagnostics(&u, 1).await;
+    assert_eq!(codes(&diags), vec!["type-mismatch"], "{diags:?}");
+    let d = s.at("textDocument/definition", "main.tofu", main).await;
+    assert!(d["uri"].as_str().unwrap().ends_with("example-lib/example.sym.hcl"), "{d}");
+    assert_eq!(d["range"]["start"]["line"], 4, "the label of `function \"hello\"`: {d}");
+
+    // An edit of the library, open in the editor, reaches the module that
+    // imports it: `hello` now takes any value.
+    // (Opening the library republishes main.tofu too: the newest
+    // publication is the one looked at.)
+    let l = s.open("example-lib/example.sym.hcl", lib).await;
+    let any = lib.replace("    type = string\n  }", "    type = any\n  }");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": l, "version": 2}, "contentChanges": [{"text": any}]}),
+    )
+    .await;
+    let diags = s.newest_until(&u, |d| d.is_empty()).await;
+    assert_eq!(diags, Vec::<Value>::new(), "the library's edit reached main.tofu");
+
+    // And one on disk (the client's watched-file event), back to `string`.
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": l}})).await;
+    let seen = s.publications();
+    s.disk("example-lib/example.sym.hcl", lib);
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": l, "type": 2}]})).await;
+    let diags = s.newest_until(&u, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), vec!["type-mismatch"], "after publication {seen}: {diags:?}");
 }

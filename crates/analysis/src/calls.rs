@@ -234,6 +234,10 @@ pub struct Context {
     /// How to read a file beside the module's own (a `templatefile`
     /// template); none: such files are not there.
     pub reader: Option<Reader>,
+    /// The symbol libraries the module imports (OpenTofu 1.13's
+    /// `symbols` blocks), read by the project layer
+    /// ([`crate::module::symbol_libraries::load`]).
+    pub symbols: crate::module::symbol_libraries::Libraries,
 }
 
 /// Reads a file an analysis needs besides the module's documents (a

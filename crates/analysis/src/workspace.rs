@@ -142,7 +142,12 @@ impl Workspace {
             };
             map.insert(call.name.clone(), callee);
         }
-        Context { calls: Arc::new(map), schemas: self.schemas.clone(), reader: self.reader.clone() }
+        Context {
+            calls: Arc::new(map),
+            schemas: self.schemas.clone(),
+            reader: self.reader.clone(),
+            symbols: Default::default(),
+        }
     }
 
     fn callee(
@@ -172,6 +177,8 @@ impl Workspace {
         let context = self.context_at(files, stack, &calls, reads);
         stack.pop();
         entry.memo.set_context(context);
+        // A callee's variables may be typed by its own symbol libraries.
+        entry.memo.set_symbols(crate::module::symbol_libraries::load(files, &docs));
         let analysis = entry.memo.analysis(&docs);
         let interface = match (&entry.analysis, &entry.interface) {
             (Some(a), Some(i)) if Arc::ptr_eq(a, &analysis) => i.clone(),

@@ -1086,3 +1086,7 @@ fn ephemeral_values_across_a_module_call() {
         }
     "#]]);
 }
+
+/// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md).
+#[path = "diagnostics/symbol_libraries.rs"]
+mod symbol_libraries;

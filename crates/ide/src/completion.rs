@@ -59,6 +59,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     let d = &docs[doc];
     let dialect = d.file.dialect;
     let prefix = item_prefix(d, offset);
+    if let Some(list) = symbol_completion(prefix, type_position(prefix, dialect).is_some(), analysis) {
+        return list;
+    }
     if let Some(start) = type_position(prefix, dialect) {
         let expr = &prefix[start..];
         // `optional` only where the dialect allows it: inside object({…})
@@ -163,6 +166,71 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         return out.into();
     }
     Vec::new().into()
+}
+
+/// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md):
+/// after `symbols::` the imported libraries, after `symbols::LIB::` the
+/// library's types (in a type expression) or functions (elsewhere), after
+/// `symbols.LIB.` its values. `None` elsewhere, or in a module that imports
+/// no library.
+fn symbol_completion(prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> Option<CompletionList> {
+    let libs = &analysis.context.symbols;
+    if libs.is_empty() {
+        return None;
+    }
+    let start = prefix
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+        .last()
+        .map_or(prefix.len(), |(i, _)| i);
+    let tail = &prefix[start..];
+    let item = |label: &str, kind: CompletionKind, detail: String, snippet: Option<String>| Completion {
+        label: label.to_string(),
+        kind,
+        detail: Some(detail),
+        snippet,
+    };
+    let (path, dotted): (Vec<&str>, bool) = match tail.strip_prefix("symbols::") {
+        Some(rest) => (rest.split("::").collect(), false),
+        None => (tail.strip_prefix("symbols.")?.split('.').collect(), true),
+    };
+    let out: Vec<Completion> = match path[..] {
+        [_] => libs
+            .0
+            .values()
+            .map(|l| item(&l.label, CompletionKind::Variable, format!("symbol library `{}`", l.source), None))
+            .collect(),
+        [label, name, ref steps @ .., _] if dotted => {
+            let v = libs.get(label)?.values.get(name)?;
+            attributes_after(&v.ty, steps)
+        }
+        [label, _] if dotted => {
+            let lib = libs.get(label)?;
+            lib.values.iter().map(|(n, v)| item(n, CompletionKind::Attribute, v.ty.to_string(), None)).collect()
+        }
+        [label, _] if in_type => {
+            let lib = libs.get(label)?;
+            let snippet = |n: &str| Some(format!("{n}()"));
+            lib.types
+                .iter()
+                .map(|(n, t)| item(n, CompletionKind::Constructor, t.declared.to_string(), snippet(n)))
+                .collect()
+        }
+        [label, _] => {
+            let lib = libs.get(label)?;
+            lib.functions
+                .iter()
+                .map(|(n, f)| {
+                    let params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p} {t}")).collect();
+                    let detail = format!("({}) {}", params.join(", "), f.returns);
+                    item(n, CompletionKind::Function, detail, Some(format!("{n}(${{1}})")))
+                })
+                .collect()
+        }
+        _ => return None,
+    };
+    Some(out.into())
 }
 
 /// At most this many names are offered at once; the list is marked

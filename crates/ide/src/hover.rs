@@ -79,12 +79,23 @@ pub fn hover_in<'a>(
             NodeKind::Keyword => "type keyword",
             NodeKind::Constructor => "type constructor",
             NodeKind::Attribute => "object attribute",
+            NodeKind::Named => {
+                let text = d.file.text.get(node.range.clone()).unwrap_or("");
+                return Some(HoverInfo {
+                    range: node.range.clone(),
+                    ty: node.ty.clone(),
+                    prose: named_type_prose(text, analysis),
+                });
+            }
         };
         return Some(HoverInfo {
             range: node.range.clone(),
             ty: node.ty.clone(),
             prose: vec![format!("The declared type of this {what}.")],
         });
+    }
+    if let Some(h) = symbols_block(d, offset, analysis) {
+        return Some(h);
     }
     // The name of a declaration: the value type of what it declares.
     let near = |v: &'a [analysis::Symbol]| {
@@ -169,6 +180,57 @@ const EPHEMERAL: &str = "**Ephemeral**: Terraform keeps this value out of plans 
                          module variable declared `ephemeral = true`, a write-only resource argument, a local \
                          value, or a provider or provisioner block may take it (`ephemeralasnull(…)` drops the \
                          mark).";
+
+/// What hover says of `symbols::LIB::NAME()` in a type expression: the
+/// library type it expands to, and where it is defined
+/// (docs/spec/opentofu-symbol-libraries.md §2).
+fn named_type_prose(text: &str, analysis: &ModuleAnalysis) -> Vec<String> {
+    let path: Vec<&str> = text.split('(').next().unwrap_or("").split("::").map(str::trim).collect();
+    let [_, label, name] = path[..] else { return Vec::new() };
+    let Some(lib) = analysis.context.symbols.get(label) else { return Vec::new() };
+    let mut prose =
+        vec![format!("`symbols::{label}::{name}()`: a type of symbol library `{label}` (`{}`).", lib.source)];
+    if let Some(t) = lib.types.get(name) {
+        let file = t.def.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        prose.push(format!("Defined by `typedef \"{name}\"` ({file}:{}).", t.def.line));
+    }
+    prose
+}
+
+/// The label of a `symbols "LIB"` block: what the library defines, its
+/// type the object of its values (`symbols.LIB`).
+fn symbols_block(d: &Document, offset: usize, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
+    use hcl_edit::Span;
+    let lib_blocks = &analysis.context.symbols;
+    if lib_blocks.is_empty() {
+        return None;
+    }
+    let item = d.items.iter().find(|i| i.range.start <= offset && offset < i.range.end)?;
+    let body = item.body(&d.file.text)?;
+    let (label, range) = body.blocks().filter(|b| b.ident.value().as_str() == "symbols").find_map(|b| {
+        let l = b.labels.first()?;
+        let r = l.span()?;
+        let range = item.range.start + r.start..item.range.start + r.end;
+        let text = d.file.text.get(range.clone())?.trim_matches('"').to_string();
+        (range.start <= offset && offset < range.end).then_some((text, range))
+    })?;
+    let lib = lib_blocks.get(&label)?;
+    let ty = Type::object(lib.values.iter().map(|(n, v)| (n.clone(), v.ty.clone())));
+    let names = |v: Vec<String>| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let mut prose = vec![format!("Symbol library `{label}` from `{}` (OpenTofu's `symbols` block).", lib.source)];
+    if lib.known() {
+        prose.push(format!("Types: {}.", names(lib.types.keys().map(|n| format!("`{n}`")).collect())));
+        let functions = lib.functions.iter().map(|(n, f)| {
+            let params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p} {t}")).collect();
+            format!("`{n}({}) {}`", params.join(", "), f.returns)
+        });
+        prose.push(format!("Functions: {}.", names(functions.collect())));
+        prose.push(format!("Values: {}.", names(lib.values.keys().map(|n| format!("`{n}`")).collect())));
+    } else {
+        prose.push("Not a local source: its symbols are not read, and are `any`.".to_string());
+    }
+    Some(HoverInfo { range, ty, prose })
+}
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();

@@ -34,7 +34,7 @@ pub use references::{callees, calls_to, document_highlight, references, Module, 
 pub use rename::{is_identifier, prepare_rename, rename};
 pub use selection::selection_ranges;
 pub use semantic_tokens::{semantic_tokens, TokenKind};
-pub use signature::{signature_help, SignatureInfo};
+pub use signature::{signature_help, signature_help_with, SignatureInfo};
 
 use analysis::Document;
 

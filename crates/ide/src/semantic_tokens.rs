@@ -23,7 +23,7 @@ pub fn semantic_tokens(analysis: &ModuleAnalysis, doc: usize) -> Vec<(Range<usiz
                 .iter()
                 .map(|n| {
                     let kind = match n.kind {
-                        NodeKind::Keyword => TokenKind::Type,
+                        NodeKind::Keyword | NodeKind::Named => TokenKind::Type,
                         NodeKind::Constructor => TokenKind::Function,
                         NodeKind::Attribute => TokenKind::Property,
                     };

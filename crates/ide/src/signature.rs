@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use analysis::functions;
+use analysis::module::symbol_libraries::Libraries;
 use analysis::Document;
 
 use crate::cursor::*;
@@ -19,6 +20,12 @@ pub struct SignatureInfo {
 }
 
 pub fn signature_help(doc: &Document, offset: usize) -> Option<SignatureInfo> {
+    signature_help_with(doc, offset, &Libraries::default())
+}
+
+/// [`signature_help`], where `symbols` are the symbol libraries the
+/// module imports (`symbols::LIB::FN(…)` calls, OpenTofu 1.13).
+pub fn signature_help_with(doc: &Document, offset: usize, symbols: &Libraries) -> Option<SignatureInfo> {
     let dialect = doc.file.dialect;
     let prefix = item_prefix(doc, offset);
     let open = open_brackets(prefix);
@@ -52,6 +59,8 @@ pub fn signature_help(doc: &Document, offset: usize) -> Option<SignatureInfo> {
         };
         let label = format!("{name}({})", params.join(", "));
         (label, params.into_iter().map(String::from).collect(), Some("type constructor".into()))
+    } else if let Some(library) = symbol_function(&before[..name_start], name, symbols) {
+        library
     } else {
         let f = functions::lookup(dialect, name)?;
         let mut params: Vec<String> = f.params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
@@ -70,4 +79,18 @@ pub fn signature_help(doc: &Document, offset: usize) -> Option<SignatureInfo> {
     let variadic = !in_type && functions::lookup(dialect, name).is_some_and(|f| f.variadic.is_some());
     let active = if variadic { active.min(params.len().saturating_sub(1)) } else { active };
     Some(SignatureInfo { label, parameters: ranges, active, documentation: docs })
+}
+
+/// `symbols::LIB::NAME(` (what precedes the name, and the name): the
+/// library function's signature (docs/spec/opentofu-symbol-libraries.md §3).
+fn symbol_function(before: &str, name: &str, symbols: &Libraries) -> Option<(String, Vec<String>, Option<String>)> {
+    let rest = before.strip_suffix("::")?;
+    let start = rest.char_indices().rev().take_while(|(_, c)| c.is_alphanumeric() || *c == '_' || *c == '-').last()?.0;
+    let label = &rest[start..];
+    rest[..start].strip_suffix("symbols::")?;
+    let lib = symbols.get(label)?;
+    let f = lib.functions.get(name)?;
+    let params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p}: {t}")).collect();
+    let signature = format!("symbols::{label}::{name}({}) -> {}", params.join(", "), f.returns);
+    Some((signature, params, Some(format!("A function of symbol library `{label}` (`{}`).", lib.source))))
 }

@@ -519,3 +519,36 @@ resource "aws_s3_bucket" "site" {
         "#]],
     );
 }
+
+/// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md
+/// §2–3): after `symbols::lib::` a type expression is offered the
+/// library's types, an expression its functions; after `symbols.lib.` its
+/// values; after `symbols::` the libraries.
+#[test]
+fn symbol_library_members_after_their_namespace() {
+    let main = fixture::with_symbol_library;
+    check(
+        &main("variable \"v\" {\n  type = symbols::lib::$0\n}"),
+        expect![[r#"
+        Constructor vec3 [vec3()] — object({x = number, y = number, z = number})
+    "#]],
+    );
+    check(
+        &main("output \"o\" {\n  value = symbols::lib::h$0\n}"),
+        expect![[r#"
+        Function hello [hello(${1})] — (name string) string
+    "#]],
+    );
+    check(
+        &main("output \"o\" {\n  value = symbols.lib.$0\n}"),
+        expect![[r#"
+        Attribute hello_world — string
+    "#]],
+    );
+    check(
+        &main("output \"o\" {\n  value = symbols::$0\n}"),
+        expect![[r#"
+        Variable lib — symbol library `./lib`
+    "#]],
+    );
+}

@@ -232,3 +232,28 @@ variable "length" {
         "#]],
     );
 }
+
+/// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md):
+/// a named type, a function and a value lead into the `.sym.hcl` file.
+#[test]
+fn a_symbol_library_type_function_and_value() {
+    let main = fixture::with_symbol_library;
+    check(
+        &main("variable \"v\" {\n  type = symbols::lib::ve$0c3()\n}"),
+        expect![[r#"
+            lib/lib.sym.hcl: "vec3"
+        "#]],
+    );
+    check(
+        &main("output \"o\" {\n  value = symbols::lib::hel$0lo(\"x\")\n}"),
+        expect![[r#"
+            lib/lib.sym.hcl: "hello"
+        "#]],
+    );
+    check(
+        &main("output \"o\" {\n  value = symbols.lib.hello_$0world\n}"),
+        expect![[r#"
+            lib/lib.sym.hcl: hello_world
+        "#]],
+    );
+}

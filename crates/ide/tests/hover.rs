@@ -555,3 +555,74 @@ output "token" {
         "#]],
     );
 }
+
+/// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md
+/// §2; the blog post's `type = symbols::lib::vec3()`,
+/// https://github.com/opentofu/opentofu.org/pull/439): hover on the named
+/// type shows the library's type expanded and where it is defined.
+#[test]
+fn a_symbol_library_type_shows_its_expansion_and_definition() {
+    check(
+        r#"
+//- main.tofu
+language { experiments = [symbol_libraries] }
+symbols "lib" {
+  source = "./example-lib"
+}
+variable "location" {
+  type = symbols::lib::ve$0c3()
+}
+//- example-lib/example.sym.hcl
+# Points in space.
+typedef "vec3" {
+  type = object({ x = number, y = number, z = optional(number, 0) })
+}
+"#,
+        expect![[r#"
+            `symbols::lib::vec3()`: object({x = number, y = number, z = union(none, number)})
+            `symbols::lib::vec3()`: a type of symbol library `lib` (`./example-lib`).
+            ---
+            Defined by `typedef "vec3"` (example.sym.hcl:2).
+        "#]],
+    );
+}
+
+/// A library function's call: its declared return type, and where the
+/// function is defined (S5, S8 of the spec page); a library value's type.
+#[test]
+fn a_symbol_library_function_call_and_value_show_their_types() {
+    check(
+        &fixture::with_symbol_library("output \"o\" {\n  value = symbols::lib::he$0llo(\"world\")\n}"),
+        expect![[r#"
+            `symbols::lib::hello`: string
+            `symbols::lib::hello` is a function of symbol library `lib`, line 4 (lib.sym.hcl)
+        "#]],
+    );
+    check(
+        &fixture::with_symbol_library("output \"o\" {\n  value = symbols.lib.hello_w$0orld\n}"),
+        expect![[r#"
+            `symbols.lib.hello_world`: string
+            `symbols.lib.hello_world` is a value of symbol library `lib`, line 12 (lib.sym.hcl)
+        "#]],
+    );
+}
+
+/// The label of a `symbols "lib"` block: what the library defines
+/// (docs/spec/opentofu-symbol-libraries.md; the blog post's library,
+/// https://github.com/opentofu/opentofu.org/pull/439).
+#[test]
+fn a_symbols_block_label_shows_what_its_library_defines() {
+    check(
+        &fixture::with_symbol_library("").replacen("symbols \"lib\"", "symbols \"l$0ib\"", 1),
+        expect![[r#"
+        `"lib"`: object({hello_world = string})
+        Symbol library `lib` from `./lib` (OpenTofu's `symbols` block).
+        ---
+        Types: `vec3`.
+        ---
+        Functions: `hello(name string) string`.
+        ---
+        Values: `hello_world`.
+    "#]],
+    );
+}

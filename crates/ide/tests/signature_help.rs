@@ -8,7 +8,7 @@ use hcl_types_ide as ide;
 fn check(text: &str, expect: Expect) {
     let f = Fixture::parse(text);
     let a = f.analyse();
-    let got = match ide::signature_help(&a.docs[a.doc], a.offset) {
+    let got = match ide::signature_help_with(&a.docs[a.doc], a.offset, &a.analysis.context.symbols) {
         Some(s) => {
             let mut label = s.label.clone();
             if let Some(r) = s.parameters.get(s.active) {
@@ -74,6 +74,19 @@ locals {
 "#,
         expect![[r#"
             no signature
+        "#]],
+    );
+}
+
+/// A symbol library's function (docs/spec/opentofu-symbol-libraries.md
+/// §3; the blog post's `hello`, https://github.com/opentofu/opentofu.org/pull/439):
+/// its declared parameters and return type.
+#[test]
+fn a_symbol_library_function() {
+    check(
+        &fixture::with_symbol_library("output \"o\" {\n  value = symbols::lib::hello($0)\n}"),
+        expect![[r#"
+            symbols::lib::hello([name: string]) -> string
         "#]],
     );
 }

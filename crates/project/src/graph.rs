@@ -51,6 +51,9 @@ pub struct Graph {
     /// Per module analysed with calls: what its context was last resolved
     /// from (see [`Prepared`]).
     prepared: Mutex<HashMap<Key, Prepared>>,
+    /// Per module with OpenTofu `symbols` blocks: the directories of the
+    /// symbol libraries it read (an edit there refreshes it, [`Self::callers`]).
+    libraries: Mutex<HashMap<Key, Vec<PathBuf>>>,
 }
 
 /// What a module's context was resolved from: while its calls, the
@@ -185,6 +188,24 @@ impl Graph {
     /// Brings the module's memo up to what its calls now lead to. Runs off
     /// the message loop (it may read and analyse called modules).
     pub fn prepare(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        self.prepare_calls(sources, docs, memo);
+        // OpenTofu's symbol libraries: the `.sym.hcl` files of the module's
+        // `symbols` blocks, read like a local callee's files (cheap when the
+        // module has no `symbols` block).
+        let symbols = analysis::module::symbol_libraries::load(sources, docs);
+        if let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) {
+            let dirs: Vec<PathBuf> = symbols.0.values().filter_map(|l| l.dir.clone()).collect();
+            let mut libraries = self.libraries.locked();
+            match dirs.is_empty() {
+                true => libraries.remove(&key),
+                false => libraries.insert(key, dirs),
+            };
+        }
+        memo.set_symbols(symbols);
+    }
+
+    /// [`Self::prepare`]'s calls and schemas.
+    fn prepare_calls(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
         let Sources { open: state, disk, settings, recheck } = *sources;
         let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
         let (dir, family) = (&key.0, key.1);
@@ -206,7 +227,8 @@ impl Graph {
                 true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
                 false => Default::default(),
             };
-            memo.set_context(analysis::Context { schemas, calls, reader: Some(crate::files::reader()) });
+            let symbols = memo.context().symbols.clone();
+            memo.set_context(analysis::Context { schemas, calls, reader: Some(crate::files::reader()), symbols });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -230,7 +252,8 @@ impl Graph {
             ws.reader = Some(crate::files::reader());
             ws.context(sources, &home, &calls)
         };
-        memo.set_context(analysis::Context { schemas: schemas.0.clone(), ..resolved.context });
+        let symbols = memo.context().symbols.clone();
+        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));
@@ -297,15 +320,20 @@ impl Graph {
         self.edits.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// The modules whose analysis read one of `dirs`.
+    /// The modules whose analysis read one of `dirs` (a callee's, or a
+    /// symbol library's).
     pub fn callers(&self, dirs: &HashSet<PathBuf>) -> HashSet<Key> {
         let dirs: HashSet<PathBuf> = dirs.iter().map(|d| normalize(d)).collect();
-        self.reads
+        let mut out: HashSet<Key> = self
+            .reads
             .locked()
             .iter()
             .filter(|(_, read)| read.iter().any(|r| dirs.contains(r)))
             .map(|(caller, _)| caller.clone())
-            .collect()
+            .collect();
+        let libraries = self.libraries.locked();
+        out.extend(libraries.iter().filter(|(_, ds)| ds.iter().any(|d| dirs.contains(d))).map(|(k, _)| k.clone()));
+        out
     }
 
     /// A module none of whose documents is open any more: what was kept
@@ -316,6 +344,7 @@ impl Graph {
             self.plugins.locked().remove(&key.0);
         }
         self.prepared.locked().remove(&key);
+        self.libraries.locked().remove(&key);
         if self.reads.locked().remove(&key).is_some() {
             self.prune();
         }

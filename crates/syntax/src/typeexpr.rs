@@ -42,6 +42,19 @@ pub enum NodeKind {
     Constructor,
     /// An attribute name inside `object({…})`.
     Attribute,
+    /// A named type of OpenTofu's symbol libraries, `symbols::LIB::NAME()`
+    /// (docs/spec/opentofu-symbol-libraries.md §2).
+    Named,
+}
+
+/// Named types a type expression may call as `NS::…::NAME()` (OpenTofu's
+/// symbol libraries: `symbols::LIB::NAME()`). The analysis, which knows the
+/// libraries, answers; this crate only reads the expression.
+pub trait NamedTypes {
+    /// The type `NS::…::NAME()` denotes, as (declared, value) types;
+    /// `Some(Err(message))` when the namespace is one of these but the name
+    /// is not; `None` when the namespace is none of these.
+    fn named(&self, namespace: &[&str], name: &str) -> Option<Result<(Type, Type), String>>;
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -127,7 +140,18 @@ pub fn parse_type_str(text: &str, ctx: TypeContext) -> TypeExpr {
 
 /// Reads a type expression from an hcl-edit expression.
 pub fn parse_type(expr: &Expression, src: Source<'_>, ctx: TypeContext) -> TypeExpr {
-    let mut p = Parser { src, ctx, diagnostics: Vec::new(), nodes: Vec::new() };
+    parse_type_named(expr, src, ctx, None)
+}
+
+/// [`parse_type`], where `named` says what namespaced calls
+/// (`symbols::LIB::NAME()`) denote.
+pub fn parse_type_named(
+    expr: &Expression,
+    src: Source<'_>,
+    ctx: TypeContext,
+    named: Option<&dyn NamedTypes>,
+) -> TypeExpr {
+    let mut p = Parser { src, ctx, named, diagnostics: Vec::new(), nodes: Vec::new() };
     let (declared, value) = p.parse(expr, Position::Top, 0);
     TypeExpr { declared, value, diagnostics: p.diagnostics, nodes: p.nodes }
 }
@@ -146,6 +170,7 @@ const MAX_TYPE_DEPTH: usize = 128;
 struct Parser<'a> {
     src: Source<'a>,
     ctx: TypeContext,
+    named: Option<&'a dyn NamedTypes>,
     diagnostics: Vec<Diagnostic>,
     nodes: Vec<TypeNode>,
 }
@@ -286,12 +311,32 @@ impl Parser<'_> {
         self.nodes.push(TypeNode { range, name_range, kind, ty });
     }
 
+    /// A namespaced call that [`NamedTypes`] knows: the type it names, or
+    /// `any` after the error it gives.
+    fn named_call(&mut self, call: &FuncCall, range: Range<usize>, name_range: Range<usize>) -> Option<Pair> {
+        let named = self.named.filter(|_| call.name.is_namespaced())?;
+        let namespace: Vec<&str> = call.name.namespace.iter().map(|n| n.value().as_str()).collect();
+        match named.named(&namespace, call.name.name.value().as_str())? {
+            Ok((declared, value)) => {
+                self.node(range, name_range, NodeKind::Named, declared.clone());
+                Some((declared, value))
+            }
+            Err(message) => {
+                self.error(Code::TypeSyntax, name_range, message);
+                Some(same(Type::any()))
+            }
+        }
+    }
+
     fn call(&mut self, call: &FuncCall, range: Range<usize>, pos: Position, depth: usize) -> Pair {
         let name = call.name.name.value().as_str();
         let name_range = self.src.range(&call.name.name);
         let args: Vec<&Expression> = call.args.iter().collect();
         if name == "providerconfig" && self.ctx.dialect == Dialect::Hcl && !call.name.is_namespaced() {
             return self.provider_config(&args, range, name_range);
+        }
+        if let Some(pair) = self.named_call(call, range.clone(), name_range.clone()) {
+            return pair;
         }
         if call.name.is_namespaced() || !(CONSTRUCTORS.contains(&name) || PRIMITIVES.contains(&name)) {
             let mut msg = format!(

@@ -14,8 +14,10 @@ impl<'e, 's> Infer<'e, 's> {
     /// against it, and the result that type with the defaults applied.
     fn convert(&mut self, value: &Expression, ty: &Expression) -> Type {
         let t = self.expr(value);
-        let te =
-            syntax::typeexpr::parse_type(ty, self.src, syntax::typeexpr::TypeContext::variable(Dialect::Terraform));
+        let named: Option<&dyn syntax::typeexpr::NamedTypes> =
+            self.env.symbols().map(|s| s as &dyn syntax::typeexpr::NamedTypes);
+        let ctx = syntax::typeexpr::TypeContext::variable(Dialect::Terraform);
+        let te = syntax::typeexpr::parse_type_named(ty, self.src, ctx, named);
         self.diagnostics.extend(te.diagnostics);
         self.type_nodes.extend(te.nodes);
         self.check(value, &t, &te.declared, None);
@@ -64,6 +66,9 @@ impl<'e, 's> Infer<'e, 's> {
             // Provider-defined functions (provider::NS::NAME) are never
             // unknown; a schema that has one types its arguments and result.
             let types: Vec<Type> = args.iter().map(|a| self.expr(a)).collect();
+            if let Some(t) = self.symbol_function(call, &args, &types) {
+                return t;
+            }
             return self.provider_function(call, &args, &types).unwrap_or_else(Type::any);
         }
         if name == "convert" && self.env.dialect().is_terraform() && args.len() == 2 && !call.args.expand_final() {

@@ -22,6 +22,7 @@ mod calls;
 mod checks;
 mod guards;
 mod names;
+mod symbols;
 mod template;
 
 /// Name spaces a reference can resolve in.
@@ -81,6 +82,10 @@ pub trait Env {
     }
     /// The provider schemas (resource bodies, provider functions).
     fn schemas(&self) -> Option<std::sync::Arc<Schemas>> {
+        None
+    }
+    /// The symbol libraries the module imports (OpenTofu's `symbols` blocks).
+    fn symbols(&self) -> Option<&crate::module::symbol_libraries::Libraries> {
         None
     }
     /// Where output `output` of the module called `call` is declared, and

@@ -81,6 +81,11 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
         }
+        if dialect.is_terraform() && name == "symbols" {
+            if let Some(found) = self.symbol_value(range.clone(), ops) {
+                return found;
+            }
+        }
         if dialect.is_terraform() && name == "module" {
             return self.module_reference(range, ops);
         }

@@ -101,6 +101,12 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             _ => {}
         }
     }
+    if kind == FileKind::Hcl
+        && super::symbol_libraries::is_symbol_file(&doc.file.path)
+        && super::symbol_libraries::file_block(inf, b)
+    {
+        return;
+    }
     if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
         super::stacks::block(inf, b);
     }
@@ -172,7 +178,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             if dialect.is_terraform() || super::stacks::is_component_file(&doc.file.path) =>
         {
             let declared = b.body.get_attribute("type").map(|a| {
-                let te = parse_type(&a.value, inf.source(), TypeContext::variable(dialect));
+                let libs = inf.env().symbols().cloned().unwrap_or_default();
+                let te =
+                    symbol_libraries::parse_module_type(&a.value, inf.source(), TypeContext::variable(dialect), &libs);
                 (te, inf.range(&a.value))
             });
             if let Some((te, _)) = &declared {

@@ -325,7 +325,7 @@ pub(super) fn packer_local(b: &Block) -> Option<(&BlockLabel, &Expression)> {
 }
 
 /// What one item declares.
-pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
+pub(super) fn declare(doc: &Document, item: &Item, symbols: &symbol_libraries::Libraries) -> Decls {
     let mut d = Decls::default();
     let Some(body) = item.body(&doc.file.text) else { return recovered(doc, item) };
     let src = item_source(doc, item);
@@ -333,7 +333,7 @@ pub(super) fn declare(doc: &Document, item: &Item) -> Decls {
     let dialect = doc.file.dialect;
     for s in body.iter() {
         match s {
-            Structure::Block(b) => declare_block(doc, b, src, &mut d),
+            Structure::Block(b) => declare_block(doc, b, src, symbols, &mut d),
             Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {
                 if a.key.value().as_str() == "inputs" && crate::is_terragrunt_unit(&doc.file.path) {
                     d.calls.push(super::terragrunt::own_dir_decl(src.range(&a.key)));
@@ -456,7 +456,13 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
 }
 
 /// What one top-level block declares.
-pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut Decls) {
+pub(super) fn declare_block(
+    doc: &Document,
+    b: &Block,
+    src: Source<'_>,
+    symbols: &symbol_libraries::Libraries,
+    d: &mut Decls,
+) {
     let dialect = doc.file.dialect;
     let kind = doc.file.kind;
     let ident = b.ident.value().as_str();
@@ -465,7 +471,8 @@ pub(super) fn declare_block(doc: &Document, b: &Block, src: Source<'_>, d: &mut 
             let Some(label) = b.labels.first() else { return };
             let (declared, value, type_range) = match b.body.get_attribute("type") {
                 Some(a) => {
-                    let te = parse_type(&a.value, src, TypeContext::variable(dialect));
+                    let te =
+                        symbol_libraries::parse_module_type(&a.value, src, TypeContext::variable(dialect), symbols);
                     d.diagnostics.extend(te.diagnostics);
                     d.type_nodes.extend(te.nodes);
                     let range = src.range(&a.value);

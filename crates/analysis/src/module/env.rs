@@ -396,6 +396,9 @@ impl Env for View<'_> {
         self.schemas_asked.set(true);
         self.env.context.schemas.clone()
     }
+    fn symbols(&self) -> Option<&symbol_libraries::Libraries> {
+        Some(&self.env.context.symbols).filter(|s| !s.is_empty())
+    }
     fn module_output(&self, call: &str, output: &str) -> Option<(Related, Option<String>)> {
         let i = self.env.context.callee(call)?.interface()?;
         let o = i.output(output)?;

@@ -74,7 +74,7 @@ fn const_values(memo: &mut Memo, docs: &[Document]) -> HashMap<String, Option<St
     let tofu = module_dialect(docs) == Dialect::OpenTofu;
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
         for item in doc.items.iter() {
-            let d = memo.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+            let d = memo.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item, &memo.context.symbols)));
             for v in &d.vars {
                 if seen.insert(v.name.clone()) {
                     if let Some(value) = &v.constant {
@@ -133,7 +133,8 @@ impl Memo {
         let mut templates = Vec::new();
         for doc in docs.iter().filter(|d| calling(d)) {
             for item in doc.items.iter() {
-                let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+                let d =
+                    self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item, &self.context.symbols)));
                 for c in &d.calls {
                     if names.insert(c.name.clone()) {
                         let family = if c.component {
@@ -210,7 +211,8 @@ impl Memo {
             let came = &new[front..new.len() - back];
             let mut is = Vec::new();
             for item in came {
-                let d = self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item)));
+                let d =
+                    self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item, &self.context.symbols)));
                 is.extend(d.calls.iter().map(call_key));
             }
             if was != is {

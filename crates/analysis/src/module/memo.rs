@@ -155,9 +155,24 @@ impl Memo {
     /// the items' results stay, each redone only if it consulted what changed.
     /// (The last analysis stays: the next edit's patch takes a change of
     /// the callees of the calls it edited, and gives up on any other.)
-    pub fn set_context(&mut self, context: Context) {
+    pub fn set_context(&mut self, mut context: Context) {
         if context != self.context {
+            let symbols = std::mem::replace(&mut context.symbols, self.context.symbols.clone());
             self.context = context;
+            self.set_symbols(symbols);
+        }
+    }
+
+    /// Sets the symbol libraries the module imports. A change makes every
+    /// item's declarations and checks stale (a variable's declared type may
+    /// name a library's type), so the memo forgets them all.
+    pub fn set_symbols(&mut self, symbols: super::symbol_libraries::Libraries) {
+        if symbols != self.context.symbols {
+            self.context.symbols = symbols;
+            self.decls.clear();
+            self.computed.clear();
+            self.checks.clear();
+            self.last = None;
         }
     }
 
@@ -223,7 +238,9 @@ impl Memo {
             || self.computed.values().any(|c| !c.deps.files.is_empty());
         // (The passes of versions.rs and ephemeral.rs run again after a
         // patch, see passes.rs; merging override files does not.)
-        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path)) || super::stacks::deploys(docs);
+        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path)) 
+            || super::stacks::deploys(docs)
+            || super::symbol_libraries::mentioned(docs);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }

@@ -60,6 +60,7 @@ mod shifted;
 mod stacks;
 mod static_eval;
 mod suggest;
+pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
 mod test_decls;
@@ -333,8 +334,9 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
         .filter(|(_, i)| !memo.decls.contains_key(&i.id))
         .collect();
+    let symbols = &memo.context.symbols;
     let fresh: Vec<(ItemId, Arc<Decls>)> =
-        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i)))).collect();
+        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i, symbols)))).collect();
     memo.decls.extend(fresh);
     if stop() {
         return None;
@@ -663,6 +665,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     out.ephemeral = found.ephemeral.clone().into();
     env.passes = found;
     stacks::deployments(docs, &vars, &mut out.diagnostics);
+    symbol_libraries::check(docs, &env.context.symbols, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();

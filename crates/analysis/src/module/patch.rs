@@ -161,7 +161,7 @@ impl Memo {
         for item in new_window {
             let d = match self.decls.get(&item.id) {
                 Some(d) => d.clone(),
-                None => Arc::new(declare(doc, item)),
+                None => Arc::new(declare(doc, item, &self.context.symbols)),
             };
             fresh.push((item, d, Vec::new()));
         }

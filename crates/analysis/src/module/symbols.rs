@@ -55,7 +55,13 @@ pub(super) fn output_symbols(
             // Terraform 1.15's typed output: what it gives is the declared
             // type with `optional` defaults applied.
             (FileKind::Terraform, _) if doc.file.dialect.is_terraform() => b.body.get_attribute("type").map(|a| {
-                let te = parse_type(&a.value, src, TypeContext::variable(Dialect::Terraform));
+                let libs = env.symbols().cloned().unwrap_or_default();
+                let te = symbol_libraries::parse_module_type(
+                    &a.value,
+                    src,
+                    TypeContext::variable(Dialect::Terraform),
+                    &libs,
+                );
                 type_nodes.extend(te.nodes);
                 te.value
             }),

@@ -1,0 +1,389 @@
+//! OpenTofu's symbol libraries (the `symbol_libraries` experiment of
+//! OpenTofu 1.13; docs/spec/opentofu-symbol-libraries.md).
+//!
+//! A module's `symbols "LIB" { source = "./DIR" }` block imports the
+//! `.sym.hcl` files of `DIR`: named types (`typedef`), functions
+//! (`function`) and values (`locals`). What they define is read once per
+//! context ([`load`], through [`Files`] like a called module's files: the
+//! project layer owns the reading) and handed to the analysis in
+//! [`Context::symbols`]; a change of it makes the next analysis run in
+//! full ([`Memo::set_symbols`]), since variables' declared types depend on
+//! it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::*;
+use crate::workspace::{normalize, Files};
+use crate::Family;
+use syntax::typeexpr::NamedTypes;
+
+/// The experiment's keyword in `language { experiments = [...] }` (blog
+/// post of opentofu/opentofu.org#439).
+pub const EXPERIMENT: &str = "symbol_libraries";
+
+/// Where a library symbol is defined.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Def {
+    pub path: PathBuf,
+    /// The range of its name (the block's label, the local's key).
+    pub name_range: Range<usize>,
+    /// Its line, 1-based (for prose: the file is not the module's).
+    pub line: usize,
+}
+
+/// `typedef "NAME" { type = T }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    /// What values are checked against (`optional` attributes may be absent).
+    pub declared: Type,
+    /// What a value of it is (`optional` defaults applied).
+    pub value: Type,
+    pub def: Def,
+}
+
+/// `function "NAME" { parameter "P" { type = T } … type = R  return = … }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub params: Vec<(String, Type)>,
+    pub returns: Type,
+    pub def: Def,
+}
+
+/// An attribute of a library's `locals` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueDef {
+    pub ty: Type,
+    pub def: Def,
+}
+
+/// One imported library.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Library {
+    /// The `symbols` block's label.
+    pub label: String,
+    pub source: String,
+    /// The directory read; `None` for a source that is not read here (not
+    /// local): its symbols are then `any`, without an error.
+    pub dir: Option<PathBuf>,
+    /// Its `.sym.hcl` files.
+    pub files: Vec<PathBuf>,
+    pub types: BTreeMap<String, TypeDef>,
+    pub functions: BTreeMap<String, FunctionDef>,
+    pub values: BTreeMap<String, ValueDef>,
+}
+
+impl Library {
+    /// Whether its symbols are known (a local source).
+    pub fn known(&self) -> bool {
+        self.dir.is_some()
+    }
+}
+
+/// The libraries a module imports, by label (the first block of a label).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Libraries(pub Arc<BTreeMap<String, Library>>);
+
+impl Libraries {
+    pub fn get(&self, label: &str) -> Option<&Library> {
+        self.0.get(label)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Whether `path` is a symbol library file.
+pub fn is_symbol_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".sym.hcl"))
+}
+
+fn is_local(source: &str) -> bool {
+    source.starts_with("./") || source.starts_with("../") || source == "." || source == ".."
+}
+
+/// The top-level blocks of type `ident` of a module's Terraform files, with
+/// the document index and the item's start. An item is parsed only when its
+/// text starts with `ident` (cheap on a large module).
+fn blocks<'d>(docs: &'d [Document], ident: &'d str) -> impl Iterator<Item = (usize, usize, Block)> + 'd {
+    docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform).flat_map(move |(di, d)| {
+        d.items
+            .iter()
+            .filter(move |i| d.file.text.get(i.range.clone()).is_some_and(|t| t.trim_start().starts_with(ident)))
+            .filter_map(move |i| Some((i.range.start, i.body(&d.file.text)?)))
+            .flat_map(move |(at, body)| {
+                body.blocks()
+                    .filter(|b| b.ident.value().as_str() == ident)
+                    .cloned()
+                    .map(|b| (di, at, b))
+                    .collect::<Vec<_>>()
+            })
+    })
+}
+
+/// The `symbols "LABEL" { source = "…" }` blocks of a module: (label, source).
+pub fn requests(docs: &[Document]) -> Vec<(String, String)> {
+    blocks(docs, "symbols")
+        .filter_map(|(_, _, b)| {
+            let label = label_text(b.labels.first()?).to_string();
+            let source = match b.body.get_attribute("source").map(|a| &a.value) {
+                Some(Expression::String(s)) => s.value().to_string(),
+                _ => String::new(),
+            };
+            Some((label, source))
+        })
+        .collect()
+}
+
+/// Whether the module says `language { experiments = [symbol_libraries] }`
+/// (S1, S7 of the spec page: OpenTofu's experiments are the `language`
+/// block's).
+pub fn experiment_enabled(docs: &[Document]) -> bool {
+    blocks(docs, "language").any(|(_, _, b)| {
+        matches!(
+            b.body.get_attribute("experiments").map(|a| &a.value),
+            Some(Expression::Array(a)) if a.iter().any(|e| matches!(e, Expression::Variable(v) if v.value().as_str() == EXPERIMENT))
+        )
+    })
+}
+
+/// The libraries the module in `docs` imports, their files read through
+/// `files` (the `hcl` family of the source's directory, `.sym.hcl` only).
+pub fn load(files: &dyn Files, docs: &[Document]) -> Libraries {
+    let requests = requests(docs);
+    if requests.is_empty() {
+        return Libraries::default();
+    }
+    let home = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf).unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for (label, source) in requests {
+        if out.contains_key(&label) {
+            continue;
+        }
+        let lib = if is_local(&source) {
+            let dir = normalize(&home.join(&source));
+            let lib_docs: Vec<Document> =
+                files.module(&dir, Family::Hcl).into_iter().filter(|d| is_symbol_file(&d.file.path)).collect();
+            library(&label, &source, dir, &lib_docs)
+        } else {
+            Library { label: label.clone(), source, ..Library::default() }
+        };
+        out.insert(label, lib);
+    }
+    Libraries(Arc::new(out))
+}
+
+/// What the `.sym.hcl` documents of one library define.
+pub fn library(label: &str, source: &str, dir: PathBuf, docs: &[Document]) -> Library {
+    let mut lib = Library {
+        label: label.to_string(),
+        source: source.to_string(),
+        dir: Some(dir),
+        files: docs.iter().map(|d| d.file.path.clone()).collect(),
+        ..Library::default()
+    };
+    for doc in docs {
+        for item in doc.items.iter() {
+            let Some(body) = item.body(&doc.file.text) else { continue };
+            let src = item_source(doc, item);
+            let def = |range: Range<usize>| {
+                let range = shift(&range, item.range.start);
+                let line = syntax::lines::line_col(&doc.file.text, range.start).0;
+                Def { path: doc.file.path.clone(), name_range: range, line }
+            };
+            for b in body.blocks() {
+                let Some(name) = b.labels.first() else {
+                    if b.ident.value().as_str() == "locals" {
+                        for a in b.body.attributes() {
+                            let ty = Infer::new(&Empty(Dialect::OpenTofu), src).expr(&a.value);
+                            lib.values.insert(a.key.value().to_string(), ValueDef { ty, def: def(src.range(&a.key)) });
+                        }
+                    }
+                    continue;
+                };
+                let key = label_text(name).to_string();
+                match b.ident.value().as_str() {
+                    "typedef" | "typeset" => {
+                        let te = declared_type(b, &["type"], src);
+                        let (declared, value) = te.map_or((Type::any(), Type::any()), |t| (t.declared, t.value));
+                        lib.types.entry(key).or_insert(TypeDef { declared, value, def: def(src.range(name)) });
+                    }
+                    "function" => {
+                        let params = parameters(b, src);
+                        let returns = match declared_type(b, &["type", "returns"], src) {
+                            Some(te) => te.value,
+                            None => returned(b, &params, src),
+                        };
+                        lib.functions.entry(key).or_insert(FunctionDef { params, returns, def: def(src.range(name)) });
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    lib
+}
+
+/// The type expression of the first of `keys` a block has.
+fn declared_type(b: &Block, keys: &[&str], src: Source<'_>) -> Option<TypeExpr> {
+    let a = keys.iter().find_map(|k| b.body.get_attribute(k))?;
+    Some(parse_type(&a.value, src, TypeContext::variable(Dialect::OpenTofu)))
+}
+
+/// A function's `parameter "NAME" { type = T }` blocks, in order (`any`
+/// without a type).
+fn parameters(b: &Block, src: Source<'_>) -> Vec<(String, Type)> {
+    b.body
+        .blocks()
+        .filter(|p| matches!(p.ident.value().as_str(), "parameter" | "param"))
+        .filter_map(|p| {
+            let name = label_text(p.labels.first()?).to_string();
+            let ty = declared_type(p, &["type"], src).map_or_else(Type::any, |te| te.declared);
+            Some((name, ty))
+        })
+        .collect()
+}
+
+/// What a function without a declared return type returns: its `return`
+/// with the parameters bound.
+fn returned(b: &Block, params: &[(String, Type)], src: Source<'_>) -> Type {
+    let Some(r) = b.body.get_attribute("return") else { return Type::any() };
+    let empty = Empty(Dialect::OpenTofu);
+    let mut inf = Infer::new(&empty, src);
+    for (name, ty) in params {
+        inf.bind(name.clone(), ty.clone());
+    }
+    inf.expr(&r.value)
+}
+
+impl NamedTypes for Libraries {
+    fn named(&self, namespace: &[&str], name: &str) -> Option<Result<(Type, Type), String>> {
+        let ["symbols", label] = namespace else { return None };
+        let Some(lib) = self.get(label) else {
+            return Some(Err(format!(
+                "`symbols::{label}::{name}`: no `symbols \"{label}\"` block imports a library `{label}`"
+            )));
+        };
+        if !lib.known() {
+            return Some(Ok((Type::any(), Type::any())));
+        }
+        Some(match lib.types.get(name) {
+            Some(t) => Ok((t.declared.clone(), t.value.clone())),
+            None => {
+                let mut msg = format!("`symbols::{label}::{name}` is not a type of symbol library `{label}`");
+                if let Some(s) = types::suggest::closest(name, lib.types.keys().map(String::as_str)) {
+                    msg.push_str(&format!("; did you mean `symbols::{label}::{s}`?"));
+                }
+                Err(msg)
+            }
+        })
+    }
+}
+
+/// Reads a type expression of the module: `symbols::LIB::NAME()` denotes
+/// a library's type (a module without `symbols` blocks reads as before).
+pub(super) fn parse_module_type(expr: &Expression, src: Source<'_>, ctx: TypeContext, libs: &Libraries) -> TypeExpr {
+    let named: Option<&dyn NamedTypes> = if libs.is_empty() { None } else { Some(libs) };
+    syntax::typeexpr::parse_type_named(expr, src, ctx, named)
+}
+
+/// Whether a module may hold a `symbols` block: its analysis is then run
+/// in full after each edit (the experiment's error is module-level).
+pub(super) fn mentioned(docs: &[Document]) -> bool {
+    blocks(docs, "symbols").next().is_some()
+}
+
+/// The module-level checks of `symbols` blocks: the experiment must be
+/// enabled, and a local source must hold `.sym.hcl` files.
+pub(super) fn check(docs: &[Document], libs: &Libraries, out: &mut [super::shared::Shared<Vec<Diagnostic>>]) {
+    if !mentioned(docs) {
+        return;
+    }
+    let enabled = experiment_enabled(docs);
+    for (di, at, b) in blocks(docs, "symbols") {
+        let Some(diags) = out.get_mut(di) else { continue };
+        let src = Source::new(docs[di].file.text.get(at..).unwrap_or(""), 0);
+        if !enabled {
+            diags.push(Diagnostic::new(
+                Code::UnsupportedArgument,
+                shift(&src.range(&b.ident), at),
+                format!(
+                    "`symbols` blocks are OpenTofu's symbol libraries experiment: enable it with `language {{ experiments = [{EXPERIMENT}] }}`"
+                ),
+            ));
+        }
+        let Some(label) = b.labels.first() else { continue };
+        let Some(source) = b.body.get_attribute("source") else {
+            diags.push(Diagnostic::new(
+                Code::MissingArgument,
+                shift(&src.range(label), at),
+                "a `symbols` block needs `source`: the directory of the library's `.sym.hcl` files",
+            ));
+            continue;
+        };
+        let lib = libs.get(label_text(label));
+        if let Some(Library { dir: Some(dir), source: s, .. }) = lib.filter(|l| l.files.is_empty()) {
+            let d = Diagnostic::new(
+                Code::ModuleSource,
+                shift(&src.range(&source.value), at),
+                format!("no symbol library at `{s}`: {} has no `.sym.hcl` files", dir.display()),
+            );
+            diags.push(d.with_severity(Severity::Warning));
+        }
+    }
+}
+
+/// A top-level block of a `.sym.hcl` file (spec §4): type definitions'
+/// and parameters' types are type expressions (not calls of `object`…),
+/// a function's `return` is typed with its parameters bound and checked
+/// against its return type. `false`: not one of these blocks.
+pub(super) fn file_block(inf: &mut Infer, b: &Block) -> bool {
+    let ctx = TypeContext::variable(Dialect::OpenTofu);
+    let read = |inf: &mut Infer, e: &Expression| {
+        let te = parse_type(e, inf.source(), ctx);
+        inf.diagnostics.extend(te.diagnostics.iter().cloned());
+        inf.type_nodes.extend(te.nodes.iter().cloned());
+        te
+    };
+    match b.ident.value().as_str() {
+        "typedef" | "typeset" => {
+            for a in b.body.attributes() {
+                match a.key.value().as_str() {
+                    "type" => {
+                        read(inf, &a.value);
+                    }
+                    _ => {
+                        inf.expr(&a.value);
+                    }
+                }
+            }
+            true
+        }
+        "function" => {
+            let mut params = Vec::new();
+            for p in b.body.blocks() {
+                let Some(name) = p.labels.first() else { continue };
+                let ty = match p.body.get_attribute("type") {
+                    Some(a) => read(inf, &a.value).declared,
+                    None => Type::any(),
+                };
+                params.push((label_text(name).to_string(), ty));
+            }
+            let returns =
+                ["type", "returns"].iter().find_map(|k| b.body.get_attribute(k)).map(|a| read(inf, &a.value).declared);
+            for (name, ty) in &params {
+                inf.bind(name.clone(), ty.clone());
+            }
+            for a in b.body.attributes().filter(|a| !matches!(a.key.value().as_str(), "type" | "returns")) {
+                let t = inf.expr(&a.value);
+                if let (Some(r), "return") = (&returns, a.key.value().as_str()) {
+                    inf.check(&a.value, &t, r, None);
+                }
+            }
+            inf.unbind(params.len());
+            true
+        }
+        _ => false,
+    }
+}
