@@ -43,3 +43,40 @@ async fn json_files_declare_and_edits_to_them_are_reread() {
     assert_eq!(diags[0]["code"], "syntax");
     assert_eq!(diags[0]["range"]["start"], json!({"line": 5, "character": 4}), "{diags:?}");
 }
+
+/// A minified JSON file with multi-byte characters and escapes ahead of
+/// its errors (issue 29, point 4 follow-ups): the diagnostics, a hover and
+/// a definition are at the JSON's own line and column, in both position
+/// encodings. The lowering adds a line per attribute, which is where the
+/// positions drifted.
+#[tokio::test]
+async fn one_line_json_keeps_its_positions() {
+    both(|enc| {
+        Box::pin(async move {
+            let mut s = Session::start(enc).await;
+            let text = r#"{"variable":{"zone":{"type":"number"}},"locals":{"é":"ü\/\b😀","a":"${var.nope}","b":"${var.zone}"}}"#;
+            let j = s.open("min.tf.json", text).await;
+            let diags = s.diagnostics(&j, 1).await;
+            assert_eq!(diags.len(), 1, "{diags:?}");
+            let at = text.find("var.nope").unwrap();
+            assert_eq!(diags[0]["range"]["start"], position(text, at, enc), "{diags:?}");
+            assert_eq!(diags[0]["range"]["end"], position(text, at + "var.nope".len(), enc), "{diags:?}");
+            // Hover on the reference in the last template, and on the
+            // declaration's own name.
+            let hover_at = |name: &str, n: usize| {
+                json!({"textDocument": {"uri": j}, "position": position(text, text.find(name).unwrap() + n, enc)})
+            };
+            let h = s.request("textDocument/hover", hover_at("var.zone", 5)).await;
+            assert_eq!(first_block(&h), "number", "{h}");
+            let at = text.find("var.zone").unwrap();
+            assert_eq!(h["range"]["start"], position(text, at, enc), "{h}");
+            let h = s.request("textDocument/hover", hover_at("\"zone\"", 2)).await;
+            assert_eq!(first_block(&h), "number", "{h}");
+            assert_eq!(h["range"]["start"], position(text, text.find("\"zone\"").unwrap(), enc), "{h}");
+            // Definition: from the reference to the declaration's name.
+            let d = s.request("textDocument/definition", hover_at("var.zone", 5)).await;
+            assert_eq!(d["range"]["start"], position(text, text.find("\"zone\"").unwrap(), enc), "{d}");
+        })
+    })
+    .await;
+}
