@@ -398,10 +398,15 @@ impl Writer<'_> {
             for body in bodies(&p.value) {
                 self.pad(at);
                 self.line();
-                // The block type's name stands for the JSON's key of it; each
-                // label for its own key, so a hover or a diagnostic on a
-                // declaration's name lands on the JSON name.
-                self.emit(kind, kind_at, kind.len());
+                // Each label stands for its own key, so a hover or a diagnostic
+                // on a declaration's name lands on the JSON name; the block
+                // type's name for the last label (a diagnostic on the header
+                // is then on the declaration's name, not on the `"resource"`
+                // key lines above), or for its key in a block without labels.
+                match labels.last() {
+                    Some(l) => self.emit(kind, l.start, 0),
+                    None => self.emit(kind, kind_at, kind.len()),
+                }
                 for l in labels.iter() {
                     self.out.push(' ');
                     self.string_here(l.clone(), As::Literal);
@@ -452,10 +457,19 @@ impl Writer<'_> {
                 Val::Array(items) => items.first().is_some_and(is_object),
                 _ => false,
             };
-            // In a resource, data source or provider, an object may be a
-            // nested block the schema names (json.mdx: "the schema decides"):
-            // it is left unchecked rather than misread as an attribute.
-            if holds_objects && mode == Mode::Template && matches!(kind, "resource" | "data" | "provider") {
+            // In a resource or data source, an object may be a nested block
+            // the schema names (json.mdx: "the schema decides"): it is written
+            // as a value, which the analysis reads as the block when the
+            // schema has one of that name (`resources.rs`, `Infer::json`).
+            // Provisioners (labelled) and `dynamic` blocks are not schema
+            // blocks, and a provider's configuration is not checked so: left
+            // unchecked rather than misread.
+            let unread = match kind {
+                "resource" | "data" => matches!(p.key.as_str(), "provisioner" | "dynamic"),
+                "provider" => true,
+                _ => false,
+            };
+            if holds_objects && mode == Mode::Template && unread {
                 continue;
             }
             if matches!(kind, "terraform") && p.key != "required_version" {
