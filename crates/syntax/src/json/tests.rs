@@ -112,8 +112,12 @@ fn damaged_files_never_panic() {
     // Whether byte `at` of `src` is inside a string (it has no escapes).
     let in_string = |at: usize| src[..at].matches('"').count() % 2 == 1 || src[at..].starts_with('"');
     let checked = |text: &str, must_parse: bool| {
-        if let Ok(out) = lower(text) {
-            assert!(!must_parse || crate::deep::parse_body(&out).is_ok(), "{text}\n---\n{out}");
+        if let Ok(l) = lower_mapped(text) {
+            let out = &l.text;
+            assert!(!must_parse || crate::deep::parse_body(out).is_ok(), "{text}\n---\n{out}");
+            // Every offset of either text maps inside the other.
+            assert!((0..=out.len()).all(|o| l.map.to_source(o) <= text.len()), "{text}");
+            assert!((0..=text.len()).all(|j| l.map.to_lowered(j) <= out.len()), "{text}");
         }
     };
     for end in (0..=src.len()).filter(|&i| src.is_char_boundary(i)) {
