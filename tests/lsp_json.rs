@@ -5,7 +5,7 @@
 mod lsp_support;
 
 use lsp_support::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 const VARIABLES: &str =
     "{\n  \"variable\": {\n    \"region\": {\n      \"type\": \"string\",\n      \"default\": \"a\"\n    }\n  }\n}\n";
@@ -79,4 +79,43 @@ async fn one_line_json_keeps_its_positions() {
         })
     })
     .await;
+}
+
+/// The other position-bearing answers in a minified JSON file are at the
+/// JSON's places too: highlights (a declaration's name and its use),
+/// outline symbols, inlay hints after a local's name, and the semantic
+/// token of a type keyword inside a JSON string.
+#[tokio::test]
+async fn one_line_json_answers_at_its_own_places() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = r#"{"variable":{"zone":{"type":"number"}},"locals":{"é":"ü","twice":"${var.zone * 2}"}}"#;
+    let j = s.open("min.tf.json", text).await;
+    let _ = s.diagnostics(&j, 1).await;
+    let at = |needle: &str, n: usize| position(text, text.find(needle).unwrap() + n, Enc::Utf16);
+    let h = s
+        .request("textDocument/documentHighlight", json!({"textDocument": {"uri": j}, "position": at("var.zone", 5)}))
+        .await;
+    let mut starts: Vec<Value> = h.as_array().unwrap().iter().map(|h| h["range"]["start"].clone()).collect();
+    starts.sort_by_key(|p| p["character"].as_u64());
+    assert_eq!(starts, [at("zone", 0), at("var.zone", 4)], "{h}");
+    let symbols = s.request("textDocument/documentSymbol", json!({"textDocument": {"uri": j}})).await;
+    let names: Vec<(String, Value)> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap().to_string(), s["selectionRange"]["start"].clone()))
+        .collect();
+    assert!(names.contains(&("local.twice".into(), at("twice", 0))), "{symbols}");
+    assert!(names.contains(&("var.zone".into(), at("\"zone\"", 0))), "{symbols}");
+    let hints = s
+        .request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": j}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}}),
+        )
+        .await;
+    let places: Vec<Value> = hints.as_array().unwrap().iter().map(|h| h["position"].clone()).collect();
+    assert!(places.contains(&at("twice", 5)), "after `twice`: {hints}");
+    let tokens = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": j}})).await;
+    let data = tokens["data"].as_array().unwrap();
+    assert_eq!((&data[0], &data[1], &data[2]), (&json!(0), &at("number", 0)["character"], &json!(6)), "{tokens}");
 }
