@@ -19,6 +19,8 @@ pub struct SignatureInfo {
 }
 
 pub fn signature_help(doc: &Document, offset: usize) -> Option<SignatureInfo> {
+    // The offset is in the text the user sees (a JSON file's own).
+    let offset = doc.offset_from_shown(offset);
     let dialect = doc.file.dialect;
     let prefix = item_prefix(doc, offset);
     let open = open_brackets(prefix);
