@@ -38,7 +38,7 @@ SUMMARIES = {
 }
 # (type, defaults Terraform accepts, defaults it rejects)
 TYPES = [
-    ("string", ["x", 1, True, "é\b/ü"], [["x"], {"a": "b"}]),
+    ("string", ["x", 1, True, "é\b/ü", "${not_a_template}"], [["x"], {"a": "b"}]),
     ("number", [1, 2.5, "3"], ["many", [1], {"a": 1}]),
     ("bool", [True, "false"], ["maybe", [True]]),
     ("list(string)", [["a", "b"], [], [1, True]], ["a", {"a": "b"}, [["a"]]]),

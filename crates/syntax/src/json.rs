@@ -314,6 +314,9 @@ enum Mode {
     BareList,
     /// An object whose values are references (a module's `providers`).
     BareValues,
+    /// A value read without a context (a variable's `default`): its strings
+    /// are text, never templates.
+    Literal,
 }
 
 impl Writer<'_> {
@@ -498,9 +501,14 @@ impl Writer<'_> {
     fn value(&mut self, v: &Node, mode: Mode) {
         match (mode, &v.val) {
             (Mode::Bare, Val::Str) => self.string(v.span.clone(), As::Bare),
+            (Mode::Literal, Val::Str) => self.string(v.span.clone(), As::Text),
             (_, Val::Str) => self.string(v.span.clone(), As::Template),
-            (Mode::BareList | Mode::Template, Val::Array(items)) => {
-                let inner = if mode == Mode::BareList { Mode::Bare } else { Mode::Template };
+            (Mode::BareList | Mode::Template | Mode::Literal, Val::Array(items)) => {
+                let inner = match mode {
+                    Mode::BareList => Mode::Bare,
+                    Mode::Literal => Mode::Literal,
+                    _ => Mode::Template,
+                };
                 self.put(v.span.start, "[");
                 self.pos = v.span.start + 1;
                 for (i, item) in items.iter().enumerate() {
@@ -510,12 +518,16 @@ impl Writer<'_> {
                 self.put(v.span.end - 1, "]");
                 self.pos = v.span.end;
             }
-            (Mode::BareValues | Mode::Template, Val::Object(props)) => {
-                let inner = if mode == Mode::BareValues { Mode::Bare } else { Mode::Template };
+            (Mode::BareValues | Mode::Template | Mode::Literal, Val::Object(props)) => {
+                let inner = match mode {
+                    Mode::BareValues => Mode::Bare,
+                    Mode::Literal => Mode::Literal,
+                    _ => Mode::Template,
+                };
                 self.put(v.span.start, "{");
                 self.pos = v.span.start + 1;
                 for (i, p) in props.iter().enumerate() {
-                    self.string(p.key_span.clone(), As::Template);
+                    self.string(p.key_span.clone(), if mode == Mode::Literal { As::Text } else { As::Template });
                     let newlines = self.held(p.key_span.end, &p.value);
                     if newlines == 0 {
                         self.put(p.colon, "=");
@@ -582,6 +594,9 @@ fn nested_block(kind: &str, key: &str) -> Option<&'static str> {
 fn mode(kind: &str, key: &str) -> Mode {
     match (kind, key) {
         ("variable", "type") => Mode::Bare,
+        // Decoded without a context by Terraform (configs/named_values.go:
+        // `attr.Expr.Value(nil)`): literal strings.
+        ("variable", "default") => Mode::Literal,
         ("resource" | "data", "provider") => Mode::Bare,
         ("resource" | "data" | "module" | "output", "depends_on") => Mode::BareList,
         ("lifecycle", "ignore_changes" | "replace_triggered_by") => Mode::BareList,

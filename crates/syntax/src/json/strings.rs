@@ -71,6 +71,11 @@ pub(super) enum As {
     Template,
     /// A quoted literal (a block label): everything escaped.
     Literal,
+    /// A quoted template holding only text: a value Terraform reads
+    /// without a context (a variable's `default`), where HCL's JSON reader
+    /// takes strings literally (hashicorp/hcl json/structure.go, `Value`
+    /// with a nil context), so `${` is written `$${`.
+    Text,
     /// Expression text, unquoted (a type expression or a reference).
     Bare,
 }
@@ -123,6 +128,7 @@ pub(super) fn write(lit: &str, at: usize, how: As, mut piece: impl FnMut(&str, u
                 '\n' => "\\n".into(),
                 '\r' => "\\r".into(),
                 '\t' => "\\t".into(),
+                '$' | '%' if how == As::Text && next == Some('{') => format!("{raw}{raw}").into(),
                 c if (c as u32) < 0x20 || c == '\u{7f}' => format!("\\u{:04x}", c as u32).into(),
                 _ => raw.into(),
             }

@@ -216,3 +216,18 @@ fn every_name_maps_to_its_lowering_and_back() {
         }
     }
 }
+
+/// A variable's `default` is evaluated without a context (terraform's
+/// configs/named_values.go, `attr.Expr.Value(nil)`), where HCL's JSON
+/// reader takes strings literally (hcl json/structure.go): `"${x}"` there
+/// is the text `${x}`, written `$${x}` in native syntax; elsewhere it is
+/// a template.
+#[test]
+fn a_default_is_text_not_a_template() {
+    let src =
+        r#"{"variable": {"v": {"default": {"a": ["${x}", "%{y}", "$${z}"], "${k}": 1}}}, "locals": {"l": "${var.v}"}}"#;
+    let out = lowered(src);
+    assert!(out.contains(r#""$${x}""#) && out.contains(r#""%%{y}""#) && out.contains(r#""$$${z}""#), "{out}");
+    assert!(out.contains(r#""$${k}""#), "{out}");
+    assert!(out.contains(r#""${var.v}""#), "{out}");
+}
