@@ -597,6 +597,8 @@ fn mode(kind: &str, key: &str) -> Mode {
         // Decoded without a context by Terraform (configs/named_values.go:
         // `attr.Expr.Value(nil)`): literal strings.
         ("variable", "default") => Mode::Literal,
+        // Likewise decoded into a string without a context (configs/named_values.go).
+        ("variable" | "output", "description") => Mode::Literal,
         ("resource" | "data", "provider") => Mode::Bare,
         ("resource" | "data" | "module" | "output", "depends_on") => Mode::BareList,
         ("lifecycle", "ignore_changes" | "replace_triggered_by") => Mode::BareList,

@@ -224,10 +224,9 @@ fn every_name_maps_to_its_lowering_and_back() {
 /// a template.
 #[test]
 fn a_default_is_text_not_a_template() {
-    let src =
-        r#"{"variable": {"v": {"default": {"a": ["${x}", "%{y}", "$${z}"], "${k}": 1}}}, "locals": {"l": "${var.v}"}}"#;
+    let src = r#"{"variable": {"v": {"default": {"a": ["${x}", "%{y}", "$${z}"], "${k}": 1}, "description": "${d}"}}, "locals": {"l": "${var.v}"}}"#;
     let out = lowered(src);
     assert!(out.contains(r#""$${x}""#) && out.contains(r#""%%{y}""#) && out.contains(r#""$$${z}""#), "{out}");
-    assert!(out.contains(r#""$${k}""#), "{out}");
+    assert!(out.contains(r#""$${k}""#) && out.contains(r#""$${d}""#), "{out}");
     assert!(out.contains(r#""${var.v}""#), "{out}");
 }
