@@ -119,3 +119,41 @@ async fn one_line_json_answers_at_its_own_places() {
     let data = tokens["data"].as_array().unwrap();
     assert_eq!((&data[0], &data[1], &data[2]), (&json!(0), &at("number", 0)["character"], &json!(6)), "{tokens}");
 }
+
+/// Expand selection in a minified JSON file starts at the word under the
+/// cursor in the JSON, and every range holds the one before; folding of a
+/// JSON block spans its own lines.
+#[tokio::test]
+async fn selection_and_folding_follow_the_json() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = r#"{"variable":{"zone":{"type":"number"}},"locals":{"é":"ü","twice":"${var.zone * 2}"}}"#;
+    let j = s.open("min.tf.json", text).await;
+    let _ = s.diagnostics(&j, 1).await;
+    let at = |needle: &str, n: usize| position(text, text.find(needle).unwrap() + n, Enc::Utf16);
+    let r = s
+        .request("textDocument/selectionRange", json!({"textDocument": {"uri": j}, "positions": [at("zone * 2", 1)]}))
+        .await;
+    assert_eq!(r[0]["range"], json!({"start": at("zone * 2", 0), "end": at("zone * 2", 4)}), "{r}");
+    let mut chain = vec![r[0]["range"].clone()];
+    let mut p = &r[0]["parent"];
+    while !p.is_null() {
+        chain.push(p["range"].clone());
+        p = &p["parent"];
+    }
+    let col = |v: &Value| v["character"].as_u64().unwrap();
+    for w in chain.windows(2) {
+        assert!(col(&w[1]["start"]) <= col(&w[0]["start"]) && col(&w[0]["end"]) <= col(&w[1]["end"]), "{chain:?}");
+    }
+    let pretty = "{\n  \"locals\": {\n    \"a\": 1,\n    \"b\": [\n      1,\n      2\n    ]\n  }\n}\n";
+    let p = s.open("pretty.tf.json", pretty).await;
+    let _ = s.diagnostics(&p, 1).await;
+    let folds = s.request("textDocument/foldingRange", json!({"textDocument": {"uri": p}})).await;
+    let spans: Vec<(u64, u64)> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap()))
+        .collect();
+    // (To the line before the closing bracket, which stays visible.)
+    assert!(spans.contains(&(1, 6)) && spans.contains(&(3, 5)), "{folds}");
+}
