@@ -81,16 +81,25 @@ async fn one_line_json_keeps_its_positions() {
     .await;
 }
 
+/// A minified module file with a multi-byte key ahead of a declaration's use.
+const MINIFIED: &str = r#"{"variable":{"zone":{"type":"number"}},"locals":{"é":"ü","twice":"${var.zone * 2}"}}"#;
+
+/// A session with [`MINIFIED`] open and analysed, and its URI.
+async fn minified() -> (Session, String) {
+    let mut s = Session::start(Enc::Utf16).await;
+    let j = s.open("min.tf.json", MINIFIED).await;
+    let _ = s.diagnostics(&j, 1).await;
+    (s, j)
+}
+
 /// The other position-bearing answers in a minified JSON file are at the
 /// JSON's places too: highlights (a declaration's name and its use),
 /// outline symbols, inlay hints after a local's name, and the semantic
 /// token of a type keyword inside a JSON string.
 #[tokio::test]
 async fn one_line_json_answers_at_its_own_places() {
-    let mut s = Session::start(Enc::Utf16).await;
-    let text = r#"{"variable":{"zone":{"type":"number"}},"locals":{"é":"ü","twice":"${var.zone * 2}"}}"#;
-    let j = s.open("min.tf.json", text).await;
-    let _ = s.diagnostics(&j, 1).await;
+    let (mut s, j) = minified().await;
+    let text = MINIFIED;
     let at = |needle: &str, n: usize| position(text, text.find(needle).unwrap() + n, Enc::Utf16);
     let h = s
         .request("textDocument/documentHighlight", json!({"textDocument": {"uri": j}, "position": at("var.zone", 5)}))
@@ -125,10 +134,8 @@ async fn one_line_json_answers_at_its_own_places() {
 /// JSON block spans its own lines.
 #[tokio::test]
 async fn selection_and_folding_follow_the_json() {
-    let mut s = Session::start(Enc::Utf16).await;
-    let text = r#"{"variable":{"zone":{"type":"number"}},"locals":{"é":"ü","twice":"${var.zone * 2}"}}"#;
-    let j = s.open("min.tf.json", text).await;
-    let _ = s.diagnostics(&j, 1).await;
+    let (mut s, j) = minified().await;
+    let text = MINIFIED;
     let at = |needle: &str, n: usize| position(text, text.find(needle).unwrap() + n, Enc::Utf16);
     let r = s
         .request("textDocument/selectionRange", json!({"textDocument": {"uri": j}, "positions": [at("zone * 2", 1)]}))
