@@ -164,3 +164,21 @@ async fn selection_and_folding_follow_the_json() {
     // (To the line before the closing bracket, which stays visible.)
     assert!(spans.contains(&(1, 6)) && spans.contains(&(3, 5)), "{folds}");
 }
+
+/// Definition of a called module's output declared in a minified JSON file
+/// (a file of another module, not among the caller's documents) lands on
+/// the output's name in that JSON.
+#[tokio::test]
+async fn definition_into_a_callees_one_line_json() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let child = r#"{"variable":{"é":{},"size":{"type":"number"}},"output":{"first":{"value":1},"out":{"value":"${var.size}"}}}"#;
+    std::fs::create_dir_all(s.dir.join("child")).unwrap();
+    s.disk("child/outputs.tf.json", child);
+    let main = "module \"c\" {\n  source = \"./child\"\n  size   = 1\n}\noutput \"x\" { value = module.c.out }\n";
+    let m = s.open("main.tf", main).await;
+    let _ = s.diagnostics(&m, 1).await;
+    let pos = position(main, main.find("c.out").unwrap() + 3, Enc::Utf16);
+    let d = s.request("textDocument/definition", json!({"textDocument": {"uri": m}, "position": pos})).await;
+    assert!(d["uri"].as_str().unwrap().ends_with("child/outputs.tf.json"), "{d}");
+    assert_eq!(d["range"]["start"], position(child, child.find("\"out\"").unwrap(), Enc::Utf16), "{d}");
+}

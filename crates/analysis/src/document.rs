@@ -202,16 +202,7 @@ impl Document {
 
     /// Where a range of this document's text is in [`Document::shown_text`].
     pub fn shown_range(&self, r: &Range<usize>) -> Range<usize> {
-        match &self.shown {
-            Some(s) => {
-                let start = s.map.to_source(r.start);
-                // The end is the byte after the last one: mapped as that last
-                // byte, so a range ending at a run's end stays in it.
-                let end = if r.end > r.start { s.map.to_source(r.end - 1) + 1 } else { start };
-                start..end.max(start)
-            }
-            None => r.clone(),
-        }
+        self.shown.as_ref().map_or_else(|| r.clone(), |s| s.map.range_to_source(r))
     }
 
     /// Where an offset of [`Document::shown_text`] is in this document's text.

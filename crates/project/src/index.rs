@@ -126,9 +126,7 @@ fn entries_at(path: &Path, kind: FileKind, text: &str) -> Arc<Symbols> {
     let Ok(lowered) = syntax::json::lower_mapped(text) else { return Arc::default() };
     let mut symbols = file_symbols(kind, &lowered.text);
     for s in &mut symbols {
-        let start = lowered.map.to_source(s.range.start);
-        let end = if s.range.end > s.range.start { lowered.map.to_source(s.range.end - 1) + 1 } else { start };
-        s.range = start..end.max(start);
+        s.range = lowered.map.range_to_source(&s.range);
     }
     placed(symbols, text)
 }

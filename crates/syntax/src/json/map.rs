@@ -65,6 +65,15 @@ impl SourceMap {
         }
     }
 
+    /// Where lowered range `r` is in the JSON: its end is the byte after the
+    /// last one, mapped as that last byte, so a range ending at a run's end
+    /// stays in the run.
+    pub fn range_to_source(&self, r: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let start = self.to_source(r.start);
+        let end = if r.end > r.start { self.to_source(r.end - 1) + 1 } else { start };
+        start..end.max(start)
+    }
+
     /// The lowered offset JSON offset `j` is read at: inside a run, the
     /// same byte; elsewhere (JSON punctuation and spaces the lowering has
     /// no piece for), just after the run before it.
