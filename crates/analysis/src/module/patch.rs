@@ -519,7 +519,11 @@ impl Memo {
         // said before, where the patch left it, replaced by what they say now.
         let mut before = std::mem::take(&mut env.passes);
         super::passes::moved(&mut before.diagnostics, k, window.lo, window.hi, window.delta);
-        let found = super::passes::run(docs, &env.context, &mut self.facts);
+        let edited = match (new_window.first(), new_window.last()) {
+            (Some(a), Some(b)) => doc.file.text.get(a.range.start..b.range.end).unwrap_or(""),
+            _ => "",
+        };
+        let found = super::passes::rerun(docs, &env.context, &mut self.facts, &before, edited);
         super::passes::settle(&mut analysis.diagnostics, &mut kept, &before.diagnostics, &found.diagnostics);
         if *analysis.ephemeral != found.ephemeral {
             analysis.ephemeral = found.ephemeral.clone().into();
