@@ -351,29 +351,20 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
             ephemeral: false,
             constant: None,
         });
-        for item in doc.items.iter() {
-            let Some(body) = item.body(&doc.file.text) else { continue };
-            let src = item_source(doc, item);
-            let Some(Expression::Object(obj)) = body.get_attribute("inputs").map(|a| &a.value) else { continue };
-            for (k, v) in obj.iter() {
-                let key = match k {
-                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
-                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                    _ => continue,
-                };
-                let Some(ty) = whole.ty.attribute(&key) else { continue };
-                outputs.push(OutputInfo {
-                    name: crate::calls::included_input(&key),
-                    ty: ty.clone(),
-                    description: None,
-                    path: doc.file.path.clone(),
-                    name_range: shift(&src.range(k), item.range.start),
-                    deprecated: None,
-                    ephemeral: false,
-                    constant: eval(v.expr(), src).ok().map(crate::calls::Constant),
-                });
-            }
-        }
+        super::terragrunt_merge::each_input(doc, |item, src, key, k, v| {
+            let Some(key) = key else { return };
+            let Some(ty) = whole.ty.attribute(&key) else { return };
+            outputs.push(OutputInfo {
+                name: crate::calls::included_input(&key),
+                ty: ty.clone(),
+                description: None,
+                path: doc.file.path.clone(),
+                name_range: shift(&src.range(k), item.range.start),
+                deprecated: None,
+                ephemeral: false,
+                constant: eval(v, src).ok().map(crate::calls::Constant),
+            });
+        });
     }
 }
 

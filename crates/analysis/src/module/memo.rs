@@ -238,9 +238,10 @@ impl Memo {
             || self.computed.values().any(|c| !c.deps.files.is_empty());
         // (The passes of versions.rs and ephemeral.rs run again after a
         // patch, see passes.rs; merging override files does not.)
-        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path)) 
+        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
             || super::stacks::deploys(docs)
-            || super::symbol_libraries::mentioned(docs);
+            || super::symbol_libraries::mentioned(docs)
+            || super::terragrunt_merge::merges(docs);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }

@@ -63,6 +63,7 @@ mod suggest;
 pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
+mod terragrunt_merge;
 mod test_decls;
 mod tftest;
 mod versions;

@@ -50,14 +50,18 @@ pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
 /// module's variable of the same name. Unknown names are not errors
 /// (Terraform ignores a `TF_VAR_` value no variable declares) and missing
 /// ones are not either (an `include`d file or the environment may give them).
-pub(super) fn inputs(inf: &mut Infer, a: &Attribute) {
+pub(super) fn inputs(inf: &mut Infer, doc: &Document, a: &Attribute) {
     // A declared `terraform { source }` wins, even one not followed (a
     // remote source); else the unit's own directory is the module.
     // (Every declared call has a callee, `Opaque` for a source not followed.)
     let callee = inf.env().callee(CALL).or_else(|| inf.env().callee(OWN_DIR));
     let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, callee) else { return };
     let source = i.dir.display().to_string();
-    let site = super::stacks::Site::Terragrunt;
+    // A name an include takes part in is checked at that include, merged.
+    let incs = super::terragrunt_merge::includes(inf, doc);
+    let merged = super::terragrunt_merge::merged(inf, doc, &incs).unwrap_or_default();
+    let elsewhere: HashSet<String> = merged.into_iter().filter(|m| !m.from.is_empty()).map(|m| m.name).collect();
+    let site = super::stacks::Site::Terragrunt(&elsewhere);
     super::stacks::inputs(inf, obj, &i, "the unit's module", &source, &source, site);
 }
 
@@ -67,7 +71,7 @@ const STRATEGIES: [&str; 3] = ["no_merge", "shallow", "deep"];
 
 /// An `include "LABEL" { path  merge_strategy }`'s strategy, as written
 /// (`shallow` when unset or not a constant string).
-fn strategy(b: &Block, src: Source<'_>) -> String {
+pub(super) fn strategy(b: &Block, src: Source<'_>) -> String {
     match b.body.get_attribute("merge_strategy").map(|a| eval(&a.value, src)) {
         Some(Ok(Value::String(s))) => s,
         _ => "shallow".to_string(),
@@ -148,17 +152,15 @@ pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     })
 }
 
-/// `include "LABEL" { path  merge_strategy }` in a unit: the included
-/// file's `inputs` that the unit's own do not set are handed to the unit's
-/// module too, so each is checked against its variable, here (the one
-/// file may be included by units of different modules; its value is named
-/// in the diagnostic). Terragrunt merges them so (`handleInclude` and
-/// `mergeInputs` / `deepMergeInputs` in `pkg/config/include.go`): `shallow`
-/// and `deep` keep the unit's value of a name both set (`deep` merges two
-/// maps and appends two lists, left unchecked here), `no_merge` takes
-/// none of the included file's. An unknown strategy is Terragrunt's
-/// error (`GetMergeStrategy`, `InvalidMergeStrategyTypeError`).
-pub(super) fn include(inf: &mut Infer, b: &Block) {
+/// `include "LABEL" { path  merge_strategy }` in a unit: the value of each
+/// input this include is the first (in file order) to take part in reaches
+/// the unit's module as Terragrunt merges it (see `terragrunt_merge`), so
+/// it is checked against its variable here (the one file may be included
+/// by units of different modules; its value is named in the diagnostic).
+/// A value the unit's own sets alone is checked at the unit's `inputs`. An
+/// unknown strategy is Terragrunt's error (`GetMergeStrategy`,
+/// `InvalidMergeStrategyTypeError` in `pkg/config/include.go`).
+pub(super) fn include(inf: &mut Infer, doc: &Document, b: &Block) {
     let label = b.labels.first().map(label_text).unwrap_or("");
     let header = {
         let ident = inf.range(&b.ident);
@@ -173,45 +175,55 @@ pub(super) fn include(inf: &mut Infer, b: &Block) {
             inf.report(Diagnostic::new(Code::InvalidValue, r, msg));
         }
     }
-    let Some(Callee::Module(included)) = inf.env().callee(&crate::calls::include_call(label)) else { return };
-    if strategy == "no_merge" {
-        return;
-    }
     let module = inf.env().callee(CALL).or_else(|| inf.env().callee(OWN_DIR));
     let Some(Callee::Module(module)) = module else { return };
-    // The unit's own `inputs` (a name of the file, so a change of them
-    // checks this again).
-    let own = inf.env().lookup(Space::Pcl, "inputs").map(|(t, _)| t);
+    let incs = super::terragrunt_merge::includes(inf, doc);
+    let Some(me) = incs.iter().position(|i| i.label == label) else { return };
+    let Some(merged) = super::terragrunt_merge::merged(inf, doc, &incs) else { return };
     let prefix = crate::calls::included_input("");
-    for given in included.outputs.iter().filter(|o| o.name.starts_with(&prefix)) {
-        let name = &given.name[prefix.len()..];
-        if own.as_ref().is_some_and(|t| t.attribute(name).is_some() || matches!(t.kind(), Kind::Any)) {
-            continue;
-        }
+    for m in merged.iter().filter(|m| m.from.first() == Some(&me)) {
+        let name = &m.name;
         let Some(input) = module.input(name) else { continue };
         let Some(declared) = &input.declared else { continue };
         // A string variable reads its `TF_VAR_` text literally (§2).
         if matches!(declared.kind(), Kind::String) {
             continue;
         }
+        let Some(callee) = &incs[me].callee else { continue };
+        let Some(given) = callee.outputs.iter().find(|o| o.name.strip_prefix(&prefix) == Some(name)) else { continue };
         let related = Related {
             path: Some(given.path.clone()),
             range: given.name_range.clone(),
             message: format!("`{name}` is given here"),
         };
-        let file = given.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-        let from = format!("input `{name}` from `{file}` (include `{label}`)");
-        let dialect = inf.env().dialect();
-        if let Some(crate::calls::Constant(v)) = &given.constant {
-            for issue in types::value::check_value(v, declared, true).errors {
-                let msg = format!("{from}: invalid value for `{}`: {}", declared.brief(), issue.message);
-                inf.report(Diagnostic::new(Code::InvalidValue, header.clone(), msg).with_related(related.clone()));
-            }
-            continue;
+        let file = |k: usize| {
+            let inc = &incs[k];
+            let path = inc.callee.as_ref().and_then(|c| c.output(&crate::calls::included_input(name)));
+            let file = path.and_then(|o| o.path.file_name()).map(|n| n.to_string_lossy()).unwrap_or_default();
+            format!("`{file}` (include `{}`)", inc.label)
+        };
+        let mut parts: Vec<String> = m.from.iter().map(|&k| file(k)).collect();
+        if m.unit {
+            parts.push("this unit's `inputs`".to_string());
         }
-        let (safety, why) = types::explain(&given.ty, declared, crate::infer::options(dialect));
+        let from = match parts.as_slice() {
+            [one] => format!("input `{name}` from {one}"),
+            _ => format!("input `{name}` deep-merged from {}", parts.join(" and ")),
+        };
+        let dialect = inf.env().dialect();
+        let ty = match &m.value {
+            super::terragrunt_merge::Part::Value(v) => {
+                for issue in types::value::check_value(v, declared, true).errors {
+                    let msg = format!("{from}: invalid value for `{}`: {}", declared.brief(), issue.message);
+                    inf.report(Diagnostic::new(Code::InvalidValue, header.clone(), msg).with_related(related.clone()));
+                }
+                continue;
+            }
+            super::terragrunt_merge::Part::Type(t) => t,
+        };
+        let (safety, why) = types::explain(ty, declared, crate::infer::options(dialect));
         let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-        let (t, d) = (given.ty.brief(), declared.brief());
+        let (t, d) = (ty.brief(), declared.brief());
         let (code, msg) = match safety {
             types::Safety::None => {
                 (Code::TypeMismatch, format!("{from}: a `{t}` value cannot be used where `{d}` is expected{why}"))
