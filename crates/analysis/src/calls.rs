@@ -52,6 +52,17 @@ pub fn include_call(label: &str) -> String {
     format!("{INCLUDE}{label}")
 }
 
+/// The call name of the module that the file of a Terragrunt unit's
+/// `include "LABEL"` names in its `terraform { source }`
+/// (docs/spec/terragrunt.md §3). Not an [`INCLUDE`] call: a module.
+pub fn include_source_call(label: &str) -> String {
+    format!("#include-source:{label}")
+}
+
+/// How the source of an [`include_source_call`] starts: followed by the
+/// include's own call source (the file whose `terraform { source }` counts).
+pub const SOURCE_OF: &str = "#terraform-of:";
+
 /// What an include's callee calls the included file's whole `inputs`.
 pub const INCLUDED: &str = "#inputs";
 

@@ -32,10 +32,14 @@ pub(super) fn own_dir_decl(name_range: std::ops::Range<usize>) -> CallDecl {
 /// unit's directory, with Terragrunt's `//` (the module's subdirectory
 /// within what is copied) read as one `/`. A source that is not a constant
 /// string (`"${get_repo_root()}/modules/app"`) is not followed.
+/// A source built otherwise is still declared, not followed: the unit's own
+/// `source` wins over its includes' and its directory (§2, §3).
 pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let a = b.body.get_attribute("source")?;
-    let Ok(Value::String(s)) = eval(&a.value, src) else { return None };
-    let source = crate::calls::is_local(&s).then(|| s.replace("//", "/"));
+    let source = match eval(&a.value, src) {
+        Ok(Value::String(s)) => crate::calls::is_local(&s).then(|| s.replace("//", "/")),
+        _ => None,
+    };
     Some(CallDecl {
         name: CALL.to_string(),
         name_range: src.range(&a.value),
@@ -54,11 +58,11 @@ pub(super) fn inputs(inf: &mut Infer, doc: &Document, a: &Attribute) {
     // A declared `terraform { source }` wins, even one not followed (a
     // remote source); else the unit's own directory is the module.
     // (Every declared call has a callee, `Opaque` for a source not followed.)
-    let callee = inf.env().callee(CALL).or_else(|| inf.env().callee(OWN_DIR));
+    let incs = super::terragrunt_merge::includes(inf, doc);
+    let callee = module(inf, &incs);
     let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, callee) else { return };
     let source = i.dir.display().to_string();
     // A name an include takes part in is checked at that include, merged.
-    let incs = super::terragrunt_merge::includes(inf, doc);
     let merged = super::terragrunt_merge::merged(inf, doc, &incs).unwrap_or_default();
     let elsewhere: HashSet<String> = merged.into_iter().filter(|m| !m.from.is_empty()).map(|m| m.name).collect();
     let site = super::stacks::Site::Terragrunt(&elsewhere);
@@ -139,17 +143,72 @@ fn parent_call(e: &Expression, src: Source<'_>) -> Option<String> {
 /// The call an `include "LABEL" { path = … }` of a unit declares: the
 /// plain HCL module of the directory of the file it names, whose file's
 /// `inputs` the unit merges into its own (terragrunt.md §3).
-pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+///
+/// With it, the module the included file's `terraform { source }` names,
+/// seen from the unit (`#include-source:LABEL`, resolved by
+/// `workspace::included_terraform`): the unit's module when the unit has
+/// no `source` of its own (see [`module`]).
+pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Vec<CallDecl> {
     let label = b.labels.first().map(label_text).unwrap_or("");
-    let path = b.body.get_attribute("path")?;
-    Some(CallDecl {
-        name: crate::calls::include_call(label),
+    let Some(path) = b.body.get_attribute("path") else { return Vec::new() };
+    let source = include_source(&path.value, src);
+    let call = |name: String, source: Option<String>| CallDecl {
+        name,
         name_range: src.range(&path.value),
-        source: include_source(&path.value, src),
+        source,
         template: None,
         repeat: Repeat::One,
         component: false,
-    })
+    };
+    let of = source.as_ref().map(|s| format!("{}{s}", crate::calls::SOURCE_OF));
+    vec![call(crate::calls::include_call(label), source), call(crate::calls::include_source_call(label), of)]
+}
+
+/// Where an included file's `terraform { source }` leads, seen from the
+/// including unit.
+#[derive(Debug, PartialEq)]
+pub(crate) enum IncludedSource {
+    /// A path as an include's call source (see `include_source`):
+    /// relative to the unit's directory, or `#parent:FILE#dir:/REST`.
+    Local(String),
+    /// A remote source, or one built otherwise: not followed.
+    NotFollowed,
+}
+
+/// The `terraform { source }` of an included file's text, if it has one.
+/// Terragrunt evaluates the included file in the unit's context
+/// (`find_in_parent_folders` "will search from the child `terragrunt.hcl`",
+/// docs `04-reference/01-hcl/04-functions.mdx`) and resolves a local source
+/// against the unit's directory (`tf.NewSource(…, opts.UnitDir, …)` in
+/// `internal/runner/run/download_source.go`), so the shapes an include's
+/// `path` may take mean the same here.
+pub(crate) fn terraform_source_in(text: &str) -> Option<IncludedSource> {
+    let body = syntax::deep::parse_body(text).ok()?;
+    let b = body.blocks().filter(|b| b.ident.value().as_str() == "terraform").last()?;
+    let a = b.body.get_attribute("source")?;
+    let src = Source::new(text, 0);
+    let local = match eval(&a.value, src) {
+        Ok(Value::String(s)) => crate::calls::is_local(&s).then(|| s.replace("//", "/")),
+        _ => include_source(&a.value, src).filter(|s| !s.contains('?')).map(|s| s.replace("//", "/")),
+    };
+    Some(local.map_or(IncludedSource::NotFollowed, IncludedSource::Local))
+}
+
+/// The unit's module (Terragrunt's merged `terraform { source }`, `Merge` /
+/// `DeepMerge` in `pkg/config/include.go`: the child's `source` wins, so the
+/// unit's own, else the last merged include's that sets one), else the
+/// unit's own directory.
+pub(super) fn module(inf: &Infer, incs: &[super::terragrunt_merge::Include]) -> Option<Callee> {
+    if let Some(own) = inf.env().callee(CALL) {
+        return Some(own);
+    }
+    for inc in incs.iter().rev().filter(|i| i.strategy != "no_merge") {
+        match inf.env().callee(&crate::calls::include_source_call(&inc.label)) {
+            None | Some(Callee::Opaque) => continue,
+            found => return found,
+        }
+    }
+    inf.env().callee(OWN_DIR)
 }
 
 /// `include "LABEL" { path  merge_strategy }` in a unit: the value of each
@@ -175,9 +234,8 @@ pub(super) fn include(inf: &mut Infer, doc: &Document, b: &Block) {
             inf.report(Diagnostic::new(Code::InvalidValue, r, msg));
         }
     }
-    let module = inf.env().callee(CALL).or_else(|| inf.env().callee(OWN_DIR));
-    let Some(Callee::Module(module)) = module else { return };
     let incs = super::terragrunt_merge::includes(inf, doc);
+    let Some(Callee::Module(module)) = module(inf, &incs) else { return };
     let Some(me) = incs.iter().position(|i| i.label == label) else { return };
     let Some(merged) = super::terragrunt_merge::merged(inf, doc, &incs) else { return };
     let prefix = crate::calls::included_input("");
