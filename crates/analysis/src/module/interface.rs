@@ -329,13 +329,29 @@ impl Memo {
     }
 }
 
-/// Each plain HCL file's top-level `inputs = { … }`, whole
+/// Each plain HCL file's `locals`, as one object
+/// ([`crate::calls::INCLUDED_LOCALS`]), and its top-level `inputs = { … }`, whole
 /// ([`crate::calls::INCLUDED`]) and value by value (named
 /// [`crate::calls::included_input`]), with the file as their path: what a Terragrunt unit
 /// that includes the file merges into its own (terragrunt.md §3), typed as
 /// the file's own analysis typed them, with their constant values.
 fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut Vec<OutputInfo>) {
     for (n, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Hcl) {
+        // The file's `locals`, one object (`include.LABEL.locals`).
+        let locals: Vec<&Symbol> =
+            analysis.symbols.iter().filter(|s| s.doc == n && s.kind == SymbolKind::Local).collect();
+        if let Some(first) = locals.first() {
+            outputs.push(OutputInfo {
+                name: crate::calls::INCLUDED_LOCALS.to_string(),
+                ty: Type::object(locals.iter().map(|s| (s.name.clone(), s.ty.clone()))),
+                description: None,
+                path: doc.file.path.clone(),
+                name_range: first.name_range.clone(),
+                deprecated: None,
+                ephemeral: false,
+                constant: None,
+            });
+        }
         let Some(whole) =
             analysis.symbols.iter().find(|s| s.doc == n && s.kind == SymbolKind::Attribute && s.name == "inputs")
         else {

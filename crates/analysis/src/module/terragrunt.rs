@@ -144,7 +144,9 @@ fn parent_call(e: &Expression, src: Source<'_>) -> Option<String> {
 /// plain HCL module of the directory of the file it names, whose file's
 /// `inputs` the unit merges into its own (terragrunt.md §3).
 ///
-/// With it, the module the included file's `terraform { source }` names,
+/// With it, `#include:LABEL#exposed` for an include with `expose = true`
+/// (the same file, readable as `include.LABEL`), and the module the
+/// included file's `terraform { source }` names,
 /// seen from the unit (`#include-source:LABEL`, resolved by
 /// `workspace::included_terraform`): the unit's module when the unit has
 /// no `source` of its own (see [`module`]).
@@ -161,7 +163,13 @@ pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Vec<CallDecl> {
         component: false,
     };
     let of = source.as_ref().map(|s| format!("{}{s}", crate::calls::SOURCE_OF));
-    vec![call(crate::calls::include_call(label), source), call(crate::calls::include_source_call(label), of)]
+    let exposed = matches!(b.body.get_attribute("expose").map(|a| eval(&a.value, src)), Some(Ok(Value::Bool(true))));
+    let mut calls = vec![call(crate::calls::include_source_call(label), of)];
+    if exposed {
+        calls.push(call(crate::calls::exposed_call(label), source.clone()));
+    }
+    calls.push(call(crate::calls::include_call(label), source));
+    calls
 }
 
 /// Where an included file's `terraform { source }` leads, seen from the
