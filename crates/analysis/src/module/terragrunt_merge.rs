@@ -250,9 +250,10 @@ fn deep_type(parent: &Type, child: &Type) -> Type {
 }
 
 /// Whether `docs` hold a Terragrunt unit with an `include`: the value of
-/// each input depends on every include block and the unit's `inputs`, so
-/// an edit of one item is not checked alone (`Memo::patch`; units are a
-/// few lines).
+/// each input depends on every include block and the unit's `inputs`,
+/// which no item's recorded dependencies say, so an edit is not patched
+/// (`Memo::patch`) and the unit's items are all checked again (`run`);
+/// units are a few lines.
 pub(super) fn merges(docs: &[Document]) -> bool {
     docs.iter().any(|d| {
         d.file.kind == FileKind::Hcl
