@@ -63,6 +63,7 @@ mod suggest;
 pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
+pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
 mod terragrunt_merge;
 mod test_decls;

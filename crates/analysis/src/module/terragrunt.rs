@@ -207,16 +207,31 @@ pub(crate) fn terraform_source_in(text: &str) -> Option<IncludedSource> {
 /// unit's own, else the last merged include's that sets one), else the
 /// unit's own directory.
 pub(super) fn module(inf: &Infer, incs: &[super::terragrunt_merge::Include]) -> Option<Callee> {
-    if let Some(own) = inf.env().callee(CALL) {
+    let labels: Vec<(&str, &str)> = incs.iter().map(|i| (i.label.as_str(), i.strategy.as_str())).collect();
+    module_of(|call| inf.env().callee(call), &labels)
+}
+
+/// [`module`] with the callees `callee` gives, for the unit's includes
+/// (label, strategy) in file order.
+fn module_of(callee: impl Fn(&str) -> Option<Callee>, incs: &[(&str, &str)]) -> Option<Callee> {
+    if let Some(own) = callee(CALL) {
         return Some(own);
     }
-    for inc in incs.iter().rev().filter(|i| i.strategy != "no_merge") {
-        match inf.env().callee(&crate::calls::include_source_call(&inc.label)) {
+    for (label, _) in incs.iter().rev().filter(|(_, strategy)| *strategy != "no_merge") {
+        match callee(&crate::calls::include_source_call(label)) {
             None | Some(Callee::Opaque) => continue,
             found => return found,
         }
     }
-    inf.env().callee(OWN_DIR)
+    callee(OWN_DIR)
+}
+
+/// The module a Terragrunt unit `doc` runs, from its module's calls
+/// `context` (for the editor: completion of its `inputs`).
+pub fn terragrunt_module(context: &Context, doc: &Document) -> Option<Callee> {
+    let incs = super::terragrunt_merge::include_blocks(doc);
+    let labels: Vec<(&str, &str)> = incs.iter().map(|(l, s)| (l.as_str(), s.as_str())).collect();
+    module_of(|call| context.callee(call).cloned(), &labels)
 }
 
 /// `include "LABEL" { path  merge_strategy }` in a unit: the value of each

@@ -54,17 +54,26 @@ pub(super) struct Include {
 
 /// The unit's includes, in file order.
 pub(super) fn includes(inf: &Infer, doc: &Document) -> Vec<Include> {
+    let found = include_blocks(doc).into_iter().map(|(label, strategy)| {
+        let callee = match inf.env().callee(&crate::calls::include_call(&label)) {
+            Some(Callee::Module(i)) => Some(i),
+            _ => None,
+        };
+        Include { label, strategy, callee }
+    });
+    found.collect()
+}
+
+/// The label and merge strategy of each `include` block of a unit, in file
+/// order.
+pub(super) fn include_blocks(doc: &Document) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for item in doc.items.iter() {
         let Some(body) = item.body(&doc.file.text) else { continue };
         let src = item_source(doc, item);
         for b in body.blocks().filter(|b| b.ident.value().as_str() == "include") {
             let label = b.labels.first().map(label_text).unwrap_or("").to_string();
-            let callee = match inf.env().callee(&crate::calls::include_call(&label)) {
-                Some(Callee::Module(i)) => Some(i),
-                _ => None,
-            };
-            out.push(Include { label, strategy: super::terragrunt::strategy(b, src), callee });
+            out.push((label, super::terragrunt::strategy(b, src)));
         }
     }
     out
