@@ -78,3 +78,32 @@ async fn editing_one_include_rechecks_the_value_another_gives() {
     assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
     assert_eq!(diags[0]["range"]["start"]["line"], 0, "{diags:?}");
 }
+
+/// The unit's module named by its include's `terraform { source }` (the
+/// `_envcommon` layout): an edit of that module checks the open unit again.
+#[tokio::test]
+async fn editing_the_module_an_include_names_rechecks_the_unit() {
+    let mut s = with_module().await;
+    std::fs::create_dir_all(s.dir.join("_envcommon")).unwrap();
+    s.disk("root.hcl", "");
+    s.disk(
+        "_envcommon/app.hcl",
+        "terraform {\n  source = \"${dirname(find_in_parent_folders(\"root.hcl\"))}/modules//app\"\n}\n",
+    );
+    let text = "include \"envcommon\" {\n  path = \"${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/app.hcl\"\n}\n\n\
+                inputs = {\n  replicas = \"three\"\n}\n";
+    let unit = s.open("live/app/terragrunt.hcl", text).await;
+    let diags = s.diagnostics(&unit, 1).await;
+    assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
+    // The variable made a string: "three" is fine.
+    let module = s.open("modules/app/main.tf", "variable \"replicas\" {\n  type = number\n}\n").await;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": module, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 1, "character": 9}, "end": {"line": 1, "character": 15}}, "text": "string"}
+        ]}),
+    )
+    .await;
+    let diags = s.newest_until(&unit, |d| d.is_empty()).await;
+    assert!(diags.is_empty(), "{diags:?}");
+}
