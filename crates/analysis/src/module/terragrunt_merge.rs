@@ -129,8 +129,9 @@ pub(super) fn each_input<'d>(
     }
 }
 
-/// What an include sets, by name (`None`: the include is not followed or
-/// merges nothing; `Some(None)`: its values are not known).
+/// What an include sets, by name (`None`: the include merges nothing;
+/// `Some(None)`: its values are not known, as when its file is not
+/// followed: then no value it may take part in is reported).
 type Given = Option<Option<Vec<(String, Part)>>>;
 
 /// What one include sets: its values by name, or `None` when its file's
@@ -159,9 +160,11 @@ pub(super) fn merged(inf: &Infer, doc: &Document, incs: &[Include]) -> Option<Ve
     let own = own_inputs(inf, doc)?;
     let given: Vec<Given> = incs
         .iter()
-        .map(|inc| {
-            let callee = inc.callee.as_ref().filter(|_| inc.strategy != "no_merge")?;
-            Some(include_inputs(callee))
+        .map(|inc| match &inc.callee {
+            _ if inc.strategy == "no_merge" => None,
+            Some(callee) => Some(include_inputs(callee)),
+            // A file not followed may set any name.
+            None => Some(None),
         })
         .collect();
     let mut names: Vec<String> = own.iter().map(|(n, _)| n.clone()).collect();
