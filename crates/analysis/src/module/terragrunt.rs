@@ -29,15 +29,18 @@ pub(super) fn own_dir_decl(name_range: std::ops::Range<usize>) -> CallDecl {
 }
 
 /// `terraform { source = "…" }` as a call: a local path relative to the
-/// unit's directory, with Terragrunt's `//` (the module's subdirectory
-/// within what is copied) read as one `/`. A source that is not a constant
-/// string (`"${get_repo_root()}/modules/app"`) is not followed.
-/// A source built otherwise is still declared, not followed: the unit's own
-/// `source` wins over its includes' and its directory (§2, §3).
+/// unit's directory ([`local_source`]). A source that is not a constant
+/// string (`"${get_repo_root()}/modules/app"`) is still declared, not
+/// followed: the unit's own `source` wins over its includes' and its
+/// directory (§2, §3).
 pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let a = b.body.get_attribute("source")?;
+    // (A remote source is declared as written: its callee is not
+    // installed, and the unit's `inputs` say so, see [`inputs`].)
+    // (An absolute path is not followed.)
     let source = match eval(&a.value, src) {
-        Ok(Value::String(s)) => crate::calls::is_local(&s).then(|| s.replace("//", "/")),
+        Ok(Value::String(s)) if s.is_empty() || std::path::Path::new(&s).is_absolute() => None,
+        Ok(Value::String(s)) => Some(local_source(&s).unwrap_or(s)),
         _ => None,
     };
     Some(CallDecl {
@@ -50,6 +53,17 @@ pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     })
 }
 
+/// A constant `source` that is a path relative to the unit's directory, as
+/// a call source: Terragrunt's `//` (the module's subdirectory within what
+/// is copied) read as one `/`, and `"."` the unit's own directory
+/// (terragrunt's `test/fixtures/null-values`). `None` for another source.
+fn local_source(s: &str) -> Option<String> {
+    match s {
+        "." | ".." => Some(format!("{s}/")),
+        _ => crate::calls::is_local(s).then(|| s.replace("//", "/")),
+    }
+}
+
 /// The unit's top-level `inputs = { … }`: each attribute against the
 /// module's variable of the same name. Unknown names are not errors
 /// (Terraform ignores a `TF_VAR_` value no variable declares) and missing
@@ -60,6 +74,15 @@ pub(super) fn inputs(inf: &mut Infer, doc: &Document, a: &Attribute) {
     // (Every declared call has a callee, `Opaque` for a source not followed.)
     let incs = super::terragrunt_merge::includes(inf, doc);
     let callee = module(inf, &incs);
+    // A remote module is not followed: one hint, as for a module call that
+    // `terraform init` has not installed (issue 30).
+    if matches!(callee, Some(Callee::NotInstalled)) {
+        let r = inf.range(&a.key);
+        let msg = "not followed: this unit's module (its `terraform { source }` or an include's) is remote, \
+                   so these inputs are not checked against its variables; a local path is followed";
+        inf.report(Diagnostic::new(Code::ModuleSource, r, msg));
+        return;
+    }
     let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, callee) else { return };
     let source = i.dir.display().to_string();
     // A name an include takes part in is checked at that include, merged.
@@ -196,7 +219,7 @@ pub(crate) fn terraform_source_in(text: &str) -> Option<IncludedSource> {
     let a = b.body.get_attribute("source")?;
     let src = Source::new(text, 0);
     let local = match eval(&a.value, src) {
-        Ok(Value::String(s)) => crate::calls::is_local(&s).then(|| s.replace("//", "/")),
+        Ok(Value::String(s)) => local_source(&s),
         _ => include_source(&a.value, src).filter(|s| !s.contains('?')).map(|s| s.replace("//", "/")),
     };
     Some(local.map_or(IncludedSource::NotFollowed, IncludedSource::Local))
