@@ -36,8 +36,8 @@ pub(super) fn own_dir_decl(name_range: std::ops::Range<usize>) -> CallDecl {
 pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let a = b.body.get_attribute("source")?;
     // (A remote source is declared as written: its callee is not
-    // installed, and the unit's `inputs` say so, see [`inputs`].)
-    // (An absolute path is not followed.)
+    // installed, and the unit's `inputs` say so, see [`inputs`]. An
+    // absolute path is not followed.)
     let source = match eval(&a.value, src) {
         Ok(Value::String(s)) if s.is_empty() || std::path::Path::new(&s).is_absolute() => None,
         Ok(Value::String(s)) => Some(local_source(&s).unwrap_or(s)),
@@ -78,8 +78,9 @@ pub(super) fn inputs(inf: &mut Infer, doc: &Document, a: &Attribute) {
     // `terraform init` has not installed (issue 30).
     if matches!(callee, Some(Callee::NotInstalled)) {
         let r = inf.range(&a.key);
-        let msg = "not followed: this unit's module (its `terraform { source }` or an include's) is remote, \
-                   so these inputs are not checked against its variables; a local path is followed";
+        let msg = "not followed: this unit's module (its `terraform { source }` or an include's) is remote \
+                   or built at run time, so these inputs are not checked against its variables; a local path is \
+                   followed";
         inf.report(Diagnostic::new(Code::ModuleSource, r, msg));
         return;
     }
@@ -241,6 +242,10 @@ fn module_of(callee: impl Fn(&str) -> Option<Callee>, incs: &[(&str, &str)]) -> 
         return Some(own);
     }
     for (label, _) in incs.iter().rev().filter(|(_, strategy)| *strategy != "no_merge") {
+        // A file not followed may name the module: not known.
+        if !matches!(callee(&crate::calls::include_call(label)), Some(Callee::Module(_))) {
+            return None;
+        }
         match callee(&crate::calls::include_source_call(label)) {
             None | Some(Callee::Opaque) => continue,
             found => return found,
