@@ -186,3 +186,41 @@ async def test_changing_a_declaration_republishes_its_users(client, tmp_path):
     # The open tfvars file now names an unknown variable `region`.
     tfvars = [p for p in client.published[before:] if p.uri == uri(root / "terraform.tfvars")]
     assert tfvars and any(d.code == "undefined-reference" and "`region`" in d.message for d in tfvars[-1].diagnostics)
+
+
+# Terraform's JSON syntax, minified, with multi-byte characters and a JSON-only
+# escape (`\/`) ahead of the error (json.mdx in hashicorp/terraform).
+JSON_MODULE = {
+    "variables.tf": 'variable "zone" {\n  type = number\n}\n',
+    "min.tf.json": '{"locals":{"é":"ü\\/😀","a":"${var.nope}","b":"${var.zone}"},"variable":{"size":{"type":"number"}}}\n',
+}
+
+
+@pytest.mark.parametrize("enc", ["utf-8", "utf-16"])
+async def test_a_json_file_opened_as_json_gets_diagnostics_and_hovers(client, tmp_path, enc):
+    root = write_module(tmp_path / "module", JSON_MODULE)
+    await initialize(client, root, enc)
+    text = JSON_MODULE["min.tf.json"]
+    doc = uri(root / "min.tf.json")
+    # VS Code sends `*.tf.json` with the language id `json` (editors/vscode selects it by pattern).
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=doc, language_id="json", version=1, text=text)
+        )
+    )
+    published = (await wait_published(client, doc, 1)).diagnostics
+    start = offset_to_position(text, text.index("var.nope"), enc)
+    end = offset_to_position(text, text.index("var.nope") + len("var.nope"), enc)
+    assert [(d.code, d.range.start.line, d.range.start.character, d.range.end.character) for d in published] == [
+        ("undefined-reference", start["line"], start["character"], end["character"])
+    ], published
+    # The same place as `hcl-types check --format json` gives.
+    assert lsp_as_keys(published) == cli_as_lsp(check_json(root), root / "min.tf.json", enc)
+    # Hover on a reference in a template, and on a declaration's own name.
+    for needle, delta, ty in [("var.zone", 5, "number"), ('"size"', 2, "number")]:
+        p = offset_to_position(text, text.index(needle) + delta, enc)
+        hover = await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=doc), position=pos(p))
+        )
+        assert hover is not None and first_block(hover) == ty, (needle, hover)
+        assert hover.range.start == pos(offset_to_position(text, text.index(needle), enc)), (needle, hover.range)

@@ -1,5 +1,6 @@
 //! A file as separately parsed top-level items: one syntax error costs one item.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -90,6 +91,19 @@ pub struct Document {
     /// items it replaced: an analysis of an earlier revision finds the
     /// changed items from them instead of comparing every item.
     lineage: Arc<[Step]>,
+    /// For a JSON file read through its lowering: the JSON itself and the
+    /// map between the two (`syntax::json::SourceMap`). What a user is
+    /// shown (a diagnostic's line, a hover's range) is in the JSON's
+    /// offsets; the analysis works in the lowering's.
+    shown: Option<Arc<Shown>>,
+}
+
+/// The text a user sees of a JSON file, and how its offsets map to the
+/// lowering's.
+#[derive(Debug)]
+struct Shown {
+    text: crate::Text,
+    map: syntax::json::SourceMap,
 }
 
 /// Names one state of a document's items (see [`Document::revision`]).
@@ -125,7 +139,15 @@ impl Document {
         };
         let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let kept = items.iter().filter(|i| i.kept()).count();
-        Document { file, items: Arc::new(items), diagnostics, kept, revision: next_id(), lineage: Arc::new([]) }
+        Document {
+            file,
+            items: Arc::new(items),
+            diagnostics,
+            kept,
+            revision: next_id(),
+            lineage: Arc::new([]),
+            shown: None,
+        }
     }
 
     /// A file of Terraform's JSON syntax: its native-syntax lowering
@@ -133,11 +155,14 @@ impl Document {
     /// in for the JSON (aligned with it, so ranges stay near their JSON
     /// places); invalid JSON is one syntax error at its byte and no items.
     fn parse_json(file: SourceFile) -> Document {
-        match syntax::json::lower(file.text.as_str()) {
+        match syntax::json::lower_mapped(file.text.as_str()) {
             Ok(lowered) => {
-                let text = std::sync::Arc::new(crate::TextBuf::from(lowered));
-                Document::parse(SourceFile { text, path: file.path.with_extension("json.tf"), ..file.clone() })
-                    .with_file(file.path)
+                let text = std::sync::Arc::new(crate::TextBuf::from(lowered.text));
+                let mut doc =
+                    Document::parse(SourceFile { text, path: file.path.with_extension("json.tf"), ..file.clone() })
+                        .with_file(file.path);
+                doc.shown = Some(Arc::new(Shown { text: file.text, map: lowered.map }));
+                doc
             }
             Err(e) => {
                 let at =
@@ -151,6 +176,7 @@ impl Document {
                     kept: 0,
                     revision: next_id(),
                     lineage: Arc::new([]),
+                    shown: None,
                 }
             }
         }
@@ -164,7 +190,24 @@ impl Document {
             return Document::parse(file);
         }
         let path = file.path.clone();
-        Document::parse(SourceFile { path: path.with_extension("json.tf"), ..file }).with_file(path)
+        let mut doc = Document::parse(SourceFile { path: path.with_extension("json.tf"), ..file }).with_file(path);
+        doc.shown = self.shown.clone();
+        doc
+    }
+
+    /// The text a user sees: a JSON file's own, else the document's.
+    pub fn shown_text(&self) -> &crate::Text {
+        self.shown.as_ref().map_or(&self.file.text, |s| &s.text)
+    }
+
+    /// Where a range of this document's text is in [`Document::shown_text`].
+    pub fn shown_range(&self, r: &Range<usize>) -> Range<usize> {
+        self.shown.as_ref().map_or_else(|| r.clone(), |s| s.map.range_to_source(r))
+    }
+
+    /// Where an offset of [`Document::shown_text`] is in this document's text.
+    pub fn offset_from_shown(&self, offset: usize) -> usize {
+        self.shown.as_ref().map_or(offset, |s| s.map.to_lowered(offset))
     }
 
     /// The document under its own path (the lowering of a JSON file is
@@ -297,7 +340,7 @@ impl Document {
         items.splice(keep..resync, fresh);
         let diagnostics =
             if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
-        Document { file, items: self.items, diagnostics, kept, revision, lineage }
+        Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None }
     }
 
     /// How many items still hold their tree.
@@ -432,6 +475,32 @@ fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind) -> Item {
 /// after a parse failure: operator continuation lines.
 fn repair(text: &str) -> Option<Body> {
     deep::parse_body(&scan::join_continuation_lines(text)?).ok()
+}
+
+/// The diagnostics of `docs[doc]` with their ranges, and those of their
+/// related locations, in the offsets a user sees
+/// ([`Document::shown_text`]: a JSON file's own); borrowed when no file
+/// of the module is JSON.
+pub fn shown_diagnostics<'a>(docs: &[Document], doc: usize, diagnostics: &'a [Diagnostic]) -> Cow<'a, [Diagnostic]> {
+    let Some(own) = docs.get(doc) else { return Cow::Borrowed(diagnostics) };
+    if docs.iter().all(|d| d.shown.is_none()) {
+        return Cow::Borrowed(diagnostics);
+    }
+    let of = |p: &Option<std::path::PathBuf>| match p {
+        None => Some(own),
+        Some(p) => docs.iter().find(|d| &d.file.path == p),
+    };
+    let moved = diagnostics.iter().map(|d| {
+        let mut d = d.clone();
+        d.range = own.shown_range(&d.range);
+        for r in &mut d.related {
+            if let Some(at) = of(&r.path) {
+                r.range = at.shown_range(&r.range);
+            }
+        }
+        d
+    });
+    Cow::Owned(moved.collect())
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use calls::{Callee, Context, Interface};
-pub use document::{Document, Item};
+pub use document::{shown_diagnostics, Document, Item};
 pub use infer::Typed;
 pub use module::{
     analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, NodeAt, Probe, Stop, Symbol, SymbolKind,

@@ -1090,3 +1090,36 @@ fn ephemeral_values_across_a_module_call() {
 /// OpenTofu's symbol libraries (docs/spec/opentofu-symbol-libraries.md).
 #[path = "diagnostics/symbol_libraries.rs"]
 mod symbol_libraries;
+
+/// A root module may not declare ephemeral outputs ("Ephemeral output not
+/// allowed", internal/terraform/node_output.go, at the block's header: what
+/// Terraform 1.11.4's `validate` printed for this module). A module that
+/// configures a backend is a root module; without one, whether it is one is
+/// the caller's to say, and nothing is reported.
+#[test]
+fn an_ephemeral_output_of_a_module_with_a_backend() {
+    check(expect![[r#"
+        terraform {
+          backend "local" {}
+        }
+        variable "p" {
+          type      = string
+          ephemeral = true
+        }
+        output "x" {
+        ^^^^^^^^^^ error[type-mismatch]
+          value     = var.p
+          ephemeral = true
+        }
+    "#]]);
+    check(expect![[r#"
+        variable "p" {
+          type      = string
+          ephemeral = true
+        }
+        output "x" {
+          value     = var.p
+          ephemeral = true
+        }
+    "#]]);
+}

@@ -54,9 +54,11 @@ pub(crate) fn constructor_snippet(name: &str) -> String {
     }
 }
 
-/// Completions at `offset` of document `doc`.
+/// Completions at `offset` of document `doc` (in the text the user sees:
+/// a JSON file's own, not its lowering).
 pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &ModuleAnalysis) -> CompletionList {
     let d = &docs[doc];
+    let offset = d.offset_from_shown(offset);
     let dialect = d.file.dialect;
     let prefix = item_prefix(d, offset);
     if let Some(list) = symbol_completion(prefix, type_position(prefix, dialect).is_some(), analysis) {

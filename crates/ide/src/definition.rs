@@ -14,12 +14,23 @@ pub fn definition(docs: &[Document], doc: usize, offset: usize) -> Option<(std::
 }
 
 /// [`definition`], reusing what earlier analyses of the module found.
+/// Offsets and ranges are in the texts the user sees (a JSON file's own,
+/// not its lowering: [`Document::shown_text`]); a range in another
+/// module's file is in that file's analysed text.
 pub fn definition_with(
     docs: &[Document],
     doc: usize,
     offset: usize,
     memo: &mut Memo,
 ) -> Option<(std::path::PathBuf, Range<usize>)> {
+    let offset = docs.get(doc)?.offset_from_shown(offset);
+    let (path, range) = found(docs, doc, offset, memo)?;
+    let range = docs.iter().find(|d| d.file.path == path).map_or(range.clone(), |d| d.shown_range(&range));
+    Some((path, range))
+}
+
+/// [`definition_with`] in the analysed texts.
+fn found(docs: &[Document], doc: usize, offset: usize, memo: &mut Memo) -> Option<(std::path::PathBuf, Range<usize>)> {
     let (analysis, probe) = memo.probe(docs, doc, offset);
     let contains = |r: &Range<usize>| r.start <= offset && offset < r.end.max(r.start + 1);
     if let Some(found) = named_type(docs.get(doc)?, doc, offset, &analysis) {

@@ -47,7 +47,19 @@ pub fn document_symbols(analysis: &ModuleAnalysis, docs: &[Document], doc: usize
             name_range: s.name_range.clone(),
             children: block_children(d, text, &s.range),
         })
+        .map(|o| shown(d, o))
         .collect()
+}
+
+/// `o` with its ranges in the text the user sees (a JSON file's own, not
+/// its lowering: [`Document::shown_text`]).
+fn shown(d: &Document, o: OutlineSymbol) -> OutlineSymbol {
+    OutlineSymbol {
+        range: d.shown_range(&o.range),
+        name_range: d.shown_range(&o.name_range),
+        children: o.children.into_iter().map(|c| shown(d, c)).collect(),
+        ..o
+    }
 }
 
 /// The nested blocks and arguments of the block that spans `range`

@@ -48,10 +48,14 @@ pub fn hover(docs: &[Document], doc: usize, offset: usize) -> Option<HoverInfo> 
     hover_with(docs, doc, offset, &mut Memo::default())
 }
 
-/// [`hover`], reusing what earlier analyses of the module found.
+/// [`hover`], reusing what earlier analyses of the module found. The
+/// offset and the range are in the text the user sees (a JSON file's own,
+/// not its lowering: [`Document::shown_text`]).
 pub fn hover_with(docs: &[Document], doc: usize, offset: usize, memo: &mut Memo) -> Option<HoverInfo> {
+    let d = docs.get(doc)?;
+    let offset = d.offset_from_shown(offset);
     let (analysis, probe) = memo.probe(docs, doc, offset);
-    hover_in(docs, doc, offset, &analysis, &probe)
+    hover_in(docs, doc, offset, &analysis, &probe).map(|h| HoverInfo { range: d.shown_range(&h.range), ..h })
 }
 
 /// Hover from a module's analysis and the expression types recorded for
@@ -133,17 +137,17 @@ pub fn hover_in<'a>(
         match &t.note {
             Note::Reference(Some(r)) => {
                 let file = file_name(docs, r.path.as_deref(), doc);
-                let text = match &r.path {
-                    None => Some(&docs[doc].file.text),
-                    Some(p) => docs.iter().find(|d| d.file.path == *p).map(|d| &d.file.text),
+                let at = match &r.path {
+                    None => docs.get(doc),
+                    Some(p) => docs.iter().find(|d| d.file.path == *p),
                 };
                 // (A file of another module, a callee's, is not at hand: no line.)
-                match text {
-                    Some(text) => prose.push(format!(
+                match at {
+                    Some(d) => prose.push(format!(
                         "{} ({}:{})",
                         capitalise(&r.message),
                         file,
-                        syntax::lines::line_col(text, r.range.start).0
+                        syntax::lines::line_col(d.shown_text(), d.shown_range(&r.range).start).0
                     )),
                     None => prose.push(format!("{} ({file})", capitalise(&r.message))),
                 }

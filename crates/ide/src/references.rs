@@ -490,11 +490,19 @@ fn own(o: &Occ, s: &Symbol, pcl: bool, tfvars: bool, push: &mut impl FnMut(&Rang
 
 /// The references of the symbol at `offset` of document `doc` of module
 /// `m` of the set (its declaration too when `declaration`); `None` when
-/// the cursor is on no symbol.
+/// the cursor is on no symbol. The offset and the ranges are in the texts
+/// the user sees (a JSON file's own, not its lowering:
+/// [`Document::shown_text`]).
 pub fn references(mods: &[Module], m: usize, doc: usize, offset: usize, declaration: bool) -> Option<Vec<Reference>> {
+    let offset = mods.get(m)?.docs.get(doc)?.offset_from_shown(offset);
     let Found::Symbol(owner, s, _) = symbol_at(mods, m, doc, offset)? else { return None };
     let mut all = occurrences(mods, owner, &s);
     all.retain(|r| declaration || !r.declaration);
+    for r in &mut all {
+        if let Some(d) = mods.iter().flat_map(|m| m.docs).find(|d| d.file.path == r.path) {
+            r.range = d.shown_range(&r.range);
+        }
+    }
     Some(all)
 }
 

@@ -26,6 +26,8 @@ pub fn signature_help(doc: &Document, offset: usize) -> Option<SignatureInfo> {
 /// [`signature_help`], where `symbols` are the symbol libraries the
 /// module imports (`symbols::LIB::FN(…)` calls, OpenTofu 1.13).
 pub fn signature_help_with(doc: &Document, offset: usize, symbols: &Libraries) -> Option<SignatureInfo> {
+    // The offset is in the text the user sees (a JSON file's own).
+    let offset = doc.offset_from_shown(offset);
     let dialect = doc.file.dialect;
     let prefix = item_prefix(doc, offset);
     let open = open_brackets(prefix);

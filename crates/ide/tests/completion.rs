@@ -588,3 +588,23 @@ fn symbol_library_members_after_their_namespace() {
     "#]],
     );
 }
+
+/// In a minified JSON file (json.mdx: strings are templates), `var.` inside
+/// a template completes the module's variables at the JSON's own offset,
+/// after multi-byte characters and block headers longer than their JSON.
+#[test]
+fn variables_inside_a_one_line_json_template() {
+    check(
+        r#"
+//- variables.tf
+variable "zone" { type = string }
+variable "size" { type = number }
+//- locals.tf.json
+{"output":{"é":{"value":"ü"},"a":{"value":1},"b":{"value":"${var.$0}"}}}
+"#,
+        expect![[r#"
+            Variable zone — string
+            Variable size — number
+        "#]],
+    );
+}

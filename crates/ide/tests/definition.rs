@@ -257,3 +257,32 @@ fn a_symbol_library_type_function_and_value() {
         "#]],
     );
 }
+
+/// A declaration in a one-line JSON file (json.mdx allows any layout) is
+/// found at its own name, after multi-byte characters too; and a reference
+/// inside that file leads out of it.
+#[test]
+fn into_and_out_of_one_line_json() {
+    check(
+        r#"
+//- variables.tf.json
+{"locals":{"x":"éé"},"variable":{"a":{"default":"ü"},"zone":{"type":"list(string)"}}}
+//- main.tf
+output "o" { value = var.zo$0ne }
+"#,
+        expect![[r#"
+            variables.tf.json: "zone"
+        "#]],
+    );
+    check(
+        r#"
+//- main.tf
+variable "zone" {}
+//- locals.tf.json
+{"locals":{"x":"éé","first":"ö ${var.zo$0ne}"}}
+"#,
+        expect![[r#"
+            main.tf: "zone"
+        "#]],
+    );
+}

@@ -7,16 +7,20 @@ use fixture::Fixture;
 use hcl_types_ide as ide;
 
 fn check(text: &str, expect: Expect) {
+    expect.assert_eq(&hovered(text));
+}
+
+/// The hovered range's text, the type and the prose.
+fn hovered(text: &str) -> String {
     let f = Fixture::parse(text);
     let mut a = f.analyse();
-    let got = match ide::hover_with(&a.docs, a.doc, a.offset, &mut a.memo) {
+    match ide::hover_with(&a.docs, a.doc, a.offset, &mut a.memo) {
         Some(h) => {
-            let source = &a.docs[a.doc].file.text[h.range.clone()];
+            let source = &a.docs[a.doc].shown_text()[h.range.clone()];
             format!("`{source}`: {}\n{}\n", h.ty, h.prose.join("\n---\n"))
         }
         None => "no hover\n".to_string(),
-    };
-    expect.assert_eq(&got);
+    }
 }
 
 #[test]
@@ -624,5 +628,68 @@ fn a_symbols_block_label_shows_what_its_library_defines() {
         ---
         Values: `hello_world`.
     "#]],
+    );
+}
+/// Hover on a declaration's own name in JSON syntax (the `"region"` key
+/// under `"variable"`, json.mdx "variable blocks") shows the declaration,
+/// as hover on the label of `variable "region"` does in native syntax.
+#[test]
+fn a_json_declarations_own_name_shows_the_declaration() {
+    let json = r#"
+//- variables.tf.json
+{
+  "variable": {
+    "zone": {"type": "string"},
+    "reg$0ion": {
+      "type": "map(string)",
+      "description": "Where it runs."
+    }
+  }
+}
+"#;
+    let native = r#"
+//- variables.tf
+variable "zone" { type = string }
+variable "reg$0ion" {
+  type        = map(string)
+  description = "Where it runs."
+}
+"#;
+    check(
+        json,
+        expect![[r#"
+            `"region"`: map(string)
+            `var.region`: the value type of this variable.
+        "#]],
+    );
+    assert_eq!(hovered(json), hovered(native));
+}
+
+/// In a one-line (minified) JSON file, with multi-byte characters ahead,
+/// a reference in a template hovers at its own place, and a declaration's
+/// line is the JSON's (line 1), not the lowering's.
+#[test]
+fn one_line_json_hovers_at_its_own_places() {
+    check(
+        r#"
+//- variables.tf.json
+{"variable":{"a":{"default":"ééé"},"zone":{"type":"list(string)"}},"locals":{"x":"üü","first":"ö ${var.zo$0ne[0]}"}}
+"#,
+        expect![[r#"
+            `var.zone`: list(string)
+            Variable `zone` is declared here (variables.tf.json:1)
+        "#]],
+    );
+    check(
+        r#"
+//- variables.tf.json
+{"locals":{"y":"ééé"},"variable":{"b":{"default":"ü"},"zone":{"type":"list(string)"}}}
+//- outputs.tf
+output "p" { value = var.zo$0ne }
+"#,
+        expect![[r#"
+            `var.zone`: list(string)
+            Variable `zone` is declared here (variables.tf.json:1)
+        "#]],
     );
 }

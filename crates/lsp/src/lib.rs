@@ -267,7 +267,7 @@ impl Backend {
                 blocking(move || partial.complete(&disk, false)).await.ok()??
             }
         };
-        let rope = rope.unwrap_or_else(|| Rope::from_str(&snap.docs[index].file.text));
+        let rope = rope.unwrap_or_else(|| Rope::from_str(snap.docs[index].shown_text()));
         Some(Snap { docs: snap.docs, index, rope, enc, caps, settings, memo: snap.memo, backend: self.clone() })
     }
 }
@@ -331,7 +331,7 @@ impl Snap {
     /// The text of a file of the module, or of a module it calls.
     fn text_of(&self, path: &std::path::Path) -> Option<analysis::Text> {
         if let Some(d) = self.docs.iter().find(|d| d.file.path == path) {
-            return Some(d.file.text.clone());
+            return Some(d.shown_text().clone());
         }
         let b = &self.backend;
         b.with_sources(&self.settings, false, |s| b.graph.text(s, path))

@@ -383,14 +383,14 @@ impl Backend {
                 let last = self.pulls.closed.locked().remove(path);
                 let had = last.is_some();
                 let rope = match &last {
-                    Some((text, p)) if Arc::ptr_eq(text, &doc.file.text) => p.rope(),
-                    _ => Rope::from_str(&doc.file.text),
+                    Some((text, p)) if Arc::ptr_eq(text, doc.shown_text()) => p.rope(),
+                    _ => Rope::from_str(doc.shown_text()),
                 };
                 let last = last.map(|(_, p)| p);
                 let target = publish::Target {
                     path,
                     uri_json: Arc::from(publish::json_string(uri.as_str())),
-                    text: &doc.file.text,
+                    text: doc.shown_text(),
                     rope: &rope,
                     enc,
                     severity: &settings.severity,
@@ -401,10 +401,12 @@ impl Backend {
                 };
                 // A file the configuration excludes is shown nothing, as `check` leaves it out.
                 let diagnostics = if settings.excluded(path) { &[][..] } else { &analysis.diagnostics[i][..] };
+                // In the file's own offsets (a JSON file's, not its lowering's).
+                let diagnostics = &*analysis::shown_diagnostics(&docs, i, diagnostics);
                 let (next, _) = Published::update(last, &target, 0, diagnostics);
                 out.push((path.clone(), next.result(), next.list().to_vec()));
                 if only.is_none() || had {
-                    self.pulls.closed.locked().insert(path.clone(), (doc.file.text.clone(), next));
+                    self.pulls.closed.locked().insert(path.clone(), (doc.shown_text().clone(), next));
                 }
             }
             let key = (dir, family);

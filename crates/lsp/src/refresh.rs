@@ -137,7 +137,7 @@ impl Backend {
                 let target = publish::Target {
                     path,
                     uri_json: Arc::from(publish::json_string(uri.as_str())),
-                    text: &doc.file.text,
+                    text: doc.shown_text(),
                     rope,
                     enc: encoding,
                     severity: &settings.severity,
@@ -157,6 +157,8 @@ impl Backend {
                 if settings.excluded(path) {
                     diags = Default::default();
                 }
+                // In the file's own offsets (a JSON file's, not its lowering's).
+                let diags = analysis::shown_diagnostics(&snapshot.docs, *i, &diags);
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
                 drop(diags);
                 phases::mark("rendered");

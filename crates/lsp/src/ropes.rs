@@ -29,7 +29,8 @@ pub struct Ropes<'a> {
 impl<'a> Ropes<'a> {
     pub fn new(docs: &[Document]) -> Self {
         Ropes {
-            files: docs.iter().map(|d| (d.file.path.clone(), d.file.text.clone(), OnceLock::new())).collect(),
+            // The texts the client sees (a JSON file's own, not its lowering).
+            files: docs.iter().map(|d| (d.file.path.clone(), d.shown_text().clone(), OnceLock::new())).collect(),
             outside: None,
             found: Default::default(),
         }

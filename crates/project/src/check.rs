@@ -589,12 +589,18 @@ fn analyse(m: Loaded, run: &Run, share: bool) -> (Vec<FileReport>, Vec<IoFailure
         symbols[s.doc].push(s.clone());
     }
     let mut reports = Vec::new();
-    for (((doc, diags), problem), syms) in docs.iter().zip(&analysis.diagnostics).zip(m.problems).zip(symbols) {
-        let mut diagnostics = diags.to_vec();
+    for (i, ((diags, problem), mut syms)) in analysis.diagnostics.iter().zip(m.problems).zip(symbols).enumerate() {
+        // Printed positions are the file's own: a JSON file's, not its lowering's.
+        let Some(doc) = docs.get(i) else { continue };
+        let mut diagnostics = analysis::shown_diagnostics(&docs, i, diags).into_owned();
         diagnostics.extend(problem);
+        for s in &mut syms {
+            s.name_range = doc.shown_range(&s.name_range);
+            s.range = doc.shown_range(&s.range);
+        }
         reports.push(FileReport {
             path: doc.file.path.clone(),
-            text: doc.file.text.clone(),
+            text: doc.shown_text().clone(),
             diagnostics,
             symbols: syms,
         });

@@ -90,8 +90,10 @@ impl Open {
             }
             (Some((_, d)), _) => {
                 let text = self.rope.to_string();
-                let (prefix, suffix) = common_ends(d.file.text.as_bytes(), text.as_bytes());
-                let change = (prefix..d.file.text.len() - suffix, text.len() - suffix - prefix);
+                // Against the text the client edits (a JSON file's own, not its lowering).
+                let old = d.shown_text();
+                let (prefix, suffix) = common_ends(old.as_bytes(), text.as_bytes());
+                let change = (prefix..old.len() - suffix, text.len() - suffix - prefix);
                 (Arc::new(text.into()), Some((d, change.0, change.1)))
             }
             (None, _) => (Arc::new(self.rope.to_string().into()), None),

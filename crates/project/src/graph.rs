@@ -355,6 +355,13 @@ impl Graph {
         self.texts(sources, [path.to_path_buf()]).pop().map(|(_, t)| t)
     }
 
+    /// The document of a file of a called module (a JSON file's carries the
+    /// map from its lowering to the JSON: `Document::shown_range`).
+    pub fn document(&self, sources: &Sources, path: &Path) -> Option<Document> {
+        let (dir, family) = crate::documents::module_key(path)?;
+        sources.module(&dir, family).into_iter().find(|d| d.file.path == path)
+    }
+
     /// The texts of files of called modules (for related locations there).
     pub fn texts(&self, files: &Sources, paths: impl IntoIterator<Item = PathBuf>) -> Vec<(PathBuf, Text)> {
         let mut by_dir: HashMap<(PathBuf, Family), Vec<PathBuf>> = HashMap::new();

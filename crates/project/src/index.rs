@@ -112,7 +112,27 @@ pub struct Found {
 /// The symbols of a text, with their positions (one pass over the text:
 /// symbols come in source order).
 fn entries(kind: FileKind, text: &str) -> Arc<Symbols> {
-    let symbols = file_symbols(kind, text);
+    placed(file_symbols(kind, text), text)
+}
+
+/// The symbols of `text`, a file at `path`: a JSON file's are read from its
+/// lowering and placed in the JSON itself (`syntax::json::SourceMap`: in a
+/// one-line file the lowering's lines are not the JSON's); invalid JSON
+/// declares nothing.
+fn entries_at(path: &Path, kind: FileKind, text: &str) -> Arc<Symbols> {
+    if !syntax::json::is_json_path(path) {
+        return entries(kind, text);
+    }
+    let Ok(lowered) = syntax::json::lower_mapped(text) else { return Arc::default() };
+    let mut symbols = file_symbols(kind, &lowered.text);
+    for s in &mut symbols {
+        s.range = lowered.map.range_to_source(&s.range);
+    }
+    placed(symbols, text)
+}
+
+/// `symbols` of `text` with their lines and columns.
+fn placed(symbols: Vec<ide::workspace_symbols::FileSymbol>, text: &str) -> Arc<Symbols> {
     let mut offsets: Vec<usize> = symbols.iter().flat_map(|s| [s.range.start, s.range.end]).collect();
     offsets.sort_unstable();
     let mut at = Pos { line: 0, utf8: 0, utf16: 0 };
@@ -157,7 +177,7 @@ fn entries(kind: FileKind, text: &str) -> Arc<Symbols> {
 fn read(path: &Path) -> Option<Arc<Symbols>> {
     let kind = FileKind::for_path(path).filter(|k| matches!(k, FileKind::Terraform | FileKind::Pcl))?;
     let text = crate::fsread::read_regular_to_string(path, crate::fsread::SOURCE_CAP).ok()?;
-    Some(entries(kind, &syntax::json::native(path, &text)))
+    Some(entries_at(path, kind, &text))
 }
 
 impl Index {
@@ -247,7 +267,7 @@ impl Index {
         for o in open {
             let Some(kind) = FileKind::for_path(o.path) else { continue };
             let kept = st.open.remove(o.path).filter(|(v, _)| *v == o.version);
-            let symbols = kept.map(|(_, s)| s).unwrap_or_else(|| entries(kind, &syntax::json::native(o.path, o.text)));
+            let symbols = kept.map(|(_, s)| s).unwrap_or_else(|| entries_at(o.path, kind, o.text));
             current.insert(o.path.to_path_buf(), (o.version, symbols));
         }
         st.open = current;
@@ -377,6 +397,17 @@ mod tests {
         let found = index.search("", 10, &[]);
         assert_eq!(names(&found), ["output.id", "var.region"]);
         assert_eq!(found[1].start.line, 2, "on the JSON's line of `region`");
+        // A minified file: every declaration on its one line, at its column.
+        let min = "{\"locals\":{\"é\":1},\"variable\":{\"zone\":{}},\"output\":{\"ip\":{\"value\":2}}}";
+        std::fs::write(root.join("variables.tf.json"), min).unwrap();
+        let index = Index::default();
+        index.build(std::slice::from_ref(&root), &|_, _| {});
+        let found = index.search("", 10, &[]);
+        assert_eq!(names(&found), ["local.é", "output.ip", "var.zone"]);
+        for (s, name) in found.iter().zip(["é", "\"ip\"", "\"zone\""]) {
+            let col = min[..min.find(name).unwrap()].encode_utf16().count() as u32;
+            assert_eq!((s.start.line, s.start.utf16), (0, col), "{name}");
+        }
         let _ = std::fs::remove_dir_all(&root);
     }
 

@@ -24,6 +24,12 @@
 
 use std::ops::Range;
 
+mod map;
+mod strings;
+
+pub use map::SourceMap;
+use strings::As;
+
 /// A JSON value and where it is.
 #[derive(Debug)]
 struct Node {
@@ -243,6 +249,20 @@ pub fn native<'a>(path: &std::path::Path, text: &'a str) -> std::borrow::Cow<'a,
 /// The native-syntax text of a Terraform JSON file, aligned with it as the
 /// module comment says; the JSON's syntax error otherwise.
 pub fn lower(src: &str) -> Result<String, JsonError> {
+    lower_mapped(src).map(|l| l.text)
+}
+
+/// A lowering and where its pieces came from.
+#[derive(Debug, Clone)]
+pub struct Lowered {
+    pub text: String,
+    pub map: SourceMap,
+}
+
+/// [`lower`], with the map from the lowering's offsets to the JSON's: the
+/// alignment is only near (exact nowhere in a one-line file), so whatever
+/// shows a position to a user goes through the map.
+pub fn lower_mapped(src: &str) -> Result<Lowered, JsonError> {
     let mut reader = Reader { src: src.as_bytes(), at: 0 };
     if src.starts_with('\u{feff}') {
         reader.at = 3;
@@ -258,7 +278,7 @@ pub fn lower(src: &str) -> Result<String, JsonError> {
             message: "the root of a Terraform JSON file must be an object".into(),
         });
     };
-    let mut w = Writer { src, out: String::with_capacity(src.len() + 64), pos: 0 };
+    let mut w = Writer { src, out: String::with_capacity(src.len() + 64), pos: 0, map: SourceMap::default() };
     for p in props {
         let labels = match p.key.as_str() {
             "variable" | "output" | "module" | "provider" => 1,
@@ -268,10 +288,11 @@ pub fn lower(src: &str) -> Result<String, JsonError> {
             // are left out: they declare no name the analysis looks up.
             _ => continue,
         };
-        w.blocks(&p.key, &mut Vec::new(), p, labels);
+        w.blocks(&p.key, p.key_span.start + 1, &mut Vec::new(), p, labels);
     }
     w.pad(src.len());
-    Ok(w.out)
+    w.map.finish();
+    Ok(Lowered { text: w.out, map: w.map })
 }
 
 /// Writes the lowered text; `pos` is how far the JSON has been consumed.
@@ -279,6 +300,7 @@ struct Writer<'a> {
     src: &'a str,
     out: String,
     pos: usize,
+    map: SourceMap,
 }
 
 /// How a string in an attribute value is read (json.mdx: "Expression Mapping").
@@ -292,6 +314,9 @@ enum Mode {
     BareList,
     /// An object whose values are references (a module's `providers`).
     BareValues,
+    /// A value read without a context (a variable's `default`): its strings
+    /// are text, never templates.
+    Literal,
 }
 
 impl Writer<'_> {
@@ -310,17 +335,54 @@ impl Writer<'_> {
         self.pos = self.pos.max(to);
     }
 
-    /// `s` (not JSON text) written at the JSON's offset `at`.
-    fn put(&mut self, at: usize, s: &str) {
-        self.pad(at);
+    /// `s` written now, standing for `len` JSON bytes at `src` (see
+    /// [`SourceMap`]).
+    fn emit(&mut self, s: &str, src: usize, len: usize) {
+        self.map.push(self.out.len(), src, len);
         self.out.push_str(s);
     }
 
-    /// The JSON's own text of `r`, verbatim.
+    /// `s` written at the JSON's offset `at` (the same bytes as the JSON's
+    /// there, such as a bracket, or a piece standing for them).
+    fn put(&mut self, at: usize, s: &str) {
+        self.pad(at);
+        let same = self.src.get(at..).is_some_and(|t| t.starts_with(s));
+        self.emit(s, at, if same { s.len() } else { 0 });
+    }
+
+    /// The name `word` written for the JSON key at `span` (its quotes
+    /// included), mapped onto the key's characters when they are the same.
+    fn name(&mut self, span: &Range<usize>, word: &str) {
+        self.pad(span.start);
+        let same = self.src.get(span.start + 1..span.end.saturating_sub(1)) == Some(word);
+        self.emit(word, span.start + 1, if same { word.len() } else { 0 });
+    }
+
+    /// The JSON's own text of `r`, verbatim (a number, `true`, `null`…).
     fn copy(&mut self, r: Range<usize>) {
         self.pad(r.start);
-        self.out.push_str(self.src.get(r.clone()).unwrap_or(""));
+        let src = self.src;
+        self.emit(src.get(r.clone()).unwrap_or(""), r.start, r.len());
         self.pos = r.end;
+    }
+
+    /// The JSON string literal at `r` written again `how` (decoded:
+    /// `strings`).
+    fn string(&mut self, r: Range<usize>, how: As) {
+        // Unquoted, the content starts a byte later; shorter than the JSON
+        // (decoded escapes), it is padded to the JSON's end again: the
+        // text written is never behind the JSON.
+        let first = if how == As::Bare { r.start + 1 } else { r.start };
+        self.pad(first);
+        self.string_here(r.clone(), how);
+        self.pad(r.end);
+    }
+
+    /// [`Writer::string`] where the text written is now (a label in a
+    /// block header, ahead of the JSON).
+    fn string_here(&mut self, r: Range<usize>, how: As) {
+        let src = self.src;
+        strings::write(src.get(r.clone()).unwrap_or("\"\""), r.start, how, |s, at, len| self.emit(s, at, len));
     }
 
     /// A newline unless the current line holds nothing yet: HCL ends each
@@ -333,18 +395,25 @@ impl Writer<'_> {
     }
 
     /// The blocks of type `kind` under `p`, `left` labels still to read.
-    fn blocks(&mut self, kind: &str, labels: &mut Vec<Range<usize>>, p: &Prop, left: usize) {
+    fn blocks(&mut self, kind: &str, kind_at: usize, labels: &mut Vec<Range<usize>>, p: &Prop, left: usize) {
         if left == 0 {
             let at = labels.last().map_or(p.key_span.start, |l| l.start);
             for body in bodies(&p.value) {
                 self.pad(at);
                 self.line();
-                let mut header = kind.to_string();
-                for l in labels.iter() {
-                    header.push(' ');
-                    header.push_str(self.src.get(l.clone()).unwrap_or("\"\""));
+                // Each label stands for its own key, so a hover or a diagnostic
+                // on a declaration's name lands on the JSON name; the block
+                // type's name for the last label (a diagnostic on the header
+                // is then on the declaration's name, not on the `"resource"`
+                // key lines above), or for its key in a block without labels.
+                match labels.last() {
+                    Some(l) => self.emit(kind, l.start, 0),
+                    None => self.emit(kind, kind_at, kind.len()),
                 }
-                self.put(at, &header);
+                for l in labels.iter() {
+                    self.out.push(' ');
+                    self.string_here(l.clone(), As::Literal);
+                }
                 self.body(kind, body);
             }
             return;
@@ -355,7 +424,7 @@ impl Writer<'_> {
                 continue;
             }
             labels.push(q.key_span.clone());
-            self.blocks(kind, labels, q, left - 1);
+            self.blocks(kind, kind_at, labels, q, left - 1);
             labels.pop();
         }
     }
@@ -368,7 +437,8 @@ impl Writer<'_> {
         let gap = self.src.get(self.pos.min(node.span.start)..node.span.start).unwrap_or("");
         let newlines = gap.matches('\n').count();
         self.pos = self.pos.max(node.span.start + 1);
-        self.out.push_str(" {");
+        self.out.push(' ');
+        self.emit("{", node.span.start, 1);
         self.out.extend(std::iter::repeat_n('\n', newlines));
         for p in props {
             if p.key == "//" || !is_identifier(&p.key) {
@@ -378,7 +448,7 @@ impl Writer<'_> {
                 for b in bodies(&p.value) {
                     self.pad(p.key_span.start);
                     self.line();
-                    self.put(p.key_span.start, nested);
+                    self.name(&p.key_span, nested);
                     self.body(nested, b);
                 }
                 continue;
@@ -390,10 +460,19 @@ impl Writer<'_> {
                 Val::Array(items) => items.first().is_some_and(is_object),
                 _ => false,
             };
-            // In a resource, data source or provider, an object may be a
-            // nested block the schema names (json.mdx: "the schema decides"):
-            // it is left unchecked rather than misread as an attribute.
-            if holds_objects && mode == Mode::Template && matches!(kind, "resource" | "data" | "provider") {
+            // In a resource or data source, an object may be a nested block
+            // the schema names (json.mdx: "the schema decides"): it is written
+            // as a value, which the analysis reads as the block when the
+            // schema has one of that name (`resources.rs`, `Infer::json`).
+            // Provisioners (labelled) and `dynamic` blocks are not schema
+            // blocks, and a provider's configuration is not checked so: left
+            // unchecked rather than misread.
+            let unread = match kind {
+                "resource" | "data" => matches!(p.key.as_str(), "provisioner" | "dynamic"),
+                "provider" => true,
+                _ => false,
+            };
+            if holds_objects && mode == Mode::Template && unread {
                 continue;
             }
             if matches!(kind, "terraform") && p.key != "required_version" {
@@ -401,7 +480,7 @@ impl Writer<'_> {
             }
             self.pad(p.key_span.start);
             self.line();
-            self.put(p.key_span.start, &p.key);
+            self.name(&p.key_span, &p.key);
             let newlines = self.held(p.key_span.end, &p.value);
             if newlines == 0 {
                 self.put(p.colon, "=");
@@ -421,9 +500,15 @@ impl Writer<'_> {
     /// object's key and value does not parse in HCL).
     fn value(&mut self, v: &Node, mode: Mode) {
         match (mode, &v.val) {
-            (Mode::Bare, Val::Str) => self.copy(v.span.start + 1..v.span.end - 1),
-            (Mode::BareList | Mode::Template, Val::Array(items)) => {
-                let inner = if mode == Mode::BareList { Mode::Bare } else { Mode::Template };
+            (Mode::Bare, Val::Str) => self.string(v.span.clone(), As::Bare),
+            (Mode::Literal, Val::Str) => self.string(v.span.clone(), As::Text),
+            (_, Val::Str) => self.string(v.span.clone(), As::Template),
+            (Mode::BareList | Mode::Template | Mode::Literal, Val::Array(items)) => {
+                let inner = match mode {
+                    Mode::BareList => Mode::Bare,
+                    Mode::Literal => Mode::Literal,
+                    _ => Mode::Template,
+                };
                 self.put(v.span.start, "[");
                 self.pos = v.span.start + 1;
                 for (i, item) in items.iter().enumerate() {
@@ -433,12 +518,16 @@ impl Writer<'_> {
                 self.put(v.span.end - 1, "]");
                 self.pos = v.span.end;
             }
-            (Mode::BareValues | Mode::Template, Val::Object(props)) => {
-                let inner = if mode == Mode::BareValues { Mode::Bare } else { Mode::Template };
+            (Mode::BareValues | Mode::Template | Mode::Literal, Val::Object(props)) => {
+                let inner = match mode {
+                    Mode::BareValues => Mode::Bare,
+                    Mode::Literal => Mode::Literal,
+                    _ => Mode::Template,
+                };
                 self.put(v.span.start, "{");
                 self.pos = v.span.start + 1;
                 for (i, p) in props.iter().enumerate() {
-                    self.copy(p.key_span.clone());
+                    self.string(p.key_span.clone(), if mode == Mode::Literal { As::Text } else { As::Template });
                     let newlines = self.held(p.key_span.end, &p.value);
                     if newlines == 0 {
                         self.put(p.colon, "=");
@@ -505,6 +594,11 @@ fn nested_block(kind: &str, key: &str) -> Option<&'static str> {
 fn mode(kind: &str, key: &str) -> Mode {
     match (kind, key) {
         ("variable", "type") => Mode::Bare,
+        // Decoded without a context by Terraform (configs/named_values.go:
+        // `attr.Expr.Value(nil)`): literal strings.
+        ("variable", "default") => Mode::Literal,
+        // Likewise decoded into a string without a context (configs/named_values.go).
+        ("variable" | "output", "description") => Mode::Literal,
         ("resource" | "data", "provider") => Mode::Bare,
         ("resource" | "data" | "module" | "output", "depends_on") => Mode::BareList,
         ("lifecycle", "ignore_changes" | "replace_triggered_by") => Mode::BareList,

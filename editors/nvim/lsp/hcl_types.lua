@@ -19,7 +19,15 @@ local defaults = require('hcl-types.config')
 return {
   cmd = defaults.cmd,
   filetypes = defaults.filetypes,
-  root_markers = defaults.root_markers,
+  -- A function, so that of `json` buffers only `*.tf.json` and `*.tofu.json`
+  -- attach (a root_dir that never calls `on_dir` attaches nothing); else the
+  -- first of the root markers upward (none: single-file mode).
+  root_dir = function(bufnr, on_dir)
+    if not defaults.wanted(bufnr) then
+      return
+    end
+    on_dir(vim.fs.root(bufnr, defaults.root_markers))
+  end,
   settings = defaults.default_settings(),
   init_options = defaults.default_settings(),
   before_init = defaults.before_init,

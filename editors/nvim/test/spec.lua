@@ -351,6 +351,29 @@ local function full()
     expect_eq('loose.hcl diagnostic code', diags(h)[1].code, 'invalid-value')
   end)
 
+  -- Terraform's JSON syntax: `*.tf.json` is filetype json in Neovim; the
+  -- server takes those buffers, and no other json.
+  check('a .tf.json buffer gets the server, another .json does not', function()
+    local jdir = WORK .. '/jsonmod'
+    vim.fn.mkdir(jdir, 'p')
+    vim.fn.writefile({ '{"locals":{"\\u00e9":"x","a":"${var.nope}"}}' }, jdir .. '/main.tf.json')
+    vim.fn.writefile({ '{"name": "not terraform"}' }, jdir .. '/package.json')
+    local j = open(jdir .. '/main.tf.json')
+    expect_eq('filetype of main.tf.json', vim.bo[j].filetype, 'json')
+    wait_client(j)
+    wait_diags(j, function(d)
+      return #d >= 1
+    end, 'the .tf.json diagnostic')
+    local d = diags(j)[1]
+    expect_eq('diagnostic code', d.code, 'undefined-reference')
+    expect_eq('diagnostic place (line, column)', { d.lnum, d.col }, { 0, 31 })
+    local p = open(jdir .. '/package.json')
+    vim.wait(500, function()
+      return client_for(p) ~= nil
+    end, 20)
+    expect_eq('a client on package.json', client_for(p) ~= nil, false)
+  end)
+
   -- A module of its own, written now: formatting and renaming edit it.
   local dir = WORK .. '/edits'
   vim.fn.mkdir(dir, 'p')

@@ -20,6 +20,10 @@ import {
 
 /** The language IDs the server handles; each one also has an `onLanguage:` activation event. */
 export const LANGUAGES = ["terraform", "terraform-vars", "hcl", "pcl"] as const;
+/** Terraform's and OpenTofu's JSON syntax: VS Code gives these files the
+ * language `json`, which is not ours to claim, so they are selected by name
+ * (the server reads them as module files: docs/spec/analysis.md §7.1). */
+export const JSON_PATTERNS = ["**/*.tf.json", "**/*.tofu.json"] as const;
 const SECTION = "hclTypes";
 const INSTALL = "How to install";
 const SETTINGS = "Open settings";
@@ -254,7 +258,10 @@ async function start(): Promise<void> {
   const run = { command: found.path, args: ["lsp"], transport: TransportKind.stdio };
   const serverOptions: ServerOptions = { run, debug: run };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: LANGUAGES.map((language) => ({ scheme: "file", language })),
+    documentSelector: [
+      ...LANGUAGES.map((language) => ({ scheme: "file", language })),
+      ...JSON_PATTERNS.map((pattern) => ({ scheme: "file", pattern })),
+    ],
     initializationOptions: {
       hclTypes: {
         ...serverSettings().hclTypes,

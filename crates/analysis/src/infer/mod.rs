@@ -134,6 +134,11 @@ pub struct Infer<'e, 's> {
     pub type_nodes: Vec<syntax::typeexpr::TypeNode>,
     /// In a test file (its file name): `run.NAME` is typed from the run's module.
     pub test_file: Option<String>,
+    /// In a file of Terraform's JSON syntax (lowered): an object under a
+    /// nested block type's name is that block (json.mdx, "Nested Block
+    /// Mapping"); the lowering cannot tell blocks from attributes without
+    /// the schema, so it writes objects as values.
+    pub json: bool,
     /// In a test's assertions: the call of the module they look at
     /// (`output.NAME`, `var.NAME` are its).
     pub tested: Option<String>,
@@ -173,6 +178,7 @@ impl<'e, 's> Infer<'e, 's> {
             record: None,
             type_nodes: Vec::new(),
             test_file: None,
+            json: false,
             tested: None,
             run: None,
             try_args: HashMap::default(),

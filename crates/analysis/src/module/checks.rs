@@ -21,6 +21,7 @@ pub(super) fn check_item(
     let view = View::new(env, doc.file.dialect.within(module_dialect), kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
     inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
+    inf.json = syntax::json::is_json_path(&doc.file.path);
     if record {
         inf.record = Some(Vec::new());
     }

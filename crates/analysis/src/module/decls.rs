@@ -211,6 +211,9 @@ pub(super) struct ResourceDecl {
     pub(super) name: String,
     pub(super) name_range: Range<usize>,
     pub(super) repeat: Repeat,
+    /// In a Pulumi HCL program: typed from the Pulumi package the type
+    /// names when no Terraform schema has it.
+    pub(super) pulumi: bool,
 }
 
 impl ResourceDecl {
@@ -221,10 +224,14 @@ impl ResourceDecl {
 
     /// What a reference to it is, given the schemas.
     pub(super) fn value(&self, context: &Context) -> Type {
-        let Some(found) = context.schemas.as_ref().and_then(|s| s.find(self.data, &self.ty)) else {
-            return Type::any();
+        let found = context.schemas.as_ref().and_then(|s| s.find(self.data, &self.ty));
+        let one = match found {
+            Some(found) => found.block.value_type(),
+            None => match self.pulumi.then(|| pulumi_value(context, self.data, &self.ty)).flatten() {
+                Some(t) => t,
+                None => return Type::any(),
+            },
         };
-        let one = found.block.value_type();
         match self.repeat {
             Repeat::One => one,
             Repeat::Count => Type::list(one),
@@ -233,6 +240,21 @@ impl ResourceDecl {
             Repeat::Unknown => Type::any(),
         }
     }
+}
+
+/// A Pulumi HCL resource's value from the package resource its type names
+/// (pulumi-hcl's resolution, `schema::bridge`): the package's properties
+/// (with `id` and `urn`) under their Terraform names, as plain values —
+/// a program reads them as Terraform reads attributes, unknown until
+/// applied (docs/spec/pulumi-hcl.md §6). Data sources are Pulumi invokes:
+/// not typed.
+fn pulumi_value(context: &Context, data: bool, ty: &str) -> Option<Type> {
+    let schemas = context.schemas.as_ref().filter(|_| !data)?;
+    let packages: Vec<&schema::pulumi::Package> = schemas.packages.iter().map(|p| &*p.package).collect();
+    let bridged = schema::bridge::resource(&packages, ty)?;
+    let types::Kind::Object(attrs) = bridged.resource.value.kind() else { return None };
+    let plain = attrs.iter().map(|(name, t)| (bridged.tf_name(name), t.strip(types::Strip::Eventuals)));
+    Some(Type::object(plain.collect::<Vec<_>>()))
 }
 
 /// `TYPE.NAME`, or `data.TYPE.NAME` for a data source.
@@ -435,6 +457,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
                     name: label.text.clone(),
                     name_range: label.range.clone(),
                     repeat: repeat_of(o.attributes.iter().map(|a| a.text.as_str())),
+                    pulumi: doc.file.dialect == Dialect::PulumiHcl,
                 });
             }
         }
@@ -574,6 +597,7 @@ pub(super) fn declare_block(
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
                 repeat: enabled_or(repeat_of(b.body.attributes().map(|a| a.key.value().as_str())), &b.body),
+                pulumi: dialect == Dialect::PulumiHcl,
             });
         }
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {

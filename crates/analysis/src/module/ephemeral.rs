@@ -5,7 +5,7 @@
 //! output declared `ephemeral = true` (and so of the whole `module.NAME`
 //! object) and `terraform.applying`; the mark flows through every
 //! expression built of them (locals included) except `ephemeralasnull(…)`,
-//! which drops it. Three places refuse it:
+//! which drops it. These places refuse it:
 //! - an output not declared `ephemeral = true` (internal/terraform/
 //!   node_output.go: "Ephemeral value not allowed");
 //! - an argument of a module call for a variable not declared
@@ -13,7 +13,10 @@
 //!   summary);
 //! - a resource or data source argument that is not write-only in its
 //!   provider's schema (internal/terraform/node_resource_validate.go:
-//!   "Invalid use of ephemeral value"; without a schema nothing is said).
+//!   "Invalid use of ephemeral value"; without a schema nothing is said);
+//! - and a root module takes no ephemeral output at all (node_output.go:
+//!   "Ephemeral output not allowed"), said where the module is known to be
+//!   one: it configures a `backend` or `cloud` block.
 //!
 //! The mark is followed by reference here, not in the types: a
 //! module-level pass after the items were checked, run only in a module
@@ -134,6 +137,11 @@ pub(super) struct Facts {
     /// Resources and data sources: data?, type, then each argument (by
     /// its path through nested blocks).
     resources: Vec<(bool, String, Vec<PathArg>)>,
+    /// Outputs declared `ephemeral = true`: name, header (`output "x"`).
+    ephemeral_outputs: Vec<(String, Range<usize>)>,
+    /// A `terraform` block with a `backend` or `cloud` block: only a root
+    /// module configures where its state lives.
+    root: bool,
 }
 
 /// An argument: its name (or path), its value's range and what it reads.
@@ -154,9 +162,17 @@ pub(super) fn facts(body: &Body) -> Facts {
                 }
             }
             "output" => {
+                let ephemeral = literal_true(&b.body, "ephemeral");
+                let end = b.labels.last().and_then(|l| l.span()).or_else(|| b.ident.span());
+                if let (true, Some(start), Some(end)) = (ephemeral, b.ident.span(), end) {
+                    f.ephemeral_outputs.push((label(0), start.start..end.end));
+                }
                 let Some(a) = b.body.get_attribute("value") else { continue };
                 let Some(r) = range(&a.value) else { continue };
-                f.outputs.push((label(0), literal_true(&b.body, "ephemeral"), r, reads(&a.value)));
+                f.outputs.push((label(0), ephemeral, r, reads(&a.value)));
+            }
+            "terraform" => {
+                f.root |= b.body.blocks().any(|n| matches!(n.ident.value().as_str(), "backend" | "cloud"));
             }
             "module" => {
                 let args = b
@@ -277,9 +293,17 @@ pub(super) fn check<'a>(
         addresses.extend(i.outputs.iter().filter(|o| o.ephemeral).map(|o| format!("module.{name}.{}", o.name)));
     }
     let schemas = context.schemas.as_deref();
+    let root = all().any(|(_, item)| facts(item).is_some_and(|f| f.root));
     for ((di, at), item) in all() {
         let Some(f) = facts(item) else { continue };
         let place = |r: &Range<usize>| at + r.start..at + r.end;
+        for (name, header) in f.ephemeral_outputs.iter().filter(|_| root) {
+            let msg = format!(
+                "ephemeral output not allowed: `output.{name}` is ephemeral, and ephemeral outputs are not allowed in \
+                 a root module (this module configures a backend, so it is one)"
+            );
+            out[di].push(Diagnostic::new(Code::TypeMismatch, place(header), msg));
+        }
         for (name, declared, r, reads) in &f.outputs {
             let marked = *declared || direct(reads, &ephemeral_locals);
             if marked {

@@ -100,11 +100,22 @@ fn check_body(
     dialect: Dialect,
     top: bool,
 ) {
+    let mut counts: HashMap<&str, (u64, bool)> = HashMap::default();
     for a in body.attributes() {
         let key = a.key.value().as_str();
         if top && META.contains(&key) {
             // count and for_each were checked; the others are addresses.
             continue;
+        }
+        if let (true, None, Some(nb)) = (inf.json, schema.attribute(key), schema.block(key)) {
+            if let Some(objects) = objects(&a.value) {
+                counts.entry(key).or_default().0 += objects.len() as u64;
+                let h = inf.range(&a.key);
+                for o in objects {
+                    check_object(inf, o, &nb.block, site, h.clone());
+                }
+                continue;
+            }
         }
         let t = inf.expr(&a.value);
         let range = inf.range(&a.key);
@@ -133,7 +144,6 @@ fn check_body(
             inf.check(&a.value, &t, &attr.input, None);
         }
     }
-    let mut counts: HashMap<&str, (u64, bool)> = HashMap::default();
     for nested in body.blocks() {
         let name = nested.ident.value().as_str();
         match name {
@@ -199,6 +209,77 @@ fn check_body(
                 r,
                 format!("{} takes at most {} `{}` block(s), not {n}", site.what, nb.max_items, nb.name),
             );
+        }
+    }
+}
+
+/// The objects a JSON property holds for a nested block: one object, or an
+/// array of them (json.mdx, "Nested Block Mapping"); `None` for any other
+/// value (then it is an attribute's, or an error).
+fn objects(e: &Expression) -> Option<Vec<&hcl_edit::expr::Object>> {
+    match e {
+        Expression::Object(o) => Some(vec![o]),
+        Expression::Array(items) => {
+            items.iter().map(|i| if let Expression::Object(o) = i { Some(o) } else { None }).collect()
+        }
+        _ => None,
+    }
+}
+
+/// A JSON object standing for a nested block, checked as
+/// [`check_body`] checks a block: its properties against the block's
+/// attributes (an object under a nested block's name is that block again),
+/// unknown ones and missing required ones reported.
+fn check_object(inf: &mut Infer, o: &hcl_edit::expr::Object, schema: &BlockSchema, site: &Site, header: Range<usize>) {
+    let mut seen = Vec::new();
+    for (key, value) in o.iter() {
+        let name = match key {
+            hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+            hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+            hcl_edit::expr::ObjectKey::Expression(e) => {
+                inf.expr(e);
+                inf.expr(value.expr());
+                continue;
+            }
+        };
+        let range = inf.range(key);
+        let value = value.expr();
+        if let (None, Some(nb)) = (schema.attribute(&name), schema.block(&name)) {
+            if let Some(objects) = objects(value) {
+                for o in objects {
+                    check_object(inf, o, &nb.block, site, range.clone());
+                }
+                seen.push(name);
+                continue;
+            }
+        }
+        let t = inf.expr(value);
+        match schema.attribute(&name) {
+            Some(attr) if attr.computed && !attr.optional && !attr.required => site.unsupported(
+                inf,
+                range,
+                format!("`{name}` of {} is computed by the provider: it cannot be set", site.what),
+            ),
+            Some(attr) => {
+                if !matches!(value, Expression::Null(_)) {
+                    inf.check(value, &t, &attr.input, None);
+                }
+            }
+            None => {
+                let mut msg = format!("{} has no argument `{name}`", site.what);
+                let names = schema.attributes.iter().filter(|a| a.required || a.optional).map(|a| a.name.as_str());
+                let names = names.chain(schema.blocks.iter().map(|b| b.name.as_str()));
+                if let Some(s) = types::suggest::closest(&name, names) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                site.unsupported(inf, range, msg);
+            }
+        }
+        seen.push(name);
+    }
+    for attr in schema.attributes.iter().filter(|a| a.required) {
+        if !seen.contains(&attr.name) {
+            site.missing(inf, header.clone(), format!("{} needs the argument `{}`", site.what, attr.name));
         }
     }
 }

@@ -12,7 +12,10 @@ pub(crate) async fn inlay_hint(b: &Backend, params: InlayHintParams) -> Result<O
     let (rope, enc) = (snap.rope.clone(), snap.enc);
     let hints = blocking(move || {
         let analysis = snap.analysis();
-        ide::inlay_hints(&analysis, snap.index)
+        // After the name in the text the user sees (a JSON file's own).
+        let d = &snap.docs[snap.index];
+        let after = |o: usize| d.shown_range(&(o.saturating_sub(1)..o)).end;
+        ide::inlay_hints(&analysis, snap.index).into_iter().map(|(o, label)| (after(o), label)).collect::<Vec<_>>()
     })
     .await?;
     let range = params.range;

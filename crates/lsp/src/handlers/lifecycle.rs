@@ -118,10 +118,21 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
     };
     if watch {
         let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: ["**/*.tf", "**/*.tfvars", "**/*.hcl", "**/*.pp", "**/Pulumi.yaml", "**/Pulumi.yml"]
-                .iter()
-                .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String((*g).into()), kind: None })
-                .collect(),
+            // `*.tf` matches neither OpenTofu's files nor the JSON syntax's.
+            watchers: [
+                "**/*.tf",
+                "**/*.tofu",
+                "**/*.tf.json",
+                "**/*.tofu.json",
+                "**/*.tfvars",
+                "**/*.hcl",
+                "**/*.pp",
+                "**/Pulumi.yaml",
+                "**/Pulumi.yml",
+            ]
+            .iter()
+            .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String((*g).into()), kind: None })
+            .collect(),
         };
         let registration = Registration {
             id: "hcl-types-watch".into(),

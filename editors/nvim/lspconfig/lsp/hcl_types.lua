@@ -50,8 +50,17 @@ end
 ---@type vim.lsp.Config
 return {
   cmd = { 'hcl-types', 'lsp' },
-  filetypes = { 'terraform', 'terraform-vars', 'hcl', 'pcl' },
-  root_markers = { '.git', '.terraform', 'Pulumi.yaml' },
+  filetypes = { 'terraform', 'terraform-vars', 'hcl', 'pcl', 'json' },
+  -- Of `json` buffers only Terraform's and OpenTofu's JSON syntax attaches
+  -- (`*.tf.json`, `*.tofu.json`): a root_dir that does not call `on_dir`
+  -- attaches nothing.
+  root_dir = function(bufnr, on_dir)
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    if vim.bo[bufnr].filetype == 'json' and not (name:match('%.tf%.json$') or name:match('%.tofu%.json$')) then
+      return
+    end
+    on_dir(vim.fs.root(bufnr, { '.git', '.terraform', 'Pulumi.yaml' }))
+  end,
   settings = { hclTypes = { inlayHints = { enable = true } } },
   init_options = { hclTypes = { inlayHints = { enable = true } } },
   before_init = function(params, config)

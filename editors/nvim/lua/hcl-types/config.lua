@@ -5,7 +5,22 @@ local M = {}
 
 M.name = 'hcl_types'
 M.cmd = { 'hcl-types', 'lsp' }
-M.filetypes = { 'terraform', 'terraform-vars', 'opentofu', 'hcl', 'pcl' }
+-- `json` for Terraform's and OpenTofu's JSON syntax: of `json` buffers only
+-- `*.tf.json` and `*.tofu.json` are taken (see `M.wanted`).
+M.filetypes = { 'terraform', 'terraform-vars', 'opentofu', 'hcl', 'pcl', 'json' }
+
+--- Whether buffer `bufnr` is one for the server: any of its filetypes but
+--- `json`, which is not ours to claim; of those, the module files of the JSON
+--- syntax (`*.tf.json`, `*.tofu.json`).
+---@param bufnr integer
+---@return boolean
+function M.wanted(bufnr)
+  if vim.bo[bufnr].filetype ~= 'json' then
+    return true
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  return name:match('%.tf%.json$') ~= nil or name:match('%.tofu%.json$') ~= nil
+end
 -- Searched in this order, upward from the file; the first hit decides the
 -- root (the workspace folder). The server analyses each directory as a
 -- module whatever the root is, so the root only decides how many servers run:

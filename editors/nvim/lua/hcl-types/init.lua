@@ -7,7 +7,8 @@
 --   })
 --
 -- Starts (or reuses) a client with vim.lsp.start() for every buffer whose
--- filetype is terraform, terraform-vars, opentofu (`.tofu`), hcl or pcl.
+-- filetype is terraform, terraform-vars, opentofu (`.tofu`), hcl or pcl, and
+-- for `*.tf.json` / `*.tofu.json` buffers (filetype json).
 local defaults = require('hcl-types.config')
 
 local M = {}
@@ -42,7 +43,7 @@ function M.start(bufnr)
   if not opts then
     return nil
   end
-  if not vim.tbl_contains(opts.filetypes, vim.bo[bufnr].filetype) then
+  if not vim.tbl_contains(opts.filetypes, vim.bo[bufnr].filetype) or not defaults.wanted(bufnr) then
     return nil
   end
   local name = vim.api.nvim_buf_get_name(bufnr)
@@ -73,7 +74,7 @@ end
 ---   cmd          = { 'hcl-types', 'lsp' }
 ---   settings     = { hclTypes = { dialects = {…}, severity = {…}, inlayHints = { enable = true } } }
 ---   init_options = same shape as settings (merged with them; settings win)
----   filetypes    = { 'terraform', 'terraform-vars', 'opentofu', 'hcl', 'pcl' }
+---   filetypes    = { 'terraform', 'terraform-vars', 'opentofu', 'hcl', 'pcl', 'json' }
 ---   root_markers = { '.git', '.terraform', 'Pulumi.yaml' }
 ---   capabilities, on_attach, on_init, on_exit, handlers: passed to vim.lsp.start()
 ---@param opts table|nil

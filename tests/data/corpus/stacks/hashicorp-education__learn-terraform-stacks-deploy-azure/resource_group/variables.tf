@@ -1,4 +1,0 @@
-variable "region" {
-  description = "Azure region for resource group."
-  type        = string
-}
