@@ -11,15 +11,22 @@ fn codes(diags: &[serde_json::Value]) -> Vec<String> {
     diags.iter().map(|d| d["code"].as_str().unwrap_or("").to_string()).collect()
 }
 
-const ROOT: &str = "inputs = {\n  replicas = 3\n}\n";
-
-#[tokio::test]
-async fn editing_the_included_root_rechecks_the_unit() {
-    let mut s = Session::start(Enc::Utf16).await;
+/// A session whose folder holds `modules/app` (a `number` variable
+/// `replicas`) and an empty `live/app`.
+async fn with_module() -> Session {
+    let s = Session::start(Enc::Utf16).await;
     for d in ["modules/app", "live/app"] {
         std::fs::create_dir_all(s.dir.join(d)).unwrap();
     }
     s.disk("modules/app/main.tf", "variable \"replicas\" {\n  type = number\n}\n");
+    s
+}
+
+const ROOT: &str = "inputs = {\n  replicas = 3\n}\n";
+
+#[tokio::test]
+async fn editing_the_included_root_rechecks_the_unit() {
+    let mut s = with_module().await;
     s.disk("root.hcl", ROOT);
     let unit = s
         .open(
@@ -43,4 +50,60 @@ async fn editing_the_included_root_rechecks_the_unit() {
     assert_eq!(diags[0]["range"]["start"]["line"], 0, "{diags:?}");
     let related = &diags[0]["relatedInformation"][0];
     assert!(related["location"]["uri"].as_str().unwrap_or("").ends_with("/root.hcl"), "{diags:?}");
+}
+
+/// Two includes set `replicas`; the later one's value wins (`handleInclude`
+/// in gruntwork-io/terragrunt pkg/config/include.go merges bottom up). An
+/// edit of the later include alone (`no_merge`: it gives nothing) changes
+/// the value checked at the other include: the unit is checked whole again,
+/// not only the edited block.
+#[tokio::test]
+async fn editing_one_include_rechecks_the_value_another_gives() {
+    let mut s = with_module().await;
+    s.disk("root.hcl", "inputs = {\n  replicas = \"three\"\n}\n");
+    s.disk("live/env.hcl", ROOT);
+    let text = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\n\
+                include \"env\" {\n  path = \"../env.hcl\"\n}\n\n\
+                terraform {\n  source = \"../../modules//app\"\n}\n";
+    let unit = s.open("live/app/terragrunt.hcl", text).await;
+    assert!(s.diagnostics(&unit, 1).await.is_empty());
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": unit, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 5, "character": 21}, "end": {"line": 5, "character": 21}}, "text": "\n  merge_strategy = \"no_merge\""}
+        ]}),
+    )
+    .await;
+    let diags = s.newest_until(&unit, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
+    assert_eq!(diags[0]["range"]["start"]["line"], 0, "{diags:?}");
+}
+
+/// The unit's module named by its include's `terraform { source }` (the
+/// `_envcommon` layout): an edit of that module checks the open unit again.
+#[tokio::test]
+async fn editing_the_module_an_include_names_rechecks_the_unit() {
+    let mut s = with_module().await;
+    std::fs::create_dir_all(s.dir.join("_envcommon")).unwrap();
+    s.disk("root.hcl", "");
+    s.disk(
+        "_envcommon/app.hcl",
+        "terraform {\n  source = \"${dirname(find_in_parent_folders(\"root.hcl\"))}/modules//app\"\n}\n",
+    );
+    let text = "include \"envcommon\" {\n  path = \"${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/app.hcl\"\n}\n\n\
+                inputs = {\n  replicas = \"three\"\n}\n";
+    let unit = s.open("live/app/terragrunt.hcl", text).await;
+    let diags = s.diagnostics(&unit, 1).await;
+    assert_eq!(codes(&diags), ["invalid-value"], "{diags:?}");
+    // The variable made a string: "three" is fine.
+    let module = s.open("modules/app/main.tf", "variable \"replicas\" {\n  type = number\n}\n").await;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": module, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 1, "character": 9}, "end": {"line": 1, "character": 15}}, "text": "string"}
+        ]}),
+    )
+    .await;
+    let diags = s.newest_until(&unit, |d| d.is_empty()).await;
+    assert!(diags.is_empty(), "{diags:?}");
 }

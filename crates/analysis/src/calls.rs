@@ -52,8 +52,30 @@ pub fn include_call(label: &str) -> String {
     format!("{INCLUDE}{label}")
 }
 
+/// The call name of the module that the file of a Terragrunt unit's
+/// `include "LABEL"` names in its `terraform { source }`
+/// (docs/spec/terragrunt.md §3). Not an [`INCLUDE`] call: a module.
+pub fn include_source_call(label: &str) -> String {
+    format!("#include-source:{label}")
+}
+
+/// How the source of an [`include_source_call`] starts: followed by the
+/// include's own call source (the file whose `terraform { source }` counts).
+pub const SOURCE_OF: &str = "#terraform-of:";
+
+/// The call name of a Terragrunt unit's `include "LABEL"` with
+/// `expose = true`, the same file as [`include_call`]'s: only such an
+/// include is readable as `include.LABEL` (docs/spec/terragrunt.md §3).
+pub fn exposed_call(label: &str) -> String {
+    format!("{INCLUDE}{label}#exposed")
+}
+
 /// What an include's callee calls the included file's whole `inputs`.
 pub const INCLUDED: &str = "#inputs";
+
+/// What an include's callee calls the included file's `locals`, as one
+/// object.
+pub const INCLUDED_LOCALS: &str = "#locals";
 
 /// How an include's call source says `find_in_parent_folders("FILE")`:
 /// `#parent:FILE` (a path relative to the unit's directory otherwise).

@@ -161,6 +161,13 @@ impl Workspace {
             return Callee::Opaque;
         }
         let Some((dir, _)) = stack.last() else { return Callee::Opaque };
+        // An included file without a `terraform { source }` gives the unit
+        // no module (the unit's own or an earlier include's counts).
+        if let Some(include) = call.source.as_deref().and_then(|s| s.strip_prefix(crate::calls::SOURCE_OF)) {
+            if included_terraform(files, dir, include).is_none() {
+                return Callee::Opaque;
+            }
+        }
         let Some(target) = resolve(files, dir, call) else { return Callee::NotInstalled };
         let key = (target.clone(), call.family);
         if stack.contains(&key) || stack.len() > MAX_DEPTH {
@@ -207,6 +214,9 @@ fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
     if call.family == Family::Hcl {
         return Some(normalize(included_file(files, dir, source)?.parent()?));
     }
+    if let Some(include) = source.strip_prefix(crate::calls::SOURCE_OF) {
+        return included_terraform(files, dir, include).flatten();
+    }
     if is_local(source) {
         return Some(normalize(&dir.join(source.replace('\\', "/"))));
     }
@@ -249,7 +259,16 @@ const MAX_FOLDERS: usize = 100;
 /// `#parent:FILE#dir:/REST` the file REST beside it; else a path relative
 /// to the unit's directory. `None` when there is no such file.
 fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
-    let file = match source.strip_prefix(crate::calls::PARENT) {
+    let file = included_path(files, dir, source)?;
+    files.read(&file)?;
+    Some(normalize(&file))
+}
+
+/// The path an include's call source names (see [`included_file`]),
+/// whether or not a file is there; `None` when `find_in_parent_folders`
+/// finds nothing.
+fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+    match source.strip_prefix(crate::calls::PARENT) {
         Some(wanted) => {
             let (name, beside) = match wanted.split_once(crate::calls::BESIDE) {
                 Some((name, rest)) => (name, Some(rest.trim_start_matches('/'))),
@@ -258,21 +277,25 @@ fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf>
             let found =
                 dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| files.read(p).is_some())?;
             match beside {
-                Some(rest) => {
-                    let p = found.parent()?.join(rest);
-                    files.read(&p)?;
-                    p
-                }
-                None => found,
+                Some(rest) => Some(found.parent()?.join(rest)),
+                None => Some(found),
             }
         }
-        None => {
-            let p = dir.join(source.replace('\\', "/"));
-            files.read(&p)?;
-            p
-        }
-    };
-    Some(normalize(&file))
+        None => Some(dir.join(source.replace('\\', "/"))),
+    }
+}
+
+/// The module directory that the `terraform { source }` of the file an
+/// include names leads to, seen from the unit in `dir`
+/// (`module::terraform_source_in`): `None` when the file has no source,
+/// `Some(None)` when it has one not followed (remote or built otherwise).
+fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -> Option<Option<PathBuf>> {
+    let file = included_file(files, dir, include)?;
+    let text = files.read(&file)?;
+    Some(match crate::module::terraform_source_in(&text)? {
+        crate::module::IncludedSource::Local(source) => included_path(files, dir, &source).map(|p| normalize(&p)),
+        crate::module::IncludedSource::NotFollowed => None,
+    })
 }
 
 /// What a unit's include sees of the included file's module: only that

@@ -364,10 +364,14 @@ fn hcl_inputs(d: &Document, prefix: &str, offset: usize, analysis: &ModuleAnalys
     if inputs_at.1 != '{' {
         return None;
     }
-    let callee = analysis.context.callee(&call);
-    // A Terragrunt unit without `terraform { source }` runs its own directory.
-    let callee = callee.or_else(|| analysis.context.callee(analysis::calls::TERRAGRUNT_DIR).filter(|_| !is_stack));
-    let i = callee?.interface()?;
+    // A Terragrunt unit runs its own `source`, its includes' or its own
+    // directory (terragrunt.md §2, §3).
+    let callee = match is_stack {
+        false if call == analysis::calls::TERRAGRUNT => analysis::module::terragrunt_module(&analysis.context, d),
+        _ => analysis.context.callee(&call).cloned(),
+    };
+    let callee = callee?;
+    let i = callee.interface()?;
     let body = item_text(d, offset).get(inputs_at.0..).unwrap_or("");
     Some(input_completions(i, body))
 }

@@ -421,6 +421,42 @@ variable "replicas" {
     );
 }
 
+/// A unit without a `terraform` block of its own runs the module its
+/// include names (the `_envcommon` layout; Terragrunt's `Merge` takes the
+/// included `terraform.source` when the child sets none, pkg/config/include.go),
+/// not its own directory: its `inputs` offer that module's variables.
+#[test]
+fn a_terragrunt_unit_offers_the_variables_of_the_module_its_include_names() {
+    check(
+        r#"
+//- live/app/terragrunt.hcl
+include "envcommon" {
+  path = "${dirname(find_in_parent_folders("root.hcl"))}/_envcommon/app.hcl"
+}
+
+inputs = {
+  $0
+}
+//- live/app/main.tf
+variable "own" {
+  type = string
+}
+//- root.hcl
+//- _envcommon/app.hcl
+terraform {
+  source = "${dirname(find_in_parent_folders("root.hcl"))}/modules//app"
+}
+//- modules/app/main.tf
+variable "replicas" {
+  type = number
+}
+"#,
+        expect![[r#"
+            Attribute replicas [replicas = ${1}] — number (required)
+        "#]],
+    );
+}
+
 /// Pulumi HCL offers Pulumi's functions beside Terraform's
 /// (docs/spec/pulumi-hcl.md §4).
 #[test]

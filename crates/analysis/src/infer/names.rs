@@ -231,10 +231,14 @@ impl<'e, 's> Infer<'e, 's> {
         self.env.lookup(Space::Module, &call).is_some().then_some(call)
     }
 
-    /// A Terragrunt unit's `include.LABEL.inputs…` (`expose = true`): the
-    /// included file's `inputs`, as its own analysis typed them
-    /// (terragrunt.md §3); `None` elsewhere (any other part of an exposed
-    /// include is `any`).
+    /// A Terragrunt unit's `include.LABEL…` (terragrunt.md §3): only an
+    /// include with `expose = true` is there (`includeMapAsCtyVal` in
+    /// gruntwork-io/terragrunt `pkg/config/cty_helpers.go` puts the exposed
+    /// ones alone in `include`), so another is HCL's "Unsupported attribute"
+    /// when Terragrunt parses the unit. `include.LABEL.inputs…` and
+    /// `include.LABEL.locals…` are the included file's, as its own analysis
+    /// typed them; the rest of an exposed include is `any`. `None` where
+    /// `LABEL` is no include of the unit.
     fn included_inputs(
         &mut self,
         dialect: Dialect,
@@ -249,13 +253,29 @@ impl<'e, 's> Infer<'e, 's> {
             Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
             _ => None,
         };
-        let (label, "inputs") = (attr(0)?, attr(1)?) else { return None };
-        let callee = self.env.callee(&crate::calls::include_call(label))?;
-        let whole = callee.interface()?.output(crate::calls::INCLUDED)?;
+        let label = attr(0)?;
+        self.env.callee(&crate::calls::include_call(label))?;
+        let Some(callee) = self.env.callee(&crate::calls::exposed_call(label)) else {
+            if !self.env.lenient() {
+                let msg = format!(
+                    "include `{label}` is not exposed: Terragrunt's `include` holds only the includes with \
+                     `expose = true`, so it has no attribute `{label}`"
+                );
+                let r = range.start..self.range(&ops[0]).end;
+                self.report(Diagnostic::new(Code::Traversal, r, msg));
+            }
+            return Some((Type::any(), Note::Plain));
+        };
+        let (output, what) = match attr(1)? {
+            "inputs" => (crate::calls::INCLUDED, "inputs"),
+            "locals" => (crate::calls::INCLUDED_LOCALS, "locals"),
+            _ => return None,
+        };
+        let whole = callee.interface()?.output(output)?;
         let related = Related {
             path: Some(whole.path.clone()),
             range: whole.name_range.clone(),
-            message: format!("the inputs of include `{label}`"),
+            message: format!("the {what} of include `{label}`"),
         };
         let t = whole.ty.clone();
         self.note(range.start..self.range(&ops[1]).end, &t, Note::Reference(Some(related.clone())));

@@ -55,7 +55,7 @@ pub(super) fn check_item(
                         && a.key.value().as_str() == "inputs"
                         && crate::is_terragrunt_unit(&doc.file.path) =>
                 {
-                    super::terragrunt::inputs(&mut inf, a)
+                    super::terragrunt::inputs(&mut inf, doc, a)
                 }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
@@ -123,7 +123,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
         ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
-            super::terragrunt::include(inf, b);
+            super::terragrunt::include(inf, doc, b);
             body(inf, &b.body, dialect, false)
         }
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {

@@ -329,13 +329,29 @@ impl Memo {
     }
 }
 
-/// Each plain HCL file's top-level `inputs = { … }`, whole
+/// Each plain HCL file's `locals`, as one object
+/// ([`crate::calls::INCLUDED_LOCALS`]), and its top-level `inputs = { … }`, whole
 /// ([`crate::calls::INCLUDED`]) and value by value (named
 /// [`crate::calls::included_input`]), with the file as their path: what a Terragrunt unit
 /// that includes the file merges into its own (terragrunt.md §3), typed as
 /// the file's own analysis typed them, with their constant values.
 fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut Vec<OutputInfo>) {
     for (n, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Hcl) {
+        // The file's `locals`, one object (`include.LABEL.locals`).
+        let locals: Vec<&Symbol> =
+            analysis.symbols.iter().filter(|s| s.doc == n && s.kind == SymbolKind::Local).collect();
+        if let Some(first) = locals.first() {
+            outputs.push(OutputInfo {
+                name: crate::calls::INCLUDED_LOCALS.to_string(),
+                ty: Type::object(locals.iter().map(|s| (s.name.clone(), s.ty.clone()))),
+                description: None,
+                path: doc.file.path.clone(),
+                name_range: first.name_range.clone(),
+                deprecated: None,
+                ephemeral: false,
+                constant: None,
+            });
+        }
         let Some(whole) =
             analysis.symbols.iter().find(|s| s.doc == n && s.kind == SymbolKind::Attribute && s.name == "inputs")
         else {
@@ -351,29 +367,20 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
             ephemeral: false,
             constant: None,
         });
-        for item in doc.items.iter() {
-            let Some(body) = item.body(&doc.file.text) else { continue };
-            let src = item_source(doc, item);
-            let Some(Expression::Object(obj)) = body.get_attribute("inputs").map(|a| &a.value) else { continue };
-            for (k, v) in obj.iter() {
-                let key = match k {
-                    hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
-                    hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                    _ => continue,
-                };
-                let Some(ty) = whole.ty.attribute(&key) else { continue };
-                outputs.push(OutputInfo {
-                    name: crate::calls::included_input(&key),
-                    ty: ty.clone(),
-                    description: None,
-                    path: doc.file.path.clone(),
-                    name_range: shift(&src.range(k), item.range.start),
-                    deprecated: None,
-                    ephemeral: false,
-                    constant: eval(v.expr(), src).ok().map(crate::calls::Constant),
-                });
-            }
-        }
+        super::terragrunt_merge::each_input(doc, |item, src, key, k, v| {
+            let Some(key) = key else { return };
+            let Some(ty) = whole.ty.attribute(&key) else { return };
+            outputs.push(OutputInfo {
+                name: crate::calls::included_input(&key),
+                ty: ty.clone(),
+                description: None,
+                path: doc.file.path.clone(),
+                name_range: shift(&src.range(k), item.range.start),
+                deprecated: None,
+                ephemeral: false,
+                constant: eval(v, src).ok().map(crate::calls::Constant),
+            });
+        });
     }
 }
 

@@ -240,7 +240,8 @@ impl Memo {
         // patch, see passes.rs; merging override files does not.)
         let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
             || super::stacks::deploys(docs)
-            || super::symbol_libraries::mentioned(docs);
+            || super::symbol_libraries::mentioned(docs)
+            || super::terragrunt_merge::merges(docs);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)
     }

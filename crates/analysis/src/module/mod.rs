@@ -63,6 +63,9 @@ mod suggest;
 pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
+pub use terragrunt::terragrunt_module;
+pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
+mod terragrunt_merge;
 mod test_decls;
 mod tftest;
 mod versions;
@@ -569,12 +572,16 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         .flat_map(|(di, doc)| doc.items.iter().zip(&all_decls[di]).map(move |(i, d)| (di, i, d)))
         .filter_map(|(di, i, d)| d.as_ref().map(|d| (di, i, d)))
         .collect();
+    // (A Terragrunt unit's includes and `inputs` make each input's value
+    // together: no item's result holds alone, see terragrunt_merge.rs.)
+    let merging = terragrunt_merge::merges(docs);
     let stale: Vec<(usize, &Item, &Arc<Decls>)> = work
         .iter()
         .copied()
         .filter(|(di, item, d)| {
             let kind = docs[*di].file.kind;
             kind == FileKind::Tfvars
+                || (merging && crate::is_terragrunt_unit(&docs[*di].file.path))
                 || probed(probe, *di, &item.range)
                 || !memo.checks.get(&item.id).is_some_and(|r| {
                     r.deps.hold(&env, docs[*di].file.dialect.within(dialect))

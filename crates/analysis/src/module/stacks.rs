@@ -95,7 +95,7 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
 
 /// Where `inputs = { … }` hands values to a module.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Site {
+pub(super) enum Site<'a> {
     /// A stack's component: Terraform converts each value to its variable's
     /// type. A name that is no variable is an `unsupported-argument`
     /// *warning*, not an error: Terraform converts the whole `inputs` object
@@ -111,7 +111,9 @@ pub(super) enum Site {
     /// again must not report their diagnostics twice; unknown names are
     /// ignored; and a `string` variable takes any value, as Terraform reads a
     /// string variable's `TF_VAR_` text literally (`ParsingMode` literal).
-    Terragrunt,
+    /// The names held are checked elsewhere: an `include` takes part in
+    /// their value (terragrunt.md §3).
+    Terragrunt(&'a HashSet<String>),
 }
 
 /// Each attribute of `obj` (an `inputs = { … }`) against the variable of the
@@ -124,9 +126,13 @@ pub(super) fn inputs(
     who: &str,
     call: &str,
     source: &str,
-    site: Site,
+    site: Site<'_>,
 ) -> HashSet<String> {
-    let typed = site == Site::Terragrunt;
+    let typed = matches!(site, Site::Terragrunt(_));
+    let elsewhere = match site {
+        Site::Terragrunt(names) => Some(names),
+        Site::Component => None,
+    };
     let mut given = HashSet::default();
     for (k, v) in obj.iter() {
         let input_name = match k {
@@ -149,7 +155,8 @@ pub(super) fn inputs(
                 let r = inf.range(k);
                 describe_input_at(inf, r, input, call, &w);
                 let literal = typed && matches!(input.declared.as_ref().map(Type::kind), Some(Kind::String));
-                if let Some(declared) = input.declared.as_ref().filter(|_| !literal) {
+                let merged = elsewhere.is_some_and(|n| n.contains(&input_name));
+                if let Some(declared) = input.declared.as_ref().filter(|_| !literal && !merged) {
                     let related = Related {
                         path: Some(input.path.clone()),
                         range: input.type_range.clone().unwrap_or_else(|| input.name_range.clone()),
@@ -158,7 +165,7 @@ pub(super) fn inputs(
                     inf.check(v.expr(), &t, declared, Some(related));
                 }
             }
-            None if site == Site::Component => {
+            None if matches!(site, Site::Component) => {
                 let r = inf.range(k);
                 let mut msg =
                     format!("{who} ({source}) has no variable `{input_name}`, so Terraform ignores this value");
