@@ -615,3 +615,30 @@ fn every_keystroke_in_a_variable_is_patched() {
         }
     }
 }
+
+/// The `symbols` blocks the server loads libraries for are found with the
+/// module's calls, from the edited items only (`Memo::symbol_requests`):
+/// after each edit they are what a walk of every item finds.
+#[test]
+fn symbol_library_requests_follow_the_edits() {
+    use hcl_types::analysis::module::symbol_libraries::requests;
+    let path = PathBuf::from("/tmp/hcl-types-incremental/main.tofu");
+    let base = "resource \"x\" \"a\" {\n  n = 1\n}\n";
+    let texts = [
+        base.to_string(),
+        base.replace("n = 1", "n = 12"),
+        format!("{base}symbols \"lib\" {{\n  source = \"./lib\"\n}}\n"),
+        format!("{base}symbols \"lib\" {{\n  source = \"./lib2\"\n}}\n"),
+        format!("{base}symbols \"lib\" {{\n  source = \"./lib2\"\n}}\nsymbols \"other\" {{\n  source = \"./o\"\n}}\n"),
+        format!("{base}symbols \"other\" {{\n  source = \"./o\"\n}}\n"),
+        base.replace("n = 1", "n = 123"),
+    ];
+    let mut doc = Document::parse(SourceFile::new(path.clone(), texts[0].as_str()).unwrap());
+    let mut memo = Memo::default();
+    for text in &texts {
+        doc = doc.edit(SourceFile::new(path.clone(), text.as_str()).unwrap());
+        let docs = [doc.clone()];
+        memo.analysis(&docs);
+        assert_eq!(memo.symbol_requests(&docs).to_vec(), requests(&docs), "after the edit to {text:?}");
+    }
+}

@@ -192,7 +192,8 @@ impl Graph {
         // OpenTofu's symbol libraries: the `.sym.hcl` files of the module's
         // `symbols` blocks, read like a local callee's files (cheap when the
         // module has no `symbols` block).
-        let symbols = analysis::module::symbol_libraries::load(sources, docs);
+        let requests = memo.symbol_requests(docs);
+        let symbols = analysis::module::symbol_libraries::load_requested(sources, docs, &requests);
         if let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) {
             let dirs: Vec<PathBuf> = symbols.0.values().filter_map(|l| l.dir.clone()).collect();
             let mut libraries = self.libraries.locked();

@@ -291,6 +291,9 @@ pub(super) struct Decls {
     pub(super) type_nodes: Vec<TypeNode>,
     pub(super) symbols: Vec<Symbol>,
     pub(super) resources: Vec<Symbol>,
+    /// OpenTofu's `symbols "LABEL" { source = "…" }` blocks: (label,
+    /// source), what the project layer loads ([`Memo::symbol_requests`]).
+    pub(super) libraries: Vec<(String, String)>,
 }
 
 /// The computed names' expressions of an item, in [`declare`]'s order.
@@ -602,6 +605,15 @@ pub(super) fn declare_block(
         }
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
             d.calls.extend(super::stacks::component_decl(b, src))
+        }
+        ("symbols", FileKind::Terraform) => {
+            if let Some(label) = b.labels.first() {
+                let source = match b.body.get_attribute("source").map(|a| &a.value) {
+                    Some(Expression::String(s)) => s.value().to_string(),
+                    _ => String::new(),
+                };
+                d.libraries.push((label_text(label).to_string(), source));
+            }
         }
         ("terraform", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
             d.calls.extend(super::terragrunt::terraform_decl(b, src))

@@ -78,6 +78,8 @@ pub struct Memo {
     pub(super) calls_seen: Option<CallsSeen>,
     /// Whether that answer resolved a `source` built of const variables.
     pub(super) calls_templated: bool,
+    /// The `symbols` blocks found with that answer ([`Memo::symbol_requests`]).
+    pub(super) libraries_seen: Arc<[(String, String)]>,
 }
 
 pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);

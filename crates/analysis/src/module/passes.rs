@@ -46,13 +46,7 @@ const WORDS: [&str; 3] = ["required_version", "ephemeral", "terraform.applying"]
 /// edited items say none of [`WORDS`] (nor do the calls lead to an
 /// ephemeral output): then none applies now either, and the three scans of
 /// every document's text that would tell so (~1 ms at 10 MB) are saved.
-pub(super) fn rerun(
-    docs: &[Document],
-    context: &Context,
-    facts: &mut Facts,
-    before: &Found,
-    edited: &str,
-) -> Found {
+pub(super) fn rerun(docs: &[Document], context: &Context, facts: &mut Facts, before: &Found, edited: &str) -> Found {
     let marks = ephemeral::applies(&[], module_dialect(docs), context);
     if before.applied || marks || WORDS.iter().any(|w| has(edited, w)) {
         return run(docs, context, facts);

@@ -151,13 +151,19 @@ pub fn experiment_enabled(docs: &[Document]) -> bool {
 /// The libraries the module in `docs` imports, their files read through
 /// `files` (the `hcl` family of the source's directory, `.sym.hcl` only).
 pub fn load(files: &dyn Files, docs: &[Document]) -> Libraries {
-    let requests = requests(docs);
+    load_requested(files, docs, &requests(docs))
+}
+
+/// [`load`], given the module's `symbols` blocks (as
+/// [`crate::module::Memo::symbol_requests`] finds them, without a walk of
+/// every item at each keystroke).
+pub fn load_requested(files: &dyn Files, docs: &[Document], requests: &[(String, String)]) -> Libraries {
     if requests.is_empty() {
         return Libraries::default();
     }
     let home = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf).unwrap_or_default();
     let mut out = BTreeMap::new();
-    for (label, source) in requests {
+    for (label, source) in requests.iter().cloned() {
         if out.contains_key(&label) {
             continue;
         }
