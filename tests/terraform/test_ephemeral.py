@@ -57,6 +57,28 @@ def case(r):
     return "\n".join(lines) + "\n"
 
 
+def verdicts(out, diagnostics, d, summaries, prefixes):
+    """Terraform's and our errors of the kinds compared, each at
+    (file relative to `d`, line), and every other error of either side."""
+    theirs, their_other = set(), []
+    for diag in out.get("diagnostics", []):
+        if diag.get("severity") != "error":
+            continue
+        if diag["summary"] in summaries:
+            theirs.add((diag["range"]["filename"], diag["range"]["start"]["line"]))
+        else:
+            their_other.append(diag["summary"])
+    ours, our_other = set(), []
+    for diag in diagnostics:
+        if diag["severity"] != "error":
+            continue
+        if diag["message"].startswith(prefixes):
+            ours.add((os.path.relpath(diag["path"], d), diag["line"]))
+        else:
+            our_other.append(diag["message"])
+    return theirs, their_other, ours, our_other
+
+
 def test_ephemeral_outputs_agree_with_terraform(validator, binary):
     r = random.Random(SEED)
     disagreements, found = [], 0
@@ -66,22 +88,9 @@ def test_ephemeral_outputs_agree_with_terraform(validator, binary):
             write_tree(d, {"main.tf": text})
             _, out = validator.validate(d)
             diagnostics = our_diagnostics(binary, d)
-        theirs, their_other = set(), []
-        for diag in out.get("diagnostics", []):
-            if diag.get("severity") != "error":
-                continue
-            if diag["summary"] == SUMMARY_TEXT:
-                theirs.add(diag["range"]["start"]["line"])
-            else:
-                their_other.append(diag["summary"])
-        ours, our_other = set(), []
-        for diag in diagnostics:
-            if diag["severity"] != "error":
-                continue
-            if diag["message"].startswith("ephemeral value not allowed"):
-                ours.add(diag["line"])
-            else:
-                our_other.append(diag["message"])
+            theirs, their_other, ours, our_other = verdicts(
+                out, diagnostics, d, (SUMMARY_TEXT,), ("ephemeral value not allowed",)
+            )
         found += len(theirs)
         if theirs != ours or their_other or our_other:
             disagreements.append(
@@ -150,22 +159,13 @@ def test_ephemeral_module_arguments_and_resources_agree_with_terraform(validator
             write_tree(d, {"main.tf": root, "child/main.tf": child}, children=["m"])
             _, out = validator.validate(d)
             diagnostics = our_diagnostics(binary, d, ["--provider-schema", BUILTIN])
-        theirs, their_other = set(), []
-        for diag in out.get("diagnostics", []):
-            if diag.get("severity") != "error":
-                continue
-            if diag["summary"] in (SUMMARY_TEXT, "Invalid use of ephemeral value"):
-                theirs.add((diag["range"]["filename"], diag["range"]["start"]["line"]))
-            else:
-                their_other.append(diag["summary"])
-        ours, our_other = set(), []
-        for diag in diagnostics:
-            if diag["severity"] != "error":
-                continue
-            if diag["message"].startswith(("ephemeral value not allowed", "invalid use of ephemeral value")):
-                ours.add((os.path.relpath(diag["path"], d) if "path" in diag else diag.get("file"), diag["line"]))
-            else:
-                our_other.append(diag["message"])
+            theirs, their_other, ours, our_other = verdicts(
+                out,
+                diagnostics,
+                d,
+                (SUMMARY_TEXT, "Invalid use of ephemeral value"),
+                ("ephemeral value not allowed", "invalid use of ephemeral value"),
+            )
         found += len(theirs)
         if theirs != ours or their_other or our_other:
             disagreements.append(
