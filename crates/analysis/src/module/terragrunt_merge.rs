@@ -173,15 +173,21 @@ pub(super) fn merged(inf: &Infer, doc: &Document, incs: &[Include]) -> Option<Ve
     }
     names.sort();
     names.dedup();
+    // By name, so that a file of many inputs is not read once per name.
+    let own_by: HashMap<&str, &Part> = own.iter().rev().map(|(n, p)| (n.as_str(), p)).collect();
+    let given_by: Vec<Option<Option<HashMap<&str, &Part>>>> = given
+        .iter()
+        .map(|g| g.as_ref().map(|v| v.as_ref().map(|v| v.iter().rev().map(|(n, p)| (n.as_str(), p)).collect())))
+        .collect();
     let mut out = Vec::new();
     for name in names {
-        let unit = own.iter().find(|(n, _)| *n == name).map(|(_, p)| p.clone());
+        let unit = own_by.get(name.as_str()).map(|p| (*p).clone());
         let mut acc = unit.clone().map(|p| (p, Vec::new()));
         for (k, inc) in incs.iter().enumerate().rev() {
-            let Some(values) = &given[k] else { continue };
+            let Some(Some(values)) = given_by.get(k) else { continue };
             let value = match values {
-                Some(values) => match values.iter().find(|(n, _)| *n == name) {
-                    Some((_, p)) => p.clone(),
+                Some(values) => match values.get(name.as_str()) {
+                    Some(p) => (*p).clone(),
                     None => continue,
                 },
                 None => Part::Type(Type::any()),
@@ -217,13 +223,24 @@ fn deep(parent: Part, child: Part) -> Part {
 fn deep_value(parent: Value, child: Value) -> Value {
     match (parent, child) {
         (Value::Object(mut p), Value::Object(c)) => {
+            // Each key's place, so that merging two large objects is not
+            // quadratic.
+            let mut at: HashMap<String, usize> = HashMap::default();
+            for (i, (k, _)) in p.iter().enumerate() {
+                at.entry(k.clone()).or_insert(i);
+            }
             for (k, v) in c {
-                match p.iter().position(|(pk, _)| *pk == k) {
+                match at.get(&k).copied() {
                     Some(i) => {
-                        let old = std::mem::replace(&mut p[i].1, Value::Null);
-                        p[i].1 = deep_value(old, v);
+                        if let Some(slot) = p.get_mut(i) {
+                            let old = std::mem::replace(&mut slot.1, Value::Null);
+                            slot.1 = deep_value(old, v);
+                        }
                     }
-                    None => p.push((k, v)),
+                    None => {
+                        at.insert(k.clone(), p.len());
+                        p.push((k, v));
+                    }
                 }
             }
             Value::Object(p)
