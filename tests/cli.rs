@@ -427,10 +427,13 @@ fn type_arguments_with_surrounding_whitespace() {
 /// without naming it, and `--package-schema` names one directly.
 #[test]
 fn pcl_programs_use_pulumis_cached_package_schemas() {
+    let Some(named) = paths::shared("schemas/pulumi/random-4.11.2.json", "Pulumi's cached package schemas") else {
+        return;
+    };
     let dir = tempdir("pulumi-cache");
     let home = dir.join("pulumi-home");
     std::fs::create_dir_all(home.join("plugins/resource-random-v4.11.2")).unwrap();
-    let schema = std::fs::read(paths::data("schemas/pulumi/random-4.11.2.json")).unwrap();
+    let schema = std::fs::read(&named).unwrap();
     std::fs::write(home.join("plugins/schema-random-4.11.2-.json"), &schema).unwrap();
     // An older one, and a broken one of another package: neither is used.
     std::fs::write(home.join("plugins/schema-random-4.2.0-.json"), "{\"name\": \"random\"}").unwrap();
@@ -448,7 +451,6 @@ fn pcl_programs_use_pulumis_cached_package_schemas() {
     assert!(types(&[("PULUMI_HOME", &home)], &[]).contains("output.secret: output(string)"));
     let empty = dir.join("empty-home");
     assert!(types(&[("PULUMI_HOME", &empty)], &[]).contains("output.secret: output(any)"));
-    let named = paths::data("schemas/pulumi/random-4.11.2.json");
     let out = types(&[("PULUMI_HOME", &empty)], &["--package-schema", named.to_str().unwrap()]);
     assert!(out.contains("output.secret: output(string)"), "{out}");
 }
@@ -461,14 +463,16 @@ fn pcl_programs_use_pulumis_cached_package_schemas() {
 /// (`moduleFormat` absent: `yaml/v1` is its own module) left untyped.
 #[test]
 fn a_pcl_token_matching_two_resources_reports_the_same_every_run() {
+    let Some(k8s) = paths::shared("schemas/pulumi/kubernetes20-test.json", "a PCL token matching two resources") else {
+        return;
+    };
     let dir = tempdir("pcl-ambiguous");
     let program = "resource b \"demo:storage:Bucket\" {\n  legacyName = \"x\"\n}\n\n\
                    resource q \"demo:storage:Queue\" {\n  size = \"big\"\n}\n\n\
                    resource cg \"kubernetes:yaml/v1:ConfigGroup\" {\n  transformations = []\n}\n\n\
                    output arn {\n  value = invoke(\"demo:storage:getBucket\", {}).arn\n}\n";
     write(&dir, "prog/main.pp", program);
-    let demo = paths::data("schemas/pulumi/colliding-test.json");
-    let k8s = paths::data("schemas/pulumi/kubernetes20-test.json");
+    let demo = paths::own_schema("pulumi/colliding-test.json");
     let args = ["check", "--package-schema", demo.to_str().unwrap(), "--package-schema", k8s.to_str().unwrap(), "prog"];
     let first = stdout(&run(&dir, &args));
     let lines: Vec<&str> = first.lines().collect();
@@ -493,7 +497,7 @@ fn a_bad_provider_schema_is_an_io_failure_of_that_file() {
     let dir = tempdir("bad-schema");
     write(&dir, "main.tf", "variable \"n\" {\n  type    = number\n  default = \"x\"\n}\n");
     write(&dir, "not-a-schema.json", "{\"format_version\": \"1.0\"}");
-    let good = paths::data("schemas/terraform/local-2.5.2.json");
+    let good = paths::own_schema("terraform/builtin-terraform-1.11.4.json");
     let out = run(
         &dir,
         &["check", "--provider-schema", good.to_str().unwrap(), "--provider-schema", "not-a-schema.json", "."],
@@ -732,4 +736,32 @@ fn fmt_refuses_stdin_over_the_cap() {
     writer.join().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("larger than 64 MiB"), "{}", stderr(&o));
+}
+
+/// Issue 41: the Rust tests (`tests/paths/mod.rs`) and the scripts and
+/// Python tests (`scripts/shared-dir`) look for the shared directory by one
+/// rule: `$HCL_TYPES_SHARED` when set, else `../shared` beside the checkout;
+/// the script prints nothing and fails when it is absent.
+#[test]
+fn the_shared_directory_is_found_by_one_rule() {
+    let script = paths::root().join("scripts/shared-dir");
+    let found = |var: Option<&Path>| {
+        let mut c = Command::new(&script);
+        match var {
+            Some(v) => c.env(paths::SHARED_VAR, v),
+            None => c.env_remove(paths::SHARED_VAR),
+        };
+        let o = c.output().expect("run scripts/shared-dir");
+        o.status.success().then(|| PathBuf::from(stdout(&o).trim_end()))
+    };
+    let dir = tempdir("shared-dir");
+    let canonical = |p: &Path| p.canonicalize().ok();
+    assert_eq!(found(Some(&dir)).as_deref().and_then(canonical), canonical(&dir));
+    assert_eq!(found(Some(&dir.join("absent"))), None);
+    // Unset: beside the checkout, as the Rust side looks for it.
+    let beside = paths::root().join("../shared");
+    assert_eq!(found(None).as_deref().and_then(canonical), canonical(&beside));
+    let var = std::env::var_os(paths::SHARED_VAR).filter(|v| !v.is_empty());
+    let expected = var.map_or(beside, PathBuf::from);
+    assert_eq!(paths::shared_root(), expected);
 }

@@ -1,11 +1,16 @@
-//! The real-world corpus (`tests/data/corpus/`): working Terraform modules and
-//! Pulumi programs must check with no error other than the known true
-//! positives (`tests/data/corpus/expected-errors.tsv`) and the ones we triaged
-//! as real bugs (`tests/corpus/true-positives.tsv`), every known true
-//! positive must be reported, and the whole multiset of (path, line, code,
-//! severity), warnings and hints included, must equal the checked-in
+//! The real-world corpus (`corpus/` of the shared directory, `../shared/corpus`
+//! beside the checkout or `$HCL_TYPES_SHARED/corpus`: third-party files, read
+//! where they lie and never committed; absent, each test here says so on one
+//! line and passes). Every directory of it is checked: Terraform modules,
+//! Pulumi programs, OpenTofu's and Terragrunt's own test modules, Terraform
+//! Stacks and Pulumi HCL examples. Working code must check with no error
+//! other than the known true positives (`expected-errors.tsv` there) and the
+//! ones we triaged as real bugs (`tests/corpus/true-positives.tsv`), every
+//! known true positive must be reported, the whole multiset of (path, line,
+//! code, severity), warnings and hints included, must equal the checked-in
 //! `tests/corpus/diagnostics.tsv` (refresh: `HCL_TYPES_BLESS=1 cargo test
-//! --test corpus`, then review the diff).
+//! --test corpus`, then review the diff), and the README's figures for it
+//! must be the ones found.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -16,8 +21,9 @@ use hcl_types::cli::check::{run_analysis, CommonArgs, Format};
 use hcl_types::syntax::diagnostic::Severity;
 use hcl_types::syntax::lines::LineIndex;
 
-fn corpus() -> PathBuf {
-    paths::data("corpus")
+/// The corpus, or `None` (after one line naming `what`) when it is absent.
+fn corpus(what: &str) -> Option<PathBuf> {
+    paths::shared("corpus", what)
 }
 
 /// (path under the corpus, line, code) → the rest of the row.
@@ -41,10 +47,11 @@ const EXPECTED: &str = "tests/corpus/diagnostics.tsv";
 
 /// The header of [`EXPECTED`], written when it is refreshed.
 const HEADER: &str = "\
-# Every diagnostic hcl-types reports on tests/data/corpus (checked with --var-file-table
-# tests/data/corpus/tfvars-targets.tsv), one row per diagnostic: path under tests/data/corpus,
-# line, code, severity. tests/corpus.rs fails on any difference, so a change in errors,
-# warnings or hints shows in review. After a deliberate change, refresh it with
+# Every diagnostic hcl-types reports on the real-world corpus, ../shared/corpus beside the
+# checkout or $HCL_TYPES_SHARED/corpus (checked with --var-file-table
+# ../shared/corpus/tfvars-targets.tsv), one row per diagnostic: path under the corpus, line,
+# code, severity. tests/corpus.rs fails on any difference, so a change in errors, warnings
+# or hints shows in review. After a deliberate change, refresh it with
 #   HCL_TYPES_BLESS=1 cargo test --test corpus
 # and read the diff: a new error must be a true positive, triaged in
 # tests/corpus/true-positives.tsv (the test fails on an untriaged one even when blessed).
@@ -117,23 +124,24 @@ fn corpus_args(root: &Path) -> CommonArgs {
 
 #[test]
 fn corpus_has_only_known_errors() {
-    let root = corpus();
+    let Some(root) = corpus("the real-world corpus") else { return };
     let expected = rows(&root.join("expected-errors.tsv"));
     let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
     let args = corpus_args(&root);
     let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());
-    assert!(reports.len() > 2500, "expected the whole corpus, found {} files", reports.len());
 
-    // Every diagnostic, and its message for the failure reports.
+    // Every diagnostic, and its message for the failure reports; per
+    // directory of the corpus, its files, errors, warnings and hints.
     let mut found: Vec<Row> = Vec::new();
     let mut messages: BTreeMap<Row, String> = BTreeMap::new();
-    let mut per_folder: BTreeMap<String, [usize; 3]> = BTreeMap::new();
+    let mut per_folder: BTreeMap<String, [usize; 4]> = BTreeMap::new();
     for r in &reports {
         let rel = r.path.strip_prefix(&root).unwrap_or(&r.path).to_string_lossy().replace('\\', "/");
         let parts: Vec<&str> = rel.split('/').collect();
-        let folder = if parts[0] == "terraform" { parts[1].to_string() } else { parts[0].to_string() };
+        let folder = if parts[0] == "terraform" { format!("terraform/{}", parts[1]) } else { parts[0].to_string() };
         let counts = per_folder.entry(folder).or_default();
+        counts[3] += 1;
         let index = LineIndex::new(&r.text);
         for d in &r.diagnostics {
             let (line, _) = index.position(&r.text, d.range.start);
@@ -149,9 +157,16 @@ fn corpus_has_only_known_errors() {
         }
     }
     found.sort();
-    for (folder, [e, w, h]) in &per_folder {
-        eprintln!("{folder}: {e} errors, {w} warnings, {h} hints");
+    for (folder, [e, w, h, files]) in &per_folder {
+        eprintln!("{folder}: {e} errors, {w} warnings, {h} hints in {files} files");
     }
+    // Every directory of the corpus is checked (a new one included): none
+    // gives no file.
+    let unchecked: Vec<String> = subdirectories(&root)
+        .into_iter()
+        .filter(|d| !per_folder.keys().any(|f| f == d || f.starts_with(&format!("{d}/"))))
+        .collect();
+    assert!(unchecked.is_empty(), "corpus directories with no checked file: {unchecked:?}");
     let show = |r: &Row| format!("{}:{}: {}[{}]: {}", r.0, r.1, r.3, r.2, messages.get(r).map_or("", |m| m.as_str()));
     let key = |r: &Row| (r.0.clone(), r.1, r.2.clone());
     let errors: BTreeSet<(String, usize, String)> = found.iter().filter(|r| r.3 == "error").map(key).collect();
@@ -182,6 +197,19 @@ fn corpus_has_only_known_errors() {
     }
     eprintln!("known true positives: {as_error} of {}, all as errors", expected.len());
     assert!(missing.is_empty(), "known true positives not reported:\n{}", missing.join("\n"));
+
+    // The README's sentence on the corpus says what was found.
+    let count = |severity: &str| found.iter().filter(|r| r.3 == severity).count();
+    let at_known = found.iter().filter(|r| r.3 == "error" && expected.contains_key(&key(r))).count();
+    let found_figures = ReadmeFigures {
+        errors: count("error"),
+        warnings: count("warning"),
+        hints: count("hint"),
+        files: reports.len(),
+        known: at_known,
+        triaged: count("error") - at_known,
+    };
+    assert_eq!(ReadmeFigures::read(), found_figures, "README.md's corpus figures (left) against what was found");
 
     // Everything else, warnings and hints included, against the checked-in
     // multiset.
@@ -214,24 +242,25 @@ fn any_outputs(reports: &[hcl_types::cli::check::FileReport], ext: &str) -> (usi
     (unknown.count(), outputs.len())
 }
 
-/// Issue 15: with the real (older) provider schemas of tests/data/schemas
-/// given as `--provider-schema`, no error beyond the known and triaged ones
+/// Issue 15: with the real (older) provider schemas of the shared directory
+/// (`../shared/schemas`) given as `--provider-schema`, no error beyond the known and triaged ones
 /// (what the schemas lack is a warning naming them), and fewer outputs are
 /// `any`.
 #[test]
 fn corpus_with_provider_schemas_has_only_known_errors() {
-    let root = corpus();
+    let what = "the real-world corpus with provider schemas";
+    let Some(root) = corpus(what) else { return };
+    let Some(schemas) = paths::shared("schemas", what) else { return };
     let expected = rows(&root.join("expected-errors.tsv"));
     let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
     let with_schemas = rows(Path::new("tests/corpus/true-positives-with-schemas.tsv"));
-    let schemas = paths::data("schemas/terraform");
+    let (packages, schemas) = (schemas.join("pulumi"), schemas.join("terraform"));
     let mut args = corpus_args(&root);
     let (plain, _) = run_analysis(&args, false);
     args.provider_schemas = ["google-4.27.0.json", "aws-2.54.0.json", "docker-3.0.2.json", "local-2.5.2.json"]
         .iter()
         .map(|f| schemas.join(f))
         .collect();
-    let packages = paths::data("schemas/pulumi");
     args.package_schemas =
         ["random-4.11.2.json", "tls-4.10.0.json", "kubernetes20-test.json"].iter().map(|f| packages.join(f)).collect();
     let (reports, failures) = run_analysis(&args, false);
@@ -267,4 +296,53 @@ fn corpus_with_provider_schemas_has_only_known_errors() {
     }
     let (before, after) = (any_outputs(&plain, ".tf").0, any_outputs(&reports, ".tf").0);
     assert!(after < before, "the schemas type no Terraform output: {after} stay `any`");
+}
+
+/// The directories directly under `root`, by name.
+fn subdirectories(root: &Path) -> Vec<String> {
+    let entries = std::fs::read_dir(root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+    let dirs = entries.filter_map(Result::ok).filter(|e| e.path().is_dir());
+    dirs.map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+}
+
+/// What README.md says `check` finds on the corpus (it ships no output over
+/// files the project does not ship: a sentence with the figures).
+#[derive(Debug, PartialEq)]
+struct ReadmeFigures {
+    errors: usize,
+    warnings: usize,
+    hints: usize,
+    files: usize,
+    /// Errors on lines of the corpus's `expected-errors.tsv`.
+    known: usize,
+    /// Errors triaged in `tests/corpus/true-positives.tsv`.
+    triaged: usize,
+}
+
+impl ReadmeFigures {
+    /// The paragraph that starts at README's corpus command, up to the
+    /// explanation of its errors.
+    fn read() -> ReadmeFigures {
+        let readme = std::fs::read_to_string(paths::root().join("README.md")).expect("README.md");
+        // Wherever its lines are broken.
+        let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+        let marker = "--var-file-table ../shared/corpus/tfvars-targets.tsv` reports ";
+        let start = readme.find(marker).unwrap_or_else(|| panic!("README.md: no sentence with `{marker}`"));
+        let text = &readme[start + marker.len()..];
+        // The number just before the first `suffix`, thousands separators allowed.
+        let figure = |suffix: &str| -> usize {
+            let at = text.find(suffix).unwrap_or_else(|| panic!("README.md: no `{suffix}` after `{marker}`"));
+            let digits: String = text[..at].chars().rev().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+            let digits: String = digits.chars().rev().filter(char::is_ascii_digit).collect();
+            digits.parse().unwrap_or_else(|_| panic!("README.md: no number before `{suffix}`"))
+        };
+        ReadmeFigures {
+            errors: figure(" errors, "),
+            warnings: figure(" warnings and "),
+            hints: figure(" hints in "),
+            files: figure(" files"),
+            known: figure(" on lines of"),
+            triaged: figure(" in `tests/corpus/true-positives.tsv`"),
+        }
+    }
 }

@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod paths;
+
 use hcl_types::cli::check::{render_diagnostics, render_types, run_analysis, CommonArgs, Format, VarFileTarget};
 
 fn cases() -> Vec<PathBuf> {
@@ -20,17 +22,33 @@ fn cases() -> Vec<PathBuf> {
     dirs
 }
 
-/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`
-/// (with `--provider-schema` for each file the directory's
-/// `.hcl-types-schemas` lists, relative to the repository, and
-/// `--package-schema` for each line `package: FILE`).
-fn render(dir: &Path) -> String {
+/// The schemas a fixture directory's `.hcl-types-schemas` lists: a provider
+/// schema per line, a package schema per line `package: FILE`. A path is
+/// relative to the repository, and one under `../shared/` is in the shared
+/// directory (`paths::shared`): `None`, after one line saying so, when that
+/// is absent.
+fn listed_schemas(dir: &Path) -> Option<(Vec<PathBuf>, Vec<PathBuf>)> {
     let listed = std::fs::read_to_string(dir.join(".hcl-types-schemas")).unwrap_or_default();
-    let lines = listed.lines().map(str::trim).filter(|l| !l.is_empty());
-    let (packages, providers): (Vec<&str>, Vec<&str>) = lines.partition(|l| l.starts_with("package:"));
-    let provider_schemas = providers.into_iter().map(PathBuf::from).collect();
-    let package_schemas =
-        packages.into_iter().map(|l| PathBuf::from(l.trim_start_matches("package:").trim())).collect();
+    let (mut providers, mut packages) = (Vec::new(), Vec::new());
+    for line in listed.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (list, file) = match line.strip_prefix("package:") {
+            Some(file) => (&mut packages, file.trim()),
+            None => (&mut providers, line),
+        };
+        let path = match file.strip_prefix("../shared/") {
+            Some(rel) => paths::shared(rel, &format!("fixture {}", dir.display()))?,
+            None => paths::root().join(file),
+        };
+        list.push(path);
+    }
+    Some((providers, packages))
+}
+
+/// What a user sees from `hcl-types check DIR` and `hcl-types types DIR`
+/// (with the schemas its `.hcl-types-schemas` lists, [`listed_schemas`]),
+/// or `None` when a listed schema is absent.
+fn render(dir: &Path) -> Option<String> {
+    let (provider_schemas, package_schemas) = listed_schemas(dir)?;
     let args = CommonArgs {
         paths: vec![dir.to_path_buf()],
         format: Format::Text,
@@ -46,14 +64,14 @@ fn render(dir: &Path) -> String {
     assert!(failures.is_empty(), "{}: I/O failures", dir.display());
     let (diags, counts) = render_diagnostics(&reports, &BTreeMap::new(), Format::Text);
     let types = render_types(&reports, Format::Text);
-    format!(
+    Some(format!(
         "## check ({} errors, {} warnings, {} hints)\n{}\n## types\n{}\n",
         counts.errors,
         counts.warnings,
         counts.hints,
         diags.join("\n"),
         types.join("\n")
-    )
+    ))
 }
 
 #[test]
@@ -63,7 +81,7 @@ fn fixture_snapshots() {
     let mut failed = Vec::new();
     for dir in &cases {
         let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        let output = render(dir);
+        let Some(output) = render(dir) else { continue };
         let result = std::panic::catch_unwind(|| {
             insta::assert_snapshot!(name.clone(), output);
         });
@@ -82,7 +100,7 @@ fn a_broken_block_costs_only_itself() {
         "variable \"a\" {\n  type    = number\n  default = \"x\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  bucket = \"x\"\n  tags = {\n}\n\nvariable \"c\" {\n  type    = bool\n  default = \"maybe\"\n}\n",
     )
     .unwrap();
-    let out = render(&dir);
+    let out = render(&dir).expect("no schemas");
     assert!(out.contains("main.tf:3:13: error[invalid-value]"), "{out}");
     assert!(out.contains("error[syntax]"), "{out}");
     assert!(out.contains("main.tf:13:13: error[invalid-value]"), "{out}");
@@ -94,7 +112,7 @@ fn a_broken_block_costs_only_itself() {
 /// block whose names other files use: one syntax diagnostic, nothing else.
 #[test]
 fn a_broken_block_still_declares_its_names() {
-    let out = render(Path::new("tests/fixtures/40-parser-fidelity"));
+    let out = render(Path::new("tests/fixtures/40-parser-fidelity")).expect("no schemas");
     assert_eq!(out.matches("error[syntax]").count(), 1, "{out}");
     assert!(out.starts_with("## check (1 errors, 0 warnings, 0 hints)"), "{out}");
     for name in ["local.region_map: any", "local.zone: any", "local.prefix: any", "local.after_empty: int"] {
@@ -142,7 +160,7 @@ fn unreadable_and_binary_files_are_reported() {
     std::fs::write(dir.join("bin.tf"), b"variable \"a\" {\0}\n").unwrap();
     std::fs::write(dir.join("latin1.tf"), b"variable \"caf\xe9\" {}\n").unwrap();
     std::fs::write(dir.join("ok.tf"), "variable \"ok\" {\n  type = string\n}\n").unwrap();
-    let out = render(&dir);
+    let out = render(&dir).expect("no schemas");
     assert!(out.contains("bin.tf:1:1: error[syntax]: binary file"), "{out}");
     assert!(out.contains("latin1.tf:1:1: error[syntax]: the file is not valid UTF-8"), "{out}");
     assert!(out.contains("var.ok: string"), "{out}");

@@ -736,7 +736,9 @@ async fn a_keystroke_publishes_siblings_only_when_their_lists_change() {
 /// what the (user-named, so not known to match) schema lacks is a warning.
 #[tokio::test]
 async fn provider_schemas_from_settings_type_resources() {
-    let google = paths::data("schemas/terraform/google-4.27.0.json");
+    let Some(google) = paths::shared("schemas/terraform/google-4.27.0.json", "provider schemas from settings") else {
+        return;
+    };
     let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
     let mut s = Session::start_with(Enc::Utf16, options).await;
     let text = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtux = 1\n}\n\nresource \"google_compute_firewall\" \"fw\" {\n  name           = \"fw\"\n  network        = \"n\"\n  enable_logging = true\n  allow {\n    protocol = \"tcp\"\n  }\n}\n\noutput \"m\" {\n  value = google_compute_network.vpc.m$0tu\n}\n";
@@ -762,7 +764,10 @@ async fn provider_schemas_from_settings_type_resources() {
 /// (required first) and blocks, and of attributes after `TYPE.NAME.`.
 #[tokio::test]
 async fn provider_schemas_give_hover_and_completion() {
-    let google = paths::data("schemas/terraform/google-4.27.0.json");
+    let Some(google) = paths::shared("schemas/terraform/google-4.27.0.json", "provider schema hover and completion")
+    else {
+        return;
+    };
     let options = json!({"hclTypes": {"providerSchemas": [google.to_string_lossy()]}});
     let mut s = Session::start_with(Enc::Utf8, options).await;
     let vpc = "resource \"google_compute_network\" \"vpc\" {\n  name = \"vpc\"\n  mtu  = 1460\n}\n";

@@ -14,7 +14,10 @@ fn codes(diags: &[serde_json::Value]) -> Vec<String> {
 
 #[tokio::test]
 async fn package_schemas_type_pulumi_hcl_resources() {
-    let random = paths::data("schemas/pulumi/random-4.11.2.json");
+    let Some(random) = paths::shared("schemas/pulumi/random-4.11.2.json", "Pulumi HCL resources typed by a package")
+    else {
+        return;
+    };
     let options = json!({"hclTypes": {"packageSchemas": [random.to_string_lossy()]}});
     let mut s = Session::start_with(Enc::Utf16, options).await;
     s.disk("Pulumi.yaml", "name: pets\nruntime: hcl\n");

@@ -1,5 +1,6 @@
-//! Real provider schemas (`tests/data/schemas`, provenance in its README)
-//! read into types: both JSON formats, every resource and data source, and
+//! Real provider schemas (`../shared/schemas`, provenance in its README;
+//! each test that needs them skips with one line when it is absent) and our
+//! own (`tests/schemas`) read into types: both JSON formats, every resource and data source, and
 //! what a reference to a resource gives.
 
 mod paths;
@@ -8,10 +9,11 @@ use std::path::Path;
 
 use hcl_types::schema::{self, Nesting, ProviderSchemas};
 
-fn load(file: &str) -> ProviderSchemas {
-    let path = paths::data("schemas/terraform").join(file);
+/// The shared `schemas/terraform/FILE`, `None` (with a line) when absent.
+fn load(file: &str) -> Option<ProviderSchemas> {
+    let path = paths::shared(&format!("schemas/terraform/{file}"), &format!("provider schema {file}"))?;
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    schema::load(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"))
+    Some(schema::load(&bytes).unwrap_or_else(|e| panic!("{file}: {e}")))
 }
 
 #[test]
@@ -24,7 +26,7 @@ fn every_real_schema_loads_whole() {
         ("local-2.5.2.json", "1.0", "registry.terraform.io/hashicorp/local", 2, 2, 1),
     ];
     for (file, format, address, resources, data_sources, functions) in cases {
-        let s = load(file);
+        let Some(s) = load(file) else { return };
         assert_eq!(s.format_version, format, "{file}");
         assert_eq!(s.providers.len(), 1, "{file}");
         let p = &s.providers[0];
@@ -36,7 +38,7 @@ fn every_real_schema_loads_whole() {
 
 #[test]
 fn resource_types_follow_the_schema() {
-    let s = load("google-4.27.0.json");
+    let Some(s) = load("google-4.27.0.json") else { return };
     let p = &s.providers[0];
     assert_eq!(p.name(), "google");
     let network = &p.resources["google_compute_network"];
@@ -59,7 +61,7 @@ fn resource_types_follow_the_schema() {
     assert!(t.contains("node_config = list(object({"), "{t}");
 
     // The old format: bare provider names.
-    let aws = load("aws-2.54.0.json");
+    let Some(aws) = load("aws-2.54.0.json") else { return };
     let analyzer = &aws.providers[0].resources["aws_accessanalyzer_analyzer"];
     assert_eq!(
         analyzer.value_type().to_string(),
@@ -69,7 +71,7 @@ fn resource_types_follow_the_schema() {
 
 #[test]
 fn provider_functions() {
-    let s = load("local-2.5.2.json");
+    let Some(s) = load("local-2.5.2.json") else { return };
     let f = &s.providers[0].functions["direxists"];
     assert_eq!(f.parameters.iter().map(|(n, t)| format!("{n}: {t}")).collect::<Vec<_>>(), ["path: string"]);
     assert_eq!(f.returns.to_string(), "bool");
@@ -90,14 +92,15 @@ fn broken_schemas_are_errors_not_panics() {
     }
 }
 
-/// Pulumi package schemas (`tests/data/schemas/pulumi`): resources as
+/// Pulumi package schemas (`../shared/schemas/pulumi`): resources as
 /// Pulumi's binder types them, tokens found however PCL writes them,
 /// `$ref`s to object types, invokes' results.
 #[test]
 fn pulumi_package_schemas_load() {
     use hcl_types::schema::pulumi::load_package;
+    let Some(dir) = paths::shared("schemas/pulumi", "Pulumi package schemas") else { return };
     let load = |file: &str| {
-        let path = paths::data("schemas/pulumi").join(file);
+        let path = dir.join(file);
         load_package(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"))
     };
     let random = load("random-4.11.2.json");
@@ -122,6 +125,34 @@ fn pulumi_package_schemas_load() {
     assert!(load_package(b"{}").is_err());
 }
 
+/// pulumi-random's bridge metadata names `random_pet`
+/// `random:index/randomPet:RandomPet`, which the convention misses (its key
+/// `pet` is not `randompet`); tls's names follow the convention
+/// (`crates/schema/src/bridge.rs`).
+#[test]
+fn terraform_types_name_package_resources() {
+    use hcl_types::schema::bridge::resource;
+    use hcl_types::schema::pulumi::load_package;
+    let Some(dir) = paths::shared("schemas/pulumi", "Terraform types naming Pulumi resources") else { return };
+    let package = |file: &str| load_package(&std::fs::read(dir.join(file)).expect("schema")).expect("package");
+    let (random, tls) = (package("random-4.11.2.json"), package("tls-4.10.0.json"));
+    let both = [&random, &tls];
+    let pet = resource(&both, "random_pet").expect("random_pet");
+    assert_eq!(pet.token, "random:index/randomPet:RandomPet");
+    assert!(pet.known);
+    let shuffle = resource(&both, "random_shuffle").expect("random_shuffle");
+    assert_eq!(shuffle.tf_name("inputs"), "input");
+    assert_eq!(shuffle.tf_name("resultCount"), "result_count");
+    let key = resource(&both, "tls_private_key").expect("tls_private_key");
+    assert_eq!(key.token, "tls:index/privateKey:PrivateKey");
+    assert_eq!(key.tf_name("rsaBits"), "rsa_bits");
+    assert!(resource(&both, "tls_nothing").is_none());
+    assert!(resource(&both, "aws_s3_bucket").is_none());
+    // Without metadata: the convention and snake case.
+    let key = resource(&[&tls], "tls_private_key").map(|b| b.tf_name("ecdsaCurve"));
+    assert_eq!(key.as_deref(), Some("ecdsa_curve"));
+}
+
 /// Issue 27: a PCL token is found by Pulumi's own rules
 /// (`canonicalizeToken` with the schema's `meta.moduleFormat`), the same
 /// way in every process: a token that two schema tokens share is
@@ -130,18 +161,15 @@ fn pulumi_package_schemas_load() {
 #[test]
 fn pulumi_tokens_resolve_by_pulumis_rules_the_same_every_time() {
     use hcl_types::schema::pulumi::load_package;
-    let read = |file: &str| std::fs::read(paths::data("schemas/pulumi").join(file)).unwrap();
-    let (k8s, demo) = (read("kubernetes20-test.json"), read("colliding-test.json"));
+    let k8s = paths::shared("schemas/pulumi/kubernetes20-test.json", "the kubernetes half of Pulumi's token rules");
+    let k8s = k8s.map(|path| std::fs::read(path).unwrap());
+    let demo = std::fs::read(paths::own_schema("pulumi/colliding-test.json")).unwrap();
     for _ in 0..64 {
         // No `moduleFormat`: Pulumi's default `(.*)` keeps the whole module,
         // so `yaml/v1` is no version of `yaml` or `yaml/v2`.
-        let k = load_package(&k8s).unwrap();
-        assert!(k.resource("kubernetes:yaml/v1:ConfigGroup").is_none());
-        assert!(k.resource("kubernetes:core:ConfigMap").is_none());
-        let exact = k.resource("kubernetes:yaml:ConfigGroup").unwrap();
-        assert!(exact.inputs.iter().any(|p| p.name == "transformations"));
-        let v2 = k.resource("kubernetes:yaml/v2:ConfigGroup").unwrap();
-        assert!(!v2.inputs.iter().any(|p| p.name == "transformations"));
+        if let Some(k8s) = &k8s {
+            kubernetes_tokens(k8s);
+        }
 
         // `(.*)(?:/[^/]*)`: `storage/queue` is the module `storage`.
         let d = load_package(&demo).unwrap();
@@ -162,12 +190,24 @@ fn pulumi_tokens_resolve_by_pulumis_rules_the_same_every_time() {
     }
 }
 
+/// Pulumi's kubernetes test schema has no `moduleFormat`: Pulumi's default
+/// `(.*)` keeps the whole module.
+fn kubernetes_tokens(schema: &[u8]) {
+    let k = hcl_types::schema::pulumi::load_package(schema).unwrap();
+    assert!(k.resource("kubernetes:yaml/v1:ConfigGroup").is_none());
+    assert!(k.resource("kubernetes:core:ConfigMap").is_none());
+    let exact = k.resource("kubernetes:yaml:ConfigGroup").unwrap();
+    assert!(exact.inputs.iter().any(|p| p.name == "transformations"));
+    let v2 = k.resource("kubernetes:yaml/v2:ConfigGroup").unwrap();
+    assert!(!v2.inputs.iter().any(|p| p.name == "transformations"));
+}
+
 /// An ambiguous token names its matches, sorted; a `moduleFormat` that is
 /// no regex fails the schema, as Pulumi's binder fails it.
 #[test]
 fn an_ambiguous_pulumi_token_names_every_match() {
     use hcl_types::schema::pulumi::{load_package, Lookup};
-    let demo = std::fs::read(paths::data("schemas/pulumi/colliding-test.json")).unwrap();
+    let demo = std::fs::read(paths::own_schema("pulumi/colliding-test.json")).unwrap();
     let d = load_package(&demo).unwrap();
     match d.lookup_resource("demo:storage:Bucket") {
         Lookup::Ambiguous(tokens) => assert_eq!(tokens, ["demo:storage/bucket:Bucket", "demo:storage/bucketV1:Bucket"]),
@@ -191,8 +231,8 @@ fn own_schemas_run_once_per_lock_and_are_cached_on_disk() {
     assert!(!own::initialised(&module));
     std::fs::write(module.join(".terraform.lock.hcl"), "# lock\n").unwrap();
     assert!(own::initialised(&module));
-    // A stand-in `terraform` that prints the local provider's schema once.
-    let schema = paths::data("schemas/terraform/local-2.5.2.json");
+    // A stand-in `terraform` that prints the builtin provider's schema once.
+    let schema = paths::own_schema("terraform/builtin-terraform-1.11.4.json");
     let exe = dir.join("terraform");
     let counter = dir.join("runs");
     let script = format!(
@@ -207,7 +247,7 @@ fn own_schemas_run_once_per_lock_and_are_cached_on_disk() {
 
     let key = own::lock_key(&exe, &module).expect("a regular lock file");
     let s = own::run(&exe, &module, key, own::TIMEOUT).expect("schema");
-    assert!(s.providers[0].resources.contains_key("local_file"));
+    assert!(s.providers[0].resources.contains_key("terraform_data"));
     assert!(own::cache_path(key).unwrap().is_file());
     own::run(&exe, &module, key, own::TIMEOUT).expect("cached");
     assert_eq!(std::fs::read_to_string(&counter).unwrap().lines().count(), 1, "the second run reads the cache");

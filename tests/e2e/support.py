@@ -12,6 +12,7 @@ import re
 import subprocess
 from typing import Any
 
+import pytest
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, client_capabilities, register_lsp_features
@@ -20,9 +21,47 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("HCL_TYPES_BIN") or str(
     pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target").resolve() / "release" / "hcl-types"
 )
-# The test data of this checkout (conformance tables, corpus, schemas): name
+# The test data of this checkout (conformance tables, the SARIF schema): name
 # files under it through DATA so the data can move in one place.
 DATA = REPO / "tests" / "data"
+
+
+def _shared_dir() -> pathlib.Path | None:
+    """The shared directory, by the one rule of scripts/shared-dir
+    ($HCL_TYPES_SHARED, else ../shared beside the checkout), or None."""
+    proc = subprocess.run([str(REPO / "scripts" / "shared-dir")], capture_output=True, text=True, check=False)
+    return pathlib.Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+# Third-party test data (the real-world corpus, schemas printed by others),
+# never committed: read where it lies, through `shared`.
+SHARED = _shared_dir()
+
+
+def _missing(rel: str, what: str) -> str | None:
+    """The one line saying that `what` is skipped for want of SHARED/rel, or
+    None when it is there."""
+    if SHARED is not None and (SHARED / rel).exists():
+        return None
+    where = SHARED / rel if SHARED is not None else f"{os.environ.get('HCL_TYPES_SHARED') or '../shared'}/{rel}"
+    return f"skipped {what}: no {where} (third-party test data; set HCL_TYPES_SHARED to the shared directory)"
+
+
+def shared(rel: str, what: str) -> pathlib.Path:
+    """SHARED/rel; when it is absent, skips the calling test with one line
+    saying what is skipped (pytest's `-ra` summary prints it)."""
+    reason = _missing(rel, what)
+    if reason:
+        pytest.skip(reason)
+    return SHARED / rel
+
+
+def needs_shared(what: str, *rels: str):
+    """A mark that skips a test, before its fixtures start (a language
+    client), when any of SHARED/rels is absent: one line for the first."""
+    reason = next(filter(None, (_missing(rel, what) for rel in rels)), None)
+    return pytest.mark.skipif(reason is not None, reason=reason or "")
+
 
 # ---------------------------------------------------------------------------
 # The fixture module: three files that refer to each other, with non-ASCII and

@@ -12,7 +12,7 @@ import subprocess
 import jsonschema
 import pytest
 
-from support import BIN, DATA, REPO, write_module
+from support import BIN, DATA, REPO, shared, write_module
 
 SCHEMA = json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 # Every known format, not only draft 4's: artifact URIs are `uri-reference`.
@@ -121,9 +121,12 @@ def test_overrides_absolute_paths_and_unreadable_files(tmp_path: pathlib.Path):
     assert all(level == "error" for code, level in codes if code == "unsafe-conversion")
 
 
-@pytest.mark.parametrize("path", ["tests/data/corpus/pcl", "tests/data/corpus/terraform/Azure__terraform-azurerm-avm-res-network-virtualnetwork"])
+@pytest.mark.parametrize(
+    "path", ["pcl", "terraform/Azure__terraform-azurerm-avm-res-network-virtualnetwork", "terragrunt", "stacks"]
+)
 def test_real_code_logs_are_valid(path: str):
-    status, log = check("--format", "sarif", path)
+    corpus = shared("corpus/" + path, f"SARIF of the real-world corpus's {path}")
+    status, log = check("--format", "sarif", str(corpus))
     assert status in (0, 1)
     valid(log)
 

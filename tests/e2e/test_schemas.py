@@ -7,7 +7,7 @@ program (`programs/random-pp.pp` of the package's tests) types
 import pytest
 from lsprotocol import types
 
-from support import DATA, first_block, initialize, offset_to_position, uri, wait_published
+from support import first_block, initialize, needs_shared, offset_to_position, shared, uri, wait_published
 
 TERRAFORM = """\
 resource "google_compute_network" "vpc" {
@@ -20,20 +20,17 @@ output "mtu" {
 }
 """
 
-# Pulumi's random-pp test program (tests/data/schemas/README.md).
-PROGRAM = """\
-resource randomPassword "random:index/randomPassword:RandomPassword" {
-\t__logicalName = "randomPassword"
-\tlength = 16
-\tspecial = true
-\toverrideSpecial = "_%@"
-}
 
-output password {
-\t__logicalName = "password"
-\tvalue = randomPassword.result
-}
-"""
+# Third-party test data, read where it lies (support.shared).
+GOOGLE = "schemas/terraform/google-4.27.0.json"
+RANDOM = "schemas/pulumi/random-4.11.2.json"
+RANDOM_PP = "schemas/pulumi/programs/random-pp.pp"
+
+
+# Pulumi's random-pp test program (pulumi/pulumi tests/testdata/codegen/random-pp,
+# ../shared/schemas/README.md), read where it lies.
+def program() -> str:
+    return shared(RANDOM_PP, "Pulumi's random-pp program").read_text(encoding="utf-8")
 
 
 def open_doc(client, path, text, language):
@@ -55,15 +52,17 @@ async def hover(client, doc, text, offset, enc):
     )
 
 
+@needs_shared("schemas from settings in a real client", GOOGLE, RANDOM, RANDOM_PP)
 @pytest.mark.parametrize("enc", ["utf-8", "utf-16"])
 async def test_schemas_from_settings_type_resources(client, tmp_path, enc):
     options = {
         "hclTypes": {
-            "providerSchemas": [str(DATA / "schemas" / "terraform" / "google-4.27.0.json")],
-            "packageSchemas": [str(DATA / "schemas" / "pulumi" / "random-4.11.2.json")],
+            "providerSchemas": [str(shared(GOOGLE, "provider schemas from settings"))],
+            "packageSchemas": [str(shared(RANDOM, "package schemas from settings"))],
         }
     }
     await initialize(client, tmp_path, enc, options)
+    source = program()
 
     tf = open_doc(client, tmp_path / "main.tf", TERRAFORM, "terraform")
     published = await wait_published(client, tf, 1)
@@ -76,10 +75,10 @@ async def test_schemas_from_settings_type_resources(client, tmp_path, enc):
     assert first_block(h) == "number", h.contents.value
     assert "optional" in h.contents.value and "google-4.27.0.json" in h.contents.value, h.contents.value
 
-    pp = open_doc(client, tmp_path / "main.pp", PROGRAM, "pcl")
+    pp = open_doc(client, tmp_path / "main.pp", source, "pcl")
     published = await wait_published(client, pp, 1)
     assert list(published.diagnostics) == [], published.diagnostics
-    h = await hover(client, pp, PROGRAM, PROGRAM.index("randomPassword.result") + len("randomPassword.re"), enc)
+    h = await hover(client, pp, source, source.index("randomPassword.result") + len("randomPassword.re"), enc)
     assert first_block(h) == "output(string)", h.contents.value
 
 
@@ -94,7 +93,9 @@ def test_pulumi_s_plugin_cache_types_a_program_in_the_server(tmp_path, monkeypat
 
     plugins = tmp_path / "pulumi" / "plugins"
     plugins.mkdir(parents=True)
-    shutil.copy(DATA / "schemas" / "pulumi" / "random-4.11.2.json", plugins / "schema-random-4.11.2-.json")
+    random = shared(RANDOM, "Pulumi's plugin cache in the server")
+    source = program()
+    shutil.copy(random, plugins / "schema-random-4.11.2-.json")
     monkeypatch.setenv("PULUMI_HOME", str(tmp_path / "pulumi"))
     project = tmp_path / "project"
     project.mkdir()
@@ -102,7 +103,7 @@ def test_pulumi_s_plugin_cache_types_a_program_in_the_server(tmp_path, monkeypat
     try:
         server.initialize(str(project))
         path = project / "main.pp"
-        path.write_text(PROGRAM, encoding="utf-8")
+        path.write_text(source, encoding="utf-8")
         # Opened empty, then the program typed in: the package a new item
         # names is looked for (each edit scans only the items it parsed).
         server.notify(
@@ -115,11 +116,11 @@ def test_pulumi_s_plugin_cache_types_a_program_in_the_server(tmp_path, monkeypat
             "textDocument/didChange",
             {
                 "textDocument": {"uri": uri(path), "version": 2},
-                "contentChanges": [{"range": {"start": start, "end": start}, "text": PROGRAM}],
+                "contentChanges": [{"range": {"start": start, "end": start}, "text": source}],
             },
         )
         server.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri(path) and p.get("version") == 2)
-        at = offset_to_position(PROGRAM, PROGRAM.index("randomPassword.result") + len("randomPassword.re"), "utf-16")
+        at = offset_to_position(source, source.index("randomPassword.result") + len("randomPassword.re"), "utf-16")
         h = server.request("textDocument/hover", {"textDocument": {"uri": uri(path)}, "position": at})
         assert h["result"]["contents"]["value"].split("\n")[1] == "output(string)", h
     finally:

@@ -1,6 +1,7 @@
 """Shared fixtures of the Terraform oracle tests (scripts/terraform-oracle)."""
 
 import os
+import subprocess
 import sys
 
 import pytest
@@ -11,6 +12,21 @@ import oracle  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SUMMARY = []
+
+
+def _shared_dir():
+    """The shared directory of third-party test data, by the one rule of
+    scripts/shared-dir ($HCL_TYPES_SHARED, else ../shared beside the
+    checkout), or None when it is absent."""
+    proc = subprocess.run([os.path.join(ROOT, "scripts", "shared-dir")], capture_output=True, text=True, check=False)
+    return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+SHARED = _shared_dir()
+# The eight Terraform module repositories of the real-world corpus (read where
+# they lie, never committed), or None.
+CORPUS = os.path.join(SHARED, "corpus", "terraform") if SHARED else None
+NO_CORPUS = "no real-world corpus (third-party test data: ../shared/corpus/terraform, or set HCL_TYPES_SHARED)"
 
 
 @pytest.fixture(scope="session")

@@ -102,7 +102,7 @@ def test_ephemeral_outputs_agree_with_terraform(validator, binary):
     assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:10])
 
 
-BUILTIN = os.path.join(os.path.dirname(__file__), "..", "data", "schemas", "terraform", "builtin-terraform-1.11.4.json")
+BUILTIN = os.path.join(os.path.dirname(__file__), "..", "schemas", "terraform", "builtin-terraform-1.11.4.json")
 
 
 def call_case(r):
