@@ -521,12 +521,12 @@ async function main() {
       await page.waitForTimeout(1500);
       if ((await squiggles("error")) !== 0) fail(`schemas/main.tf has an error before any schema is set: ${await squiggles("error")} squiggles`);
       await editUserSettings(
-        () => page.keyboard.insertText('  "hclTypes.providerSchemas": ["schemas/local-2.5.2.json"],\n'),
-        (s) => s["hclTypes.providerSchemas"]?.[0] === "schemas/local-2.5.2.json",
+        () => page.keyboard.insertText('  "hclTypes.providerSchemas": ["schemas/local-file-test.json"],\n'),
+        (s) => s["hclTypes.providerSchemas"]?.[0] === "schemas/local-file-test.json",
         "hold hclTypes.providerSchemas",
       );
       await openFile("schemas/main.tf");
-      await waitSquiggle("error", "schemas/main.tf once hclTypes.providerSchemas names local-2.5.2.json");
+      await waitSquiggle("error", "schemas/main.tf once hclTypes.providerSchemas names local-file-test.json");
       await gotoLine(6, 14);
       await hover(["cannot be used where `string` is expected"]);
       await shot("provider-schemas-setting");
