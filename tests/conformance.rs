@@ -1,28 +1,40 @@
-//! Every row of every table in `tests/data/conformance/`, read from the TSV files
-//! themselves and run through the calculator exactly as `hcl-types type …`.
+//! Every row of every conformance table, read from the TSV files themselves
+//! and run through the calculator exactly as `hcl-types type …`. The tables
+//! are the shared directory's (`conformance/`, derived from the spec pages by
+//! whoever steers the project; read where they lie, never copied), followed
+//! by the rows this project added with its own spec changes
+//! (`tests/conformance/`, same names and headers).
 
 mod paths;
 
 use hcl_types::cli::calc::{calc, TypeCommand};
 use hcl_types::syntax::Dialect;
 
-/// The rows of a table (header checked and dropped), cells verbatim.
-fn table(name: &str, header: &[&str]) -> Vec<(usize, Vec<String>)> {
-    let path = paths::data("conformance").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+/// The rows of a table, the shared file's then ours (headers checked and
+/// dropped), cells verbatim, each with `FILE:LINE` for the failure message.
+/// Without the shared directory, only our rows run, after a line saying so.
+fn table(name: &str, header: &[&str]) -> Vec<(String, Vec<String>)> {
+    let mut rows = Vec::new();
+    if let Some(shared) = paths::shared(&format!("conformance/{name}"), &format!("the shared rows of {name}")) {
+        read(&shared, header, &mut rows);
+        assert!(rows.len() > 10, "{name}: suspiciously few shared rows");
+    }
+    read(&paths::root().join("tests/conformance").join(name), header, &mut rows);
+    rows
+}
+
+/// Appends the rows of the table at `path`.
+fn read(path: &std::path::Path, header: &[&str], rows: &mut Vec<(String, Vec<String>)>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut lines = text.lines().enumerate();
     let (_, first) = lines.next().expect("empty table");
-    assert_eq!(first.split('\t').collect::<Vec<_>>(), header, "{name}: unexpected header");
-    let rows: Vec<_> = lines
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(i, l)| {
-            let cells: Vec<String> = l.split('\t').map(String::from).collect();
-            assert_eq!(cells.len(), header.len(), "{name}:{}: wrong number of cells", i + 1);
-            (i + 1, cells)
-        })
-        .collect();
-    assert!(rows.len() > 10, "{name}: suspiciously few rows");
-    rows
+    let at = |i: usize| format!("{}:{}", path.display(), i + 1);
+    assert_eq!(first.split('\t').collect::<Vec<_>>(), header, "{}: unexpected header", at(0));
+    for (i, l) in lines.filter(|(_, l)| !l.is_empty()) {
+        let cells: Vec<String> = l.split('\t').map(String::from).collect();
+        assert_eq!(cells.len(), header.len(), "{}: wrong number of cells", at(i));
+        rows.push((at(i), cells));
+    }
 }
 
 fn first_line(r: &Result<Vec<String>, Vec<String>>) -> String {
@@ -43,7 +55,7 @@ fn normalize_table() {
     for (line, cells) in &rows {
         let got = first_line(&calc(TypeCommand::Normalize { dialect: Dialect::Hcl, ty: cells[0].clone() }));
         if got != cells[1] {
-            failures.push(format!("line {line}: normalize {:?}: expected {:?}, got {got:?}", cells[0], cells[1]));
+            failures.push(format!("{line}: normalize {:?}: expected {:?}, got {got:?}", cells[0], cells[1]));
         }
     }
     report("normalize.tsv", failures, rows.len());
@@ -59,7 +71,7 @@ fn type_expressions_table() {
         let got = first_line(&result);
         if got != cells[2] {
             failures.push(format!(
-                "line {line}: {} {:?}: expected {:?}, got {got:?} {result:?}",
+                "{line}: {} {:?}: expected {:?}, got {got:?} {result:?}",
                 cells[0], cells[1], cells[2]
             ));
         }
@@ -77,7 +89,7 @@ fn convert_table() {
         let explained = matches!(&result, Ok(l) if l.len() == if got == "safe" { 1 } else { 2 });
         if got != cells[2] || !explained {
             failures.push(format!(
-                "line {line}: convert {:?} {:?}: expected {:?}, got {result:?}",
+                "{line}: convert {:?} {:?}: expected {:?}, got {result:?}",
                 cells[0], cells[1], cells[2]
             ));
         }
@@ -96,7 +108,7 @@ fn unify_table() {
         let want_raw = format!("{}\t{}", cells[3], cells[4]);
         if safe != cells[2] || raw != want_raw {
             failures.push(format!(
-                "line {line}: unify {:?} {:?}: expected {:?} / {want_raw:?}, got {safe:?} / {raw:?}",
+                "{line}: unify {:?} {:?}: expected {:?} / {want_raw:?}, got {safe:?} / {raw:?}",
                 cells[0], cells[1], cells[2]
             ));
         }
@@ -126,7 +138,7 @@ fn traverse_table() {
         };
         if got != cells[2] || severities != cells[3] {
             failures.push(format!(
-                "line {line}: traverse {:?} {:?}: expected {:?} [{}], got {got:?} [{severities}] {result:?}",
+                "{line}: traverse {:?} {:?}: expected {:?} [{}], got {got:?} [{severities}] {result:?}",
                 cells[0], cells[1], cells[2], cells[3]
             ));
         }

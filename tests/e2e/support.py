@@ -21,9 +21,6 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("HCL_TYPES_BIN") or str(
     pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target").resolve() / "release" / "hcl-types"
 )
-# The test data of this checkout (conformance tables, the SARIF schema): name
-# files under it through DATA so the data can move in one place.
-DATA = REPO / "tests" / "data"
 
 
 def _shared_dir() -> pathlib.Path | None:

@@ -1,8 +1,8 @@
 //! Where the test data lives, for every test binary and bench. Ours is in
-//! this checkout: `tests/data/` (the conformance tables, the SARIF schema)
-//! and `tests/schemas/` (schemas written here). Third-party data (the
-//! real-world corpus, provider and package schemas printed by others) is
-//! never committed: it is read where it lies, in the shared directory beside
+//! this checkout: `tests/schemas/` (schemas written here), the rows we added
+//! to the conformance tables (`tests/conformance/`). The rest (the real-world
+//! corpus, provider and package schemas printed by others, the conformance
+//! tables as the project's steering derived them) is never committed: it is read where it lies, in the shared directory beside
 //! the checkout ([`shared_root`]), and a test that needs it and finds it
 //! absent says so on one line and passes ([`shared`]).
 #![allow(dead_code)] // each test binary uses its own part of it
@@ -16,11 +16,6 @@ pub const SHARED_VAR: &str = "HCL_TYPES_SHARED";
 /// This checkout's root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `tests/data/REL` of this checkout.
-pub fn data(rel: &str) -> PathBuf {
-    root().join("tests/data").join(rel)
 }
 
 /// `tests/schemas/REL` of this checkout: the schemas written here (their
