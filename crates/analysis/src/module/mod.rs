@@ -46,7 +46,7 @@ mod env;
 pub mod ephemeral;
 mod interface;
 mod memo;
-mod nomad_vars;
+pub mod nomad_vars;
 mod order;
 mod overrides;
 mod passes;

@@ -9,7 +9,7 @@
 use super::*;
 
 /// The keys a specification may hold, with their types.
-fn arguments() -> [(&'static str, Type); 7] {
+pub fn arguments() -> [(&'static str, Type); 7] {
     [
         ("namespace", Type::string()),
         ("path", Type::string()),
