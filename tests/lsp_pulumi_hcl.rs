@@ -66,3 +66,23 @@ async fn a_project_file_changed_on_disk_changes_the_dialect() {
     let diags = s.newest_until(&main, |d| !d.is_empty()).await;
     assert_eq!(codes(&diags), ["unknown-function"], "no program once deleted: {diags:?}");
 }
+
+/// Pulumi's binder types a resource's `id` as `output(id)` since
+/// pulumi/pulumi #22702 (df649d6a3b, 2026-08-03; pkg/codegen/pcl/binder_resource.go):
+/// hover on `res.id` in PCL says so. In Pulumi HCL the same package
+/// resource's `id` is a plain string (docs/spec/pulumi-hcl.md §6).
+#[tokio::test]
+async fn a_pcl_resource_id_is_an_output_of_id() {
+    let random = paths::data("schemas/pulumi/random-4.11.2.json");
+    let options = json!({"hclTypes": {"packageSchemas": [random.to_string_lossy()]}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let pcl = "resource pet \"random:index/randomPet:RandomPet\" {\n  length = 2\n}\n\noutput petId {\n  value = pet.i$0d\n}\n";
+    let h = s.at("textDocument/hover", "main.pp", pcl).await;
+    assert_eq!(first_block(&h), "output(id)", "{h}");
+
+    std::fs::create_dir_all(s.dir.join("hcl")).unwrap();
+    s.disk("hcl/Pulumi.yaml", "name: pets\nruntime: hcl\n");
+    let tf = "resource \"random_pet\" \"p\" {\n  length = 2\n}\n\noutput \"pet\" {\n  value = random_pet.p.i$0d\n}\n";
+    let h = s.at("textDocument/hover", "hcl/main.tf", tf).await;
+    assert_eq!(first_block(&h), "string", "{h}");
+}

@@ -58,3 +58,18 @@ async fn the_server_analyses_each_open_job_alone() {
     let diags = s.diagnostics_after(&batch, seen).await;
     assert_eq!(codes(&diags), vec!["undefined-reference"], "{diags:?}");
 }
+
+/// A Nomad variable specification (analysis.md §8.1) open in the editor is
+/// a unit of its own, read as `nomad var put` reads it (command/var_put.go
+/// of hashicorp/nomad): HCL1's dotted item names are no syntax error, and a
+/// key Nomad refuses is.
+#[tokio::test]
+async fn the_server_reads_a_variable_specification_as_nomad_does() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let spec =
+        s.open("spec.nv.hcl", "path = \"nomad/jobs/web\"\n\nitems {\n  db.password = \"x\"\n  port = 5432\n}\n").await;
+    assert_eq!(s.diagnostics(&spec, 1).await, Vec::<Value>::new());
+    let other = s.open("other.nv.hcl", "path = \"a\"\npaths = \"b\"\n").await;
+    let diags = s.diagnostics(&other, 1).await;
+    assert_eq!(codes(&diags), vec!["unsupported-argument"], "{diags:?}");
+}

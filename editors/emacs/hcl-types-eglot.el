@@ -44,6 +44,7 @@
 (add-to-list 'auto-mode-alist '("\\.tf\\'" . terraform-mode))
 (add-to-list 'auto-mode-alist '("\\.tfvars\\'" . terraform-mode))
 (add-to-list 'auto-mode-alist '("\\.hcl\\'" . hcl-mode))
+(add-to-list 'auto-mode-alist '("\\.nv\\.hcl\\'" . hcl-mode)) ; Nomad variable specifications
 ;; .pp is Puppet too: leave it to puppet-mode when that is installed.
 (unless (fboundp 'puppet-mode)
   (add-to-list 'auto-mode-alist '("\\.pp\\'" . pcl-mode)))

@@ -66,7 +66,8 @@ impl Item {
                 let masks: Vec<Range<usize>> =
                     self.masks.iter().map(|m| m.start + self.range.start..m.end + self.range.start).collect();
                 let parse_text = scan::mask(text, self.range.clone(), &masks);
-                parse_tree(&parse_text).ok().map(Arc::new)
+                // It parsed once, so as HCL1 if it had to (a dotted name).
+                parse_tree(&parse_text, true).ok().map(Arc::new)
             }
         }
     }
@@ -132,10 +133,11 @@ impl Document {
         // Items parse independently: spread them over the cores.
         use rayon::prelude::*;
         let found = scan::split(&text);
+        let hcl1 = crate::is_nomad_variable_spec(&file.path);
         let items: Vec<Item> = if found.len() > 64 {
-            found.par_iter().with_min_len(32).map(|f| parse_item(&text, f, file.kind)).collect()
+            found.par_iter().with_min_len(32).map(|f| parse_item(&text, f, file.kind, hcl1)).collect()
         } else {
-            found.iter().map(|f| parse_item(&text, f, file.kind)).collect()
+            found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect()
         };
         let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
         let kept = items.iter().filter(|i| i.kept()).count();
@@ -331,7 +333,8 @@ impl Document {
                 d.range = shift(d.range.start)..shift(d.range.end);
             }
         }
-        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f, file.kind)).collect();
+        let hcl1 = crate::is_nomad_variable_spec(&file.path);
+        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect();
         // A file without syntax errors stays so unless a new item has one
         // (its tens of thousands of items are not visited again).
         let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
@@ -418,9 +421,14 @@ fn same_item(old: &Item, found: &scan::Item) -> bool {
         && old.masks.iter().zip(&found.masks).all(|(a, b)| a.start + at == b.start && a.end + at == b.end)
 }
 
-/// Parses an item's text, repairing what hcl-edit wrongly rejects.
-fn parse_tree(parse_text: &str) -> Result<Body, hcl_edit::parser::Error> {
-    deep::parse_body(parse_text).or_else(|e| repair(parse_text).ok_or(e))
+/// Parses an item's text, repairing what hcl-edit wrongly rejects, and in
+/// an HCL1 file (`hcl1`: a Nomad variable specification) HCL1's dotted
+/// attribute names.
+fn parse_tree(parse_text: &str, hcl1: bool) -> Result<Body, hcl_edit::parser::Error> {
+    deep::parse_body(parse_text).or_else(|e| {
+        let undotted = || scan::undot_hcl1_names(parse_text).and_then(|t| deep::parse_body(&t).ok());
+        repair(parse_text).or_else(|| hcl1.then(undotted).flatten()).ok_or(e)
+    })
 }
 
 /// Whether the line holding `at` starts with a quoted attribute name
@@ -438,8 +446,9 @@ fn hcl1_quoted_name(text: &str, at: usize) -> bool {
 
 /// Parses one item. A plain HCL file's item that fails on an HCL1 quoted
 /// attribute name is said to be HCL1 (a hint), not a syntax error
-/// (analysis.md: plain HCL).
-fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind) -> Item {
+/// (analysis.md: plain HCL). `hcl1`: the file is read as HCL1 (a Nomad
+/// variable specification), whose names may hold dots.
+fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind, hcl1: bool) -> Item {
     let parse_text = found.parse_text(text);
     let masks: Arc<[Range<usize>]> = found
         .masks
@@ -447,7 +456,7 @@ fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind) -> Item {
         .map(|m| m.start.saturating_sub(found.range.start)..m.end.saturating_sub(found.range.start))
         .collect();
     let item = |tree, error| Item { id: next_id(), range: found.range.clone(), tree, masks, error };
-    match parse_tree(&parse_text) {
+    match parse_tree(&parse_text, hcl1) {
         Ok(body) => item(Tree::Kept(Arc::new(body)), None),
         Err(e) => {
             let local = e.location().offset().min(parse_text.len());

@@ -14,6 +14,8 @@ use syntax::Dialect;
 use types::{Kind, Type};
 
 mod pulumi;
+
+pub use pulumi::renamed as pulumi_hcl_renamed;
 mod returns;
 mod terragrunt;
 

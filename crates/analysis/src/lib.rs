@@ -124,14 +124,22 @@ pub enum Family {
     /// A directory's test files: not part of its module (Terraform loads
     /// them apart), they call the module under test.
     TfTest,
-    /// A Nomad job file (`*.nomad`, `*.nomad.hcl`): each is a unit of its
-    /// own, as Nomad reads one job file at a time (analysis.md §8).
+    /// A Nomad job file (`*.nomad`, `*.nomad.hcl`) or variable
+    /// specification (`*.nv.hcl`): each is a unit of its own, as Nomad
+    /// reads one such file at a time (analysis.md §8).
     Nomad,
 }
 
 /// Whether `path` names a Nomad job file.
 pub fn is_nomad(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nomad") || n.ends_with(".nomad.hcl"))
+}
+
+/// Whether `path` names a Nomad variable specification (`*.nv.hcl`, the
+/// name `nomad var init` gives one): what `nomad var put @FILE` reads,
+/// one variable a file (`command/var_put.go` of hashicorp/nomad).
+pub fn is_nomad_variable_spec(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nv.hcl"))
 }
 
 /// Whether `path` is a Terraform Stacks component file: hashicorp/terraform's
@@ -157,14 +165,14 @@ pub fn calls_modules(path: &Path) -> bool {
 
 /// The family of a file we analyse, or `None` for files we skip.
 pub fn family_of(path: &Path) -> Option<Family> {
-    if is_nomad(path) {
+    if is_nomad(path) || is_nomad_variable_spec(path) {
         return Some(Family::Nomad);
     }
     FileKind::for_path(path).map(FileKind::family)
 }
 
 /// The unit a file of `family` is analysed in: its directory, or for a
-/// Nomad job file the file itself (a module key is (unit, family)).
+/// Nomad job file or variable specification the file itself (a module key is (unit, family)).
 pub fn unit_of(path: &Path, family: Family) -> Option<PathBuf> {
     match family {
         Family::Nomad => Some(path.to_path_buf()),

@@ -106,6 +106,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         let Some(sym) = analysis.symbols.iter().find(|s| s.address == address) else { return Vec::new().into() };
         return attributes_after(&sym.ty, &parts[2..parts.len() - 1]).into();
     }
+    if let Some(keys) = nomad_spec_keys(d, prefix, offset) {
+        return keys.into();
+    }
     if !dialect.is_terraform() {
         if let Some(inputs) = hcl_inputs(d, prefix, offset, analysis) {
             return inputs.into();
@@ -410,6 +413,32 @@ fn pulumi_options(d: &Document, prefix: &str, offset: usize) -> Option<Vec<Compl
             detail: Some(detail.to_string()),
             snippet: Some(format!("{a} = ${{1}}")),
         }
+    });
+    Some(items.collect())
+}
+
+/// In a Nomad variable specification (analysis.md §8.1), at a top-level
+/// name: the keys `nomad var put` takes that the file does not set yet,
+/// each with its type.
+fn nomad_spec_keys(d: &Document, prefix: &str, offset: usize) -> Option<Vec<Completion>> {
+    if !analysis::is_nomad_variable_spec(&d.file.path) || !open_brackets(prefix).is_empty() {
+        return None;
+    }
+    let typed = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+    if !typed.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let text = &d.file.text;
+    let set: Vec<&str> = (d.items.iter())
+        .filter(|i| !(i.range.start..=i.range.end).contains(&offset))
+        .filter_map(|i| text.get(i.range.clone())?.split(|c: char| !(c.is_alphanumeric() || c == '_')).next())
+        .collect();
+    let keys = analysis::module::nomad_vars::arguments().into_iter().filter(|(k, _)| !set.contains(k));
+    let items = keys.map(|(k, t)| Completion {
+        label: k.to_string(),
+        kind: CompletionKind::Attribute,
+        detail: Some(t.to_string()),
+        snippet: Some(if k == "items" { "items {\n  ${1} = \"${2}\"\n}".to_string() } else { format!("{k} = ${{1}}") }),
     });
     Some(items.collect())
 }

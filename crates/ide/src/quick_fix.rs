@@ -95,6 +95,10 @@ pub fn quick_fix(d: &Diagnostic, text: &str) -> Option<QuickFix> {
         let replacement = removed_call(original)?;
         return Some(QuickFix { title: format!("Write {replacement}"), range: d.range.clone(), replacement });
     }
+    if d.code == Code::UnknownFunction && d.message.contains("` in pulumi-hcl (") {
+        let new = between(&d.message, "with no alias: write `")?;
+        return Some(QuickFix { title: format!("Rename to `{new}`"), range: d.range.clone(), replacement: new });
+    }
     if d.code == Code::MissingType {
         let declared = between(&d.message, "suggests `")?;
         // On `any` itself: narrowed in place.

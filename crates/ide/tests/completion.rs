@@ -608,3 +608,27 @@ variable "size" { type = number }
         "#]],
     );
 }
+
+/// A Nomad variable specification (analysis.md §8.1) offers at a top-level
+/// name the keys `nomad var put` takes (command/var_put.go of
+/// hashicorp/nomad) that the file does not set yet, with their types.
+#[test]
+fn nomad_variable_specification_keys() {
+    check(
+        r#"
+//- spec.nv.hcl
+path = "nomad/jobs/web"
+cr$0
+items {
+  user = "web"
+}
+"#,
+        expect![[r#"
+            Attribute namespace [namespace = ${1}] — string
+            Attribute create_index [create_index = ${1}] — int
+            Attribute modify_index [modify_index = ${1}] — int
+            Attribute create_time [create_time = ${1}] — int
+            Attribute modify_time [modify_time = ${1}] — int
+        "#]],
+    );
+}

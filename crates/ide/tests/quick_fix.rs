@@ -159,3 +159,27 @@ variable "defaults" {
         expect![[r#""#]],
     );
 }
+
+/// pulumi-hcl lowercased its asset, archive and URN functions with no alias
+/// (pulumi/pulumi-hcl#504, e92a3d40 of 2026-08-03, `pkg/hcl/eval/functions.go`):
+/// the old name is an error whose fix is the new name, arguments kept.
+#[test]
+fn a_pulumi_hcl_function_of_the_old_name_is_renamed() {
+    check(
+        r#"
+//- Pulumi.yaml
+name: site
+runtime: hcl
+//- main.tf
+locals {
+  page = fileAsset("index.html")
+}
+"#,
+        expect![[r#"
+            Rename to `fileasset` (unknown-function):
+            locals {
+              page = fileasset("index.html")
+            }
+        "#]],
+    );
+}

@@ -87,9 +87,13 @@ pub fn load_package(json: &[u8]) -> Result<Package, String> {
             let t = if required.contains(&p.as_str()) { t } else { Type::optional(t) };
             attrs.push((p.clone(), Type::output(t)));
         }
-        for p in ["id", "urn"] {
+        // The binder's own `id` and `urn`, which a schema property of the
+        // name replaces (`computeBaseResourceInputOutputTypes` of
+        // pkg/codegen/pcl/binder_resource.go): `id` is `output(id)` since
+        // pulumi/pulumi #22702 (df649d6a3b, 2026-08-03).
+        for (p, t) in [("id", Type::id()), ("urn", Type::string())] {
             if !attrs.iter().any(|(n, _)| n == p) {
-                attrs.push((p.to_string(), Type::output(Type::string())));
+                attrs.push((p.to_string(), Type::output(t)));
             }
         }
         resources.insert(token.clone(), PulumiResource { inputs, value: Type::object(attrs) });

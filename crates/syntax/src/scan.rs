@@ -86,6 +86,35 @@ pub fn join_continuation_lines(text: &str) -> Option<String> {
     changed.then(|| String::from_utf8(out).ok()).flatten()
 }
 
+/// HCL1's dotted attribute names (`db.password = "x"`: hashicorp/hcl v1's
+/// `scanIdentifier` takes `.` and `-` into an identifier; HCL2 does not)
+/// with each dot as `_`, a same-length rewrite: `None` when no line starts
+/// with such a name. Only for files read as HCL1 (Nomad's variable
+/// specifications, docs/spec/analysis.md §8).
+pub fn undot_hcl1_names(text: &str) -> Option<String> {
+    let mut out = text.as_bytes().to_vec();
+    let mut changed = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let lead = line.len() - line.trim_start().len();
+        let name_len = line[lead..].find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))).unwrap_or(0);
+        let name = &line[lead..lead + name_len];
+        let rest = line[lead + name_len..].trim_start();
+        let starts_ok = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
+        if starts_ok && name.contains('.') && rest.starts_with('=') && !rest.starts_with("==") {
+            for (i, b) in name.bytes().enumerate() {
+                if b == b'.' {
+                    out[at + lead + i] = b'_';
+                }
+            }
+            changed = true;
+        }
+        at += line.len();
+    }
+    // Only ASCII dots were replaced by ASCII underscores: still UTF-8.
+    changed.then(|| String::from_utf8(out).ok()).flatten()
+}
+
 /// Where a `#` or `//` comment starts on a line, outside quotes.
 fn comment_start(line: &str) -> Option<usize> {
     let b = line.as_bytes();
@@ -481,6 +510,16 @@ impl Scanner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// HCL1 names with dots (a Nomad variable's items) become HCL2 names
+    /// of the same length; values, comparisons and plain names are left.
+    #[test]
+    fn hcl1_dotted_names_are_undotted_in_place() {
+        let src = "items {\n  db.password = \"a.b\"\n  x = y.z\n  a.b == c\n}\n";
+        let out = undot_hcl1_names(src).expect("a dotted name");
+        assert_eq!(out, "items {\n  db_password = \"a.b\"\n  x = y.z\n  a.b == c\n}\n");
+        assert_eq!(undot_hcl1_names("items {\n  key = \"v\"\n}\n"), None);
+    }
 
     fn texts(src: &str) -> Vec<&str> {
         split(src).into_iter().map(|i| &src[i.range]).collect()

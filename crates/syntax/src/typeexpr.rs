@@ -87,7 +87,7 @@ impl TypeExpr {
     }
 }
 
-const PRIMITIVES: [&str; 6] = ["string", "number", "bool", "any", "int", "none"];
+const PRIMITIVES: [&str; 7] = ["string", "number", "bool", "any", "int", "none", "id"];
 const CONSTRUCTORS: [&str; 9] = ["list", "set", "map", "tuple", "object", "optional", "union", "promise", "output"];
 
 /// The keywords a dialect has (for suggestions and completion).
@@ -104,6 +104,10 @@ fn keyword_allowed(name: &str, dialect: Dialect) -> bool {
     match name {
         "int" => !dialect.is_terraform(),
         "none" | "union" | "promise" | "output" => dialect == Dialect::Hcl,
+        // PCL's binder types a resource's `id` so, but its type
+        // expressions (`typeBuiltins` of pulumi/pulumi's
+        // hcl2/model/type_scope.go) cannot name it (types.md §3).
+        "id" => dialect == Dialect::Hcl,
         _ => true,
     }
 }
@@ -191,6 +195,7 @@ impl Parser<'_> {
         if !keyword_allowed(name, self.ctx.dialect) {
             let what = match name {
                 "int" => "use `number`",
+                "id" => "only PCL's binder makes it (a resource's `id` is `output(id)`); write `string`",
                 _ => "it exists only in the extended hcl dialect",
             };
             self.error(
@@ -266,6 +271,7 @@ impl Parser<'_> {
             "any" => Type::any(),
             "int" => Type::int(),
             "none" => Type::none(),
+            "id" => Type::id(),
             "list" | "map" if pos == Position::Top && self.ctx.terraform_variable => {
                 let ty = if name == "list" { Type::list(Type::any()) } else { Type::map(Type::any()) };
                 self.diagnostics.push(

@@ -148,7 +148,7 @@ impl Converter {
         let (sb, db) = (Brief(s), Brief(d));
         use Safety::{None as No, Safe, Unsafe};
         let r = match (d.kind(), s.kind()) {
-            (Kind::String | Kind::Number | Kind::Int | Kind::Bool | Kind::None, _) => {
+            (Kind::String | Kind::Id | Kind::Number | Kind::Int | Kind::Bool | Kind::None, _) => {
                 return self.primitive(s, d);
             }
             (Kind::List(t), Kind::List(u) | Kind::Set(u)) => self.run(u, t),
@@ -242,10 +242,16 @@ impl Converter {
     /// The primitive table of rule 5.
     fn primitive(&mut self, s: &Type, d: &Type) -> Safety {
         let (sb, db) = (Brief(s), Brief(d));
-        use Kind::{Bool, Int, None as Null, Number, String};
+        use Kind::{Bool, Id, Int, None as Null, Number, String};
         use Safety::{None as No, Safe, Unsafe};
         let (r, why): (Safety, &str) = match (d.kind(), s.kind()) {
-            (String, String | Number | Int | Bool) => (Safe, ""),
+            // PCL's `id` converts safely to and from `string`, and from any
+            // primitive as a string does; to a number or bool as a string
+            // does (`OpaqueType.conversionFromImpl`, types.md §3).
+            (String | Id, String | Number | Int | Bool | Id) => (Safe, ""),
+            (Number, Id) => (Unsafe, "fails for an id that is not numeric text"),
+            (Int, Id) => (Unsafe, "fails for an id that is not a whole number"),
+            (Bool, Id) => (Unsafe, "fails for an id other than \"true\" or \"false\""),
             (Number, Number | Int) => (Safe, ""),
             (Number, String) => (Unsafe, "fails for non-numeric text"),
             (Number | Int, Bool) if self.opts.go_cty => (No, "is impossible in Terraform: a bool is never a number"),

@@ -55,6 +55,10 @@ pub enum Kind {
     Int,
     Number,
     String,
+    /// PCL's resource id (`model.IDType` of pulumi/pulumi, #22702): a
+    /// scalar of its own that converts safely to and from `string`
+    /// (types.md §3). Only the PCL binder makes it: `res.id` is `output(id)`.
+    Id,
     Any,
     None,
     List(Type),
@@ -97,6 +101,7 @@ impl Type {
     leaf!(int, Int);
     leaf!(number, Number);
     leaf!(string, String);
+    leaf!(id, Id);
     leaf!(any, Any);
     leaf!(none, None);
 
@@ -176,7 +181,7 @@ impl Type {
         matches!(self.kind(), Kind::None)
     }
     pub fn is_primitive(&self) -> bool {
-        matches!(self.kind(), Kind::Bool | Kind::Int | Kind::Number | Kind::String)
+        matches!(self.kind(), Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Id)
     }
     pub fn is_eventual(&self) -> bool {
         matches!(self.kind(), Kind::Promise(_) | Kind::Output(_))
@@ -228,7 +233,7 @@ impl Type {
     /// Rebuilds the type with `f` applied to each direct child (normalising again).
     pub fn map_children(&self, mut f: impl FnMut(&Type) -> Type) -> Type {
         match self.kind() {
-            Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Any | Kind::None => self.clone(),
+            Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Id | Kind::Any | Kind::None => self.clone(),
             Kind::List(t) => Type::list(f(t)),
             Kind::Set(t) => Type::set(f(t)),
             Kind::Map(t) => Type::map(f(t)),
@@ -285,7 +290,9 @@ pub enum Strip {
 
 fn children(kind: &Kind) -> Box<dyn Iterator<Item = &Type> + '_> {
     match kind {
-        Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Any | Kind::None => Box::new(std::iter::empty()),
+        Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Id | Kind::Any | Kind::None => {
+            Box::new(std::iter::empty())
+        }
         Kind::List(t) | Kind::Set(t) | Kind::Map(t) | Kind::Promise(t) | Kind::Output(t) => {
             Box::new(std::iter::once(t))
         }

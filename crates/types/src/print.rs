@@ -11,6 +11,7 @@ impl fmt::Display for Type {
             Kind::Int => f.write_str("int"),
             Kind::Number => f.write_str("number"),
             Kind::String => f.write_str("string"),
+            Kind::Id => f.write_str("id"),
             Kind::Any => f.write_str("any"),
             Kind::None => f.write_str("none"),
             Kind::List(t) => write!(f, "list({t})"),

@@ -72,7 +72,7 @@ fn step_on(t: &Type, step: &Step) -> TraverseResult {
     let tb = Brief(t);
     match t.kind() {
         Kind::Any => TraverseResult::ok(Type::any()),
-        Kind::Bool | Kind::Int | Kind::Number | Kind::String => {
+        Kind::Bool | Kind::Int | Kind::Number | Kind::String | Kind::Id => {
             TraverseResult::error(format!("cannot {} a `{tb}`: it is a primitive value", verb(step)))
         }
         Kind::None => {

@@ -38,6 +38,12 @@ pub fn unify(a: &Type, b: &Type) -> (Type, Safety) {
         (Kind::Int | Kind::Number | Kind::Bool, Kind::String)
         | (Kind::String, Kind::Int | Kind::Number | Kind::Bool) => (Type::string(), Safe),
         (Kind::Bool, Kind::Number) | (Kind::Number, Kind::Bool) => (Type::number(), Unsafe),
+        // PCL's `id` (pulumi/pulumi #22702, `opaquePrecedence`): `string`
+        // before it, then `number`, `int`, `bool`, each converted to unsafely.
+        (Kind::Id, Kind::String) | (Kind::String, Kind::Id) => (Type::string(), Safe),
+        (Kind::Id, Kind::Number) | (Kind::Number, Kind::Id) => (Type::number(), Unsafe),
+        (Kind::Id, Kind::Int) | (Kind::Int, Kind::Id) => (Type::int(), Unsafe),
+        (Kind::Id, Kind::Bool) | (Kind::Bool, Kind::Id) => (Type::bool(), Unsafe),
         (Kind::Bool, Kind::Int) | (Kind::Int, Kind::Bool) => (Type::int(), Unsafe),
         // Rule 8.
         (Kind::List(x), Kind::List(y)) | (Kind::List(x), Kind::Set(y)) | (Kind::Set(x), Kind::List(y)) => {

@@ -238,7 +238,7 @@ fn check(v: &Value, to: &Type, tf: bool, path: &mut Vec<PathStep>, out: &mut Val
                 _ => err(out, path, format!("{} does not convert to any member of {to}", v.describe())),
             }
         }
-        Kind::String | Kind::Number | Kind::Int | Kind::Bool | Kind::None => primitive(v, to, path, out),
+        Kind::String | Kind::Id | Kind::Number | Kind::Int | Kind::Bool | Kind::None => primitive(v, to, path, out),
         Kind::List(t) | Kind::Set(t) => match v {
             Value::Tuple(items) => {
                 elements(items.iter().map(|x| (x, t)), tf, path, out);
@@ -294,7 +294,7 @@ fn same_shape(v: &Value, t: &Type) -> bool {
         (v, t.eventual_element().kind()),
         (Value::Tuple(_), Kind::List(_) | Kind::Set(_) | Kind::Tuple(_))
             | (Value::Object(_), Kind::Map(_) | Kind::Object(_))
-            | (Value::String(_), Kind::String)
+            | (Value::String(_), Kind::String | Kind::Id)
             | (Value::Bool(_), Kind::Bool)
             | (Value::Int(_) | Value::Number(_), Kind::Int | Kind::Number)
     )
@@ -340,8 +340,9 @@ fn primitive(v: &Value, to: &Type, path: &[PathStep], out: &mut ValueCheck) {
     };
     let bad = |out: &mut ValueCheck, why: String| out.errors.push(issue(path, why));
     match (to.kind(), v) {
-        (Kind::String, Value::String(_)) => {}
+        (Kind::String | Kind::Id, Value::String(_)) => {}
         (Kind::String, Value::Bool(_) | Value::Int(_) | Value::Number(_)) => implicit(out, "string"),
+        (Kind::Id, Value::Bool(_) | Value::Int(_) | Value::Number(_)) => implicit(out, "id"),
         (Kind::Number, Value::Int(_) | Value::Number(_)) => {}
         (Kind::Number, Value::String(s)) if is_decimal(s) => implicit(out, "number"),
         (Kind::Number, Value::String(_)) => bad(out, format!("{d} is not a number")),

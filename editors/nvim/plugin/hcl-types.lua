@@ -49,6 +49,8 @@ if not detects('config.hcl', { 'x = 1' }, 'hcl') then
 end
 
 vim.filetype.add({ extension = extension })
+-- Nomad variable specifications (`nomad var init`'s spec.nv.hcl) are `hcl`.
+vim.filetype.add({ pattern = { ['.*%.nv%.hcl'] = 'hcl' } })
 
 -- PCL is HCL syntax: borrow the hcl tree-sitter parser where there is one.
 if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then

@@ -11,6 +11,27 @@ use types::Type;
 
 use super::Function;
 
+/// The names pulumi-hcl had before it lowercased them, with no alias
+/// (`Lowercase the built-in function names`, pulumi/pulumi-hcl#504,
+/// e92a3d40, 2026-08-03): each old name and the new one. PCL keeps the
+/// old names (`eject` maps them back).
+const RENAMED: [(&str, &str); 9] = [
+    ("fileAsset", "fileasset"),
+    ("fileArchive", "filearchive"),
+    ("stringAsset", "stringasset"),
+    ("assetArchive", "assetarchive"),
+    ("remoteAsset", "remoteasset"),
+    ("remoteArchive", "remotearchive"),
+    ("pulumiResourceName", "pulumiresourcename"),
+    ("pulumiResourceType", "pulumiresourcetype"),
+    ("pulumiResourceURN", "pulumiresourceurn"),
+];
+
+/// The name pulumi-hcl renamed `old` to, if it did.
+pub fn renamed(old: &str) -> Option<&'static str> {
+    RENAMED.iter().find(|(o, _)| *o == old).map(|(_, new)| *new)
+}
+
 /// The nine functions; parameters as `function.Spec` declares them.
 pub(super) fn pulumi() -> Vec<Function> {
     let (s, a) = (Type::string, Type::any);

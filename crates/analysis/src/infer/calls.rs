@@ -115,6 +115,14 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let dialect = self.env.dialect();
         let Some(f) = functions::lookup(dialect, name) else {
+            if let Some(new) = functions::pulumi_hcl_renamed(name).filter(|_| dialect == Dialect::PulumiHcl) {
+                // Certain, so said as such (the quick fix renames it).
+                let msg = format!(
+                    "`{name}` was renamed `{new}` in pulumi-hcl (2026-08-03, pulumi/pulumi-hcl#504), with no alias: write `{new}`"
+                );
+                self.report(Diagnostic::new(Code::UnknownFunction, name_range, msg));
+                return Type::lift(Type::any(), &types.iter().collect::<Vec<_>>());
+            }
             let mut msg = format!("`{name}` is not a function of the {dialect} dialect");
             if let Some(s) = suggest::closest(name, functions::names(dialect)) {
                 msg.push_str(&format!("; did you mean `{s}`?"));

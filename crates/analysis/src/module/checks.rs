@@ -29,8 +29,15 @@ pub(super) fn check_item(
     let mut type_nodes = Vec::new();
     if let Some(body) = item.body(&doc.file.text) {
         let mut var_decls = decls.vars.iter().zip(&winners);
+        let nomad_spec = kind == FileKind::Hcl && super::nomad_vars::is_spec(doc);
         for s in body.iter() {
             match s {
+                // A Nomad variable specification's keys (analysis.md §8.1).
+                Structure::Block(b) if nomad_spec => super::nomad_vars::block(&mut inf, b),
+                Structure::Attribute(a) if nomad_spec => {
+                    let inferred = env.type_of(&(Space::Pcl, a.key.value().to_string()));
+                    super::nomad_vars::attribute(&mut inf, a, inferred)
+                }
                 Structure::Block(b) => {
                     let own = if b.ident.value().as_str() == "variable"
                         && matches!(kind, FileKind::Terraform | FileKind::Hcl)

@@ -253,7 +253,11 @@ fn pulumi_value(context: &Context, data: bool, ty: &str) -> Option<Type> {
     let packages: Vec<&schema::pulumi::Package> = schemas.packages.iter().map(|p| &*p.package).collect();
     let bridged = schema::bridge::resource(&packages, ty)?;
     let types::Kind::Object(attrs) = bridged.resource.value.kind() else { return None };
-    let plain = attrs.iter().map(|(name, t)| (bridged.tf_name(name), t.strip(types::Strip::Eventuals)));
+    // PCL's `id` type is no part of the Terraform language: a string here.
+    let plain = attrs.iter().map(|(name, t)| {
+        let t = t.strip(types::Strip::Eventuals);
+        (bridged.tf_name(name), if matches!(t.kind(), types::Kind::Id) { Type::string() } else { t })
+    });
     Some(Type::object(plain.collect::<Vec<_>>()))
 }
 

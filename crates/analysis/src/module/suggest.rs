@@ -28,6 +28,8 @@ pub(super) fn missing_type(name: &str, range: std::ops::Range<usize>, default: &
 pub fn declarable(t: &Type) -> Option<Type> {
     Some(match t.kind() {
         Kind::Int => Type::number(),
+        // PCL's `id` is a string to Terraform.
+        Kind::Id => Type::string(),
         Kind::Bool | Kind::Number | Kind::String | Kind::Any => t.clone(),
         Kind::List(e) => Type::list(declarable(e)?),
         Kind::Set(e) => Type::set(declarable(e)?),
