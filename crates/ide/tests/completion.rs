@@ -589,6 +589,59 @@ fn symbol_library_members_after_their_namespace() {
     );
 }
 
+/// In a symbol library's own file, OpenTofu's library scope
+/// (docs/spec/opentofu-symbol-libraries.md §4; `symbolScope` and
+/// `functionScope` in internal/configs/symlib/scope.go of
+/// opentofu/opentofu): after `value.` the library's values (its `values`
+/// blocks, in any of its files), after `param.` and `local.` the enclosing
+/// function's parameters and locals, after `symbols::` its own types in a
+/// type expression and its functions elsewhere.
+#[test]
+fn a_symbol_library_scope_in_its_own_file() {
+    let lib = |body: &str| {
+        format!(
+            "//- lib/types.sym.hcl\ntypedef \"size\" {{\n  type = number\n}}\nvalues {{\n  base = 2\n}}\n//- lib/lib.sym.hcl\n{body}\n"
+        )
+    };
+    let function = |ret: &str| {
+        lib(&format!(
+            "function \"scale\" {{\n  parameter \"n\" {{\n    type = number\n  }}\n  parameter \"rest\" {{\n    type     = string\n    variadic = true\n  }}\n  locals {{\n    twice = param.n * 2\n  }}\n  return = {ret}\n}}"
+        ))
+    };
+    check(
+        &function("value.$0"),
+        expect![[r#"
+            Attribute base — int
+        "#]],
+    );
+    check(
+        &function("param.$0"),
+        expect![[r#"
+            Variable n — parameter
+            Variable rest — parameter
+        "#]],
+    );
+    check(
+        &function("param.$0n"),
+        expect![[r#"
+            Variable n — number
+            Variable rest — string
+        "#]],
+    );
+    check(
+        &function("local.$0"),
+        expect![[r#"
+            Variable twice — local
+        "#]],
+    );
+    check(
+        &lib("typedef \"pair\" {\n  type = list(symbols::$0)\n}"),
+        expect![[r#"
+            Constructor size [size(${1})] — number
+        "#]],
+    );
+}
+
 /// In a minified JSON file (json.mdx: strings are templates), `var.` inside
 /// a template completes the module's variables at the JSON's own offset,
 /// after multi-byte characters and block headers longer than their JSON.

@@ -611,6 +611,41 @@ fn a_symbol_library_function_call_and_value_show_their_types() {
     );
 }
 
+/// In a symbol library's own file (docs/spec/opentofu-symbol-libraries.md
+/// §4, after website/docs/language/symbol-libraries/index.mdx of
+/// opentofu/opentofu): `param.NAME` is the parameter's type (the variadic
+/// one a list), `local.NAME` the function's local, `value.NAME` a value of
+/// the library's `values` blocks, each with where it is declared.
+#[test]
+fn a_symbol_library_reference_in_its_own_file() {
+    let lib = |ret: &str| {
+        format!(
+            "//- lib/lib.sym.hcl\nvalues {{\n  prefix = \"vm\"\n}}\nfunction \"names\" {{\n  parameter \"name\" {{\n    type     = string\n    variadic = true\n  }}\n  locals {{\n    count = length(param.name)\n  }}\n  return = {ret}\n}}\n"
+        )
+    };
+    check(
+        &lib("param.na$0me"),
+        expect![[r#"
+            `param.name`: list(string)
+            `param.name` is a parameter of this function (lib.sym.hcl:5)
+        "#]],
+    );
+    check(
+        &lib("local.cou$0nt"),
+        expect![[r#"
+            `local.count`: number
+            `local.count` is a local of this function (its `locals` block) (lib.sym.hcl:10)
+        "#]],
+    );
+    check(
+        &lib("value.pre$0fix"),
+        expect![[r#"
+            `value.prefix`: string
+            `value.prefix` is a value of this symbol library (its `values` blocks) (lib.sym.hcl:2)
+        "#]],
+    );
+}
+
 /// The label of a `symbols "lib"` block: what the library defines
 /// (docs/spec/opentofu-symbol-libraries.md; the blog post's library,
 /// https://github.com/opentofu/opentofu.org/pull/439).

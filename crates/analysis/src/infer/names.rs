@@ -39,6 +39,9 @@ impl<'e, 's> Infer<'e, 's> {
             let t = t.clone();
             return (self.apply_at(t, ops, Some(name.to_string())), Note::Plain);
         }
+        if let Some(found) = self.library_reference(name, range.clone(), ops) {
+            return found;
+        }
         let dialect = self.env.dialect();
         let tf_like = dialect != Dialect::Pcl;
         if self.test_file.is_some() && dialect.is_terraform() {
@@ -198,7 +201,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// operators after it and the range up to it; else what the traversal
     /// is without one (`any`).
     #[allow(clippy::type_complexity)]
-    fn first_attr<'o>(
+    pub(super) fn first_attr<'o>(
         &mut self,
         range: &Range<usize>,
         ops: &'o [hcl_edit::Decorated<TraversalOperator>],

@@ -57,6 +57,12 @@ pub(super) fn check_item(
                 {
                     super::terragrunt::inputs(&mut inf, doc, a)
                 }
+                // A symbol library file has no top-level arguments.
+                Structure::Attribute(a)
+                    if kind == FileKind::Hcl && super::symbol_libraries::is_symbol_file(&doc.file.path) =>
+                {
+                    super::symbol_libraries::file_attribute(&mut inf, a)
+                }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
                 Structure::Attribute(a) => {
