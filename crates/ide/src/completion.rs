@@ -121,6 +121,19 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             };
             return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
         }
+        // A Terragrunt stack file's `unit.NAME.path` and `stack.NAME.path`
+        // (terragrunt.md §5): the file's components, then their `path`.
+        if parts.len() >= 2
+            && matches!(parts[0], "unit" | "stack")
+            && analysis::module::terragrunt_stack::is_stack_file(&d.file.path)
+        {
+            if parts.len() == 2 {
+                let prefix = format!("{}.", parts[0]);
+                return names(parts[1], analysis.symbols.iter().filter(|s| s.address.starts_with(&prefix)));
+            }
+            let ty = analysis::module::terragrunt_stack::component_type();
+            return attributes_after(&ty, &parts[2..parts.len() - 1]).into();
+        }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {

@@ -642,6 +642,37 @@ fn a_symbol_library_scope_in_its_own_file() {
     );
 }
 
+/// A Terragrunt stack file (docs/spec/terragrunt.md §5): after `unit.` the
+/// file's units, after `stack.` its stacks, after `unit.NAME.` the `path`
+/// that `BuildComponentRefMap` (internal/hclparse/stack.go of
+/// gruntwork-io/terragrunt) gives each.
+#[test]
+fn terragrunt_stack_components_after_unit_and_stack() {
+    let stack = |at: &str| {
+        format!(
+            "//- live/terragrunt.stack.hcl\nunit \"vpc\" {{\n  source = \"../u/vpc\"\n  path   = \"vpc\"\n}}\nstack \"net\" {{\n  source = \"../s/net\"\n  path   = \"net\"\n}}\nunit \"app\" {{\n  source = \"../u/app\"\n  path   = \"app\"\n  autoinclude {{\n    dependency \"vpc\" {{\n      config_path = {at}\n    }}\n  }}\n}}\n"
+        )
+    };
+    check(
+        &stack("unit.$0"),
+        expect![[r#"
+            Variable vpc — object({path = string})
+        "#]],
+    );
+    check(
+        &stack("stack.$0"),
+        expect![[r#"
+            Variable net — object({path = string})
+        "#]],
+    );
+    check(
+        &stack("unit.vpc.$0"),
+        expect![[r#"
+            Attribute path — string
+        "#]],
+    );
+}
+
 /// In a minified JSON file (json.mdx: strings are templates), `var.` inside
 /// a template completes the module's variables at the JSON's own offset,
 /// after multi-byte characters and block headers longer than their JSON.

@@ -646,6 +646,21 @@ fn a_symbol_library_reference_in_its_own_file() {
     );
 }
 
+/// A Terragrunt stack file's `unit.NAME.path` (docs/spec/terragrunt.md §5;
+/// `BuildComponentRefMap` in internal/hclparse/stack.go of
+/// gruntwork-io/terragrunt): the component's generated directory, a
+/// string, and where the unit is declared.
+#[test]
+fn a_terragrunt_stack_component_reference() {
+    check(
+        "//- live/terragrunt.stack.hcl\nunit \"vpc\" {\n  source = \"../u/vpc\"\n  path   = \"vpc\"\n}\nunit \"app\" {\n  source = \"../u/app\"\n  path   = \"app\"\n  autoinclude {\n    dependency \"vpc\" {\n      config_path = unit.v$0pc.path\n    }\n  }\n}\n",
+        expect![[r#"
+            `unit.vpc`: object({path = string})
+            Unit `unit.vpc` is declared here (terragrunt.stack.hcl:1)
+        "#]],
+    );
+}
+
 /// The label of a `symbols "lib"` block: what the library defines
 /// (docs/spec/opentofu-symbol-libraries.md; the blog post's library,
 /// https://github.com/opentofu/opentofu.org/pull/439).

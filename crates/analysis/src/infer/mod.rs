@@ -165,6 +165,9 @@ pub struct Infer<'e, 's> {
     /// In a symbol library's file: what its expressions may reference
     /// (symbols.rs); `None` elsewhere.
     pub library: Option<LibraryScope>,
+    /// In a Terragrunt stack file: `unit.NAME` and `stack.NAME` are its
+    /// components (names.rs).
+    pub terragrunt_stack: bool,
 }
 
 /// Bound right after `each` when `each.key` is a number made a string: a
@@ -196,6 +199,7 @@ impl<'e, 's> Infer<'e, 's> {
             nonnull: Vec::new(),
             branches: HashMap::default(),
             library: None,
+            terragrunt_stack: false,
         }
     }
 

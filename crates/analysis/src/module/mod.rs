@@ -64,6 +64,7 @@ pub mod symbol_files;
 pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
+pub mod terragrunt_stack;
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
 mod terragrunt_merge;
@@ -101,7 +102,8 @@ pub enum SymbolKind {
     Config,
     /// A PCL top-level attribute.
     Attribute,
-    /// A resource, data source, module call or PCL component.
+    /// A resource, data source, module call, PCL component or Terragrunt
+    /// stack component (`unit.NAME`, `stack.NAME`).
     Resource,
 }
 
