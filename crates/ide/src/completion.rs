@@ -250,7 +250,8 @@ fn symbol_completion(prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> 
 /// enclosing function's parameters and locals, after `symbols::` its own
 /// types (in a type expression) or functions. `None` elsewhere.
 fn library_completion(d: &Document, prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> Option<CompletionList> {
-    let lib = analysis.own_library.as_ref().filter(|_| d.file.path.to_string_lossy().ends_with(".sym.hcl"))?;
+    let lib =
+        analysis.own_library.as_ref().filter(|_| analysis::module::symbol_libraries::is_symbol_file(&d.file.path))?;
     let tail = path_tail(prefix);
     let item = |label: &str, kind: CompletionKind, detail: String| Completion {
         label: label.to_string(),

@@ -86,8 +86,10 @@ impl<'e, 's> Infer<'e, 's> {
                 self.report(Diagnostic::new(Code::UnknownFunction, name_range, msg));
                 return Some(Type::lift(Type::any(), &operands));
             };
+            // (The library's own file is at hand: hover says the line itself.)
             let what = format!("`{full}` is a function of this symbol library");
-            return Some(self.symbol_call(call, &full, name_range, f, what, args, types));
+            let at = Related { path: Some(f.def.path.clone()), range: f.def.name_range.clone(), message: what };
+            return Some(self.symbol_call(call, &full, name_range, f, at, args, types));
         }
         let [_, label] = &call.name.namespace[..] else { return None };
         let label = label.value().as_str();
@@ -112,7 +114,7 @@ impl<'e, 's> Infer<'e, 's> {
             return Some(Type::lift(Type::any(), &operands));
         };
         let what = format!("`{full}` is a function of symbol library `{label}`");
-        Some(self.symbol_call(call, &full, name_range, f, what, args, types))
+        Some(self.symbol_call(call, &full, name_range, f, related(&f.def, what), args, types))
     }
 
     /// A call of a library function: the parameters declared, then any
@@ -126,7 +128,7 @@ impl<'e, 's> Infer<'e, 's> {
         full: &str,
         name_range: Range<usize>,
         f: &FunctionDef,
-        what: String,
+        at: Related,
         args: &[&Expression],
         types: &[Type],
     ) -> Type {
@@ -151,7 +153,7 @@ impl<'e, 's> Infer<'e, 's> {
         for ((a, t), p) in args.iter().zip(types).zip(expected) {
             self.check(a, t, p, None);
         }
-        self.note(name_range, &f.returns, Note::Reference(Some(related(&f.def, what))));
+        self.note(name_range, &f.returns, Note::Reference(Some(at)));
         Type::lift(f.returns.clone(), &operands)
     }
 

@@ -370,7 +370,7 @@ pub(super) fn file_block(inf: &mut Infer, b: &Block) -> bool {
                 Some(a) => {
                     read_type(inf, &lib, &a.value);
                 }
-                None => missing(inf, b, "type", "a `typedef` needs `type`: the type it names"),
+                None => missing(inf, b, "a `typedef` needs `type`: the type it names"),
             }
         }
         "values" => {
@@ -390,7 +390,7 @@ pub(super) fn file_block(inf: &mut Infer, b: &Block) -> bool {
         "symbols" => {
             own_schema(inf, b, "a `symbols`", &["source", "version"], &[]);
             if b.body.get_attribute("source").is_none() {
-                missing(inf, b, "source", "a `symbols` block needs `source`: the library's directory or package");
+                missing(inf, b, "a `symbols` block needs `source`: the library's directory or package");
             }
         }
         _ => {
@@ -419,7 +419,7 @@ pub(super) fn file_attribute(inf: &mut Infer, a: &Attribute) {
     inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
 }
 
-fn missing(inf: &mut Infer, b: &Block, _key: &str, msg: &str) {
+fn missing(inf: &mut Infer, b: &Block, msg: &str) {
     let r = b.labels.first().map_or_else(|| inf.range(&b.ident), |l| inf.range(l));
     inf.report(Diagnostic::new(Code::MissingArgument, r, msg));
 }
@@ -436,12 +436,7 @@ fn read_type(inf: &mut Infer, lib: &Library, e: &Expression) -> TypeExpr {
 /// `edition` is required; `CompileLibrary` refuses any other edition).
 fn language(inf: &mut Infer, b: &Block) {
     let Some(a) = b.body.get_attribute("edition") else {
-        return missing(
-            inf,
-            b,
-            "edition",
-            &format!("a symbol library's `language` block needs `edition = \"{EDITION}\"`"),
-        );
+        return missing(inf, b, &format!("a symbol library's `language` block needs `edition = \"{EDITION}\"`"));
     };
     let r = inf.range(&a.value);
     match &a.value {
@@ -513,7 +508,7 @@ fn function(inf: &mut Infer, lib: &Arc<Library>, b: &Block) {
                 inf.check(&r.value, &t, d, None);
             }
         }
-        None => missing(inf, b, "return", "a `function` needs `return`: the value it gives"),
+        None => missing(inf, b, "a `function` needs `return`: the value it gives"),
     }
     for a in b.body.attributes().filter(|a| a.key.value().as_str() == "description") {
         inf.expr(&a.value);
