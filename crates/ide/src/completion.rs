@@ -64,6 +64,9 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     if let Some(list) = symbol_completion(prefix, type_position(prefix, dialect).is_some(), analysis) {
         return list;
     }
+    if let Some(list) = library_completion(d, prefix, type_position(prefix, dialect).is_some(), analysis) {
+        return list;
+    }
     if let Some(start) = type_position(prefix, dialect) {
         let expr = &prefix[start..];
         // `optional` only where the dialect allows it: inside object({…})
@@ -120,6 +123,19 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
                 return Vec::new().into();
             };
             return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
+        }
+        // A Terragrunt stack file's `unit.NAME.path` and `stack.NAME.path`
+        // (terragrunt.md §5): the file's components, then their `path`.
+        if parts.len() >= 2
+            && matches!(parts[0], "unit" | "stack")
+            && analysis::module::terragrunt_stack::is_stack_file(&d.file.path)
+        {
+            if parts.len() == 2 {
+                let prefix = format!("{}.", parts[0]);
+                return names(parts[1], analysis.symbols.iter().filter(|s| s.address.starts_with(&prefix)));
+            }
+            let ty = analysis::module::terragrunt_stack::component_type();
+            return attributes_after(&ty, &parts[2..parts.len() - 1]).into();
         }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
@@ -183,13 +199,7 @@ fn symbol_completion(prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> 
     if libs.is_empty() {
         return None;
     }
-    let start = prefix
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
-        .last()
-        .map_or(prefix.len(), |(i, _)| i);
-    let tail = &prefix[start..];
+    let tail = path_tail(prefix);
     let item = |label: &str, kind: CompletionKind, detail: String, snippet: Option<String>| Completion {
         label: label.to_string(),
         kind,
@@ -236,6 +246,107 @@ fn symbol_completion(prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> 
         _ => return None,
     };
     Some(out.into())
+}
+
+/// In a symbol library's own file (docs/spec/opentofu-symbol-libraries.md
+/// §4): after `value.` its values, after `param.` and `local.` the
+/// enclosing function's parameters and locals, after `symbols::` its own
+/// types (in a type expression) or functions. `None` elsewhere.
+fn library_completion(d: &Document, prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> Option<CompletionList> {
+    let lib =
+        analysis.own_library.as_ref().filter(|_| analysis::module::symbol_libraries::is_symbol_file(&d.file.path))?;
+    let tail = path_tail(prefix);
+    let item = |label: &str, kind: CompletionKind, detail: String| Completion {
+        label: label.to_string(),
+        snippet: matches!(kind, CompletionKind::Function | CompletionKind::Constructor)
+            .then(|| format!("{label}(${{1}})")),
+        kind,
+        detail: Some(detail),
+    };
+    // A library file's `type = …` is a type expression wherever it is.
+    let line = prefix.rsplit('\n').next().unwrap_or("");
+    let in_type = in_type || line.trim_start().strip_prefix("type").is_some_and(|r| r.trim_start().starts_with('='));
+    // The function whose block the cursor is in (each top-level block is
+    // an item); while it does not parse, the names its text declares.
+    let function = || {
+        let rest = prefix.trim_start().strip_prefix("function")?.trim_start().strip_prefix('"')?;
+        lib.functions.get(&rest[..rest.find('"')?])
+    };
+    let text = item_text(d, offset_of(d, prefix));
+    let out: Vec<Completion> = if let Some(rest) = tail.strip_prefix("symbols::") {
+        if rest.contains("::") {
+            return None;
+        }
+        if in_type {
+            lib.types.iter().map(|(n, t)| item(n, CompletionKind::Constructor, t.declared.to_string())).collect()
+        } else {
+            lib.functions.iter().map(|(n, f)| item(n, CompletionKind::Function, f.returns.to_string())).collect()
+        }
+    } else if tail.strip_prefix("value.").is_some_and(|r| !r.contains('.')) {
+        lib.values.iter().map(|(n, v)| item(n, CompletionKind::Attribute, v.ty.to_string())).collect()
+    } else if tail.strip_prefix("param.").is_some_and(|r| !r.contains('.')) {
+        match function() {
+            Some(f) => {
+                let params = f.params.iter().chain(&f.variadic);
+                params.map(|(n, t)| item(n, CompletionKind::Variable, t.to_string())).collect()
+            }
+            None => labels_in(text, "parameter")
+                .into_iter()
+                .map(|n| item(&n, CompletionKind::Variable, "parameter".into()))
+                .collect(),
+        }
+    } else if tail.strip_prefix("local.").is_some_and(|r| !r.contains('.')) {
+        match function() {
+            Some(f) => f.locals.iter().map(|(n, v)| item(n, CompletionKind::Variable, v.ty.to_string())).collect(),
+            None => locals_in(text).into_iter().map(|n| item(&n, CompletionKind::Variable, "local".into())).collect(),
+        }
+    } else {
+        return None;
+    };
+    Some(out.into())
+}
+
+/// The dotted or `::` path the cursor ends (`symbols::lib::he`).
+fn path_tail(prefix: &str) -> &str {
+    let start = prefix
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+        .last()
+        .map_or(prefix.len(), |(i, _)| i);
+    &prefix[start..]
+}
+
+/// Where `prefix` (a slice of the document's text) ends.
+fn offset_of(d: &Document, prefix: &str) -> usize {
+    (prefix.as_ptr() as usize).saturating_sub(d.file.text.as_ptr() as usize) + prefix.len()
+}
+
+/// The labels of `ident "LABEL"` headers in a text that does not parse.
+fn labels_in(text: &str, ident: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix(ident)?.trim_start().strip_prefix('"'))
+        .filter_map(|r| Some(r[..r.find('"')?].to_string()))
+        .collect()
+}
+
+/// The `NAME =` lines of the `locals` blocks of a text that does not parse.
+fn locals_in(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for l in text.lines().map(str::trim) {
+        if l.starts_with("locals") && l.ends_with('{') {
+            inside = true;
+        } else if inside && l.starts_with('}') {
+            inside = false;
+        } else if let Some((name, _)) = l.split_once('=').filter(|_| inside) {
+            let name = name.trim();
+            if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// At most this many names are offered at once; the list is marked

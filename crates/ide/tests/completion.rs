@@ -589,6 +589,90 @@ fn symbol_library_members_after_their_namespace() {
     );
 }
 
+/// In a symbol library's own file, OpenTofu's library scope
+/// (docs/spec/opentofu-symbol-libraries.md §4; `symbolScope` and
+/// `functionScope` in internal/configs/symlib/scope.go of
+/// opentofu/opentofu): after `value.` the library's values (its `values`
+/// blocks, in any of its files), after `param.` and `local.` the enclosing
+/// function's parameters and locals, after `symbols::` its own types in a
+/// type expression and its functions elsewhere.
+#[test]
+fn a_symbol_library_scope_in_its_own_file() {
+    let lib = |body: &str| {
+        format!(
+            "//- lib/types.sym.hcl\ntypedef \"size\" {{\n  type = number\n}}\nvalues {{\n  base = 2\n}}\n//- lib/lib.sym.hcl\n{body}\n"
+        )
+    };
+    let function = |ret: &str| {
+        lib(&format!(
+            "function \"scale\" {{\n  parameter \"n\" {{\n    type = number\n  }}\n  parameter \"rest\" {{\n    type     = string\n    variadic = true\n  }}\n  locals {{\n    twice = param.n * 2\n  }}\n  return = {ret}\n}}"
+        ))
+    };
+    check(
+        &function("value.$0"),
+        expect![[r#"
+            Attribute base — int
+        "#]],
+    );
+    check(
+        &function("param.$0"),
+        expect![[r#"
+            Variable n — parameter
+            Variable rest — parameter
+        "#]],
+    );
+    check(
+        &function("param.$0n"),
+        expect![[r#"
+            Variable n — number
+            Variable rest — string
+        "#]],
+    );
+    check(
+        &function("local.$0"),
+        expect![[r#"
+            Variable twice — local
+        "#]],
+    );
+    check(
+        &lib("typedef \"pair\" {\n  type = list(symbols::$0)\n}"),
+        expect![[r#"
+            Constructor size [size(${1})] — number
+        "#]],
+    );
+}
+
+/// A Terragrunt stack file (docs/spec/terragrunt.md §5): after `unit.` the
+/// file's units, after `stack.` its stacks, after `unit.NAME.` the `path`
+/// that `BuildComponentRefMap` (internal/hclparse/stack.go of
+/// gruntwork-io/terragrunt) gives each.
+#[test]
+fn terragrunt_stack_components_after_unit_and_stack() {
+    let stack = |at: &str| {
+        format!(
+            "//- live/terragrunt.stack.hcl\nunit \"vpc\" {{\n  source = \"../u/vpc\"\n  path   = \"vpc\"\n}}\nstack \"net\" {{\n  source = \"../s/net\"\n  path   = \"net\"\n}}\nunit \"app\" {{\n  source = \"../u/app\"\n  path   = \"app\"\n  autoinclude {{\n    dependency \"vpc\" {{\n      config_path = {at}\n    }}\n  }}\n}}\n"
+        )
+    };
+    check(
+        &stack("unit.$0"),
+        expect![[r#"
+            Variable vpc — object({path = string})
+        "#]],
+    );
+    check(
+        &stack("stack.$0"),
+        expect![[r#"
+            Variable net — object({path = string})
+        "#]],
+    );
+    check(
+        &stack("unit.vpc.$0"),
+        expect![[r#"
+            Attribute path — string
+        "#]],
+    );
+}
+
 /// In a minified JSON file (json.mdx: strings are templates), `var.` inside
 /// a template completes the module's variables at the JSON's own offset,
 /// after multi-byte characters and block headers longer than their JSON.

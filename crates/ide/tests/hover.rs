@@ -611,6 +611,56 @@ fn a_symbol_library_function_call_and_value_show_their_types() {
     );
 }
 
+/// In a symbol library's own file (docs/spec/opentofu-symbol-libraries.md
+/// §4, after website/docs/language/symbol-libraries/index.mdx of
+/// opentofu/opentofu): `param.NAME` is the parameter's type (the variadic
+/// one a list), `local.NAME` the function's local, `value.NAME` a value of
+/// the library's `values` blocks, each with where it is declared.
+#[test]
+fn a_symbol_library_reference_in_its_own_file() {
+    let lib = |ret: &str| {
+        format!(
+            "//- lib/lib.sym.hcl\nvalues {{\n  prefix = \"vm\"\n}}\nfunction \"names\" {{\n  parameter \"name\" {{\n    type     = string\n    variadic = true\n  }}\n  locals {{\n    count = length(param.name)\n  }}\n  return = {ret}\n}}\n"
+        )
+    };
+    check(
+        &lib("param.na$0me"),
+        expect![[r#"
+            `param.name`: list(string)
+            `param.name` is a parameter of this function (lib.sym.hcl:5)
+        "#]],
+    );
+    check(
+        &lib("local.cou$0nt"),
+        expect![[r#"
+            `local.count`: number
+            `local.count` is a local of this function (its `locals` block) (lib.sym.hcl:10)
+        "#]],
+    );
+    check(
+        &lib("value.pre$0fix"),
+        expect![[r#"
+            `value.prefix`: string
+            `value.prefix` is a value of this symbol library (its `values` blocks) (lib.sym.hcl:2)
+        "#]],
+    );
+}
+
+/// A Terragrunt stack file's `unit.NAME.path` (docs/spec/terragrunt.md §5;
+/// `BuildComponentRefMap` in internal/hclparse/stack.go of
+/// gruntwork-io/terragrunt): the component's generated directory, a
+/// string, and where the unit is declared.
+#[test]
+fn a_terragrunt_stack_component_reference() {
+    check(
+        "//- live/terragrunt.stack.hcl\nunit \"vpc\" {\n  source = \"../u/vpc\"\n  path   = \"vpc\"\n}\nunit \"app\" {\n  source = \"../u/app\"\n  path   = \"app\"\n  autoinclude {\n    dependency \"vpc\" {\n      config_path = unit.v$0pc.path\n    }\n  }\n}\n",
+        expect![[r#"
+            `unit.vpc`: object({path = string})
+            Unit `unit.vpc` is declared here (terragrunt.stack.hcl:1)
+        "#]],
+    );
+}
+
 /// The label of a `symbols "lib"` block: what the library defines
 /// (docs/spec/opentofu-symbol-libraries.md; the blog post's library,
 /// https://github.com/opentofu/opentofu.org/pull/439).

@@ -25,6 +25,8 @@ mod names;
 mod symbols;
 mod template;
 
+pub use symbols::LibraryScope;
+
 /// Name spaces a reference can resolve in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
@@ -86,6 +88,11 @@ pub trait Env {
     }
     /// The symbol libraries the module imports (OpenTofu's `symbols` blocks).
     fn symbols(&self) -> Option<&crate::module::symbol_libraries::Libraries> {
+        None
+    }
+    /// In a symbol library's directory: the library its `.sym.hcl` files
+    /// make, for their own checks (`value.NAME`, `symbols::T()`).
+    fn own_library(&self) -> Option<std::sync::Arc<crate::module::symbol_libraries::Library>> {
         None
     }
     /// Where output `output` of the module called `call` is declared, and
@@ -155,6 +162,12 @@ pub struct Infer<'e, 's> {
     /// The result types of each Terraform conditional (by its range) whose
     /// results unify: at a check site each result is checked (checks.rs).
     branches: HashMap<Range<usize>, (Type, Type)>,
+    /// In a symbol library's file: what its expressions may reference
+    /// (symbols.rs); `None` elsewhere.
+    pub library: Option<LibraryScope>,
+    /// In a Terragrunt stack file: `unit.NAME` and `stack.NAME` are its
+    /// components (names.rs).
+    pub terragrunt_stack: bool,
 }
 
 /// Bound right after `each` when `each.key` is a number made a string: a
@@ -185,6 +198,8 @@ impl<'e, 's> Infer<'e, 's> {
             for_key: None,
             nonnull: Vec::new(),
             branches: HashMap::default(),
+            library: None,
+            terragrunt_stack: false,
         }
     }
 

@@ -39,6 +39,9 @@ impl<'e, 's> Infer<'e, 's> {
             let t = t.clone();
             return (self.apply_at(t, ops, Some(name.to_string())), Note::Plain);
         }
+        if let Some(found) = self.library_reference(name, range.clone(), ops) {
+            return found;
+        }
         let dialect = self.env.dialect();
         let tf_like = dialect != Dialect::Pcl;
         if self.test_file.is_some() && dialect.is_terraform() {
@@ -88,6 +91,9 @@ impl<'e, 's> Infer<'e, 's> {
         }
         if dialect.is_terraform() && name == "module" {
             return self.module_reference(range, ops);
+        }
+        if self.terragrunt_stack && matches!(name, "unit" | "stack") {
+            return self.terragrunt_component(name, range, ops);
         }
         if let Some(call) = self.stack_component(dialect, name, ops) {
             return self.module_reference_of(&call, "component", range, ops);
@@ -198,7 +204,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// operators after it and the range up to it; else what the traversal
     /// is without one (`any`).
     #[allow(clippy::type_complexity)]
-    fn first_attr<'o>(
+    pub(super) fn first_attr<'o>(
         &mut self,
         range: &Range<usize>,
         ops: &'o [hcl_edit::Decorated<TraversalOperator>],
@@ -210,6 +216,38 @@ impl<'e, 's> Infer<'e, 's> {
             return Err((self.apply(Type::any(), ops), Note::Plain));
         };
         Ok((attr.value().as_str(), rest, range.start..self.range(first).end))
+    }
+
+    /// A Terragrunt stack file's `unit.NAME…` or `stack.NAME…`
+    /// (terragrunt.md §5): `BuildComponentRefMap` (internal/hclparse/stack.go
+    /// of gruntwork-io/terragrunt) gives each component declared in the same
+    /// file an object of its `path`; "referencing an undeclared name fails
+    /// generation".
+    fn terragrunt_component(
+        &mut self,
+        kind: &str,
+        range: Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> (Type, Note) {
+        let (attr, rest, full) = match self.first_attr(&range, ops) {
+            Ok(found) => found,
+            Err(plain) => return plain,
+        };
+        let key = crate::module::terragrunt_stack::component_name(kind, attr);
+        let Some((t, related)) = self.env.lookup(Space::Pcl, &key) else {
+            if !self.env.lenient() {
+                let mut msg = format!(
+                    "`{key}` is not declared in this stack file: no `{kind} \"{attr}\"` block (only the file's own components are visible)"
+                );
+                if let Some(s) = self.env.suggest(Space::Pcl, &key).filter(|s| s.starts_with(&format!("{kind}."))) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
+            }
+            return (self.apply(Type::any(), rest), Note::Plain);
+        };
+        self.note(full, &t, Note::Reference(related.clone()));
+        (self.apply_at(t, rest, Some(key)), Note::Reference(related))
     }
 
     /// The call of a Terraform stack's `component.NAME` (stacks.md §3): in a

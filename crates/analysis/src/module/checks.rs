@@ -22,6 +22,7 @@ pub(super) fn check_item(
     let mut inf = Infer::new(&view, src);
     inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     inf.json = syntax::json::is_json_path(&doc.file.path);
+    inf.terragrunt_stack = kind == FileKind::Hcl && super::terragrunt_stack::is_stack_file(&doc.file.path);
     if record {
         inf.record = Some(Vec::new());
     }
@@ -63,6 +64,12 @@ pub(super) fn check_item(
                         && crate::is_terragrunt_unit(&doc.file.path) =>
                 {
                     super::terragrunt::inputs(&mut inf, doc, a)
+                }
+                // A symbol library file has no top-level arguments.
+                Structure::Attribute(a)
+                    if kind == FileKind::Hcl && super::symbol_libraries::is_symbol_file(&doc.file.path) =>
+                {
+                    super::symbol_libraries::file_attribute(&mut inf, a)
                 }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
@@ -135,6 +142,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         }
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
             super::stacks::component(inf, b, dialect)
+        }
+        ("unit" | "stack", FileKind::Hcl) if super::terragrunt_stack::is_stack_file(&doc.file.path) => {
+            super::terragrunt_stack::block(inf, b);
+            body(inf, &b.body, dialect, false)
         }
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),

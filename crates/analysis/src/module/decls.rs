@@ -468,6 +468,15 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
                 });
             }
         }
+        ("unit" | "stack", FileKind::Hcl, Some(label)) if super::terragrunt_stack::is_stack_file(&doc.file.path) => {
+            d.names.push(NameDecl {
+                name: super::terragrunt_stack::component_name(&block.text, &label.text),
+                ty: Type::any(),
+                name_range: label.range.clone(),
+                what: if block.text == "unit" { "unit" } else { "stack" },
+                token: None,
+            });
+        }
         ("config" | "resource" | "component" | "read" | "hook", FileKind::Pcl | FileKind::Hcl, Some(label)) => {
             let label = if block.text == "hook" { o.labels.last().unwrap_or(label) } else { label };
             let (ty, what) = match block.text.as_str() {
@@ -617,6 +626,28 @@ pub(super) fn declare_block(
                     _ => String::new(),
                 };
                 d.libraries.push((label_text(label).to_string(), source));
+            }
+        }
+        // A Terragrunt stack's components: `unit.NAME.path`, `stack.NAME.path`.
+        ("unit" | "stack", FileKind::Hcl) if super::terragrunt_stack::is_stack_file(&doc.file.path) => {
+            if let Some(label) = b.labels.first() {
+                let name = super::terragrunt_stack::component_name(ident, label_text(label));
+                d.symbols.push(Symbol {
+                    address: name.clone(),
+                    name: label_text(label).to_string(),
+                    kind: SymbolKind::Resource,
+                    name_range: src.range(label),
+                    range: src.range(b),
+                    ty: super::terragrunt_stack::component_type(),
+                    doc: 0,
+                });
+                d.names.push(NameDecl {
+                    name,
+                    ty: super::terragrunt_stack::component_type(),
+                    name_range: src.range(label),
+                    what: if ident == "unit" { "unit" } else { "stack" },
+                    token: None,
+                });
             }
         }
         ("terraform", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {

@@ -51,6 +51,8 @@ pub(super) struct ModuleEnv {
     pub(super) moves: Vec<Vec<(usize, isize)>>,
     /// What the module-level passes found (a patch replaces it).
     pub(super) passes: super::passes::Found,
+    /// The symbol library the module's own `.sym.hcl` files make.
+    pub(super) own_library: Option<Arc<symbol_libraries::Library>>,
 }
 
 /// What tells names apart cheaply before their edit distance: the length
@@ -398,6 +400,9 @@ impl Env for View<'_> {
     }
     fn symbols(&self) -> Option<&symbol_libraries::Libraries> {
         Some(&self.env.context.symbols).filter(|s| !s.is_empty())
+    }
+    fn own_library(&self) -> Option<Arc<symbol_libraries::Library>> {
+        self.env.own_library.clone()
     }
     fn module_output(&self, call: &str, output: &str) -> Option<(Related, Option<String>)> {
         let i = self.env.context.callee(call)?.interface()?;

@@ -80,6 +80,8 @@ pub struct Memo {
     pub(super) calls_templated: bool,
     /// The `symbols` blocks found with that answer ([`Memo::symbol_requests`]).
     pub(super) libraries_seen: Arc<[(String, String)]>,
+    /// The library the module's own `.sym.hcl` files make.
+    pub(super) own_library: Option<Arc<super::symbol_libraries::Library>>,
 }
 
 pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
@@ -178,6 +180,17 @@ impl Memo {
         }
     }
 
+    /// Sets the library the module's own `.sym.hcl` files make. A change
+    /// makes every item's checks stale (each may read any of its names).
+    pub(super) fn set_own_library(&mut self, own: Option<Arc<super::symbol_libraries::Library>>) {
+        if own != self.own_library {
+            self.own_library = own;
+            self.computed.clear();
+            self.checks.clear();
+            self.last = None;
+        }
+    }
+
     pub fn context(&self) -> &Context {
         &self.context
     }
@@ -243,6 +256,7 @@ impl Memo {
         let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
             || super::stacks::deploys(docs)
             || super::symbol_libraries::mentioned(docs)
+            || docs.iter().any(|d| super::symbol_libraries::is_symbol_file(&d.file.path))
             || super::terragrunt_merge::merges(docs);
         self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
         Some(analysis)

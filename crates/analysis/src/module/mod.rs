@@ -33,7 +33,7 @@ use schema::Schemas;
 use syntax::constant::{eval, Source};
 use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
 use syntax::recover::{outline, Name};
-use syntax::typeexpr::{parse_type, parse_type_str, TypeContext, TypeExpr, TypeNode};
+use syntax::typeexpr::{parse_type_str, TypeContext, TypeExpr, TypeNode};
 use syntax::Dialect;
 use types::value::Value;
 use types::{Kind, Strip, Type};
@@ -61,9 +61,11 @@ mod shifted;
 mod stacks;
 mod static_eval;
 mod suggest;
+pub mod symbol_files;
 pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
+pub mod terragrunt_stack;
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
 mod terragrunt_merge;
@@ -101,7 +103,8 @@ pub enum SymbolKind {
     Config,
     /// A PCL top-level attribute.
     Attribute,
-    /// A resource, data source, module call or PCL component.
+    /// A resource, data source, module call, PCL component or Terragrunt
+    /// stack component (`unit.NAME`, `stack.NAME`).
     Resource,
 }
 
@@ -145,6 +148,9 @@ pub struct ModuleAnalysis {
     /// What the module's calls lead to (completion of their arguments and
     /// outputs), and its provider schemas (hover and completion).
     pub context: Context,
+    /// In a symbol library's directory: the library its `.sym.hcl` files
+    /// make (completion of `value.`, `param.`, `symbols::` in them).
+    pub own_library: Option<Arc<symbol_libraries::Library>>,
     /// The addresses whose values carry Terraform's ephemeral mark
     /// (`var.x`, `local.y`, `module.m.out`, `output.z`), sorted: hover
     /// says so ([`ephemeral::marked`]).
@@ -307,6 +313,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         probe: Vec::new(),
         resources: Vec::new().into(),
         context: memo.context.clone(),
+        own_library: None,
         ephemeral: Vec::new().into(),
         id: analysis_id(),
         kept: vec![None; docs.len()],
@@ -330,6 +337,10 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         last.readers = None;
         last.exact = false;
     }
+
+    // A symbol library's directory: its own names, for its files' checks.
+    memo.set_own_library(symbol_files::own(docs).map(Arc::new));
+    out.own_library = memo.own_library.clone();
 
     // 1. Declarations: new items in parallel, then everything in order.
     let missing: Vec<(usize, &Item)> = docs
@@ -356,6 +367,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         context: memo.context.clone(),
         moves: Vec::new(),
         passes: Default::default(),
+        own_library: memo.own_library.clone(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();

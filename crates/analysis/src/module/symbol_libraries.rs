@@ -45,12 +45,21 @@ pub struct TypeDef {
 /// `function "NAME" { parameter "P" { type = T } … type = R  return = … }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDef {
+    /// The parameters before a variadic one, in order.
     pub params: Vec<(String, Type)>,
+    /// The `variadic = true` parameter: any number of arguments of its
+    /// type, a list of them in the body.
+    pub variadic: Option<(String, Type)>,
+    /// Where each parameter is declared (the variadic one last).
+    pub param_defs: Vec<Def>,
+    /// The function's own `locals` (`local.NAME` in it).
+    pub locals: BTreeMap<String, ValueDef>,
     pub returns: Type,
     pub def: Def,
 }
 
-/// An attribute of a library's `locals` block.
+/// An attribute of a library's `values` block (`value.NAME` in the
+/// library, `symbols.LIB.NAME` in a module).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueDef {
     pub ty: Type,
@@ -71,6 +80,9 @@ pub struct Library {
     pub types: BTreeMap<String, TypeDef>,
     pub functions: BTreeMap<String, FunctionDef>,
     pub values: BTreeMap<String, ValueDef>,
+    /// The labels of the library's own `symbols` blocks (libraries it
+    /// imports; their symbols are not read here).
+    pub imports: Vec<String>,
 }
 
 impl Library {
@@ -180,88 +192,7 @@ pub fn load_requested(files: &dyn Files, docs: &[Document], requests: &[(String,
     Libraries(Arc::new(out))
 }
 
-/// What the `.sym.hcl` documents of one library define.
-pub fn library(label: &str, source: &str, dir: PathBuf, docs: &[Document]) -> Library {
-    let mut lib = Library {
-        label: label.to_string(),
-        source: source.to_string(),
-        dir: Some(dir),
-        files: docs.iter().map(|d| d.file.path.clone()).collect(),
-        ..Library::default()
-    };
-    for doc in docs {
-        for item in doc.items.iter() {
-            let Some(body) = item.body(&doc.file.text) else { continue };
-            let src = item_source(doc, item);
-            let def = |range: Range<usize>| {
-                let range = shift(&range, item.range.start);
-                let line = syntax::lines::line_col(&doc.file.text, range.start).0;
-                Def { path: doc.file.path.clone(), name_range: range, line }
-            };
-            for b in body.blocks() {
-                let Some(name) = b.labels.first() else {
-                    if b.ident.value().as_str() == "locals" {
-                        for a in b.body.attributes() {
-                            let ty = Infer::new(&Empty(Dialect::OpenTofu), src).expr(&a.value);
-                            lib.values.insert(a.key.value().to_string(), ValueDef { ty, def: def(src.range(&a.key)) });
-                        }
-                    }
-                    continue;
-                };
-                let key = label_text(name).to_string();
-                match b.ident.value().as_str() {
-                    "typedef" | "typeset" => {
-                        let te = declared_type(b, &["type"], src);
-                        let (declared, value) = te.map_or((Type::any(), Type::any()), |t| (t.declared, t.value));
-                        lib.types.entry(key).or_insert(TypeDef { declared, value, def: def(src.range(name)) });
-                    }
-                    "function" => {
-                        let params = parameters(b, src);
-                        let returns = match declared_type(b, &["type", "returns"], src) {
-                            Some(te) => te.value,
-                            None => returned(b, &params, src),
-                        };
-                        lib.functions.entry(key).or_insert(FunctionDef { params, returns, def: def(src.range(name)) });
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    lib
-}
-
-/// The type expression of the first of `keys` a block has.
-fn declared_type(b: &Block, keys: &[&str], src: Source<'_>) -> Option<TypeExpr> {
-    let a = keys.iter().find_map(|k| b.body.get_attribute(k))?;
-    Some(parse_type(&a.value, src, TypeContext::variable(Dialect::OpenTofu)))
-}
-
-/// A function's `parameter "NAME" { type = T }` blocks, in order (`any`
-/// without a type).
-fn parameters(b: &Block, src: Source<'_>) -> Vec<(String, Type)> {
-    b.body
-        .blocks()
-        .filter(|p| matches!(p.ident.value().as_str(), "parameter" | "param"))
-        .filter_map(|p| {
-            let name = label_text(p.labels.first()?).to_string();
-            let ty = declared_type(p, &["type"], src).map_or_else(Type::any, |te| te.declared);
-            Some((name, ty))
-        })
-        .collect()
-}
-
-/// What a function without a declared return type returns: its `return`
-/// with the parameters bound.
-fn returned(b: &Block, params: &[(String, Type)], src: Source<'_>) -> Type {
-    let Some(r) = b.body.get_attribute("return") else { return Type::any() };
-    let empty = Empty(Dialect::OpenTofu);
-    let mut inf = Infer::new(&empty, src);
-    for (name, ty) in params {
-        inf.bind(name.clone(), ty.clone());
-    }
-    inf.expr(&r.value)
-}
+pub use super::symbol_files::library;
 
 impl NamedTypes for Libraries {
     fn named(&self, namespace: &[&str], name: &str) -> Option<Result<(Type, Type), String>> {
@@ -340,56 +271,4 @@ pub(super) fn check(docs: &[Document], libs: &Libraries, out: &mut [super::share
     }
 }
 
-/// A top-level block of a `.sym.hcl` file (spec §4): type definitions'
-/// and parameters' types are type expressions (not calls of `object`…),
-/// a function's `return` is typed with its parameters bound and checked
-/// against its return type. `false`: not one of these blocks.
-pub(super) fn file_block(inf: &mut Infer, b: &Block) -> bool {
-    let ctx = TypeContext::variable(Dialect::OpenTofu);
-    let read = |inf: &mut Infer, e: &Expression| {
-        let te = parse_type(e, inf.source(), ctx);
-        inf.diagnostics.extend(te.diagnostics.iter().cloned());
-        inf.type_nodes.extend(te.nodes.iter().cloned());
-        te
-    };
-    match b.ident.value().as_str() {
-        "typedef" | "typeset" => {
-            for a in b.body.attributes() {
-                match a.key.value().as_str() {
-                    "type" => {
-                        read(inf, &a.value);
-                    }
-                    _ => {
-                        inf.expr(&a.value);
-                    }
-                }
-            }
-            true
-        }
-        "function" => {
-            let mut params = Vec::new();
-            for p in b.body.blocks() {
-                let Some(name) = p.labels.first() else { continue };
-                let ty = match p.body.get_attribute("type") {
-                    Some(a) => read(inf, &a.value).declared,
-                    None => Type::any(),
-                };
-                params.push((label_text(name).to_string(), ty));
-            }
-            let returns =
-                ["type", "returns"].iter().find_map(|k| b.body.get_attribute(k)).map(|a| read(inf, &a.value).declared);
-            for (name, ty) in &params {
-                inf.bind(name.clone(), ty.clone());
-            }
-            for a in b.body.attributes().filter(|a| !matches!(a.key.value().as_str(), "type" | "returns")) {
-                let t = inf.expr(&a.value);
-                if let (Some(r), "return") = (&returns, a.key.value().as_str()) {
-                    inf.check(&a.value, &t, r, None);
-                }
-            }
-            inf.unbind(params.len());
-            true
-        }
-        _ => false,
-    }
-}
+pub(super) use super::symbol_files::{file_attribute, file_block};

@@ -3,8 +3,10 @@
 //! `symbols::LIB::FN(…)` calls and `symbols.LIB.VALUE` references. The
 //! module and library of the blog post of
 //! https://github.com/opentofu/opentofu.org/pull/439 are the judge (S1–S5
-//! of the spec page); the `.sym.hcl` blocks' syntax is the page's inferred
-//! one.
+//! of the spec page); the `.sym.hcl` files follow OpenTofu's documented
+//! syntax (website/docs/language/symbol-libraries/index.mdx of
+//! opentofu/opentofu, and its implementation in internal/configs/symlib/,
+//! spec §4).
 
 use super::check;
 use expect_test::expect;
@@ -61,10 +63,10 @@ fn a_library_type_function_and_value_are_checked() {
             type = string
           }
           type   = string
-          return = "Hello, ${name}!"
+          return = "Hello, ${param.name}!"
         }
 
-        locals {
+        values {
           hello_world = "Hello, World!"
         }
     "#]]);
@@ -170,16 +172,26 @@ fn symbols_blocks_need_the_experiment_and_a_library() {
 }
 
 /// A library file is analysed on its own without false errors (spec §4):
-/// `object(…)` in a `typedef` is a type, not a call; `return` sees the
-/// parameters and is checked against the return type (S8,
-/// https://github.com/opentofu/opentofu/pull/4534: the result is converted
-/// to the declared type).
+/// `object(…)` in a `typedef` is a type, not a call, and `symbols::T()` one
+/// of the library's own (`typeForStaticCall` in
+/// internal/configs/symlib/scope.go of opentofu/opentofu); `return` sees
+/// `param.NAME` and the function's `local.NAME` and is checked against the
+/// return type (S8, https://github.com/opentofu/opentofu/pull/4534: the
+/// result is converted to the declared type); `values` are `value.NAME`.
 #[test]
 fn a_library_file_is_checked_on_its_own() {
     check(expect![[r#"
         //- lib/example.sym.hcl
+        language {
+          edition = "experimental2026"
+        }
+
         typedef "vec3" {
           type = object({ x = number, y = number, z = optional(number, 0) })
+        }
+
+        typedef "path" {
+          type = list(symbols::vec3())
         }
 
         typedef "broken" {
@@ -192,7 +204,10 @@ fn a_library_file_is_checked_on_its_own() {
             type = string
           }
           type   = list(string)
-          return = ["${prefix}-a", "${prefix}-b", upper(prefix)]
+          locals {
+            upper = upper(param.prefix)
+          }
+          return = ["${param.prefix}-a", "${param.prefix}-b", local.upper, value.greeting]
         }
 
         function "wrong" {
@@ -200,12 +215,104 @@ fn a_library_file_is_checked_on_its_own() {
             type = number
           }
           type   = bool
-          return = [n]
-                  #^^^ error[type-mismatch]
+          return = [param.n]
+                  #^^^^^^^^^ error[type-mismatch]
+        }
+
+        function "first" {
+          parameter "p" {
+            type = symbols::path()
+          }
+          type   = number
+          return = param.p[0].z
+        }
+
+        values {
+          greeting = format("Hello, %s", "World")
+          loud     = upper(value.greeting)
+        }
+    "#]]);
+}
+
+/// What OpenTofu's library scope does not have is an error there: a bare
+/// name (HCL's "Unknown variable"), a misspelt `param.`/`value.`, a
+/// function's `local.` outside it, the module's `var.`, a top-level
+/// `locals` block (not in `symbolFileSchema`) and an edition other than
+/// "experimental2026" (`CompileLibrary`).
+#[test]
+fn what_a_library_scope_lacks_is_an_error() {
+    check(expect![[r#"
+        //- lib/example.sym.hcl
+        language {
+          edition = "2026"
+                   #^^^^^^ error[invalid-value]
+        }
+
+        function "add" {
+          parameter "a" {
+            type = number
+          }
+          return = a + param.b + value.nope + var.x
+                  #^ error[undefined-reference]
+                      #^^^^^^^ error[undefined-reference]
+                                #^^^^^^^^^^ error[undefined-reference]
+                                             #^^^ error[undefined-reference]
+        }
+
+        values {
+          v = local.x
+             #^^^^^ error[undefined-reference]
         }
 
         locals {
-          greeting = format("Hello, %s", "World")
+        ^^^^^^ error[unsupported-argument]
+          old = 1
+        }
+    "#]]);
+}
+
+/// A `variadic = true` parameter takes any number of arguments of its type
+/// after the others (cty's `VarParam`, `Function.Compile` in
+/// internal/configs/symlib/functions.go); the function's result type is
+/// its declared `type`.
+#[test]
+fn a_variadic_parameter_takes_any_number_of_arguments() {
+    check(expect![[r#"
+        //- main.tofu
+        language { experiments = [symbol_libraries] }
+
+        symbols "lib" {
+          source = "./lib"
+        }
+
+        output "three" {
+          value = symbols::lib::greeting("Hello", "A", "B")
+        }
+
+        output "one" {
+          value = symbols::lib::greeting("Hello")
+        }
+
+        output "none" {
+          value = symbols::lib::greeting()
+                 #^^^^^^^^^^^^^^^^^^^^^^^^ error[argument-count]
+        }
+
+        output "list" {
+          value = symbols::lib::greeting("Hello", ["A"])
+                                                 #^^^^^ error[type-mismatch]
+        }
+        //- lib/lib.sym.hcl
+        function "greeting" {
+          type = list(string)
+          parameter "prefix" {
+            type = string
+          }
+          parameter "name" {
+            type     = string
+            variadic = true
+          }
+          return = [for n in param.name : "${param.prefix} ${n}"]
         }
     "#]]);
 }
