@@ -157,6 +157,7 @@ impl Backend {
                 if settings.excluded(path) {
                     diags = Default::default();
                 }
+                diags.extend(not_read(disk, path));
                 // In the file's own offsets (a JSON file's, not its lowering's).
                 let diags = analysis::shown_diagnostics(&snapshot.docs, *i, &diags);
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
@@ -335,4 +336,21 @@ impl Backend {
     pub(super) async fn refresh_all(&self) {
         self.refresh_modules(|_, _| true).await;
     }
+}
+
+/// A `file-not-read` warning, at the start of an open document, for each
+/// file of its module that was not read (over the source cap, which bounds
+/// a file's memory, or not text): its declarations are missing, and the
+/// user is told why.
+fn not_read(disk: &project::disk::Disk, path: &std::path::Path) -> Vec<syntax::diagnostic::Diagnostic> {
+    use syntax::diagnostic::{Code, Diagnostic};
+    let (Some(dir), family) = (path.parent(), analysis::family_of(path)) else { return Vec::new() };
+    disk.unread(dir)
+        .into_iter()
+        .filter(|(p, _)| analysis::family_of(p) == family)
+        .map(|(p, why)| {
+            let name = p.file_name().unwrap_or(p.as_os_str()).to_string_lossy();
+            Diagnostic::new(Code::FileNotRead, 0..0, format!("`{name}` of this module was not read: {why}"))
+        })
+        .collect()
 }

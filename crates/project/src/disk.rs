@@ -22,8 +22,10 @@ type Stamp = (Option<SystemTime>, u64);
 /// A file as last read, while its stamp stays the same.
 struct OnDisk {
     stamp: Stamp,
-    /// `None` when it is not UTF-8 text.
+    /// `None` when it is not UTF-8 text or over its cap.
     doc: Option<Document>,
+    /// Why it was not read, when it was not (see [`Disk::unread`]).
+    unread: Option<Arc<str>>,
     /// No change event arrived since it was read.
     current: bool,
 }
@@ -125,15 +127,15 @@ impl Wanted<'_> {
     }
 }
 
-/// A regular file's text, `None` when it is not UTF-8 text or is over
-/// [`SOURCE_CAP`](crate::fsread::SOURCE_CAP) (skipped, but its stamp
-/// kept, so it is not opened again until it changes); never waits on a
-/// FIFO or device ([`crate::fsread`]).
-fn read_text(path: &Path) -> Result<(Stamp, Option<String>), crate::fsread::ReadError> {
+/// A regular file's text, or why it is not text we analyse (not UTF-8);
+/// never waits on a FIFO or device ([`crate::fsread`]). One over
+/// [`SOURCE_CAP`](crate::fsread::SOURCE_CAP) is an error: skipped, but
+/// its stamp kept, so it is not opened again until it changes.
+fn read_text(path: &Path) -> Result<(Stamp, Result<String, String>), crate::fsread::ReadError> {
     let opened = crate::fsread::open_regular(path)?;
     let stamp = (opened.meta.modified().ok(), opened.meta.len());
     let bytes = opened.read(crate::fsread::SOURCE_CAP)?;
-    Ok((stamp, crate::fsread::decode(bytes).ok()))
+    Ok((stamp, crate::fsread::decode(bytes).map_err(|e| e.to_string())))
 }
 
 // Looks at the disk (listings and stamps), per thread: tests check that
@@ -315,11 +317,14 @@ impl Disk {
                 drop(skipped);
                 let meta = std::fs::metadata(path).ok().filter(|m| m.is_file());
                 let stamp = meta.filter(|_| matches!(e, crate::fsread::ReadError::TooLarge(_)));
-                (stamp.map(|m| (m.modified().ok(), m.len()))?, None)
+                (stamp.map(|m| (m.modified().ok(), m.len()))?, Err(e.to_string()))
             }
         };
-        let doc = text.map(|t| parse(path, Arc::new(t.into()), settings));
-        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), current: true });
+        let (doc, unread) = match text {
+            Ok(t) => (Some(parse(path, Arc::new(t.into()), settings)), None),
+            Err(why) => (None, Some(Arc::from(why))),
+        };
+        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: doc.clone(), unread, current: true });
         doc
     }
 
@@ -333,7 +338,8 @@ impl Disk {
         } else {
             parse(path, doc.file.text.clone(), settings)
         };
-        self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: Some(doc.clone()), current: true });
+        let on_disk = OnDisk { stamp, doc: Some(doc.clone()), unread: None, current: true };
+        self.lock().files.insert(path.to_path_buf(), on_disk);
         Some(doc)
     }
 
@@ -375,6 +381,22 @@ impl Disk {
         let mut out = self.skipped.locked().clone();
         out.sort();
         out.dedup();
+        out
+    }
+
+    /// The files of `dir` that a module wanted but that were not read, as
+    /// last looked at, with why (over the source cap, not UTF-8): the
+    /// server says so on the module's open documents, where `check` says
+    /// it as an I/O failure.
+    pub fn unread(&self, dir: &Path) -> Vec<(PathBuf, Arc<str>)> {
+        let files = self.lock();
+        let mut out: Vec<(PathBuf, Arc<str>)> = files
+            .files
+            .iter()
+            .filter(|(p, f)| p.parent() == Some(dir) && f.current)
+            .filter_map(|(p, f)| Some((p.clone(), f.unread.clone()?)))
+            .collect();
+        out.sort();
         out
     }
 
