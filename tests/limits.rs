@@ -68,3 +68,21 @@ async fn an_open_document_over_the_cap_is_not_analysed() {
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0]["code"], "undefined-reference");
 }
+
+/// Neovim and Helix do not watch files for the server: a change of the
+/// root `.hcl-types.hcl` on disk (a `git checkout`, an edit elsewhere) is
+/// seen by the server's own watch and the open modules are published
+/// again, without a keystroke (issue 42, item 9: they kept stale results).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_configuration_file_is_published_without_a_keystroke() {
+    let mut s = Session::start(Enc::Utf8).await;
+    s.disk(".hcl-types.hcl", "severity = { undefined-reference = \"warning\" }\n");
+    std::fs::create_dir_all(s.dir.join("app")).unwrap();
+    let u = s.open("app/main.tf", "locals {\n  a = local.b\n}\n").await;
+    let warned = s.newest_until(&u, |d| d.len() == 1 && d[0]["severity"] == 2).await;
+    assert_eq!(warned[0]["code"], "undefined-reference", "{warned:?}");
+    // Written over on disk; the client says nothing.
+    s.disk(".hcl-types.hcl", "severity = { undefined-reference = \"off\" }\n");
+    let off = s.newest_until(&u, |d| d.is_empty()).await;
+    assert!(off.is_empty(), "still published with the old file: {off:?}");
+}

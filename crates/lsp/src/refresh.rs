@@ -5,7 +5,7 @@
 
 use analysis::sync::Locked;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -96,6 +96,9 @@ impl Backend {
             phases::mark("off_loop");
             let (published, disk, graph) = (&me.published, &me.disk, &me.graph);
             let settings = partial.settings.clone();
+            if let Some(config) = settings.config_file.as_deref().filter(|_| recheck) {
+                disk.watch_config(config);
+            }
             let (snapshot, _) = partial.complete(disk, recheck)?;
             phases::mark("completed");
             let analysis = {
@@ -322,6 +325,15 @@ impl Backend {
                 while let Ok(more) = rx.try_recv() {
                     dirs.extend(more);
                 }
+                // A configuration file (announced as itself) may change
+                // any module's settings: read again, off the lock.
+                let config = |p: &PathBuf| p.file_name().is_some_and(|n| n == project::config::FILE_NAME);
+                if dirs.iter().any(config) {
+                    me.state.locked().documents.config_changed(Path::new(project::config::FILE_NAME));
+                    me.graph.settings_changed();
+                    me.refresh_all().await;
+                    dirs.retain(|p| !config(p));
+                }
                 // The symbol index hears of them too (a client that watches
                 // nothing tells it nothing), off the message loop.
                 let (index, changed) = (me.index.clone(), dirs.clone());
@@ -329,6 +341,23 @@ impl Backend {
                 // Quiet: an analysis that took the events in first may
                 // have published the same lists already.
                 me.files_changed(dirs.into_iter().collect(), true).await;
+            }
+        });
+    }
+
+    /// A configuration file read off the state lock (`project::nearest`)
+    /// is ready: every open module is analysed again with it.
+    pub(super) fn config_loads(&self) {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+        self.state.locked().documents.on_config_loaded(Arc::new(move || {
+            let _ = tx.send(());
+        }));
+        let me = self.clone();
+        tokio::spawn(async move {
+            while rx.recv().await.is_some() {
+                while rx.try_recv().is_ok() {}
+                me.graph.settings_changed();
+                me.refresh_all().await;
             }
         });
     }

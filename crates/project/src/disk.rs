@@ -229,11 +229,15 @@ impl Disk {
     /// (which name only the files a client is told to watch): a file of
     /// a kind this server reads, or one it read. An editor's swap and
     /// backup files beside the module are not changes of it. The
-    /// directories changed are announced (see [`Self::announce_to`]).
+    /// directories changed are announced (see [`Self::announce_to`]), and
+    /// a configuration file that changed as itself.
     pub fn take_events(&self) {
         let happened = self.watch.happened();
         let mut dirs = Vec::new();
         for path in &happened.files {
+            if path.file_name().is_some_and(|n| n == crate::config::FILE_NAME) {
+                dirs.push(path.clone());
+            }
             if FileKind::for_path(path).is_some() || self.lock().files.contains_key(path) {
                 self.changed(path);
                 dirs.extend(path.parent().map(Path::to_path_buf));
@@ -250,6 +254,15 @@ impl Disk {
         dirs.dedup();
         if let Some(announce) = self.announce.locked().as_ref() {
             announce(dirs);
+        }
+    }
+
+    /// For a client that does not watch files: the directory of the
+    /// configuration file `path` is watched, so that a change of it is
+    /// announced (as the file itself, see [`Self::take_events`]).
+    pub fn watch_config(&self, path: &Path) {
+        if let Some(dir) = path.parent() {
+            self.watch.covers(dir);
         }
     }
 

@@ -353,9 +353,15 @@ impl Documents {
     pub fn config_changed(&mut self, path: &Path) -> bool {
         let is_config = path.file_name().is_some_and(|n| n == crate::config::FILE_NAME);
         if is_config {
-            self.configs = Default::default();
+            self.configs.look_again();
         }
         is_config
+    }
+
+    /// Tells `loaded` when a configuration file read off the state lock
+    /// is ready (`nearest.rs`).
+    pub fn on_config_loaded(&mut self, loaded: crate::nearest::Loaded) {
+        self.configs.on_loaded(loaded);
     }
 
     /// The settings for the files of the module in `dir` (a Nomad job's

@@ -91,11 +91,13 @@ pub fn within_limits<'a>(patterns: impl ExactSizeIterator<Item = &'a str>) -> Re
     if n > MAX_PATTERNS {
         return Err(format!("{n} exclude patterns: at most {MAX_PATTERNS} are read"));
     }
-    for p in patterns.filter(|p| p.len() > MAX_PATTERN_LEN) {
-        let start: String = p.chars().take(40).collect();
-        return Err(format!("exclude pattern `{start}…`: longer than {MAX_PATTERN_LEN} bytes"));
+    match patterns.into_iter().find(|p| p.len() > MAX_PATTERN_LEN) {
+        Some(long) => {
+            let start: String = long.chars().take(40).collect();
+            Err(format!("exclude pattern `{start}…`: longer than {MAX_PATTERN_LEN} bytes"))
+        }
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn absolute(path: &Path) -> PathBuf {
