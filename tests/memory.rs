@@ -170,7 +170,7 @@ fn case(name: &str, size: usize) -> Option<Vec<(&'static str, String)>> {
             vec![("main.tf", "variable \"l\" {}\n".into()), ("x.auto.tfvars", tfvars)]
         }
         "tfvars-list" => {
-            let item = |i: usize| if i % 2 == 0 { i.to_string() } else { format!("\"{i}\"") };
+            let item = |i: usize| if i.is_multiple_of(2) { i.to_string() } else { format!("\"{i}\"") };
             let tfvars = generated("l = [", item, ", ", "0]\n", size);
             vec![("main.tf", "variable \"l\" {\n  type = list(number)\n}\n".into()), ("x.auto.tfvars", tfvars)]
         }
