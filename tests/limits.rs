@@ -86,3 +86,20 @@ async fn a_changed_configuration_file_is_published_without_a_keystroke() {
     let off = s.newest_until(&u, |d| d.is_empty()).await;
     assert!(off.is_empty(), "still published with the old file: {off:?}");
 }
+
+/// A configuration file past its limits (100,000 globs took 1.1 GB and
+/// held every request for seconds) is not used, and says why when open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configuration_file_past_its_limits_says_so() {
+    let mut s = Session::start(Enc::Utf8).await;
+    let globs: Vec<String> = (0..1001).map(|i| format!("\"d{i}/**\"")).collect();
+    let text = format!("exclude = [{}]\n", globs.join(", "));
+    let u = s.open(".hcl-types.hcl", &text).await;
+    let said = |d: &[serde_json::Value]| !not_read(d).is_empty();
+    let diags = s.newest_until(&u, said).await;
+    assert_eq!(
+        not_read(&diags),
+        ["this configuration file is not used: `exclude`: 1001 exclude patterns: at most 1000 are read"],
+        "{diags:?}"
+    );
+}

@@ -77,7 +77,7 @@ impl Backend {
     /// documents, unless newer results were published meanwhile (or, after
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
-        let (seq, asked, partial, encoding, recheck) = {
+        let (seq, asked, partial, encoding, recheck, config_errors) = {
             let mut st = self.state.locked();
             // Numbered under the lock that the texts are taken under: a
             // later number is always of later texts, from whichever task
@@ -86,10 +86,9 @@ impl Backend {
             let Some(key) = module_key(&path) else { return };
             let asked = st.asked.entry(key).or_default().clone();
             asked.fetch_max(seq, Ordering::SeqCst);
-            match st.documents.module(&path) {
-                Some(partial) => (seq, asked, partial, st.encoding, !st.watching),
-                None => return,
-            }
+            let Some(partial) = st.documents.module(&path) else { return };
+            // (After the module's settings: they take in a file just read.)
+            (seq, asked, partial, st.encoding, !st.watching, st.documents.config_errors())
         };
         let me = self.clone();
         let result = blocking(move || {
@@ -161,6 +160,7 @@ impl Backend {
                     diags = Default::default();
                 }
                 diags.extend(not_read(disk, path));
+                diags.extend(not_used(&config_errors, path));
                 // In the file's own offsets (a JSON file's, not its lowering's).
                 let diags = analysis::shown_diagnostics(&snapshot.docs, *i, &diags);
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
@@ -365,6 +365,15 @@ impl Backend {
     pub(super) async fn refresh_all(&self) {
         self.refresh_modules(|_, _| true).await;
     }
+}
+
+/// On an open configuration file that is not used (a mistake, or more
+/// than its limits), a `file-not-read` warning at its start that says why:
+/// `check` exits 2 with the same message.
+fn not_used(errors: &[(PathBuf, String)], path: &std::path::Path) -> Option<syntax::diagnostic::Diagnostic> {
+    use syntax::diagnostic::{Code, Diagnostic};
+    let (_, why) = errors.iter().find(|(p, _)| p == path)?;
+    Some(Diagnostic::new(Code::FileNotRead, 0..0, format!("this configuration file is not used: {why}")))
 }
 
 /// A `file-not-read` warning, at the start of an open document, for each

@@ -358,6 +358,11 @@ impl Documents {
         is_config
     }
 
+    /// The configuration files read that are not used, with why.
+    pub fn config_errors(&self) -> Vec<(PathBuf, String)> {
+        self.configs.errors()
+    }
+
     /// Tells `loaded` when a configuration file read off the state lock
     /// is ready (`nearest.rs`).
     pub fn on_config_loaded(&mut self, loaded: crate::nearest::Loaded) {

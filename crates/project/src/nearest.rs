@@ -172,6 +172,13 @@ impl Nearest {
         known
     }
 
+    /// The files read that are not used, with why (a mistake, a limit):
+    /// the server says so on the file when it is open.
+    pub fn errors(&self) -> Vec<(PathBuf, String)> {
+        let failed = self.files.iter().filter_map(|(p, (f, _))| Some((p.clone(), f.config.as_ref().err()?.clone())));
+        failed.collect()
+    }
+
     /// Whether a file read off the lock waits to be taken in.
     fn ready(&self) -> bool {
         self.loading.locked().files.values().any(|(_, found)| found.is_some())
