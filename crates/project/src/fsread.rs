@@ -28,9 +28,10 @@ use std::path::Path;
 pub const SOURCE_CAP: u64 = 12 << 20;
 
 /// The most heap any shape of source costs per byte, measured at 1 MB
-/// by `tests/memory.rs` (a file of `a{}` lines or of `l=1` lines: ~290,
-/// per-item overhead of ~1 KB for 4 bytes of text; long literals 30-180).
-pub const HEAP_PER_SOURCE_BYTE: u64 = 300;
+/// by `tests/memory.rs` (a file of `a{}` lines or of `l=1` lines: 278 and
+/// 288, an item's overhead of ~1 KB for 4 bytes of text; long literals
+/// 30-180), with some room.
+pub const HEAP_PER_SOURCE_BYTE: u64 = 320;
 
 /// What one source file may cost at most: [`SOURCE_CAP`] is derived from it.
 pub const FILE_HEAP_BUDGET: u64 = 4 << 30;
