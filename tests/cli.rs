@@ -735,7 +735,7 @@ fn fmt_refuses_stdin_over_the_cap() {
     let o = child.wait_with_output().unwrap();
     writer.join().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("larger than 64 MiB"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than 12 MiB"), "{}", stderr(&o));
 }
 
 /// Issue 41: the Rust tests (`tests/paths/mod.rs`) and the scripts and

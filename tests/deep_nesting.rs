@@ -139,4 +139,39 @@ async fn the_server_accepts_the_deepest_nesting_and_survives_far_beyond() {
         assert!(diags[0]["message"].as_str().unwrap().contains("at most 256 nested levels"), "{:?}", diags[0]);
         everything(&mut s, &u, 50_000).await;
     }
+    // Terraform's JSON syntax, to the limit and far past it.
+    let u = s.open("ok.tf.json", &json_program(DEEPEST)).await;
+    assert!(s.diagnostics(&u, 1).await.is_empty());
+    everything(&mut s, &u, DEEPEST).await;
+    let u = s.open("far.tf.json", &json_program(100_000)).await;
+    assert_eq!(s.diagnostics(&u, 1).await.len(), 1);
+    everything(&mut s, &u, 50_000).await;
+}
+
+/// `locals { x = … }` in Terraform's JSON syntax with `n` nested lists:
+/// the JSON is two levels deeper than the lowered value (the file's object
+/// and `locals`'), blocks with labels more.
+fn json_program(n: usize) -> String {
+    format!("{{\"locals\": {{\"x\": {}1{}}}}}\n", "[".repeat(n), "]".repeat(n))
+}
+
+/// A `.tf.json` is held to the native syntax's limit, not to a tighter
+/// one of its own: a value nested to the limit reads (its JSON deeper than
+/// 256: issue 42 item 9, a false syntax error; Terraform's JSON parser has
+/// no limit), one past it is the native error, and far past it one error,
+/// never an overflow.
+#[test]
+fn json_is_held_to_the_native_limit() {
+    let dir = tempdir("json");
+    std::fs::write(dir.join("ok.tf.json"), json_program(DEEPEST)).unwrap();
+    let (status, out) = check(&dir);
+    assert_eq!((status, out.as_str()), (Some(0), ""));
+    for (name, n) in [("past", DEEPEST + 1), ("far", 100_000)] {
+        let dir = tempdir(&format!("json-{name}"));
+        std::fs::write(dir.join("x.tf.json"), json_program(n)).unwrap();
+        let (status, out) = check(&dir);
+        assert_eq!(status, Some(1), "{out}");
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(out.contains("error[syntax]: syntax error: "), "{out}");
+    }
 }

@@ -179,11 +179,11 @@ fn files_over_the_cap_are_skipped_and_reported() {
     write(&dir, "root/main.tf", "module \"c\" {\n  source = \"../child\"\n  n      = \"x\"\n}\n");
     write(&dir, "root/vars.tf", "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n");
     write(&dir, "child/vars.tf", "variable \"n\" {\n  type = number\n}\n");
-    sparse(&dir.join("root/huge.tf"), 65 << 20);
-    sparse(&dir.join("child/huge.tf"), 65 << 20);
+    sparse(&dir.join("root/huge.tf"), 13 << 20);
+    sparse(&dir.join("child/huge.tf"), 13 << 20);
     let (code, out, err) = check(&dir, &["check", "root"]);
-    assert!(err.contains("root/huge.tf: error: larger than 64 MiB: not read"), "{err}");
-    assert!(err.contains("child/huge.tf: error: larger than 64 MiB: not read"), "{err}");
+    assert!(err.contains("root/huge.tf: error: larger than 12 MiB: not read"), "{err}");
+    assert!(err.contains("child/huge.tf: error: larger than 12 MiB: not read"), "{err}");
     assert!(out.contains("root/vars.tf:3:13: error[invalid-value]"), "{out}");
     assert!(out.contains("root/main.tf:3:12: error[invalid-value]"), "the child's variable: {out}");
     assert_eq!(code, 2, "{err}");

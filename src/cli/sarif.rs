@@ -36,6 +36,7 @@ fn rule_text(code: Code) -> &'static str {
         Code::MissingType => {
             "A variable without a type: any value is accepted (the hint names the type its default suggests)."
         }
+        Code::FileNotRead => "A file of the module that was not read (over the size limit, or not text).",
     }
 }
 

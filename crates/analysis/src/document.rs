@@ -125,6 +125,25 @@ struct Step {
 const LINEAGE: usize = 16;
 
 impl Document {
+    /// A file that is not analysed (over the size that bounds a file's
+    /// memory, or invalid JSON): its text, for positions, no items, and why.
+    pub fn unanalysed(file: SourceFile, why: Diagnostic) -> Document {
+        Document {
+            file,
+            items: Arc::new(Vec::new()),
+            diagnostics: vec![why],
+            kept: 0,
+            revision: next_id(),
+            lineage: Arc::new([]),
+            shown: None,
+        }
+    }
+
+    /// Whether this is an [`Self::unanalysed`] file.
+    pub fn is_unanalysed(&self) -> bool {
+        self.items.is_empty() && self.diagnostics.iter().any(|d| d.code == Code::FileNotRead)
+    }
+
     pub fn parse(file: SourceFile) -> Document {
         if syntax::json::is_json_path(&file.path) {
             return Document::parse_json(file);
@@ -171,15 +190,7 @@ impl Document {
                     (0..=e.offset.min(file.text.len())).rev().find(|&i| file.text.is_char_boundary(i)).unwrap_or(0);
                 let end = file.text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
                 let d = Diagnostic::new(Code::Syntax, at..end, format!("syntax error: {}", e.message));
-                Document {
-                    file,
-                    items: Arc::new(Vec::new()),
-                    diagnostics: vec![d],
-                    kept: 0,
-                    revision: next_id(),
-                    lineage: Arc::new([]),
-                    shown: None,
-                }
+                Document::unanalysed(file, d)
             }
         }
     }

@@ -5,7 +5,7 @@
 
 use analysis::sync::Locked;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,7 +77,7 @@ impl Backend {
     /// documents, unless newer results were published meanwhile (or, after
     /// an `edit` of `path`, the same ones).
     pub(super) async fn refresh_one(&self, path: PathBuf, edit: bool) {
-        let (seq, asked, partial, encoding, recheck) = {
+        let (seq, asked, partial, encoding, recheck, config_errors) = {
             let mut st = self.state.locked();
             // Numbered under the lock that the texts are taken under: a
             // later number is always of later texts, from whichever task
@@ -86,16 +86,18 @@ impl Backend {
             let Some(key) = module_key(&path) else { return };
             let asked = st.asked.entry(key).or_default().clone();
             asked.fetch_max(seq, Ordering::SeqCst);
-            match st.documents.module(&path) {
-                Some(partial) => (seq, asked, partial, st.encoding, !st.watching),
-                None => return,
-            }
+            let Some(partial) = st.documents.module(&path) else { return };
+            // (After the module's settings: they take in a file just read.)
+            (seq, asked, partial, st.encoding, !st.watching, st.documents.config_errors())
         };
         let me = self.clone();
         let result = blocking(move || {
             phases::mark("off_loop");
             let (published, disk, graph) = (&me.published, &me.disk, &me.graph);
             let settings = partial.settings.clone();
+            if let Some(config) = settings.config_file.as_deref().filter(|_| recheck) {
+                disk.watch_config(config);
+            }
             let (snapshot, _) = partial.complete(disk, recheck)?;
             phases::mark("completed");
             let analysis = {
@@ -157,6 +159,8 @@ impl Backend {
                 if settings.excluded(path) {
                     diags = Default::default();
                 }
+                diags.extend(not_read(disk, path));
+                diags.extend(not_used(&config_errors, path));
                 // In the file's own offsets (a JSON file's, not its lowering's).
                 let diags = analysis::shown_diagnostics(&snapshot.docs, *i, &diags);
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
@@ -321,6 +325,15 @@ impl Backend {
                 while let Ok(more) = rx.try_recv() {
                     dirs.extend(more);
                 }
+                // A configuration file (announced as itself) may change
+                // any module's settings: read again, off the lock.
+                let config = |p: &PathBuf| p.file_name().is_some_and(|n| n == project::config::FILE_NAME);
+                if dirs.iter().any(config) {
+                    me.state.locked().documents.config_changed(Path::new(project::config::FILE_NAME));
+                    me.graph.settings_changed();
+                    me.refresh_all().await;
+                    dirs.retain(|p| !config(p));
+                }
                 // The symbol index hears of them too (a client that watches
                 // nothing tells it nothing), off the message loop.
                 let (index, changed) = (me.index.clone(), dirs.clone());
@@ -332,7 +345,50 @@ impl Backend {
         });
     }
 
+    /// A configuration file read off the state lock (`project::nearest`)
+    /// is ready: every open module is analysed again with it.
+    pub(super) fn config_loads(&self) {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+        self.state.locked().documents.on_config_loaded(Arc::new(move || {
+            let _ = tx.send(());
+        }));
+        let me = self.clone();
+        tokio::spawn(async move {
+            while rx.recv().await.is_some() {
+                while rx.try_recv().is_ok() {}
+                me.graph.settings_changed();
+                me.refresh_all().await;
+            }
+        });
+    }
+
     pub(super) async fn refresh_all(&self) {
         self.refresh_modules(|_, _| true).await;
     }
+}
+
+/// On an open configuration file that is not used (a mistake, or more
+/// than its limits), a `file-not-read` warning at its start that says why:
+/// `check` exits 2 with the same message.
+fn not_used(errors: &[(PathBuf, String)], path: &std::path::Path) -> Option<syntax::diagnostic::Diagnostic> {
+    use syntax::diagnostic::{Code, Diagnostic};
+    let (_, why) = errors.iter().find(|(p, _)| p == path)?;
+    Some(Diagnostic::new(Code::FileNotRead, 0..0, format!("this configuration file is not used: {why}")))
+}
+
+/// A `file-not-read` warning, at the start of an open document, for each
+/// file of its module that was not read (over the source cap, which bounds
+/// a file's memory, or not text): its declarations are missing, and the
+/// user is told why.
+fn not_read(disk: &project::disk::Disk, path: &std::path::Path) -> Vec<syntax::diagnostic::Diagnostic> {
+    use syntax::diagnostic::{Code, Diagnostic};
+    let (Some(dir), family) = (path.parent(), analysis::family_of(path)) else { return Vec::new() };
+    disk.unread(dir)
+        .into_iter()
+        .filter(|(p, _)| analysis::family_of(p) == family)
+        .map(|(p, why)| {
+            let name = p.file_name().unwrap_or(p.as_os_str()).to_string_lossy();
+            Diagnostic::new(Code::FileNotRead, 0..0, format!("`{name}` of this module was not read: {why}"))
+        })
+        .collect()
 }

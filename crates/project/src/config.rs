@@ -98,7 +98,10 @@ pub fn parse(text: &str, dir: &Path) -> Result<Config, String> {
         let value = &attr.value;
         let at = |e: String| format!("`{key}`: {e}");
         match key {
-            "exclude" => config.exclude = strings(value).map_err(at)?,
+            "exclude" => {
+                config.exclude = strings(value).map_err(at)?;
+                crate::exclude::within_limits(config.exclude.iter().map(String::as_str)).map_err(at)?;
+            }
             "dialect" => {
                 let s = string(value).map_err(at)?;
                 config.dialect = Some(s.parse::<Dialect>().map_err(|_| {
@@ -192,6 +195,7 @@ package_schemas  = ["schemas/random.json"]
 
     #[test]
     fn mistakes_are_errors_that_say_where() {
+        let too_many = format!("exclude = [{}]", vec!["\"x\""; 1001].join(","));
         let cases = [
             ("exclude = \"x\"", "`exclude`: expected a list of strings"),
             ("dialect = \"cobol\"", "`dialect`: unknown dialect `cobol`"),
@@ -200,6 +204,7 @@ package_schemas  = ["schemas/random.json"]
             ("excludes = []", "unknown attribute `excludes`"),
             ("rule \"x\" {}", "unexpected block `rule`"),
             ("exclude = [", ""),
+            (too_many.as_str(), "`exclude`: 1001 exclude patterns: at most 1000 are read"),
         ];
         for (text, wanted) in cases {
             let e = parse(text, Path::new("/")).expect_err(text);

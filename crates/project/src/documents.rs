@@ -79,7 +79,14 @@ impl Open {
                 return d.clone();
             }
         }
+        if self.rope.len_bytes() as u64 > crate::fsread::SOURCE_CAP {
+            return self.unanalysed(path, dialect);
+        }
         let before = self.edit.take().map_or(0, |e| e.text);
+        // One left unanalysed is parsed whole.
+        if self.doc.as_ref().is_some_and(|(_, d)| d.is_unanalysed()) {
+            (self.doc, self.changes) = (None, None);
+        }
         // The new text, and the last parse with the bytes that changed.
         let (text, last) = match (self.doc.take(), self.changes.as_deref()) {
             // A JSON file's document holds its lowering, not its text.
@@ -116,6 +123,23 @@ impl Open {
                 Document::parse(file)
             }
         };
+        self.doc = Some((self.version, doc.clone()));
+        doc
+    }
+
+    /// An open document over [`SOURCE_CAP`](crate::fsread::SOURCE_CAP),
+    /// the size that bounds one file's memory: not parsed (as a file on
+    /// disk that large is not read), one `file-not-read` warning.
+    fn unanalysed(&mut self, path: &Path, dialect: syntax::Dialect) -> Document {
+        let why = format!(
+            "larger than {} MiB: not analysed (the size limit that bounds a file's memory)",
+            crate::fsread::SOURCE_CAP >> 20
+        );
+        let diagnostic = syntax::diagnostic::Diagnostic::new(syntax::diagnostic::Code::FileNotRead, 0..0, why);
+        let text = Arc::new(self.rope.to_string().into());
+        let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
+        let doc = Document::unanalysed(SourceFile { path: path.to_path_buf(), text, kind, dialect }, diagnostic);
+        (self.changes, self.edit) = (None, None);
         self.doc = Some((self.version, doc.clone()));
         doc
     }
@@ -329,9 +353,20 @@ impl Documents {
     pub fn config_changed(&mut self, path: &Path) -> bool {
         let is_config = path.file_name().is_some_and(|n| n == crate::config::FILE_NAME);
         if is_config {
-            self.configs = Default::default();
+            self.configs.look_again();
         }
         is_config
+    }
+
+    /// The configuration files read that are not used, with why.
+    pub fn config_errors(&self) -> Vec<(PathBuf, String)> {
+        self.configs.errors()
+    }
+
+    /// Tells `loaded` when a configuration file read off the state lock
+    /// is ready (`nearest.rs`).
+    pub fn on_config_loaded(&mut self, loaded: crate::nearest::Loaded) {
+        self.configs.on_loaded(loaded);
     }
 
     /// The settings for the files of the module in `dir` (a Nomad job's

@@ -18,9 +18,25 @@ use std::path::Path;
 
 /// Module source files (`.tf`, `.tfvars`, `.pp`, `.hcl`, …). Generated
 /// Terraform of 10 MB is benchmarked and must work; real modules are
-/// kilobytes. Past this, a file costs the server several GB of trees, so
-/// it is skipped and said to be.
-pub const SOURCE_CAP: u64 = 64 << 20;
+/// kilobytes. The cap is what bounds one file's memory: analysing a file
+/// costs at most [`HEAP_PER_SOURCE_BYTE`] bytes of heap per byte, whatever
+/// it holds (`tests/memory.rs` measures every shape), so no file costs
+/// more than [`FILE_HEAP_BUDGET`]. A file past the cap is skipped and
+/// said to be (`check`: an I/O failure; the server: a `file-not-read`
+/// warning on its module's open documents), never read in part. At 64 MiB
+/// a 60 MB file of tiny blocks asked for ~16 GB and killed the server.
+pub const SOURCE_CAP: u64 = 12 << 20;
+
+/// The most heap any shape of source costs per byte, measured at 1 MB
+/// by `tests/memory.rs` (a file of `a{}` lines or of `l=1` lines: 278 and
+/// 288, an item's overhead of ~1 KB for 4 bytes of text; long literals
+/// 30-180), with some room.
+pub const HEAP_PER_SOURCE_BYTE: u64 = 320;
+
+/// What one source file may cost at most: [`SOURCE_CAP`] is derived from it.
+pub const FILE_HEAP_BUDGET: u64 = 4 << 30;
+
+const _: () = assert!(SOURCE_CAP * HEAP_PER_SOURCE_BYTE <= FILE_HEAP_BUDGET);
 
 /// Small files written by tools or by hand: `.terraform.lock.hcl`,
 /// `.terraform/modules/modules.json`, a `--var-file-table`. Kilobytes in
@@ -252,7 +268,7 @@ mod tests {
         assert_eq!(read_regular_to_string(&path, SOURCE_CAP).unwrap(), "locals {}\n");
         let e = read_regular(&path, 9).unwrap_err();
         assert_eq!(e.to_string(), "larger than 9 bytes: not read");
-        assert_eq!(ReadError::TooLarge(SOURCE_CAP).to_string(), "larger than 64 MiB: not read");
+        assert_eq!(ReadError::TooLarge(SOURCE_CAP).to_string(), "larger than 12 MiB: not read");
         // Grown after the open: caught by reading one byte past the cap.
         let opened = open_regular(&path).unwrap();
         std::fs::write(&path, "locals { x = 1 }\n").unwrap();

@@ -128,6 +128,9 @@ pub struct Settings {
     /// The configuration file's `exclude` (none: nothing is excluded):
     /// files it matches get no diagnostics, as `check` leaves them out.
     pub exclude: Option<Arc<crate::exclude::Exclude>>,
+    /// The configuration file merged in, if any (the server's own watch
+    /// watches its directory for a client that does not watch files).
+    pub config_file: Option<PathBuf>,
     /// Tells settings apart (each read from the editor gets its own), so
     /// what is made of them can be kept while they stay the same.
     pub id: u64,
@@ -146,6 +149,7 @@ impl Default for Settings {
             provider_files: Vec::new(),
             package_files: Vec::new(),
             exclude: None,
+            config_file: None,
             id: 0,
         }
     }
@@ -234,6 +238,7 @@ impl Settings {
             s.dialects.push((all.compile_matcher(), d));
         }
         s.exclude = Some(exclude);
+        s.config_file = c.path.clone();
         let base = c.path.as_deref().and_then(Path::parent).and_then(|d| d.canonicalize().ok());
         let inside = |p: &&PathBuf| base.as_ref().is_some_and(|b| p.canonicalize().is_ok_and(|p| p.starts_with(b)));
         let providers: Vec<PathBuf> = c

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
 use serde_json::Value;
 
 use types::Type;
@@ -73,7 +73,7 @@ pub fn load_package(json: &[u8]) -> Result<Package, String> {
     let version = doc.get("version").and_then(Value::as_str).unwrap_or_default().to_string();
     let module_format = match doc.pointer("/meta/moduleFormat").and_then(Value::as_str) {
         // Pulumi fails to bind a schema whose format does not compile.
-        Some(f) => Some(Regex::new(f).map_err(|e| format!("not a package schema: `meta.moduleFormat`: {e}"))?),
+        Some(f) => Some(module_format(f).map_err(|e| format!("not a package schema: `meta.moduleFormat`: {e}"))?),
         None => None,
     };
     let mut r = Reader { types: doc.get("types").and_then(Value::as_object), seen: HashMap::new(), stack: Vec::new() };
@@ -113,6 +113,31 @@ pub fn load_package(json: &[u8]) -> Result<Package, String> {
     let resource_tokens = by_canonical(resources.keys(), module_format.as_ref());
     let function_tokens = by_canonical(functions.keys(), module_format.as_ref());
     Ok(Package { name, version, resources, functions, module_format, resource_tokens, function_tokens })
+}
+
+/// The longest `meta.moduleFormat` read, in bytes: real ones are a few
+/// (`(.*)(?:/[^/]*)`); a schema is a file a repository can hold.
+pub const MODULE_FORMAT_LEN: usize = 1024;
+
+/// The most a compiled `meta.moduleFormat` (and each of its lazy DFA's
+/// caches) may take: a costly one in a repository's schema froze the server
+/// 14 s (and a 4 MB one `check` for over 300 s); the regex crate's defaults
+/// are 10 MB and 2 MB.
+pub const MODULE_FORMAT_SIZE: usize = 1 << 20;
+
+/// `meta.moduleFormat` compiled within [`MODULE_FORMAT_LEN`] and
+/// [`MODULE_FORMAT_SIZE`]: past them, the schema does not read (as one
+/// whose format does not compile, which Pulumi refuses).
+fn module_format(f: &str) -> Result<Regex, String> {
+    if f.len() > MODULE_FORMAT_LEN {
+        return Err(format!("longer than {MODULE_FORMAT_LEN} bytes"));
+    }
+    RegexBuilder::new(f)
+        .size_limit(MODULE_FORMAT_SIZE)
+        .dfa_size_limit(MODULE_FORMAT_SIZE)
+        .nest_limit(64)
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 fn names(v: Option<&Value>) -> Vec<&str> {
@@ -348,7 +373,26 @@ pub fn packages_named(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::packages_named;
+    use super::{load_package, packages_named};
+
+    fn with_format(format: &str) -> Result<super::Package, String> {
+        let schema = serde_json::json!({"name": "p", "meta": {"moduleFormat": format}, "resources": {"p:m/x:X": {}}});
+        load_package(schema.to_string().as_bytes())
+    }
+
+    /// A costly or long `meta.moduleFormat` is refused within the size
+    /// limits, before it is built whole (issue 42: a repository's schema
+    /// froze the server 14 s); a real one reads.
+    #[test]
+    fn a_costly_module_format_is_refused() {
+        assert!(with_format("(.*)(?:/[^/]*)").is_ok());
+        // Compiles under the regex crate's default 10 MB, not under 1 MB.
+        assert!(regex::Regex::new(r"\w{60}").is_ok());
+        let e = with_format(r"\w{60}").unwrap_err();
+        assert!(e.starts_with("not a package schema: `meta.moduleFormat`: ") && e.contains("size limit"), "{e}");
+        let e = with_format(&"a".repeat(1025)).unwrap_err();
+        assert_eq!(e, "not a package schema: `meta.moduleFormat`: longer than 1024 bytes");
+    }
 
     #[test]
     fn packages_are_named_by_resource_tokens_and_invokes_not_resource_names() {

@@ -62,8 +62,14 @@ pub struct JsonError {
     pub message: String,
 }
 
-/// Deeper nesting is refused rather than risking the stack.
-const MAX_DEPTH: usize = 256;
+/// Deeper nesting is refused rather than risking the stack. It is not the
+/// limit a user meets: the lowered text is parsed as any other, within
+/// [`crate::deep::MAX_NESTING`] levels, and JSON takes more levels than
+/// the native syntax for the same thing (the file's object, a block
+/// type's, each label's, a block list's array). At 256 here, a value
+/// nested as deep as a native file may was refused (issue 42: Terraform,
+/// whose JSON parser has no limit, reads 300).
+const MAX_DEPTH: usize = 4 * crate::deep::MAX_NESTING;
 
 struct Reader<'a> {
     src: &'a [u8],

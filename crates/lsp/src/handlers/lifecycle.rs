@@ -152,6 +152,7 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
     if pull {
         b.pull_configuration();
     }
+    b.config_loads();
     b.watch_disk();
     b.index_workspace();
 }
