@@ -58,6 +58,7 @@ impl FileKind {
             FileKind::Tfvars
         } else if name.ends_with(".tf")
             || name.ends_with(".tofu")
+            || is_query_file(path)
             || name.ends_with(".pkr.hcl")
             || syntax::json::is_json_path(path)
         {
@@ -127,6 +128,15 @@ pub enum Family {
     /// A Nomad job file (`*.nomad`, `*.nomad.hcl`): each is a unit of its
     /// own, as Nomad reads one job file at a time (analysis.md §8).
     Nomad,
+}
+
+/// Whether `path` is a Terraform query file (`.tfquery.hcl`, Terraform
+/// 1.14): part of its directory's module, its variables and locals the
+/// module's (`appendQueryFile` in internal/configs/module.go), read by
+/// `terraform query`; its `list` blocks are typed from the providers' list
+/// resource schemas.
+pub fn is_query_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfquery.hcl"))
 }
 
 /// Whether `path` names a Nomad job file.

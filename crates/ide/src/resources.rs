@@ -10,28 +10,40 @@ use analysis::Document;
 use crate::completion::{attributes_after, starts_with_folded};
 use crate::cursor::*;
 use crate::*;
-use schema::{nested, BlockSchema, Found};
+use schema::{nested, BlockKind, BlockSchema, Found};
 
-/// A resource or data source body the cursor is in: its type and the
-/// nested blocks (by name) from the resource's body inward.
+/// A resource or data source body the cursor is in (or an action's or list
+/// resource's `config` block): its type and the nested blocks (by name)
+/// from the schema's body inward.
 struct Place {
-    data: bool,
+    kind: BlockKind,
     ty: String,
     nested: Vec<String>,
 }
 
 /// Where `prefix` (an item's text up to the cursor) ends, when every open
-/// bracket is a block's `{` inside `resource "T" "N" {` or `data "T" "N" {`.
+/// bracket is a block's `{` inside `resource "T" "N" {` or `data "T" "N" {`,
+/// or inside the `config {` of `action "T" "N" {` or `list "T" "N" {`
+/// (Terraform 1.14; their schemas type only the config block).
 fn place(prefix: &str) -> Option<Place> {
     let open = open_brackets(prefix);
-    let ((first, '{'), rest) = open.split_first()? else { return None };
+    let ((first, '{'), mut rest) = open.split_first()? else { return None };
     let mut words = prefix[..*first].split_whitespace();
-    let data = match words.next()? {
-        "resource" => false,
-        "data" => true,
+    let kind = match words.next()? {
+        "resource" => BlockKind::Resource,
+        "data" => BlockKind::DataSource,
+        "action" => BlockKind::Action,
+        "list" => BlockKind::ListResource,
         _ => return None,
     };
     let ty = words.next()?.trim_matches('"').to_string();
+    if matches!(kind, BlockKind::Action | BlockKind::ListResource) {
+        let ((i, '{'), inner) = rest.split_first()? else { return None };
+        if prefix[prefix[..*i].rfind('\n').map_or(0, |p| p + 1)..*i].trim() != "config" {
+            return None;
+        }
+        rest = inner;
+    }
     let mut nested = Vec::new();
     for &(i, c) in rest {
         if c != '{' {
@@ -46,7 +58,7 @@ fn place(prefix: &str) -> Option<Place> {
             name => nested.push(name.to_string()),
         }
     }
-    Some(Place { data, ty, nested })
+    Some(Place { kind, ty, nested })
 }
 
 /// The schema of the (nested) block a place is in.
@@ -79,11 +91,11 @@ pub(super) fn hover_argument(
         return None;
     }
     let place = place(item_prefix(d, start))?;
-    let Some(found) = schemas.find(place.data, &place.ty) else {
+    let Some(found) = schemas.find_kind(place.kind, &place.ty) else {
         return pulumi_hcl_argument(d, schemas, &place, word, start..end);
     };
     let block = block_at(&found, &place.nested)?;
-    let kind = if place.data { "data source" } else { "resource" };
+    let kind = place.kind.noun();
     let mut path: Vec<&str> = place.nested.iter().map(String::as_str).collect();
     path.push(word);
     let (ty, mut prose) = match (block.attribute(word), block.block(word)) {
@@ -117,7 +129,7 @@ pub(super) fn hover_argument(
         }
         (None, None) => return None,
     };
-    prose.extend(found.description(place.data, &place.ty, &path));
+    prose.extend(found.description_of(place.kind, &place.ty, &path));
     prose.push(format!("From the schema {}.", found.origin()));
     Some(HoverInfo { range: start..end, ty, prose })
 }
@@ -132,7 +144,7 @@ fn pulumi_hcl_argument(
     word: &str,
     range: std::ops::Range<usize>,
 ) -> Option<HoverInfo> {
-    if d.file.dialect != syntax::Dialect::PulumiHcl || place.data || !place.nested.is_empty() {
+    if d.file.dialect != syntax::Dialect::PulumiHcl || place.kind != BlockKind::Resource || !place.nested.is_empty() {
         return None;
     }
     let packages: Vec<&schema::pulumi::Package> = schemas.packages.iter().map(|p| &*p.package).collect();
@@ -221,7 +233,7 @@ pub(super) fn completion(
         return None;
     }
     let place = place(prefix)?;
-    let found = schemas.find(place.data, &place.ty)?;
+    let found = schemas.find_kind(place.kind, &place.ty)?;
     let block = block_at(&found, &place.nested)?;
     // Not what the block already sets (before or after the cursor).
     let set = set_in_block(prefix, item_text(d, offset));

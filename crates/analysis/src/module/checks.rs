@@ -132,6 +132,12 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
         ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
+        ("action", FileKind::Terraform) if dialect.is_terraform() => {
+            super::resources::configured(inf, b, dialect, schema::BlockKind::Action)
+        }
+        ("list", FileKind::Terraform) if crate::is_query_file(&doc.file.path) => {
+            super::resources::configured(inf, b, dialect, schema::BlockKind::ListResource)
+        }
         ("call", FileKind::Terraform) if dialect == Dialect::PulumiHcl => super::pulumi_hcl::call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
