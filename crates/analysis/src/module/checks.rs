@@ -295,9 +295,10 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
             }
             Structure::Block(b) => match b.ident.value().as_str() {
                 "dynamic" if dialect != Dialect::Pcl => dynamic(inf, b, dialect),
-                // Provider requirements: sources, versions and provider
-                // addresses (`configuration_aliases = [aws.west]`), no values.
-                "required_providers" => {}
+                // Provider requirements: sources and versions (Terraform
+                // 1.17: const variables and locals) and provider addresses
+                // (`configuration_aliases = [aws.west]`).
+                "required_providers" => super::provider_requirements::block(inf, b, dialect),
                 "lifecycle" => lifecycle(inf, b, dialect),
                 // OpenTofu's state encryption (OpenTofu 1.7).
                 "encryption" if dialect.is_terraform() => encryption(inf, b, dialect),

@@ -51,6 +51,7 @@ mod overrides;
 mod passes;
 mod patch;
 mod pcl_range;
+mod provider_requirements;
 pub mod pulumi_hcl;
 mod readers;
 mod refs;
