@@ -108,6 +108,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
     {
         return;
     }
+    if kind == FileKind::Hcl && super::mocks::is_mock_file(&doc.file.path) && super::mocks::block(inf, b) {
+        return;
+    }
     if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
         super::stacks::block(inf, b);
     }
@@ -131,6 +134,10 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         }
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
+        ("mock_provider", FileKind::TfTest) => super::mocks::provider(inf, b),
+        ("override_resource" | "override_data" | "override_module", FileKind::TfTest) => {
+            super::mocks::block(inf, b);
+        }
         ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
         ("action", FileKind::Terraform) if dialect.is_terraform() => {
             super::resources::configured(inf, b, dialect, schema::BlockKind::Action)

@@ -46,6 +46,7 @@ mod env;
 pub mod ephemeral;
 mod interface;
 mod memo;
+pub mod mocks;
 mod order;
 mod overrides;
 mod passes;
