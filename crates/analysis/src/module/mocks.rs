@@ -123,17 +123,14 @@ fn values(inf: &mut Infer, e: &Expression, kind: BlockKind, ty: &str) {
         return;
     };
     for (key, value) in o.iter() {
-        let name = match key {
-            hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
-            hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-            hcl_edit::expr::ObjectKey::Expression(k) => {
-                inf.expr(k);
-                inf.expr(value.expr());
-                continue;
-            }
-        };
         let value = value.expr();
         let t = inf.expr(value);
+        let Some(name) = literal_key(key) else {
+            if let hcl_edit::expr::ObjectKey::Expression(k) = key {
+                inf.expr(k);
+            }
+            continue;
+        };
         attribute(inf, inf.range(key), &name, value, &t, found.block, &what);
     }
 }

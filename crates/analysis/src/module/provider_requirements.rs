@@ -24,11 +24,7 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
         // (The legacy form is read as a literal string in every version.)
         let Expression::Object(o) = &a.value else { continue };
         for (key, value) in o.iter() {
-            let key = match key {
-                hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
-                hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                hcl_edit::expr::ObjectKey::Expression(_) => continue,
-            };
+            let Some(key) = literal_key(key) else { continue };
             if matches!(key.as_str(), "source" | "version") {
                 requirement(inf, value.expr(), &key, dialect);
             }
