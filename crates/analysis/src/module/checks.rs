@@ -20,6 +20,7 @@ pub(super) fn check_item(
     let kind = doc.file.kind;
     let view = View::new(env, doc.file.dialect.within(module_dialect), kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
+    inf.policy = crate::is_policy_file(&doc.file.path);
     inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     inf.json = syntax::json::is_json_path(&doc.file.path);
     if record {
@@ -32,7 +33,7 @@ pub(super) fn check_item(
         for s in body.iter() {
             match s {
                 Structure::Block(b) => {
-                    let own = if b.ident.value().as_str() == "variable"
+                    let own = if block_ident(b.ident.value().as_str(), &doc.file.path) == "variable"
                         && matches!(kind, FileKind::Terraform | FileKind::Hcl)
                     {
                         var_decls.next().filter(|(_, w)| **w).map(|(v, _)| v)
@@ -89,7 +90,7 @@ pub(super) fn check_item(
 
 /// Checks of one top-level block.
 pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
-    let ident = b.ident.value().as_str();
+    let ident = block_ident(b.ident.value().as_str(), &doc.file.path);
     let kind = doc.file.kind;
     // (OpenTofu's, in a module that has an OpenTofu file.)
     let dialect = doc.file.dialect.within(inf.env().dialect());
@@ -109,6 +110,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         return;
     }
     if kind == FileKind::Hcl && super::mocks::is_mock_file(&doc.file.path) && super::mocks::block(inf, b) {
+        return;
+    }
+    if kind == FileKind::Hcl && crate::is_policy_file(&doc.file.path) && super::policy::block(inf, b) {
         return;
     }
     if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {

@@ -424,7 +424,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
         return d;
     };
     let range = 0..item.range.len();
-    match (block.text.as_str(), kind, o.labels.first()) {
+    match (block_ident(&block.text, &doc.file.path), kind, o.labels.first()) {
         ("variable", FileKind::Terraform | FileKind::Hcl, Some(label)) => d.vars.push(VarDecl {
             name: label.text.clone(),
             name_range: label.range.clone(),
@@ -491,7 +491,7 @@ pub(super) fn declare_block(
 ) {
     let dialect = doc.file.dialect;
     let kind = doc.file.kind;
-    let ident = b.ident.value().as_str();
+    let ident = block_ident(b.ident.value().as_str(), &doc.file.path);
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => {
             let Some(label) = b.labels.first() else { return };
@@ -775,5 +775,16 @@ pub(super) fn literal_key(key: &hcl_edit::expr::ObjectKey) -> Option<String> {
         hcl_edit::expr::ObjectKey::Ident(id) => Some(id.value().to_string()),
         hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => Some(s.value().to_string()),
         hcl_edit::expr::ObjectKey::Expression(_) => None,
+    }
+}
+
+/// A block's type as declarations read it: a policy file's `input "NAME"`
+/// is a variable (`input.NAME`; developer.hashicorp.com/terraform/policy/reference/policy/input:
+/// "These blocks behave like variable blocks within Terraform").
+pub(super) fn block_ident<'a>(ident: &'a str, path: &Path) -> &'a str {
+    if ident == "input" && crate::is_policy_file(path) {
+        "variable"
+    } else {
+        ident
     }
 }

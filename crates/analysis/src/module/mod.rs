@@ -52,6 +52,7 @@ mod overrides;
 mod passes;
 mod patch;
 mod pcl_range;
+mod policy;
 mod provider_requirements;
 pub mod pulumi_hcl;
 mod readers;
@@ -497,6 +498,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
                 };
                 let view = View::new(&env, dialect, false);
                 let mut inf = Infer::new(&view, item_source(doc, c.item));
+                inf.policy = crate::is_policy_file(&doc.file.path);
                 if *is_probed {
                     inf.record = Some(Vec::new());
                 }
