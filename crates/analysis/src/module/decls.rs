@@ -33,6 +33,8 @@ pub(super) struct VarDecl {
     /// what OpenTofu's static evaluation (1.8) uses for a variable without
     /// `const = false` in a module `source`.
     pub(super) static_default: Option<String>,
+    /// How it is read: `var`, or a policy file's `input`.
+    pub(super) root: &'static str,
 }
 
 impl VarDecl {
@@ -426,6 +428,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
     let range = 0..item.range.len();
     match (block_ident(&block.text, &doc.file.path), kind, o.labels.first()) {
         ("variable", FileKind::Terraform | FileKind::Hcl, Some(label)) => d.vars.push(VarDecl {
+            root: var_root(&doc.file.path),
             name: label.text.clone(),
             name_range: label.range.clone(),
             range,
@@ -538,6 +541,7 @@ pub(super) fn declare_block(
                 _ => None,
             };
             d.vars.push(VarDecl {
+                root: var_root(&doc.file.path),
                 default,
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
@@ -786,5 +790,14 @@ pub(super) fn block_ident<'a>(ident: &'a str, path: &Path) -> &'a str {
         "variable"
     } else {
         ident
+    }
+}
+
+/// How a file's variables are read: a policy file's are `input.NAME`.
+fn var_root(path: &Path) -> &'static str {
+    if crate::is_policy_file(path) {
+        "input"
+    } else {
+        "var"
     }
 }

@@ -633,7 +633,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     // 4. Symbols in source order.
     for v in &vars {
         out.symbols.push(Symbol {
-            address: format!("var.{}", v.decl.name),
+            address: format!("{}.{}", v.decl.root, v.decl.name),
             name: v.decl.name.clone(),
             kind: SymbolKind::Variable,
             name_range: shift(&v.decl.name_range, v.start),
