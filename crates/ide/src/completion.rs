@@ -94,10 +94,12 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     }
     let path = trailing_path(prefix);
     let parts: Vec<&str> = path.split('.').collect();
-    if parts.len() >= 2 && dialect != Dialect::Pcl && matches!(parts[0], "var" | "local") {
+    // A policy file's inputs are its variables (analysis.md §10).
+    let input = parts[0] == "input" && analysis::is_policy_file(&d.file.path);
+    if parts.len() >= 2 && dialect != Dialect::Pcl && (matches!(parts[0], "var" | "local") || input) {
         let space = parts[0];
         if parts.len() == 2 {
-            let kind = if space == "var" { SymbolKind::Variable } else { SymbolKind::Local };
+            let kind = if space == "local" { SymbolKind::Local } else { SymbolKind::Variable };
             // Not the local being written: it cannot refer to itself.
             let own = |s: &Symbol| s.doc == doc && (s.range.start..=s.range.end).contains(&offset);
             return names(parts[1], analysis.symbols.iter().filter(|s| s.kind == kind && !own(s)));

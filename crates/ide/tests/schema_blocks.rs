@@ -2,7 +2,8 @@
 //! resources and data sources (Terraform 1.14): an `action`'s `config` and a
 //! query file's `list` `config`, typed from `action_schemas` and
 //! `list_resource_schemas` as terraform-ls types them. `$0` is the cursor;
-//! the schema is `tests/schemas/demo.json`.
+//! the schema is `tests/schemas/demo.json`. Also a policy file's `input.` and
+//! `attrs` (docs/spec/analysis.md §10).
 
 use expect_test::{expect, Expect};
 use fixture::Fixture;
@@ -152,6 +153,47 @@ list "demo_instance" "all" {
 "#,
         expect![[r#"
             Attribute name_prefix — string
+        "#]],
+    );
+}
+
+#[test]
+fn a_policy_files_inputs_complete_after_input_dot() {
+    complete(
+        r#"
+//- compute.policy.hcl
+input "allowed_sizes" {
+  type = list(number)
+}
+input "strict" {
+  type = bool
+}
+resource_policy "demo_instance" "sizes" {
+  filter = input.$0
+}
+"#,
+        expect![[r#"
+            Variable allowed_sizes — list(number)
+            Variable strict — bool
+        "#]],
+    );
+}
+
+#[test]
+fn a_resource_policys_attrs_are_typed_from_the_resources_schema() {
+    hover(
+        r#"
+//- compute.policy.hcl
+resource_policy "demo_instance" "sizes" {
+  enforce {
+    condition     = att$0rs.size > 2
+    error_message = "small"
+  }
+}
+"#,
+        expect![[r#"
+            `attrs.size`: number
+            Expected `number` here: this value converts safely.
         "#]],
     );
 }

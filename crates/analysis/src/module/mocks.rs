@@ -29,12 +29,9 @@ pub(super) fn block(inf: &mut Infer, b: &Block) -> bool {
         "mock_resource" | "mock_data" => {
             let kind = BlockKind::of_data(b.ident.value().as_str() == "mock_data");
             let ty = b.labels.first().map(label_text).unwrap_or("");
-            for a in b.body.attributes() {
-                match a.key.value().as_str() {
-                    "defaults" => values(inf, &a.value, kind, ty),
-                    // `override_during = plan`: a keyword.
-                    _ => {}
-                }
+            // (`override_during = plan` is a keyword.)
+            for a in b.body.attributes().filter(|a| a.key.value().as_str() == "defaults") {
+                values(inf, &a.value, kind, ty);
             }
         }
         "override_resource" | "override_data" => {
