@@ -1,8 +1,9 @@
 //! Editor features from provider schemas: hover on a resource's argument
 //! (its type, what the schema says of it and its description) and on a
 //! reference to a resource attribute; completion of resource types after
-//! `resource "`, of arguments (required first) and blocks in a resource
-//! body, and of attributes after `TYPE.NAME.`.
+//! `resource "` (`data "`, `action "`, `list "`), of arguments (required
+//! first) and blocks in a resource body (an action's or list block's
+//! `config`), and of attributes after `TYPE.NAME.`.
 
 use analysis::module::ModuleAnalysis;
 use analysis::Document;
@@ -196,12 +197,18 @@ pub(super) fn completion(
     let prefix = item_prefix(d, offset);
     // `resource "goo…`: the resource (or data source) types.
     let head = prefix.trim_start();
-    for (keyword, data) in [("resource", false), ("data", true)] {
+    let kinds = [
+        ("resource", BlockKind::Resource),
+        ("data", BlockKind::DataSource),
+        ("action", BlockKind::Action),
+        ("list", BlockKind::ListResource),
+    ];
+    for (keyword, kind) in kinds {
         if let Some(typed) = head.strip_prefix(keyword).map(str::trim_start).and_then(|s| s.strip_prefix('"')) {
             if typed.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
                 let lower: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
                 let mut items: Vec<Completion> = schemas
-                    .types(data)
+                    .types_of(kind)
                     .filter(|(name, _)| starts_with_folded(name, &lower))
                     .map(|(name, f)| Completion {
                         label: name.to_string(),

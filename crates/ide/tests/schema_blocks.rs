@@ -197,3 +197,15 @@ resource_policy "demo_instance" "sizes" {
         "#]],
     );
 }
+
+#[test]
+fn an_actions_type_completes_from_the_action_schemas() {
+    complete(
+        r#"
+action "demo_$0
+"#,
+        expect![[r#"
+            Variable demo_notify — registry.terraform.io/hashicorp/demo
+        "#]],
+    );
+}
