@@ -9,8 +9,9 @@
 //! attributes of the resource or data source (`populateComputedValues` in
 //! internal/moduletest/mocking/values.go): each value must convert to its
 //! attribute's type ("Failed to compute attribute" in `makeKnown`); the
-//! value must be an object ("Invalid replacement value"); a key the schema
-//! lacks, or a non-computed attribute, is never read.
+//! value must be an object ("Invalid values attribute"); a key the schema
+//! lacks, or a non-computed attribute, is never read. Terraform 1.11's
+//! `terraform test` (the aws provider mocked) agrees on all four.
 
 use super::*;
 use schema::{BlockKind, BlockSchema};
@@ -114,7 +115,9 @@ fn values(inf: &mut Infer, e: &Expression, kind: BlockKind, ty: &str) {
                 | types::Kind::Set(_)
                 | types::Kind::Tuple(_)
         ) {
-            let msg = format!("Invalid replacement value: the mocked values of {what} must be an object, not `{t}`");
+            let msg = format!(
+                "the mocked values of {what} must be an object, not `{t}` (Terraform: \"Invalid values attribute\")"
+            );
             inf.report(Diagnostic::new(Code::TypeMismatch, inf.range(e), msg));
         }
         return;
