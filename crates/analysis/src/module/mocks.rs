@@ -47,10 +47,13 @@ pub(super) fn block(inf: &mut Infer, b: &Block) -> bool {
                 }
             }
         }
-        // The outputs of a module the module under test calls: not typed here.
+        // The outputs of a module the module under test calls: an object
+        // ("Invalid outputs attribute" in internal/moduletest/mocking/overrides.go),
+        // not checked against the module's outputs here.
         "override_module" => {
             for a in b.body.attributes().filter(|a| a.key.value().as_str() == "outputs") {
-                inf.expr(&a.value);
+                let t = inf.expr(&a.value);
+                not_object(inf, &a.value, &t, "the overridden outputs of a module", "Invalid outputs attribute");
             }
         }
         _ => return false,
@@ -105,21 +108,7 @@ fn values(inf: &mut Infer, e: &Expression, kind: BlockKind, ty: &str) {
     let what = format!("{} `{ty}`", kind.noun());
     let Expression::Object(o) = e else {
         let t = inf.expr(e);
-        if matches!(
-            t.kind(),
-            types::Kind::Bool
-                | types::Kind::Int
-                | types::Kind::Number
-                | types::Kind::String
-                | types::Kind::List(_)
-                | types::Kind::Set(_)
-                | types::Kind::Tuple(_)
-        ) {
-            let msg = format!(
-                "the mocked values of {what} must be an object, not `{t}` (Terraform: \"Invalid values attribute\")"
-            );
-            inf.report(Diagnostic::new(Code::TypeMismatch, inf.range(e), msg));
-        }
+        not_object(inf, e, &t, &format!("the mocked values of {what}"), "Invalid values attribute");
         return;
     };
     for (key, value) in o.iter() {
@@ -170,6 +159,16 @@ fn attribute(
             }
             unread(inf, msg);
         }
+    }
+}
+
+/// `e` (of type `t`), which must be an object: a `type-mismatch` when it
+/// never is (Terraform's `summary`).
+fn not_object(inf: &mut Infer, e: &Expression, t: &Type, what: &str, summary: &str) {
+    use types::Kind::*;
+    if matches!(t.kind(), Bool | Int | Number | String | List(_) | Set(_) | Tuple(_)) {
+        let msg = format!("{what} must be an object, not `{t}` (Terraform: \"{summary}\")");
+        inf.report(Diagnostic::new(Code::TypeMismatch, inf.range(e), msg));
     }
 }
 
