@@ -120,6 +120,12 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             };
             return attributes_after(&i.value(), &parts[2..parts.len() - 1]).into();
         }
+        // A resource policy's `attrs.` (analysis.md §10).
+        if parts[0] == "attrs" && analysis::is_policy_file(&d.file.path) {
+            if let Some(list) = resources::completion(d, offset, &parts, analysis) {
+                return list;
+            }
+        }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))
             else {

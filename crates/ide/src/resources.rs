@@ -224,6 +224,17 @@ pub(super) fn completion(
             }
         }
     }
+    // `attrs.…` in a policy file's `resource_policy "TYPE"`: the resource's
+    // attributes (analysis.md §10).
+    if let ["attrs", steps @ .., _] = parts {
+        if analysis::is_policy_file(&d.file.path) {
+            let mut words = prefix.split_whitespace();
+            if let (Some("resource_policy"), Some(ty)) = (words.next(), words.next()) {
+                let found = schemas.find(false, ty.trim_matches('"'))?;
+                return Some(attributes_after(&found.block.value_type(), steps).into());
+            }
+        }
+    }
     // `TYPE.NAME.…`: the attributes of a declared resource.
     let (address, steps) = match parts {
         ["data", ty, name, steps @ .., _] => (format!("data.{ty}.{name}"), steps),

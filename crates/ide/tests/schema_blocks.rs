@@ -209,3 +209,25 @@ action "demo_$0
         "#]],
     );
 }
+
+#[test]
+fn a_resource_policys_attrs_complete_the_resources_attributes() {
+    complete(
+        r#"
+//- compute.policy.hcl
+resource_policy "demo_instance" "sizes" {
+  enforce {
+    condition = attrs.$0
+  }
+}
+"#,
+        expect![[r#"
+            Attribute arn — string
+            Attribute id — string
+            Attribute name — string
+            Attribute network — list(object({subnet = string}))
+            Attribute size — number
+            Attribute tags — map(string)
+        "#]],
+    );
+}
