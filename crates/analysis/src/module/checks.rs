@@ -309,7 +309,10 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
                 // Provider requirements: sources and versions (Terraform
                 // 1.17: const variables and locals) and provider addresses
                 // (`configuration_aliases = [aws.west]`).
-                "required_providers" => super::provider_requirements::block(inf, b, dialect),
+                "required_providers" => {
+                    let version = body.get_attribute("required_version").map(|a| &a.value);
+                    super::provider_requirements::block(inf, b, dialect, version)
+                }
                 "lifecycle" => lifecycle(inf, b, dialect),
                 // OpenTofu's state encryption (OpenTofu 1.7).
                 "encryption" if dialect.is_terraform() => encryption(inf, b, dialect),
