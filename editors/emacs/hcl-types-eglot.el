@@ -45,6 +45,9 @@
 (add-to-list 'auto-mode-alist '("\\.tfvars\\'" . terraform-mode))
 (add-to-list 'auto-mode-alist '("\\.hcl\\'" . hcl-mode))
 (add-to-list 'auto-mode-alist '("\\.nv\\.hcl\\'" . hcl-mode)) ; Nomad variable specifications
+;; Terraform's own `.hcl' files: query files and test mocks are Terraform
+;; (policy files, `.policy.hcl', stay `hcl-mode').
+(add-to-list 'auto-mode-alist '("\\.tf\\(?:query\\|mock\\)\\.hcl\\'" . terraform-mode))
 ;; .pp is Puppet too: leave it to puppet-mode when that is installed.
 (unless (fboundp 'puppet-mode)
   (add-to-list 'auto-mode-alist '("\\.pp\\'" . pcl-mode)))

@@ -58,6 +58,7 @@ impl FileKind {
             FileKind::Tfvars
         } else if name.ends_with(".tf")
             || name.ends_with(".tofu")
+            || is_query_file(path)
             || name.ends_with(".pkr.hcl")
             || syntax::json::is_json_path(path)
         {
@@ -128,6 +129,35 @@ pub enum Family {
     /// specification (`*.nv.hcl`): each is a unit of its own, as Nomad
     /// reads one such file at a time (analysis.md §8).
     Nomad,
+    /// A Terraform policy file (`*.policy.hcl`): each is a unit of its own,
+    /// as Terraform policy "evaluates each policy file in a given directory
+    /// separately" (developer.hashicorp.com/terraform/policy/reference/policy).
+    Policy,
+}
+
+impl Family {
+    /// Whether each file of the family is a unit of its own (its unit is
+    /// the file, not its directory).
+    pub fn file_is_unit(self) -> bool {
+        matches!(self, Family::Nomad | Family::Policy)
+    }
+}
+
+/// Whether `path` is a Terraform policy file (`*.policy.hcl`; Terraform
+/// policy, GA with Terraform 1.17): `input`, `locals`, `policy` and
+/// `resource_policy` / `provider_policy` / `module_policy` blocks
+/// (docs/spec/analysis.md §10).
+pub fn is_policy_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".policy.hcl"))
+}
+
+/// Whether `path` is a Terraform query file (`.tfquery.hcl`, Terraform
+/// 1.14): part of its directory's module, its variables and locals the
+/// module's (`appendQueryFile` in internal/configs/module.go), read by
+/// `terraform query`; its `list` blocks are typed from the providers' list
+/// resource schemas.
+pub fn is_query_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfquery.hcl"))
 }
 
 /// Whether `path` names a Nomad job file.
@@ -168,6 +198,9 @@ pub fn family_of(path: &Path) -> Option<Family> {
     if is_nomad(path) || is_nomad_variable_spec(path) {
         return Some(Family::Nomad);
     }
+    if is_policy_file(path) {
+        return Some(Family::Policy);
+    }
     FileKind::for_path(path).map(FileKind::family)
 }
 
@@ -175,7 +208,7 @@ pub fn family_of(path: &Path) -> Option<Family> {
 /// Nomad job file or variable specification the file itself (a module key is (unit, family)).
 pub fn unit_of(path: &Path, family: Family) -> Option<PathBuf> {
     match family {
-        Family::Nomad => Some(path.to_path_buf()),
+        f if f.file_is_unit() => Some(path.to_path_buf()),
         _ => path.parent().map(Path::to_path_buf),
     }
 }

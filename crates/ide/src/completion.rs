@@ -97,10 +97,12 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
     }
     let path = trailing_path(prefix);
     let parts: Vec<&str> = path.split('.').collect();
-    if parts.len() >= 2 && dialect != Dialect::Pcl && matches!(parts[0], "var" | "local") {
+    // A policy file's inputs are its variables (analysis.md §10).
+    let input = parts[0] == "input" && analysis::is_policy_file(&d.file.path);
+    if parts.len() >= 2 && dialect != Dialect::Pcl && (matches!(parts[0], "var" | "local") || input) {
         let space = parts[0];
         if parts.len() == 2 {
-            let kind = if space == "var" { SymbolKind::Variable } else { SymbolKind::Local };
+            let kind = if space == "local" { SymbolKind::Local } else { SymbolKind::Variable };
             // Not the local being written: it cannot refer to itself.
             let own = |s: &Symbol| s.doc == doc && (s.range.start..=s.range.end).contains(&offset);
             return names(parts[1], analysis.symbols.iter().filter(|s| s.kind == kind && !own(s)));
@@ -136,6 +138,12 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
             }
             let ty = analysis::module::terragrunt_stack::component_type();
             return attributes_after(&ty, &parts[2..parts.len() - 1]).into();
+        }
+        // A resource policy's `attrs.` (analysis.md §10).
+        if parts[0] == "attrs" && analysis::is_policy_file(&d.file.path) {
+            if let Some(list) = resources::completion(d, offset, &parts, analysis) {
+                return list;
+            }
         }
         if parts.len() >= 2 {
             let Some(sym) = analysis.symbols.iter().find(|s| s.name == parts[0] && !s.address.starts_with("output."))

@@ -1,8 +1,9 @@
 //! Editor features from provider schemas: hover on a resource's argument
 //! (its type, what the schema says of it and its description) and on a
 //! reference to a resource attribute; completion of resource types after
-//! `resource "`, of arguments (required first) and blocks in a resource
-//! body, and of attributes after `TYPE.NAME.`.
+//! `resource "` (`data "`, `action "`, `list "`), of arguments (required
+//! first) and blocks in a resource body (an action's or list block's
+//! `config`), and of attributes after `TYPE.NAME.`.
 
 use analysis::module::ModuleAnalysis;
 use analysis::Document;
@@ -10,28 +11,40 @@ use analysis::Document;
 use crate::completion::{attributes_after, starts_with_folded};
 use crate::cursor::*;
 use crate::*;
-use schema::{nested, BlockSchema, Found};
+use schema::{nested, BlockKind, BlockSchema, Found};
 
-/// A resource or data source body the cursor is in: its type and the
-/// nested blocks (by name) from the resource's body inward.
+/// A resource or data source body the cursor is in (or an action's or list
+/// resource's `config` block): its type and the nested blocks (by name)
+/// from the schema's body inward.
 struct Place {
-    data: bool,
+    kind: BlockKind,
     ty: String,
     nested: Vec<String>,
 }
 
 /// Where `prefix` (an item's text up to the cursor) ends, when every open
-/// bracket is a block's `{` inside `resource "T" "N" {` or `data "T" "N" {`.
+/// bracket is a block's `{` inside `resource "T" "N" {` or `data "T" "N" {`,
+/// or inside the `config {` of `action "T" "N" {` or `list "T" "N" {`
+/// (Terraform 1.14; their schemas type only the config block).
 fn place(prefix: &str) -> Option<Place> {
     let open = open_brackets(prefix);
-    let ((first, '{'), rest) = open.split_first()? else { return None };
+    let ((first, '{'), mut rest) = open.split_first()? else { return None };
     let mut words = prefix[..*first].split_whitespace();
-    let data = match words.next()? {
-        "resource" => false,
-        "data" => true,
+    let kind = match words.next()? {
+        "resource" => BlockKind::Resource,
+        "data" => BlockKind::DataSource,
+        "action" => BlockKind::Action,
+        "list" => BlockKind::ListResource,
         _ => return None,
     };
     let ty = words.next()?.trim_matches('"').to_string();
+    if matches!(kind, BlockKind::Action | BlockKind::ListResource) {
+        let ((i, '{'), inner) = rest.split_first()? else { return None };
+        if prefix[prefix[..*i].rfind('\n').map_or(0, |p| p + 1)..*i].trim() != "config" {
+            return None;
+        }
+        rest = inner;
+    }
     let mut nested = Vec::new();
     for &(i, c) in rest {
         if c != '{' {
@@ -46,7 +59,7 @@ fn place(prefix: &str) -> Option<Place> {
             name => nested.push(name.to_string()),
         }
     }
-    Some(Place { data, ty, nested })
+    Some(Place { kind, ty, nested })
 }
 
 /// The schema of the (nested) block a place is in.
@@ -79,11 +92,11 @@ pub(super) fn hover_argument(
         return None;
     }
     let place = place(item_prefix(d, start))?;
-    let Some(found) = schemas.find(place.data, &place.ty) else {
+    let Some(found) = schemas.find_kind(place.kind, &place.ty) else {
         return pulumi_hcl_argument(d, schemas, &place, word, start..end);
     };
     let block = block_at(&found, &place.nested)?;
-    let kind = if place.data { "data source" } else { "resource" };
+    let kind = place.kind.noun();
     let mut path: Vec<&str> = place.nested.iter().map(String::as_str).collect();
     path.push(word);
     let (ty, mut prose) = match (block.attribute(word), block.block(word)) {
@@ -117,7 +130,7 @@ pub(super) fn hover_argument(
         }
         (None, None) => return None,
     };
-    prose.extend(found.description(place.data, &place.ty, &path));
+    prose.extend(found.description_of(place.kind, &place.ty, &path));
     prose.push(format!("From the schema {}.", found.origin()));
     Some(HoverInfo { range: start..end, ty, prose })
 }
@@ -132,7 +145,7 @@ fn pulumi_hcl_argument(
     word: &str,
     range: std::ops::Range<usize>,
 ) -> Option<HoverInfo> {
-    if d.file.dialect != syntax::Dialect::PulumiHcl || place.data || !place.nested.is_empty() {
+    if d.file.dialect != syntax::Dialect::PulumiHcl || place.kind != BlockKind::Resource || !place.nested.is_empty() {
         return None;
     }
     let packages: Vec<&schema::pulumi::Package> = schemas.packages.iter().map(|p| &*p.package).collect();
@@ -184,12 +197,18 @@ pub(super) fn completion(
     let prefix = item_prefix(d, offset);
     // `resource "goo…`: the resource (or data source) types.
     let head = prefix.trim_start();
-    for (keyword, data) in [("resource", false), ("data", true)] {
+    let kinds = [
+        ("resource", BlockKind::Resource),
+        ("data", BlockKind::DataSource),
+        ("action", BlockKind::Action),
+        ("list", BlockKind::ListResource),
+    ];
+    for (keyword, kind) in kinds {
         if let Some(typed) = head.strip_prefix(keyword).map(str::trim_start).and_then(|s| s.strip_prefix('"')) {
             if typed.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
                 let lower: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
                 let mut items: Vec<Completion> = schemas
-                    .types(data)
+                    .types_of(kind)
                     .filter(|(name, _)| starts_with_folded(name, &lower))
                     .map(|(name, f)| Completion {
                         label: name.to_string(),
@@ -202,6 +221,17 @@ pub(super) fn completion(
                 let incomplete = items.len() > NAME_LIMIT;
                 items.truncate(NAME_LIMIT);
                 return Some(CompletionList { items, incomplete });
+            }
+        }
+    }
+    // `attrs.…` in a policy file's `resource_policy "TYPE"`: the resource's
+    // attributes (analysis.md §10).
+    if let ["attrs", steps @ .., _] = parts {
+        if analysis::is_policy_file(&d.file.path) {
+            let mut words = prefix.split_whitespace();
+            if let (Some("resource_policy"), Some(ty)) = (words.next(), words.next()) {
+                let found = schemas.find(false, ty.trim_matches('"'))?;
+                return Some(attributes_after(&found.block.value_type(), steps).into());
             }
         }
     }
@@ -221,7 +251,7 @@ pub(super) fn completion(
         return None;
     }
     let place = place(prefix)?;
-    let found = schemas.find(place.data, &place.ty)?;
+    let found = schemas.find_kind(place.kind, &place.ty)?;
     let block = block_at(&found, &place.nested)?;
     // Not what the block already sets (before or after the cursor).
     let set = set_in_block(prefix, item_text(d, offset));

@@ -103,7 +103,7 @@ fn list_with_links(dir: &Path) -> (Arc<[PathBuf]>, Vec<PathBuf>) {
 /// reads; a Nomad job file is its own module (`dir` is the file). The one
 /// listing of a module, for `check` and the server alike.
 pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
-    if family == Family::Nomad {
+    if family.file_is_unit() {
         return std::fs::metadata(dir).is_ok_and(|m| m.is_file()).then(|| dir.to_path_buf()).into_iter().collect();
     }
     let (skip, settings) = (HashSet::new(), Settings::default());
@@ -186,8 +186,8 @@ impl Disk {
         if is_virtual(w.dir) {
             return Vec::new();
         }
-        if w.family == Family::Nomad {
-            // A job file is its own unit: its `dir` is the file.
+        if w.family.file_is_unit() {
+            // A job file (a policy file) is its own unit: its `dir` is the file.
             return if w.skip.contains(w.dir) {
                 Vec::new()
             } else {

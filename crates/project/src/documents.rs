@@ -373,7 +373,7 @@ impl Documents {
     /// unit is its file): the editor's, with the nearest configuration
     /// file's under them (`nearest.rs`).
     pub fn settings_for(&mut self, unit: &Path) -> Settings {
-        let job = analysis::family_of(unit) == Some(Family::Nomad);
+        let job = analysis::family_of(unit).is_some_and(Family::file_is_unit);
         let dir = if job { unit.parent().unwrap_or(unit) } else { unit };
         self.configs.settings_for(dir, &self.settings)
     }

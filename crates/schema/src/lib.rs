@@ -34,10 +34,67 @@ pub struct Provider {
     pub address: String,
     pub resources: HashMap<String, Arc<BlockSchema>>,
     pub data_sources: HashMap<String, Arc<BlockSchema>>,
+    /// Terraform 1.14's actions: the body of an `action` block's `config`.
+    pub actions: HashMap<String, Arc<BlockSchema>>,
+    /// Terraform 1.14's list resources: the body of a `list` block's
+    /// `config` (Terraform prints the config block itself:
+    /// `marshalProvider` in internal/command/jsonprovider/provider.go).
+    pub list_resources: HashMap<String, Arc<BlockSchema>>,
     pub functions: HashMap<String, FunctionSchema>,
 }
 
+/// What a schema types: a block kind of a provider's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockKind {
+    Resource,
+    DataSource,
+    /// `action "TYPE" "NAME" { config { … } }` (Terraform 1.14).
+    Action,
+    /// `list "TYPE" "NAME" { config { … } }` in a `.tfquery.hcl` file.
+    ListResource,
+}
+
+impl BlockKind {
+    pub fn of_data(data: bool) -> BlockKind {
+        if data {
+            BlockKind::DataSource
+        } else {
+            BlockKind::Resource
+        }
+    }
+
+    /// The kind's key in `providers schema -json`.
+    pub fn key(self) -> &'static str {
+        match self {
+            BlockKind::Resource => "resource_schemas",
+            BlockKind::DataSource => "data_source_schemas",
+            BlockKind::Action => "action_schemas",
+            BlockKind::ListResource => "list_resource_schemas",
+        }
+    }
+
+    /// What messages call one: `data source`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            BlockKind::Resource => "resource",
+            BlockKind::DataSource => "data source",
+            BlockKind::Action => "action",
+            BlockKind::ListResource => "list resource",
+        }
+    }
+}
+
 impl Provider {
+    /// The provider's schemas of one kind.
+    pub fn of(&self, kind: BlockKind) -> &HashMap<String, Arc<BlockSchema>> {
+        match kind {
+            BlockKind::Resource => &self.resources,
+            BlockKind::DataSource => &self.data_sources,
+            BlockKind::Action => &self.actions,
+            BlockKind::ListResource => &self.list_resources,
+        }
+    }
+
     /// The provider's local name: the last part of its address.
     pub fn name(&self) -> &str {
         self.address.rsplit('/').next().unwrap_or(&self.address)
@@ -161,14 +218,23 @@ pub fn load(json: &[u8]) -> Result<ProviderSchemas, String> {
             }
             Ok(out)
         };
-        let resources = blocks("resource_schemas", &mut types)?;
-        let data_sources = blocks("data_source_schemas", &mut types)?;
+        let resources = blocks(BlockKind::Resource.key(), &mut types)?;
+        let data_sources = blocks(BlockKind::DataSource.key(), &mut types)?;
+        let actions = blocks(BlockKind::Action.key(), &mut types)?;
+        let list_resources = blocks(BlockKind::ListResource.key(), &mut types)?;
         let mut functions = HashMap::new();
         for (name, f) in p.get("functions").and_then(Value::as_object).into_iter().flatten() {
             let f = function(f, &mut types).map_err(|e| format!("{address}: function {name}: {e}"))?;
             functions.insert(name.clone(), f);
         }
-        providers.push(Provider { address: address.clone(), resources, data_sources, functions });
+        providers.push(Provider {
+            address: address.clone(),
+            resources,
+            data_sources,
+            actions,
+            list_resources,
+            functions,
+        });
     }
     providers.sort_by(|a, b| a.address.cmp(&b.address));
     Ok(ProviderSchemas { format_version, providers })

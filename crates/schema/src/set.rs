@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use super::pulumi::{Lookup, Package, PulumiFunction, PulumiResource};
-use super::{BlockSchema, FunctionSchema, Provider, ProviderSchemas};
+use super::{BlockKind, BlockSchema, FunctionSchema, Provider, ProviderSchemas};
 use types::Type;
 
 /// One schema file and how far it is trusted.
@@ -71,10 +71,15 @@ impl<'a> Found<'a> {
     /// (nested block names, then the name; empty: the resource itself),
     /// read from the file now: descriptions are not kept in memory.
     pub fn description(&self, data: bool, ty: &str, path: &[&str]) -> Option<String> {
+        self.description_of(BlockKind::of_data(data), ty, path)
+    }
+
+    /// [`Found::description`] of a type of any kind.
+    pub fn description_of(&self, kind: BlockKind, ty: &str, path: &[&str]) -> Option<String> {
         let bytes = (self.file.source.0)()?;
         let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-        let kind = if data { "data_source_schemas" } else { "resource_schemas" };
-        let mut block = doc.get("provider_schemas")?.get(&self.provider.address)?.get(kind)?.get(ty)?.get("block")?;
+        let mut block =
+            doc.get("provider_schemas")?.get(&self.provider.address)?.get(kind.key())?.get(ty)?.get("block")?;
         let Some((last, inner)) = path.split_last() else {
             return block.get("description")?.as_str().map(String::from);
         };
@@ -99,22 +104,31 @@ impl Schemas {
     /// The provider the type's prefix names goes first (`google_…`: google),
     /// then the first file that has it.
     pub fn find(&self, data: bool, ty: &str) -> Option<Found<'_>> {
+        self.find_kind(BlockKind::of_data(data), ty)
+    }
+
+    /// [`Schemas::find`] for a type of any kind (an action, a list resource).
+    pub fn find_kind(&self, kind: BlockKind, ty: &str) -> Option<Found<'_>> {
         let prefix = ty.split('_').next().unwrap_or(ty);
         let all = || {
-            self.files.iter().flat_map(|f| f.schemas.providers.iter().map(move |p| (f, p))).filter_map(|(f, p)| {
-                let map = if data { &p.data_sources } else { &p.resources };
-                map.get(ty).map(|block| Found { block, provider: p, file: f })
-            })
+            self.files
+                .iter()
+                .flat_map(|f| f.schemas.providers.iter().map(move |p| (f, p)))
+                .filter_map(|(f, p)| p.of(kind).get(ty).map(|block| Found { block, provider: p, file: f }))
         };
         all().find(|f| f.provider.name() == prefix).or_else(|| all().next())
     }
 
     /// Every resource (or data source) type, for completion.
     pub fn types(&self, data: bool) -> impl Iterator<Item = (&str, Found<'_>)> {
+        self.types_of(BlockKind::of_data(data))
+    }
+
+    /// [`Schemas::types`] of any kind.
+    pub fn types_of(&self, kind: BlockKind) -> impl Iterator<Item = (&str, Found<'_>)> {
         self.files.iter().flat_map(move |f| {
             f.schemas.providers.iter().flat_map(move |p| {
-                let map = if data { &p.data_sources } else { &p.resources };
-                map.iter().map(move |(name, block)| (name.as_str(), Found { block, provider: p, file: f }))
+                p.of(kind).iter().map(move |(name, block)| (name.as_str(), Found { block, provider: p, file: f }))
             })
         })
     }

@@ -32,7 +32,8 @@ impl Dialect {
     /// (docs/spec/opentofu-symbol-libraries.md §4).
     pub fn for_path(path: &Path) -> Dialect {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        const TERRAFORM: [&str; 6] = [".tf", ".tf.json", ".tfvars", ".tftest.hcl", ".pkr.hcl", ".pkrvars.hcl"];
+        const TERRAFORM: [&str; 7] =
+            [".tf", ".tf.json", ".tfvars", ".tftest.hcl", ".tfquery.hcl", ".pkr.hcl", ".pkrvars.hcl"];
         if name.ends_with(".tofu")
             || name.ends_with(".tofu.json")
             || name.ends_with(".tofutest.hcl")

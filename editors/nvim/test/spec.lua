@@ -231,6 +231,9 @@ local function full()
     expect_eq('main.pp', vim.filetype.match({ filename = FIX .. '/pulumi/main.pp' }), 'pcl')
     expect_eq('extra.hcl', vim.filetype.match({ filename = FIX .. '/pulumi/extra.hcl' }), 'hcl')
     expect_eq('spec.nv.hcl', vim.filetype.match({ filename = '/x/spec.nv.hcl' }), 'hcl')
+    for _, name in ipairs({ 'find.tfquery.hcl', 'aws.tfmock.hcl', 'tags.policy.hcl' }) do
+      expect_eq(name, vim.filetype.match({ filename = '/x/' .. name }), 'hcl')
+    end
     expect_eq('terraform.tfvars', vim.filetype.match({ filename = FIX .. '/terraform/terraform.tfvars' }), 'terraform-vars')
     vim.g.filetype_pp = 'puppet'
     expect_eq('x.pp with g:filetype_pp = puppet', vim.filetype.match({ filename = '/x/site.pp' }), 'puppet')

@@ -24,6 +24,11 @@ export const LANGUAGES = ["terraform", "terraform-vars", "hcl", "pcl"] as const;
  * language `json`, which is not ours to claim, so they are selected by name
  * (the server reads them as module files: docs/spec/analysis.md §7.1). */
 export const JSON_PATTERNS = ["**/*.tf.json", "**/*.tofu.json"] as const;
+/** Terraform's HCL files of other kinds: query files, test mocks and policy
+ * files. They are `hcl` here, but another extension may give them a language
+ * of its own (HashiCorp's gives query files `terraform-search`; terraform-ls
+ * `IsSearchFilename`), so they are selected by name too. */
+export const HCL_PATTERNS = ["**/*.tfquery.hcl", "**/*.tfmock.hcl", "**/*.policy.hcl"] as const;
 const SECTION = "hclTypes";
 const INSTALL = "How to install";
 const SETTINGS = "Open settings";
@@ -261,6 +266,7 @@ async function start(): Promise<void> {
     documentSelector: [
       ...LANGUAGES.map((language) => ({ scheme: "file", language })),
       ...JSON_PATTERNS.map((pattern) => ({ scheme: "file", pattern })),
+      ...HCL_PATTERNS.map((pattern) => ({ scheme: "file", pattern })),
     ],
     initializationOptions: {
       hclTypes: {

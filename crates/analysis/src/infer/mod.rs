@@ -146,6 +146,13 @@ pub struct Infer<'e, 's> {
     /// Mapping"); the lowering cannot tell blocks from attributes without
     /// the schema, so it writes objects as values.
     pub json: bool,
+    /// In a Terraform policy file: `input.NAME` is its input (a variable)
+    /// and `local.NAME` may be a policy block's own local
+    /// (`scoped_locals`).
+    pub policy: bool,
+    /// The locals of the policy block being checked (a policy's own
+    /// `locals { … }`), found before the file's.
+    pub scoped_locals: Vec<(String, Type)>,
     /// In a test's assertions: the call of the module they look at
     /// (`output.NAME`, `var.NAME` are its).
     pub tested: Option<String>,
@@ -191,6 +198,8 @@ impl<'e, 's> Infer<'e, 's> {
             record: None,
             type_nodes: Vec::new(),
             test_file: None,
+            policy: false,
+            scoped_locals: Vec::new(),
             json: false,
             tested: None,
             run: None,

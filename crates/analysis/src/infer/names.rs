@@ -49,12 +49,18 @@ impl<'e, 's> Infer<'e, 's> {
                 return found;
             }
         }
-        if tf_like && (name == "var" || name == "local") {
-            let space = if name == "var" { Space::Var } else { Space::Local };
+        let input = self.policy && name == "input";
+        if tf_like && (name == "var" || name == "local" || input) {
+            let space = if name == "local" { Space::Local } else { Space::Var };
             let (attr_name, rest, full) = match self.first_attr(&range, ops) {
                 Ok(found) => found,
                 Err(plain) => return plain,
             };
+            if let Some((_, t)) = self.scoped_locals.iter().rev().find(|(n, _)| space == Space::Local && n == attr_name)
+            {
+                let t = t.clone();
+                return (self.apply_at(t, rest, Some(format!("local.{attr_name}"))), Note::Plain);
+            }
             return match self.env.lookup(space, attr_name) {
                 Some((t, related)) => {
                     self.note(full, &t, Note::Reference(related.clone()));

@@ -137,9 +137,17 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
 /// is followed when their values are known).
 fn init_time(inf: &mut Infer, a: &Attribute, key: &str) -> bool {
     inf.expr(&a.value);
+    init_time_refs(inf, &a.value, key, "module", Code::ModuleSource)
+}
+
+/// The references of `e`, the `key` of a `what` (`module`, `provider`)
+/// Terraform evaluates at init: const variables, locals and `path` only.
+/// Each other one is a `code` error; whether all are const variables or
+/// locals.
+pub(super) fn init_time_refs(inf: &mut Infer, e: &Expression, key: &str, what: &str, code: Code) -> bool {
     let mut found = Vec::new();
-    traversals(&a.value, &mut found);
-    let summary = if key == "source" { "Invalid module source" } else { "Invalid module version" };
+    traversals(e, &mut found);
+    let summary = format!("Invalid {what} {key}");
     let mut all_const = !found.is_empty();
     for t in found {
         let root = match &t.expr {
@@ -158,17 +166,17 @@ fn init_time(inf: &mut Infer, a: &Attribute, key: &str) -> bool {
             }
             ("var", Some(name)) => match inf.env().is_const(name) {
                 Some(false) => format!(
-                    "Unknown module {key}: `var.{name}` is not a const variable, and only literal values and const variables (`const = true`) can be evaluated during init"
+                    "Unknown {what} {key}: `var.{name}` is not a const variable, and only literal values and const variables (`const = true`) can be evaluated during init"
                 ),
                 // (An undeclared one is reported as such.)
                 _ => continue,
             },
             // (A local built of literals and const variables is known.)
             ("local", Some(_)) => continue,
-            _ => format!("{summary}: the module {key} can only reference constant input variables and local values"),
+            _ => format!("{summary}: the {what} {key} can only reference constant input variables and local values"),
         };
         all_const = false;
-        inf.report(Diagnostic::new(Code::ModuleSource, r, msg).with_severity(Severity::Error));
+        inf.report(Diagnostic::new(code, r, msg).with_severity(Severity::Error));
     }
     all_const
 }

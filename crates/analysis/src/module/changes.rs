@@ -224,6 +224,7 @@ pub(super) fn infer_computed(
     let expr = computed_of(&tree, doc.file.kind).get(index).copied()?;
     let view = View::new(env, dialect, false);
     let mut inf = Infer::new(&view, item_source(doc, item));
+    inf.policy = crate::is_policy_file(&doc.file.path);
     let ty = inf.expr(expr);
     let diagnostics = std::mem::take(&mut inf.diagnostics);
     let type_nodes = std::mem::take(&mut inf.type_nodes);

@@ -20,6 +20,7 @@ pub(super) fn check_item(
     let kind = doc.file.kind;
     let view = View::new(env, doc.file.dialect.within(module_dialect), kind == FileKind::TfTest);
     let mut inf = Infer::new(&view, src);
+    inf.policy = crate::is_policy_file(&doc.file.path);
     inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     inf.json = syntax::json::is_json_path(&doc.file.path);
     inf.terragrunt_stack = kind == FileKind::Hcl && super::terragrunt_stack::is_stack_file(&doc.file.path);
@@ -40,7 +41,7 @@ pub(super) fn check_item(
                     super::nomad_vars::attribute(&mut inf, a, inferred)
                 }
                 Structure::Block(b) => {
-                    let own = if b.ident.value().as_str() == "variable"
+                    let own = if block_ident(b.ident.value().as_str(), &doc.file.path) == "variable"
                         && matches!(kind, FileKind::Terraform | FileKind::Hcl)
                     {
                         var_decls.next().filter(|(_, w)| **w).map(|(v, _)| v)
@@ -103,7 +104,7 @@ pub(super) fn check_item(
 
 /// Checks of one top-level block.
 pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Option<&VarDecl>) {
-    let ident = b.ident.value().as_str();
+    let ident = block_ident(b.ident.value().as_str(), &doc.file.path);
     let kind = doc.file.kind;
     // (OpenTofu's, in a module that has an OpenTofu file.)
     let dialect = doc.file.dialect.within(inf.env().dialect());
@@ -120,6 +121,12 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         && super::symbol_libraries::is_symbol_file(&doc.file.path)
         && super::symbol_libraries::file_block(inf, b)
     {
+        return;
+    }
+    if kind == FileKind::Hcl && super::mocks::is_mock_file(&doc.file.path) && super::mocks::block(inf, b) {
+        return;
+    }
+    if kind == FileKind::Hcl && crate::is_policy_file(&doc.file.path) && super::policy::block(inf, b) {
         return;
     }
     if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
@@ -149,7 +156,17 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         }
         ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
         ("run", FileKind::TfTest) => super::tftest::run(inf, b),
+        ("mock_provider", FileKind::TfTest) => super::mocks::provider(inf, b),
+        ("override_resource" | "override_data" | "override_module", FileKind::TfTest) => {
+            super::mocks::block(inf, b);
+        }
         ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
+        ("action", FileKind::Terraform) if dialect.is_terraform() => {
+            super::resources::configured(inf, b, dialect, schema::BlockKind::Action)
+        }
+        ("list", FileKind::Terraform) if crate::is_query_file(&doc.file.path) => {
+            super::resources::configured(inf, b, dialect, schema::BlockKind::ListResource)
+        }
         ("call", FileKind::Terraform) if dialect == Dialect::PulumiHcl => super::pulumi_hcl::call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
@@ -307,9 +324,13 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
             }
             Structure::Block(b) => match b.ident.value().as_str() {
                 "dynamic" if dialect != Dialect::Pcl => dynamic(inf, b, dialect),
-                // Provider requirements: sources, versions and provider
-                // addresses (`configuration_aliases = [aws.west]`), no values.
-                "required_providers" => {}
+                // Provider requirements: sources and versions (Terraform
+                // 1.17: const variables and locals) and provider addresses
+                // (`configuration_aliases = [aws.west]`).
+                "required_providers" => {
+                    let version = body.get_attribute("required_version").map(|a| &a.value);
+                    super::provider_requirements::block(inf, b, dialect, version)
+                }
                 "lifecycle" => lifecycle(inf, b, dialect),
                 // OpenTofu's state encryption (OpenTofu 1.7).
                 "encryption" if dialect.is_terraform() => encryption(inf, b, dialect),

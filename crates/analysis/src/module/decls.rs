@@ -33,6 +33,8 @@ pub(super) struct VarDecl {
     /// what OpenTofu's static evaluation (1.8) uses for a variable without
     /// `const = false` in a module `source`.
     pub(super) static_default: Option<String>,
+    /// How it is read: `var`, or a policy file's `input`.
+    pub(super) root: &'static str,
 }
 
 impl VarDecl {
@@ -428,8 +430,9 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
         return d;
     };
     let range = 0..item.range.len();
-    match (block.text.as_str(), kind, o.labels.first()) {
+    match (block_ident(&block.text, &doc.file.path), kind, o.labels.first()) {
         ("variable", FileKind::Terraform | FileKind::Hcl, Some(label)) => d.vars.push(VarDecl {
+            root: var_root(&doc.file.path),
             name: label.text.clone(),
             name_range: label.range.clone(),
             range,
@@ -504,7 +507,7 @@ pub(super) fn declare_block(
 ) {
     let dialect = doc.file.dialect;
     let kind = doc.file.kind;
-    let ident = b.ident.value().as_str();
+    let ident = block_ident(b.ident.value().as_str(), &doc.file.path);
     match (ident, kind) {
         ("variable", FileKind::Terraform | FileKind::Hcl) => {
             let Some(label) = b.labels.first() else { return };
@@ -551,6 +554,7 @@ pub(super) fn declare_block(
                 _ => None,
             };
             d.vars.push(VarDecl {
+                root: var_root(&doc.file.path),
                 default,
                 name: label_text(label).to_string(),
                 name_range: src.range(label),
@@ -801,5 +805,34 @@ pub(super) fn label_text(l: &BlockLabel) -> &str {
     match l {
         BlockLabel::Ident(i) => i.value().as_str(),
         BlockLabel::String(s) => s.value().as_str(),
+    }
+}
+
+/// An object key's name when it is one written out (`name`, `"name"`).
+pub(super) fn literal_key(key: &hcl_edit::expr::ObjectKey) -> Option<String> {
+    match key {
+        hcl_edit::expr::ObjectKey::Ident(id) => Some(id.value().to_string()),
+        hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => Some(s.value().to_string()),
+        hcl_edit::expr::ObjectKey::Expression(_) => None,
+    }
+}
+
+/// A block's type as declarations read it: a policy file's `input "NAME"`
+/// is a variable (`input.NAME`; developer.hashicorp.com/terraform/policy/reference/policy/input:
+/// "These blocks behave like variable blocks within Terraform").
+pub(super) fn block_ident<'a>(ident: &'a str, path: &Path) -> &'a str {
+    if ident == "input" && crate::is_policy_file(path) {
+        "variable"
+    } else {
+        ident
+    }
+}
+
+/// How a file's variables are read: a policy file's are `input.NAME`.
+fn var_root(path: &Path) -> &'static str {
+    if crate::is_policy_file(path) {
+        "input"
+    } else {
+        "var"
     }
 }

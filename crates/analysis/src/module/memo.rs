@@ -298,6 +298,7 @@ impl Memo {
             }
             let view = View::new(env, dialect, false);
             let mut inf = Infer::new(&view, item_source(d, item));
+            inf.policy = crate::is_policy_file(&d.file.path);
             inf.record = Some(Vec::new());
             inf.expr(expr);
             recorded.extend(inf.record.take().unwrap_or_default());

@@ -46,12 +46,15 @@ mod env;
 pub mod ephemeral;
 mod interface;
 mod memo;
+pub mod mocks;
 pub mod nomad_vars;
 mod order;
 mod overrides;
 mod passes;
 mod patch;
 mod pcl_range;
+mod policy;
+mod provider_requirements;
 pub mod pulumi_hcl;
 mod readers;
 mod refs;
@@ -508,6 +511,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
                 };
                 let view = View::new(&env, dialect, false);
                 let mut inf = Infer::new(&view, item_source(doc, c.item));
+                inf.policy = crate::is_policy_file(&doc.file.path);
                 if *is_probed {
                     inf.record = Some(Vec::new());
                 }
@@ -642,7 +646,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     // 4. Symbols in source order.
     for v in &vars {
         out.symbols.push(Symbol {
-            address: format!("var.{}", v.decl.name),
+            address: format!("{}.{}", v.decl.root, v.decl.name),
             name: v.decl.name.clone(),
             kind: SymbolKind::Variable,
             name_range: shift(&v.decl.name_range, v.start),

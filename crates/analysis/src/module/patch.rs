@@ -658,7 +658,7 @@ fn same_calls_but_sources(a: &[CallDecl], b: &[CallDecl]) -> bool {
 
 fn var_symbol(v: &VarDecl, at: usize, doc: usize) -> Symbol {
     Symbol {
-        address: format!("var.{}", v.name),
+        address: format!("{}.{}", v.root, v.name),
         name: v.name.clone(),
         kind: SymbolKind::Variable,
         name_range: shift(&v.name_range, at),

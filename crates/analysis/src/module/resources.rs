@@ -10,7 +10,7 @@
 
 use super::*;
 use schema::pulumi::Lookup;
-use schema::{BlockSchema, Found};
+use schema::{BlockKind, BlockSchema, Found};
 
 /// Arguments Terraform itself takes in every resource and data source.
 const META: [&str; 4] = ["count", "for_each", "provider", "depends_on"];
@@ -81,8 +81,49 @@ pub(super) fn resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
 }
 
 fn site<'a>(found: &Found<'a>, data: bool, ty: &str) -> Site<'a> {
-    let kind = if data { "data source" } else { "resource" };
-    Site { what: format!("{kind} `{ty}`"), origin: found.origin(), trusted: found.file.trusted }
+    site_of(found, BlockKind::of_data(data), ty)
+}
+
+fn site_of<'a>(found: &Found<'a>, kind: BlockKind, ty: &str) -> Site<'a> {
+    Site { what: format!("{} `{ty}`", kind.noun()), origin: found.origin(), trusted: found.file.trusted }
+}
+
+/// `action "TYPE" "NAME" { config { … } }` (Terraform 1.14,
+/// `actionBlockSchema` in internal/configs/action.go) and a query file's
+/// `list "TYPE" "NAME" { config { … } }` (`decodeQueryListBlock` in
+/// internal/configs/query_file.go): the `config` block against the
+/// provider's action or list resource schema, as terraform-ls types it.
+/// A list's `include_resource` is a bool and its `limit` a number
+/// (`QueryListResourceBlockSchema`; website/docs/language/block/tfquery/list.mdx).
+pub(super) fn configured(inf: &mut Infer, b: &Block, dialect: Dialect, kind: BlockKind) {
+    let ty = b.labels.first().map(label_text).unwrap_or("");
+    let schemas = inf.env().schemas();
+    let found = schemas.as_ref().and_then(|s| s.find_kind(kind, ty));
+    let bound = repetition(inf, &b.body);
+    for a in b.body.attributes() {
+        let key = a.key.value().as_str();
+        if matches!(key, "count" | "for_each" | "provider") {
+            continue;
+        }
+        let t = inf.expr(&a.value);
+        let want = match (kind, key) {
+            (BlockKind::ListResource, "include_resource") => Type::bool(),
+            (BlockKind::ListResource, "limit") => Type::number(),
+            _ => continue,
+        };
+        inf.check(&a.value, &t, &want, None);
+    }
+    for nested in b.body.blocks() {
+        match (&found, nested.ident.value().as_str()) {
+            (Some(found), "config") => {
+                let site = site_of(found, kind, ty);
+                let h = header_range(inf, nested);
+                check_body(inf, &nested.body, found.block, &site, h, dialect, false);
+            }
+            _ => nested_body(inf, &nested.body, dialect),
+        }
+    }
+    inf.unbind(bound);
 }
 
 /// From the block type to its last label: where a missing argument is reported.

@@ -74,6 +74,9 @@ pub(super) fn run(inf: &mut Infer, b: &Block) {
                 }
                 // `source` and `version`: constants; `plan_options`: keywords and addresses.
                 "module" | "plan_options" => {}
+                "override_resource" | "override_data" | "override_module" => {
+                    super::mocks::block(inf, nested);
+                }
                 _ => nested_body(inf, &nested.body, Dialect::Terraform),
             },
         }

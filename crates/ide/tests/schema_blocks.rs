@@ -1,0 +1,233 @@
+//! Hover and completion in the blocks a provider schema types beyond
+//! resources and data sources (Terraform 1.14): an `action`'s `config` and a
+//! query file's `list` `config`, typed from `action_schemas` and
+//! `list_resource_schemas` as terraform-ls types them. `$0` is the cursor;
+//! the schema is `tests/schemas/demo.json`. Also a policy file's `input.` and
+//! `attrs` (docs/spec/analysis.md §10).
+
+use expect_test::{expect, Expect};
+use fixture::Fixture;
+use hcl_types_ide as ide;
+
+const DEMO: &str = include_str!("../../../tests/schemas/demo.json");
+
+fn hover(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let mut a = f.analyse_with(Some(fixture::schemas(DEMO)));
+    let got = match ide::hover_with(&a.docs, a.doc, a.offset, &mut a.memo) {
+        Some(h) => {
+            let source = &a.docs[a.doc].shown_text()[h.range.clone()];
+            format!("`{source}`: {}\n{}\n", h.ty, h.prose.join("\n---\n"))
+        }
+        None => "no hover\n".to_string(),
+    };
+    expect.assert_eq(&got);
+}
+
+fn complete(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let a = f.analyse_with(Some(fixture::schemas(DEMO)));
+    let list = ide::completion(&a.docs, a.doc, a.offset, &a.analysis);
+    let mut got = String::new();
+    for c in &list.items {
+        let detail = c.detail.as_deref().map(|d| format!(" — {d}")).unwrap_or_default();
+        got.push_str(&format!("{:?} {}{detail}\n", c.kind, c.label));
+    }
+    expect.assert_eq(&got);
+}
+
+#[test]
+fn an_actions_config_argument_hovers_with_its_schema() {
+    hover(
+        r#"
+action "demo_notify" "n" {
+  config {
+    mess$0age = "hi"
+  }
+}
+"#,
+        expect![[r#"
+            `message`: string
+            `message` of action `demo_notify`: required.
+            ---
+            What the notification says.
+            ---
+            From the schema schema.json.
+        "#]],
+    );
+}
+
+#[test]
+fn an_actions_nested_config_block_hovers_with_its_schema() {
+    hover(
+        r#"
+action "demo_notify" "n" {
+  config {
+    message = "hi"
+    target {
+      chan$0nel = "ops"
+    }
+  }
+}
+"#,
+        expect![[r#"
+            `channel`: string
+            `channel` of action `demo_notify`: required.
+            ---
+            From the schema schema.json.
+        "#]],
+    );
+}
+
+#[test]
+fn a_list_blocks_config_argument_hovers_with_its_schema() {
+    hover(
+        r#"
+//- find.tfquery.hcl
+list "demo_instance" "all" {
+  provider = demo
+  config {
+    reg$0ion = "eu"
+  }
+}
+"#,
+        expect![[r#"
+            `region`: string
+            `region` of list resource `demo_instance`: required.
+            ---
+            Where to look for instances.
+            ---
+            From the schema schema.json.
+        "#]],
+    );
+}
+
+#[test]
+fn an_actions_own_arguments_are_not_the_schemas() {
+    // `count` is the action block's meta-argument, not its config's.
+    hover(
+        r#"
+action "demo_notify" "n" {
+  le$0vel = 1
+  config {
+    message = "hi"
+  }
+}
+"#,
+        expect![[r#"
+            no hover
+        "#]],
+    );
+}
+
+#[test]
+fn an_actions_config_completes_its_arguments_required_first() {
+    complete(
+        r#"
+action "demo_notify" "n" {
+  config {
+    $0
+  }
+}
+"#,
+        expect![[r#"
+            Attribute message — required: string
+            Attribute level — number
+            Keyword target — block
+        "#]],
+    );
+}
+
+#[test]
+fn a_list_blocks_config_completes_what_it_does_not_set() {
+    complete(
+        r#"
+//- find.tfquery.hcl
+list "demo_instance" "all" {
+  provider = demo
+  config {
+    region = "eu"
+    $0
+  }
+}
+"#,
+        expect![[r#"
+            Attribute name_prefix — string
+        "#]],
+    );
+}
+
+#[test]
+fn a_policy_files_inputs_complete_after_input_dot() {
+    complete(
+        r#"
+//- compute.policy.hcl
+input "allowed_sizes" {
+  type = list(number)
+}
+input "strict" {
+  type = bool
+}
+resource_policy "demo_instance" "sizes" {
+  filter = input.$0
+}
+"#,
+        expect![[r#"
+            Variable allowed_sizes — list(number)
+            Variable strict — bool
+        "#]],
+    );
+}
+
+#[test]
+fn a_resource_policys_attrs_are_typed_from_the_resources_schema() {
+    hover(
+        r#"
+//- compute.policy.hcl
+resource_policy "demo_instance" "sizes" {
+  enforce {
+    condition     = att$0rs.size > 2
+    error_message = "small"
+  }
+}
+"#,
+        expect![[r#"
+            `attrs.size`: number
+            Expected `number` here: this value converts safely.
+        "#]],
+    );
+}
+
+#[test]
+fn an_actions_type_completes_from_the_action_schemas() {
+    complete(
+        r#"
+action "demo_$0
+"#,
+        expect![[r#"
+            Variable demo_notify — registry.terraform.io/hashicorp/demo
+        "#]],
+    );
+}
+
+#[test]
+fn a_resource_policys_attrs_complete_the_resources_attributes() {
+    complete(
+        r#"
+//- compute.policy.hcl
+resource_policy "demo_instance" "sizes" {
+  enforce {
+    condition = attrs.$0
+  }
+}
+"#,
+        expect![[r#"
+            Attribute arn — string
+            Attribute id — string
+            Attribute name — string
+            Attribute network — list(object({subnet = string}))
+            Attribute size — number
+            Attribute tags — map(string)
+        "#]],
+    );
+}
