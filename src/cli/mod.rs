@@ -59,6 +59,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // Before anything runs on rayon's pool: the stack a tree nested to the
+    // limit needs (the server's runtime does the same for its threads).
+    project::threads::configure();
     let code = match cli.command {
         Command::Lsp { .. } => lsp::run(),
         Command::Type(cmd) => calc::run(cmd),

@@ -13,7 +13,7 @@ use super::{memory, transport, Backend};
 pub fn run() -> u8 {
     memory::small_thread_caches();
     memory::few_arenas();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match runtime() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("hcl-types lsp: cannot start the runtime: {e}");
@@ -30,6 +30,14 @@ pub fn run() -> u8 {
     // No `terraform` the server started outlives it.
     project::child::stop_all();
     status
+}
+
+/// The runtime the server runs on: its threads, and rayon's pool, get the
+/// stack a tree nested to the limit needs (`project::threads`). The
+/// in-process tests that go that deep run on it too.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    project::threads::configure();
+    tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(syntax::deep::THREAD_STACK).build()
 }
 
 /// The server on a byte stream: frames read from `input`, frames written

@@ -23,4 +23,5 @@ pub mod phases;
 pub mod pulumi;
 pub mod schemas;
 pub mod settings;
+pub mod threads;
 pub mod watch;

@@ -12,15 +12,24 @@
 //! parsed again, with the higher limit, on a thread whose stack is sized
 //! for it. The tree that comes back is at
 //! most that deep; every later pass over it (analysis, hover, printing,
-//! dropping) takes up to ~5 KB a level in a debug build, so the limit is
-//! what fits the 2 MiB stacks of rayon's and tokio's threads with room to
-//! spare. Deeper input is one `syntax` diagnostic, never a stack overflow.
+//! dropping) takes up to ~5 KB a level in a debug build, so the threads
+//! that run them get [`THREAD_STACK`] (`project::threads`, the server's
+//! runtime), not their default 2 MiB. Deeper input is one `syntax`
+//! diagnostic, never a stack overflow.
 
 use hcl_edit::parser::{self, ParseOptions};
 use hcl_edit::structure::Body;
 
-/// The deepest nesting of expressions, templates and blocks accepted.
-pub const MAX_NESTING: usize = 256;
+/// The deepest nesting of expressions, templates and blocks accepted:
+/// past the 300 levels a `.tf.json` file Terraform reads may hold (issue
+/// 42), within [`THREAD_STACK`] for every pass in a debug build.
+pub const MAX_NESTING: usize = 512;
+
+/// The stack of every thread that walks a parsed tree (the server's tokio
+/// threads, rayon's pool: `project::threads`): ~5 KB a level in a debug
+/// build is ~2.6 MB at [`MAX_NESTING`]; the rest is margin. Only touched
+/// pages are committed.
+pub const THREAD_STACK: usize = 16 << 20;
 
 /// The nesting parsed on the caller's thread.
 const SHALLOW: usize = 32;
@@ -68,8 +77,8 @@ mod tests {
     }
 
     /// The deepest accepted `for` nesting (the costliest level) parses
-    /// from a thread with rayon's and tokio's 2 MiB stack; one level more
-    /// is the parser's nesting error.
+    /// from a thread with the default 2 MiB stack (the parse itself moves
+    /// to a deep one); one level more is the parser's nesting error.
     #[test]
     fn nesting_to_the_limit_parses_on_a_small_stack() {
         let small = std::thread::Builder::new().stack_size(2 << 20);

@@ -68,8 +68,9 @@ pub struct JsonError {
 /// the native syntax for the same thing (the file's object, a block
 /// type's, each label's, a block list's array). At 256 here, a value
 /// nested as deep as a native file may was refused (issue 42: Terraform,
-/// whose JSON parser has no limit, reads 300).
-const MAX_DEPTH: usize = 4 * crate::deep::MAX_NESTING;
+/// whose JSON parser has no limit, reads 300). The reader recurses on the
+/// caller's stack, which may be a default 2 MiB one (a test's thread).
+const MAX_DEPTH: usize = 2 * crate::deep::MAX_NESTING;
 
 struct Reader<'a> {
     src: &'a [u8],
