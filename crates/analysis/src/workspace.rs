@@ -126,10 +126,14 @@ impl Workspace {
         let mut map = BTreeMap::new();
         // The calls of one local source lead to one module, looked at once
         // (a generated 10 MB file calls 10 modules 388 times, and this runs
-        // before every keystroke's analysis).
+        // before every keystroke's analysis). So do a Terragrunt unit's
+        // includes of one file (`#…` sources, resolved from the source
+        // alone): 1,400 includes of one file read it once, not 1,400 times
+        // (issue 42, item 2). (A registry source is resolved by the call's
+        // name too, through the install manifest.)
         let mut local: HashMap<(&str, Family), Callee> = HashMap::new();
         for call in calls {
-            let source = call.source.as_deref().filter(|s| is_local(s));
+            let source = call.source.as_deref().filter(|s| is_local(s) || s.starts_with('#'));
             let callee = match source.and_then(|s| local.get(&(s, call.family))) {
                 Some(known) => known.clone(),
                 None => {
@@ -409,6 +413,89 @@ mod tests {
         let second = step(&docs, &mut memo);
         assert_eq!(memo.patches(), before + 1, "patched");
         assert_ne!(format!("{:?}", first.diagnostics), format!("{:?}", second.diagnostics));
+    }
+
+    /// Modules and files in memory, counting what is asked of them.
+    #[derive(Default)]
+    struct Counted {
+        files: Vec<(PathBuf, String)>,
+        roots: Vec<PathBuf>,
+        modules: std::sync::Mutex<HashMap<PathBuf, usize>>,
+        reads: std::sync::Mutex<HashMap<PathBuf, usize>>,
+    }
+
+    impl Files for Counted {
+        fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
+            *self.modules.lock().unwrap().entry(dir.to_path_buf()).or_default() += 1;
+            (self.files.iter().filter(|(p, _)| p.parent() == Some(dir)))
+                .filter(|(p, _)| crate::FileKind::for_path(p).is_some_and(|k| k.family() == family))
+                .map(|(p, t)| Document::parse(crate::SourceFile::new(p.clone(), t.as_str()).unwrap()))
+                .collect()
+        }
+        fn read(&self, path: &Path) -> Option<String> {
+            let text = self.files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone());
+            if text.is_some() {
+                *self.reads.lock().unwrap().entry(path.to_path_buf()).or_default() += 1;
+            }
+            text
+        }
+        fn roots(&self) -> &[PathBuf] {
+            &self.roots
+        }
+    }
+
+    /// Issue 42, item 2: a unit of `n` includes of one file reads that file
+    /// and analyses its directory as often as a unit of one include does
+    /// (it was once per include: 87 KB of includes took a minute).
+    #[test]
+    fn includes_of_one_file_read_it_once() {
+        let count = |n: usize| {
+            let mut unit = String::from("terraform {\n  source = \"../../modules//app\"\n}\n");
+            unit.extend(
+                (0..n).map(|i| format!("include \"i{i}\" {{\n  path = find_in_parent_folders(\"root.hcl\")\n}}\n")),
+            );
+            let files = Counted {
+                files: vec![
+                    (PathBuf::from("/r/root.hcl"), "inputs = {\n  a = 1\n}\n".into()),
+                    (PathBuf::from("/r/modules/app/main.tf"), "variable \"a\" {\n  type = number\n}\n".into()),
+                    (PathBuf::from("/r/live/app/terragrunt.hcl"), unit.clone()),
+                ],
+                roots: vec![PathBuf::from("/r")],
+                ..Counted::default()
+            };
+            let docs = vec![Document::parse(crate::SourceFile::new("/r/live/app/terragrunt.hcl", unit).unwrap())];
+            let calls = Memo::default().calls(&docs);
+            assert!(calls.len() >= 2 * n, "{} calls", calls.len());
+            let resolved = Workspace::default().context(&files, Path::new("/r/live/app"), &calls);
+            let included = resolved.context.callee(&crate::calls::include_call("i0")).cloned();
+            assert!(matches!(included, Some(Callee::Module(_))), "{included:?}");
+            let modules = files.modules.lock().unwrap().get(Path::new("/r")).copied().unwrap_or(0);
+            let reads = files.reads.lock().unwrap().get(Path::new("/r/root.hcl")).copied().unwrap_or(0);
+            (modules, reads)
+        };
+        let (one, many) = (count(1), count(500));
+        assert_eq!(one.0, 1, "the included file's directory analysed once");
+        assert_eq!(many, one, "(directory analyses, reads of root.hcl) for 500 includes as for one");
+    }
+
+    /// Issue 42, item 2: `n` `symbols` blocks naming one library read and
+    /// analyse its directory once, and share what it defines.
+    #[test]
+    fn blocks_naming_one_library_read_it_once() {
+        let mut main = String::from("language { experiments = [symbol_libraries] }\n");
+        main.extend((0..300).map(|i| format!("symbols \"l{i}\" {{\n  source = \"./lib\"\n}}\n")));
+        let files = Counted {
+            files: vec![(PathBuf::from("/r/lib/a.sym.hcl"), "typedef \"t\" {\n  type = number\n}\n".into())],
+            roots: vec![PathBuf::from("/r")],
+            ..Counted::default()
+        };
+        let docs = vec![Document::parse(crate::SourceFile::new("/r/main.tofu", main).unwrap())];
+        let libs = crate::module::symbol_libraries::load(&files, &docs);
+        assert_eq!(libs.0.len(), 300);
+        assert_eq!(files.modules.lock().unwrap().get(Path::new("/r/lib")), Some(&1), "read once");
+        let (first, last) = (libs.get("l0").unwrap(), libs.get("l299").unwrap());
+        assert!(Arc::ptr_eq(&first.defs, &last.defs), "one library's definitions, shared");
+        assert!(last.types.contains_key("t"));
     }
 
     #[test]

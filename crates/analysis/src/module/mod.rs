@@ -355,6 +355,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         context: memo.context.clone(),
         moves: Vec::new(),
         passes: Default::default(),
+        units: Default::default(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();
