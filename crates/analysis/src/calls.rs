@@ -191,6 +191,8 @@ struct Derived {
     value: Type,
     /// The positions of the ephemeral outputs.
     ephemeral: Vec<usize>,
+    /// The positions of the inputs without a default.
+    required: Vec<usize>,
 }
 
 impl PartialEq for Interface {
@@ -230,7 +232,8 @@ impl Interface {
                 }
             }
             let ephemeral = self.outputs.iter().enumerate().filter(|(_, o)| o.ephemeral).map(|(k, _)| k).collect();
-            Arc::new(Derived { inputs, outputs, value: Type::object(attrs), ephemeral })
+            let required = self.inputs.iter().enumerate().filter(|(_, i)| i.required).map(|(k, _)| k).collect();
+            Arc::new(Derived { inputs, outputs, value: Type::object(attrs), ephemeral, required })
         })
     }
 
@@ -247,6 +250,11 @@ impl Interface {
     /// The object of all outputs: what `module.NAME` is for one instance.
     pub fn value(&self) -> Type {
         self.derived().value.clone()
+    }
+
+    /// The inputs without a default (each call must set them), in order.
+    pub fn required_inputs(&self) -> impl Iterator<Item = &Input> {
+        self.derived().required.iter().filter_map(|&k| self.inputs.get(k))
     }
 
     /// The outputs marked `ephemeral = true`, in order.
