@@ -56,6 +56,40 @@ pub struct Workspace {
     pub schemas: Option<Arc<schema::Schemas>>,
     /// How every module reads files beside its own (the project layer's).
     pub reader: Option<super::calls::Reader>,
+    /// The install manifests read by the current resolution (see [`Manifests`]).
+    manifests: Manifests,
+}
+
+/// The install manifests (`.terraform/modules/modules.json`) one resolution
+/// read, by path: each read and indexed once however many registry calls
+/// consult it (a manifest may be 16 MiB, and was read and parsed per call).
+/// Forgotten at the next resolution, which reads them again.
+#[derive(Default)]
+struct Manifests(HashMap<PathBuf, Option<Arc<Manifest>>>);
+
+/// A manifest's modules: each key's directory (the first entry of a key),
+/// and the keys of each directory (resolved against the manifest's root),
+/// in the manifest's order.
+struct Manifest {
+    dirs: HashMap<String, PathBuf>,
+    keys: HashMap<PathBuf, Vec<String>>,
+}
+
+impl Manifests {
+    fn get(&mut self, files: &dyn Files, root: &Path) -> Option<Arc<Manifest>> {
+        let path = root.join(".terraform/modules/modules.json");
+        let found = self.0.entry(path).or_insert_with_key(|path| {
+            let text = files.read(path)?;
+            let mut m = Manifest { dirs: HashMap::new(), keys: HashMap::new() };
+            for (k, d) in manifest_entries(&text) {
+                let dir = normalize(&root.join(d));
+                m.keys.entry(dir.clone()).or_default().push(k.clone());
+                m.dirs.entry(k).or_insert(dir);
+            }
+            Some(Arc::new(m))
+        });
+        found.clone()
+    }
 }
 
 /// What [`Workspace::context`] found: the context to analyse a module
@@ -75,6 +109,7 @@ impl Workspace {
     /// The context of the module in `dir` with these calls: each callee
     /// resolved and its interface brought up to its files.
     pub fn context(&mut self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Resolved {
+        self.manifests = Manifests::default();
         let mut reads = HashSet::new();
         // (A test file's calls name the module under test `#…`: the test
         // files are a unit of their own, never their callee.)
@@ -106,7 +141,8 @@ impl Workspace {
     /// and family.
     pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<(PathBuf, Family)> {
         let dir = normalize(dir);
-        calls.iter().filter_map(|c| Some((resolve(files, &dir, c)?, c.family))).collect()
+        let mut manifests = Manifests::default();
+        calls.iter().filter_map(|c| Some((resolve(files, &mut manifests, &dir, c)?, c.family))).collect()
     }
 
     /// Takes a module analysed elsewhere (with the documents `files` gives
@@ -172,7 +208,7 @@ impl Workspace {
                 return Callee::Opaque;
             }
         }
-        let Some(target) = resolve(files, dir, call) else { return Callee::NotInstalled };
+        let Some(target) = resolve(files, &mut self.manifests, dir, call) else { return Callee::NotInstalled };
         let key = (target.clone(), call.family);
         if stack.contains(&key) || stack.len() > MAX_DEPTH {
             return Callee::Opaque;
@@ -213,7 +249,7 @@ impl Workspace {
 }
 
 /// The directory a call leads to, or `None` when it is not installed.
-fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
+fn resolve(files: &dyn Files, manifests: &mut Manifests, dir: &Path, call: &Call) -> Option<PathBuf> {
     let (name, source) = (&call.name, call.source.as_deref()?);
     if call.family == Family::Hcl {
         return Some(normalize(included_file(files, dir, source)?.parent()?));
@@ -231,19 +267,13 @@ fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
     // manifest, within the roots.
     let within = |a: &Path| a == dir || files.roots().iter().any(|r| a.starts_with(r));
     for root in dir.ancestors().take_while(|a| within(a)) {
-        let manifest = root.join(".terraform/modules/modules.json");
-        let Some(text) = files.read(&manifest) else { continue };
-        let entries = manifest_entries(&text);
-        let here: Vec<&str> = entries
-            .iter()
-            .filter(|(_, d)| normalize(&root.join(d)) == dir)
-            .map(|(k, _)| k.as_str())
-            .chain((root == dir).then_some(""))
-            .collect();
+        let Some(manifest) = manifests.get(files, root) else { continue };
+        let own: &[String] = manifest.keys.get(dir).map_or(&[], Vec::as_slice);
+        let here = own.iter().map(String::as_str).chain((root == dir).then_some(""));
         for key in here {
             let wanted = if key.is_empty() { name.to_string() } else { format!("{key}.{name}") };
-            if let Some((_, d)) = entries.iter().find(|(k, _)| *k == wanted) {
-                return Some(normalize(&root.join(d)));
+            if let Some(d) = manifest.dirs.get(&wanted) {
+                return Some(d.clone());
             }
         }
         return None;
@@ -496,6 +526,41 @@ mod tests {
         let (first, last) = (libs.get("l0").unwrap(), libs.get("l299").unwrap());
         assert!(Arc::ptr_eq(&first.defs, &last.defs), "one library's definitions, shared");
         assert!(last.types.contains_key("t"));
+    }
+
+    /// `n` registry calls of a root module read its install manifest (of
+    /// `n` modules) once, not once per call.
+    #[test]
+    fn registry_calls_read_the_install_manifest_once() {
+        let n = 200;
+        let modules: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"Key":"m{i}","Source":"registry.terraform.io/x/m{i}/aws","Dir":".terraform/modules/m{i}"}}"#
+                )
+            })
+            .collect();
+        let manifest = format!(r#"{{"Modules":[{}]}}"#, modules.join(","));
+        let files = Counted {
+            files: vec![
+                (PathBuf::from("/r/.terraform/modules/modules.json"), manifest),
+                (PathBuf::from("/r/.terraform/modules/m7/main.tf"), "output \"o\" {\n  value = 1\n}\n".into()),
+            ],
+            roots: vec![PathBuf::from("/r")],
+            ..Counted::default()
+        };
+        let calls: Vec<Call> = (0..n)
+            .map(|i| Call { name: format!("m{i}"), source: Some(format!("x/m{i}/aws")), family: Family::Terraform })
+            .collect();
+        let resolved = Workspace::default().context(&files, Path::new("/r"), &calls);
+        assert!(matches!(resolved.context.callee("m7"), Some(Callee::Module(_))));
+        assert!(matches!(resolved.context.callee("m8"), Some(Callee::Missing(_))));
+        let reads = files.reads.lock().unwrap().get(Path::new("/r/.terraform/modules/modules.json")).copied();
+        assert_eq!(reads, Some(1), "the manifest read once for {n} calls");
+        let targets = Workspace::default().targets(&files, Path::new("/r"), &calls);
+        assert_eq!(targets.len(), n);
+        let reads = files.reads.lock().unwrap().get(Path::new("/r/.terraform/modules/modules.json")).copied();
+        assert_eq!(reads, Some(2), "and once more for the targets");
     }
 
     #[test]
