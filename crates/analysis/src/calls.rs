@@ -162,7 +162,12 @@ impl Hash for Constant {
 }
 
 /// A module as its callers see it.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Built once per change of the module and shared (`Arc`) by every call
+/// of it: what callers ask of it by name is looked up in an index made
+/// once, and `module.NAME`'s object type is made once, so N calls of a
+/// module of M outputs cost N + M, not N × M (issue 42, item 2).
+#[derive(Clone, Debug)]
 pub struct Interface {
     /// The module's directory.
     pub dir: PathBuf,
@@ -171,6 +176,32 @@ pub struct Interface {
     pub outputs: Vec<OutputInfo>,
     /// A hash of everything above.
     pub version: u64,
+    /// Made on first use from the fields above (see [`Derived`]).
+    derived: std::sync::OnceLock<Arc<Derived>>,
+}
+
+/// What an [`Interface`] computes from its inputs and outputs once, for
+/// every caller.
+#[derive(Debug)]
+struct Derived {
+    /// The first input and output of each name: positions in the vectors.
+    inputs: rustc_hash::FxHashMap<String, usize>,
+    outputs: rustc_hash::FxHashMap<String, usize>,
+    /// The object of all outputs ([`Interface::value`]).
+    value: Type,
+    /// The positions of the ephemeral outputs.
+    ephemeral: Vec<usize>,
+    /// The positions of the inputs without a default.
+    required: Vec<usize>,
+}
+
+impl PartialEq for Interface {
+    fn eq(&self, other: &Interface) -> bool {
+        self.version == other.version
+            && self.dir == other.dir
+            && self.inputs == other.inputs
+            && self.outputs == other.outputs
+    }
 }
 
 impl Interface {
@@ -179,27 +210,56 @@ impl Interface {
         dir.hash(&mut h);
         inputs.hash(&mut h);
         outputs.hash(&mut h);
-        Interface { dir, inputs, outputs, version: h.finish() }
+        Interface { dir, inputs, outputs, version: h.finish(), derived: Default::default() }
     }
 
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| {
+            let mut inputs = rustc_hash::FxHashMap::default();
+            for (k, i) in self.inputs.iter().enumerate() {
+                inputs.entry(i.name.clone()).or_insert(k);
+            }
+            let mut outputs = rustc_hash::FxHashMap::default();
+            let mut attrs: Vec<(String, Type)> = Vec::new();
+            for (k, o) in self.outputs.iter().enumerate() {
+                if outputs.contains_key(&o.name) {
+                    continue;
+                }
+                outputs.insert(o.name.clone(), k);
+                // (`#…` names are a plain HCL file's inputs, no output.)
+                if !o.name.starts_with('#') {
+                    attrs.push((o.name.clone(), o.ty.clone()));
+                }
+            }
+            let ephemeral = self.outputs.iter().enumerate().filter(|(_, o)| o.ephemeral).map(|(k, _)| k).collect();
+            let required = self.inputs.iter().enumerate().filter(|(_, i)| i.required).map(|(k, _)| k).collect();
+            Arc::new(Derived { inputs, outputs, value: Type::object(attrs), ephemeral, required })
+        })
+    }
+
+    /// The first input of this name.
     pub fn input(&self, name: &str) -> Option<&Input> {
-        self.inputs.iter().find(|i| i.name == name)
+        self.inputs.get(*self.derived().inputs.get(name)?)
     }
 
+    /// The first output of this name.
     pub fn output(&self, name: &str) -> Option<&OutputInfo> {
-        self.outputs.iter().find(|o| o.name == name)
+        self.outputs.get(*self.derived().outputs.get(name)?)
     }
 
     /// The object of all outputs: what `module.NAME` is for one instance.
     pub fn value(&self) -> Type {
-        let mut attrs: Vec<(String, Type)> = Vec::new();
-        // (`#…` names are a plain HCL file's inputs, no output.)
-        for o in self.outputs.iter().filter(|o| !o.name.starts_with('#')) {
-            if !attrs.iter().any(|(n, _)| *n == o.name) {
-                attrs.push((o.name.clone(), o.ty.clone()));
-            }
-        }
-        Type::object(attrs)
+        self.derived().value.clone()
+    }
+
+    /// The inputs without a default (each call must set them), in order.
+    pub fn required_inputs(&self) -> impl Iterator<Item = &Input> {
+        self.derived().required.iter().filter_map(|&k| self.inputs.get(k))
+    }
+
+    /// The outputs marked `ephemeral = true`, in order.
+    pub fn ephemeral_outputs(&self) -> impl Iterator<Item = &OutputInfo> {
+        self.derived().ephemeral.iter().filter_map(|&k| self.outputs.get(k))
     }
 }
 

@@ -56,6 +56,40 @@ pub struct Workspace {
     pub schemas: Option<Arc<schema::Schemas>>,
     /// How every module reads files beside its own (the project layer's).
     pub reader: Option<super::calls::Reader>,
+    /// The install manifests read by the current resolution (see [`Manifests`]).
+    manifests: Manifests,
+}
+
+/// The install manifests (`.terraform/modules/modules.json`) one resolution
+/// read, by path: each read and indexed once however many registry calls
+/// consult it (a manifest may be 16 MiB, and was read and parsed per call).
+/// Forgotten at the next resolution, which reads them again.
+#[derive(Default)]
+struct Manifests(HashMap<PathBuf, Option<Arc<Manifest>>>);
+
+/// A manifest's modules: each key's directory (the first entry of a key),
+/// and the keys of each directory (resolved against the manifest's root),
+/// in the manifest's order.
+struct Manifest {
+    dirs: HashMap<String, PathBuf>,
+    keys: HashMap<PathBuf, Vec<String>>,
+}
+
+impl Manifests {
+    fn get(&mut self, files: &dyn Files, root: &Path) -> Option<Arc<Manifest>> {
+        let path = root.join(".terraform/modules/modules.json");
+        let found = self.0.entry(path).or_insert_with_key(|path| {
+            let text = files.read(path)?;
+            let mut m = Manifest { dirs: HashMap::new(), keys: HashMap::new() };
+            for (k, d) in manifest_entries(&text) {
+                let dir = normalize(&root.join(d));
+                m.keys.entry(dir.clone()).or_default().push(k.clone());
+                m.dirs.entry(k).or_insert(dir);
+            }
+            Some(Arc::new(m))
+        });
+        found.clone()
+    }
 }
 
 /// What [`Workspace::context`] found: the context to analyse a module
@@ -75,6 +109,7 @@ impl Workspace {
     /// The context of the module in `dir` with these calls: each callee
     /// resolved and its interface brought up to its files.
     pub fn context(&mut self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Resolved {
+        self.manifests = Manifests::default();
         let mut reads = HashSet::new();
         // (A test file's calls name the module under test `#…`: the test
         // files are a unit of their own, never their callee.)
@@ -106,7 +141,8 @@ impl Workspace {
     /// and family.
     pub fn targets(&self, files: &dyn Files, dir: &Path, calls: &[Call]) -> Vec<(PathBuf, Family)> {
         let dir = normalize(dir);
-        calls.iter().filter_map(|c| Some((resolve(files, &dir, c)?, c.family))).collect()
+        let mut manifests = Manifests::default();
+        calls.iter().filter_map(|c| Some((resolve(files, &mut manifests, &dir, c)?, c.family))).collect()
     }
 
     /// Takes a module analysed elsewhere (with the documents `files` gives
@@ -126,10 +162,14 @@ impl Workspace {
         let mut map = BTreeMap::new();
         // The calls of one local source lead to one module, looked at once
         // (a generated 10 MB file calls 10 modules 388 times, and this runs
-        // before every keystroke's analysis).
+        // before every keystroke's analysis). So do a Terragrunt unit's
+        // includes of one file (`#…` sources, resolved from the source
+        // alone): 1,400 includes of one file read it once, not 1,400 times
+        // (issue 42, item 2). (A registry source is resolved by the call's
+        // name too, through the install manifest.)
         let mut local: HashMap<(&str, Family), Callee> = HashMap::new();
         for call in calls {
-            let source = call.source.as_deref().filter(|s| is_local(s));
+            let source = call.source.as_deref().filter(|s| is_local(s) || s.starts_with('#'));
             let callee = match source.and_then(|s| local.get(&(s, call.family))) {
                 Some(known) => known.clone(),
                 None => {
@@ -168,7 +208,7 @@ impl Workspace {
                 return Callee::Opaque;
             }
         }
-        let Some(target) = resolve(files, dir, call) else { return Callee::NotInstalled };
+        let Some(target) = resolve(files, &mut self.manifests, dir, call) else { return Callee::NotInstalled };
         let key = (target.clone(), call.family);
         if stack.contains(&key) || stack.len() > MAX_DEPTH {
             return Callee::Opaque;
@@ -209,7 +249,7 @@ impl Workspace {
 }
 
 /// The directory a call leads to, or `None` when it is not installed.
-fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
+fn resolve(files: &dyn Files, manifests: &mut Manifests, dir: &Path, call: &Call) -> Option<PathBuf> {
     let (name, source) = (&call.name, call.source.as_deref()?);
     if call.family == Family::Hcl {
         return Some(normalize(included_file(files, dir, source)?.parent()?));
@@ -227,19 +267,13 @@ fn resolve(files: &dyn Files, dir: &Path, call: &Call) -> Option<PathBuf> {
     // manifest, within the roots.
     let within = |a: &Path| a == dir || files.roots().iter().any(|r| a.starts_with(r));
     for root in dir.ancestors().take_while(|a| within(a)) {
-        let manifest = root.join(".terraform/modules/modules.json");
-        let Some(text) = files.read(&manifest) else { continue };
-        let entries = manifest_entries(&text);
-        let here: Vec<&str> = entries
-            .iter()
-            .filter(|(_, d)| normalize(&root.join(d)) == dir)
-            .map(|(k, _)| k.as_str())
-            .chain((root == dir).then_some(""))
-            .collect();
+        let Some(manifest) = manifests.get(files, root) else { continue };
+        let own: &[String] = manifest.keys.get(dir).map_or(&[], Vec::as_slice);
+        let here = own.iter().map(String::as_str).chain((root == dir).then_some(""));
         for key in here {
             let wanted = if key.is_empty() { name.to_string() } else { format!("{key}.{name}") };
-            if let Some((_, d)) = entries.iter().find(|(k, _)| *k == wanted) {
-                return Some(normalize(&root.join(d)));
+            if let Some(d) = manifest.dirs.get(&wanted) {
+                return Some(d.clone());
             }
         }
         return None;
@@ -409,6 +443,124 @@ mod tests {
         let second = step(&docs, &mut memo);
         assert_eq!(memo.patches(), before + 1, "patched");
         assert_ne!(format!("{:?}", first.diagnostics), format!("{:?}", second.diagnostics));
+    }
+
+    /// Modules and files in memory, counting what is asked of them.
+    #[derive(Default)]
+    struct Counted {
+        files: Vec<(PathBuf, String)>,
+        roots: Vec<PathBuf>,
+        modules: std::sync::Mutex<HashMap<PathBuf, usize>>,
+        reads: std::sync::Mutex<HashMap<PathBuf, usize>>,
+    }
+
+    impl Files for Counted {
+        fn module(&self, dir: &Path, family: Family) -> Vec<Document> {
+            *self.modules.lock().unwrap().entry(dir.to_path_buf()).or_default() += 1;
+            (self.files.iter().filter(|(p, _)| p.parent() == Some(dir)))
+                .filter(|(p, _)| crate::FileKind::for_path(p).is_some_and(|k| k.family() == family))
+                .map(|(p, t)| Document::parse(crate::SourceFile::new(p.clone(), t.as_str()).unwrap()))
+                .collect()
+        }
+        fn read(&self, path: &Path) -> Option<String> {
+            let text = self.files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone());
+            if text.is_some() {
+                *self.reads.lock().unwrap().entry(path.to_path_buf()).or_default() += 1;
+            }
+            text
+        }
+        fn roots(&self) -> &[PathBuf] {
+            &self.roots
+        }
+    }
+
+    /// Issue 42, item 2: a unit of `n` includes of one file reads that file
+    /// and analyses its directory as often as a unit of one include does
+    /// (it was once per include: 87 KB of includes took a minute).
+    #[test]
+    fn includes_of_one_file_read_it_once() {
+        let count = |n: usize| {
+            let mut unit = String::from("terraform {\n  source = \"../../modules//app\"\n}\n");
+            unit.extend(
+                (0..n).map(|i| format!("include \"i{i}\" {{\n  path = find_in_parent_folders(\"root.hcl\")\n}}\n")),
+            );
+            let files = Counted {
+                files: vec![
+                    (PathBuf::from("/r/root.hcl"), "inputs = {\n  a = 1\n}\n".into()),
+                    (PathBuf::from("/r/modules/app/main.tf"), "variable \"a\" {\n  type = number\n}\n".into()),
+                    (PathBuf::from("/r/live/app/terragrunt.hcl"), unit.clone()),
+                ],
+                roots: vec![PathBuf::from("/r")],
+                ..Counted::default()
+            };
+            let docs = vec![Document::parse(crate::SourceFile::new("/r/live/app/terragrunt.hcl", unit).unwrap())];
+            let calls = Memo::default().calls(&docs);
+            assert!(calls.len() >= 2 * n, "{} calls", calls.len());
+            let resolved = Workspace::default().context(&files, Path::new("/r/live/app"), &calls);
+            let included = resolved.context.callee(&crate::calls::include_call("i0")).cloned();
+            assert!(matches!(included, Some(Callee::Module(_))), "{included:?}");
+            let modules = files.modules.lock().unwrap().get(Path::new("/r")).copied().unwrap_or(0);
+            let reads = files.reads.lock().unwrap().get(Path::new("/r/root.hcl")).copied().unwrap_or(0);
+            (modules, reads)
+        };
+        let (one, many) = (count(1), count(500));
+        assert_eq!(one.0, 1, "the included file's directory analysed once");
+        assert_eq!(many, one, "(directory analyses, reads of root.hcl) for 500 includes as for one");
+    }
+
+    /// Issue 42, item 2: `n` `symbols` blocks naming one library read and
+    /// analyse its directory once, and share what it defines.
+    #[test]
+    fn blocks_naming_one_library_read_it_once() {
+        let mut main = String::from("language { experiments = [symbol_libraries] }\n");
+        main.extend((0..300).map(|i| format!("symbols \"l{i}\" {{\n  source = \"./lib\"\n}}\n")));
+        let files = Counted {
+            files: vec![(PathBuf::from("/r/lib/a.sym.hcl"), "typedef \"t\" {\n  type = number\n}\n".into())],
+            roots: vec![PathBuf::from("/r")],
+            ..Counted::default()
+        };
+        let docs = vec![Document::parse(crate::SourceFile::new("/r/main.tofu", main).unwrap())];
+        let libs = crate::module::symbol_libraries::load(&files, &docs);
+        assert_eq!(libs.0.len(), 300);
+        assert_eq!(files.modules.lock().unwrap().get(Path::new("/r/lib")), Some(&1), "read once");
+        let (first, last) = (libs.get("l0").unwrap(), libs.get("l299").unwrap());
+        assert!(Arc::ptr_eq(&first.defs, &last.defs), "one library's definitions, shared");
+        assert!(last.types.contains_key("t"));
+    }
+
+    /// `n` registry calls of a root module read its install manifest (of
+    /// `n` modules) once, not once per call.
+    #[test]
+    fn registry_calls_read_the_install_manifest_once() {
+        let n = 200;
+        let modules: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"Key":"m{i}","Source":"registry.terraform.io/x/m{i}/aws","Dir":".terraform/modules/m{i}"}}"#
+                )
+            })
+            .collect();
+        let manifest = format!(r#"{{"Modules":[{}]}}"#, modules.join(","));
+        let files = Counted {
+            files: vec![
+                (PathBuf::from("/r/.terraform/modules/modules.json"), manifest),
+                (PathBuf::from("/r/.terraform/modules/m7/main.tf"), "output \"o\" {\n  value = 1\n}\n".into()),
+            ],
+            roots: vec![PathBuf::from("/r")],
+            ..Counted::default()
+        };
+        let calls: Vec<Call> = (0..n)
+            .map(|i| Call { name: format!("m{i}"), source: Some(format!("x/m{i}/aws")), family: Family::Terraform })
+            .collect();
+        let resolved = Workspace::default().context(&files, Path::new("/r"), &calls);
+        assert!(matches!(resolved.context.callee("m7"), Some(Callee::Module(_))));
+        assert!(matches!(resolved.context.callee("m8"), Some(Callee::Missing(_))));
+        let reads = files.reads.lock().unwrap().get(Path::new("/r/.terraform/modules/modules.json")).copied();
+        assert_eq!(reads, Some(1), "the manifest read once for {n} calls");
+        let targets = Workspace::default().targets(&files, Path::new("/r"), &calls);
+        assert_eq!(targets.len(), n);
+        let reads = files.reads.lock().unwrap().get(Path::new("/r/.terraform/modules/modules.json")).copied();
+        assert_eq!(reads, Some(2), "and once more for the targets");
     }
 
     #[test]

@@ -244,7 +244,7 @@ impl<'e, 's> Infer<'e, 's> {
             _ => return Some((self.apply(Type::any(), &ops[1..]), Note::Plain)),
         };
         let Some(TraversalOperator::GetAttr(name)) = ops.get(1).map(|o| o.value()) else {
-            let all = Type::object(lib.values.iter().map(|(k, v)| (k.clone(), v.ty.clone())));
+            let all = lib.all_values.clone();
             return Some((self.apply(all, &ops[1..]), Note::Plain));
         };
         let name = name.value().as_str();

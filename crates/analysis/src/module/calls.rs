@@ -283,7 +283,7 @@ fn missing(inf: &mut Infer, b: &Block, i: &Interface, call: &str, w: &Words) {
     let ident = inf.range(&b.ident);
     let header = ident.start..b.labels.last().map_or(ident.end, |l| inf.range(l).end);
     let given: HashSet<&str> = b.body.attributes().map(|a| a.key.value().as_str()).collect();
-    for v in i.inputs.iter().filter(|v| v.required && !given.contains(v.name.as_str())) {
+    for v in i.required_inputs().filter(|v| !given.contains(v.name.as_str())) {
         let d = Diagnostic::new(
             Code::MissingArgument,
             header.clone(),

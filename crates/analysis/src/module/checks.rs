@@ -48,6 +48,12 @@ pub(super) fn check_item(
                     } else {
                         None
                     };
+                    if b.ident.value().as_str() == "include"
+                        && kind == FileKind::Hcl
+                        && crate::is_terragrunt_unit(&doc.file.path)
+                    {
+                        super::terragrunt::include(&mut inf, &env.unit(&view, doc), b);
+                    }
                     check_block(&mut inf, doc, b, own);
                     if kind == FileKind::Hcl {
                         super::stacks::deployment(&mut inf, &view, &doc.file.path, b, vars);
@@ -64,7 +70,7 @@ pub(super) fn check_item(
                         && a.key.value().as_str() == "inputs"
                         && crate::is_terragrunt_unit(&doc.file.path) =>
                 {
-                    super::terragrunt::inputs(&mut inf, doc, a)
+                    super::terragrunt::inputs(&mut inf, &env.unit(&view, doc), a)
                 }
                 // A symbol library file has no top-level arguments.
                 Structure::Attribute(a)
@@ -143,10 +149,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("module", FileKind::Terraform) if dialect.is_terraform() => module_call(inf, b, dialect),
         ("resource" | "data", FileKind::Terraform) if dialect.is_terraform() => resource(inf, b, dialect),
         ("component", FileKind::Pcl) => component_call(inf, b),
-        ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
-            super::terragrunt::include(inf, doc, b);
-            body(inf, &b.body, dialect, false)
-        }
+        // (Its include checks ran in `check_item`: they read the unit's
+        // merge, made once per analysis.)
+        ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => body(inf, &b.body, dialect, false),
         ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
             super::stacks::component(inf, b, dialect)
         }

@@ -53,7 +53,14 @@ pub(super) struct ModuleEnv {
     pub(super) passes: super::passes::Found,
     /// The symbol library the module's own `.sym.hcl` files make.
     pub(super) own_library: Option<Arc<symbol_libraries::Library>>,
+    /// Each Terragrunt unit's merge, made at its first check (see
+    /// [`Self::unit`]).
+    pub(super) units: Mutex<HashMap<UnitKey, Arc<super::terragrunt_merge::Unit>>>,
 }
+
+/// A unit document (its path and revision) and the calls it was merged
+/// with (by identity): what its merge is made of.
+pub(super) type UnitKey = (std::path::PathBuf, Revision, usize);
 
 /// What tells names apart cheaply before their edit distance: the length
 /// in chars and the set of (ASCII-lowercased) chars, hashed into 64 bits.
@@ -287,6 +294,30 @@ impl ModuleEnv {
             };
             *answer = best.map(String::from);
         }
+    }
+
+    /// The merge of Terragrunt unit `doc`'s includes and inputs, made once
+    /// per analysis whatever the number of its `include` blocks (each
+    /// reads it), through `view` (the first asker's: the items of a unit
+    /// with includes are all checked again after any edit, see
+    /// `terragrunt_merge::merges`, so no other item's dependencies need
+    /// what it consulted).
+    pub(super) fn unit(&self, view: &dyn Env, doc: &Document) -> Arc<super::terragrunt_merge::Unit> {
+        let key = (doc.file.path.clone(), doc.revision(), Arc::as_ptr(&self.context.calls) as usize);
+        if let Some(u) = self.units.locked().get(&key) {
+            return u.clone();
+        }
+        let made = Arc::new(super::terragrunt_merge::Unit::new(view, doc));
+        // A unit without includes is read by its `inputs` alone, which may
+        // be checked again on its own (patched): it asks through its own
+        // view each time, so what it consulted stays in its dependencies.
+        if made.incs.is_empty() {
+            return made;
+        }
+        let mut units = self.units.locked();
+        // (An earlier revision's merge is not asked for again.)
+        units.retain(|k, _| k.0 != key.0 || k == &key);
+        units.entry(key).or_insert(made).clone()
     }
 
     pub(super) fn type_of(&self, key: &(Space, String)) -> Option<&Type> {

@@ -119,7 +119,7 @@ pub(super) fn mentioned(docs: &[Document], dialect: Dialect) -> bool {
 pub(super) fn applies(docs: &[Document], dialect: Dialect, context: &Context) -> bool {
     mentioned(docs, dialect)
         || (dialect.is_terraform()
-            && context.calls.values().any(|c| c.interface().is_some_and(|i| i.outputs.iter().any(|o| o.ephemeral))))
+            && context.calls.values().any(|c| c.interface().is_some_and(|i| i.ephemeral_outputs().next().is_some())))
 }
 
 /// What one item tells the pass, its positions relative to the item (so
@@ -261,7 +261,10 @@ pub(super) fn check<'a>(
     let modules = |r: &Reads| {
         r.modules.iter().any(|(m, o)| {
             let Some(i) = context.callee(m).and_then(|c| c.interface()) else { return false };
-            i.outputs.iter().any(|out| out.ephemeral && o.as_ref().is_none_or(|o| *o == out.name))
+            match o {
+                Some(o) => i.output(o).is_some_and(|out| out.ephemeral),
+                None => i.ephemeral_outputs().next().is_some(),
+            }
         })
     };
     // Ephemeral locals: those reading an ephemeral name, then those
@@ -290,7 +293,7 @@ pub(super) fn check<'a>(
     addresses.extend(ephemeral_locals.iter().map(|l| format!("local.{l}")));
     for (name, callee) in context.calls.iter() {
         let Some(i) = callee.interface() else { continue };
-        addresses.extend(i.outputs.iter().filter(|o| o.ephemeral).map(|o| format!("module.{name}.{}", o.name)));
+        addresses.extend(i.ephemeral_outputs().map(|o| format!("module.{name}.{}", o.name)));
     }
     let schemas = context.schemas.as_deref();
     let root = all().any(|(_, item)| facts(item).is_some_and(|f| f.root));

@@ -371,6 +371,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         moves: Vec::new(),
         passes: Default::default(),
         own_library: memo.own_library.clone(),
+        units: Default::default(),
     };
     let mut vars: Vec<VarRef> = Vec::new();
     let mut var_index: HashMap<String, usize> = HashMap::default();

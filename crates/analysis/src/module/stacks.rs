@@ -78,7 +78,7 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
         let who = format!("component `{name}`");
         let given = inputs(inf, obj, i, &who, name, &source, Site::Component);
         let header = inf.range(&b.ident).start..b.labels.last().map_or(inf.range(&b.ident).end, |l| inf.range(l).end);
-        for v in i.inputs.iter().filter(|v| v.required && !given.contains(&v.name)) {
+        for v in i.required_inputs().filter(|v| !given.contains(&v.name)) {
             let msg = format!("component `{name}` needs the input `{}`: its variable has no default", v.name);
             let related = Related {
                 path: Some(v.path.clone()),

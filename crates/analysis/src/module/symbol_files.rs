@@ -144,13 +144,8 @@ fn is_variadic(p: &Block) -> bool {
 
 /// What the `.sym.hcl` documents of one library define.
 pub fn library(label: &str, source: &str, dir: PathBuf, docs: &[Document]) -> Library {
-    let mut lib = Library {
-        label: label.to_string(),
-        source: source.to_string(),
-        dir: Some(dir),
-        files: docs.iter().map(|d| d.file.path.clone()).collect(),
-        ..Library::default()
-    };
+    let mut lib = Library { label: label.to_string(), source: source.to_string(), dir: Some(dir), ..Library::default() };
+    lib.files = docs.iter().map(|d| d.file.path.clone()).collect();
     let ats = items(docs);
     lib.imports = ats.iter().flat_map(|at| at.named("symbols").map(|(l, _)| label_text(l).to_string())).collect();
 
@@ -273,6 +268,7 @@ pub fn library(label: &str, source: &str, dir: PathBuf, docs: &[Document]) -> Li
             }
         }
     }
+    lib.all_values = Type::object(lib.values.iter().map(|(k, v)| (k.clone(), v.ty.clone())));
     lib
 }
 

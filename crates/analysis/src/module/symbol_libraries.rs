@@ -66,8 +66,9 @@ pub struct ValueDef {
     pub def: Def,
 }
 
-/// One imported library.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// One imported library: the block that imports it, and what its files
+/// define ([`Defs`], shared by every block of the same directory).
+#[derive(Clone, Debug, Default)]
 pub struct Library {
     /// The `symbols` block's label.
     pub label: String,
@@ -75,14 +76,65 @@ pub struct Library {
     /// The directory read; `None` for a source that is not read here (not
     /// local): its symbols are then `any`, without an error.
     pub dir: Option<PathBuf>,
+    /// What its files define (read through `Deref`: `lib.types`).
+    pub defs: Arc<Defs>,
+}
+
+/// What a library's `.sym.hcl` files define. Read and analysed once per
+/// directory however many `symbols` blocks name it, and shared: 3,000
+/// blocks naming one library held 3,000 copies (issue 42, item 2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Defs {
     /// Its `.sym.hcl` files.
     pub files: Vec<PathBuf>,
     pub types: BTreeMap<String, TypeDef>,
     pub functions: BTreeMap<String, FunctionDef>,
     pub values: BTreeMap<String, ValueDef>,
+    /// The object of all values: what `symbols.LABEL` is.
+    pub all_values: Type,
     /// The labels of the library's own `symbols` blocks (libraries it
     /// imports; their symbols are not read here).
     pub imports: Vec<String>,
+}
+
+impl Default for Defs {
+    fn default() -> Defs {
+        Defs {
+            files: Vec::new(),
+            types: BTreeMap::new(),
+            functions: BTreeMap::new(),
+            values: BTreeMap::new(),
+            all_values: Type::object(Vec::<(String, Type)>::new()),
+            imports: Vec::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for Library {
+    type Target = Defs;
+    fn deref(&self) -> &Defs {
+        &self.defs
+    }
+}
+
+/// Building a library's definitions in place (`symbol_files::library`):
+/// a copy only if they are already shared.
+impl std::ops::DerefMut for Library {
+    fn deref_mut(&mut self) -> &mut Defs {
+        Arc::make_mut(&mut self.defs)
+    }
+}
+
+impl PartialEq for Library {
+    fn eq(&self, other: &Library) -> bool {
+        (&self.label, &self.source, &self.dir) == (&other.label, &other.source, &other.dir)
+            && same(&self.defs, &other.defs)
+    }
+}
+
+/// Whether two libraries' definitions are equal: the same `Arc`, else compared.
+fn same(a: &Arc<Defs>, b: &Arc<Defs>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
 }
 
 impl Library {
@@ -93,8 +145,31 @@ impl Library {
 }
 
 /// The libraries a module imports, by label (the first block of a label).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Libraries(pub Arc<BTreeMap<String, Library>>);
+
+/// Equal when every label imports the same library: each distinct pair of
+/// definitions is compared once (many labels share one), so comparing the
+/// libraries of a module before each analysis costs the labels and the
+/// distinct libraries, not their product.
+impl PartialEq for Libraries {
+    fn eq(&self, other: &Libraries) -> bool {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return true;
+        }
+        if self.0.len() != other.0.len() {
+            return false;
+        }
+        let mut compared: std::collections::HashMap<(*const Defs, *const Defs), bool> = Default::default();
+        self.0.iter().zip(other.0.iter()).all(|((ka, a), (kb, b))| {
+            ka == kb
+                && (&a.label, &a.source, &a.dir) == (&b.label, &b.source, &b.dir)
+                && *compared
+                    .entry((Arc::as_ptr(&a.defs), Arc::as_ptr(&b.defs)))
+                    .or_insert_with(|| same(&a.defs, &b.defs))
+        })
+    }
+}
 
 impl Libraries {
     pub fn get(&self, label: &str) -> Option<&Library> {
@@ -175,15 +250,20 @@ pub fn load_requested(files: &dyn Files, docs: &[Document], requests: &[(String,
     }
     let home = docs.first().and_then(|d| d.file.path.parent()).map(Path::to_path_buf).unwrap_or_default();
     let mut out = BTreeMap::new();
+    // Each directory read and analysed once, however many labels name it.
+    let mut read: std::collections::HashMap<PathBuf, Arc<Defs>> = Default::default();
     for (label, source) in requests.iter().cloned() {
         if out.contains_key(&label) {
             continue;
         }
         let lib = if is_local(&source) {
             let dir = normalize(&home.join(&source));
-            let lib_docs: Vec<Document> =
-                files.module(&dir, Family::Hcl).into_iter().filter(|d| is_symbol_file(&d.file.path)).collect();
-            library(&label, &source, dir, &lib_docs)
+            let defs = read.entry(dir.clone()).or_insert_with(|| {
+                let lib_docs: Vec<Document> =
+                    files.module(&dir, Family::Hcl).into_iter().filter(|d| is_symbol_file(&d.file.path)).collect();
+                library(&label, &source, dir.clone(), &lib_docs).defs
+            });
+            Library { label: label.clone(), source, dir: Some(dir), defs: defs.clone() }
         } else {
             Library { label: label.clone(), source, ..Library::default() }
         };

@@ -68,15 +68,13 @@ fn local_source(s: &str) -> Option<String> {
 /// module's variable of the same name. Unknown names are not errors
 /// (Terraform ignores a `TF_VAR_` value no variable declares) and missing
 /// ones are not either (an `include`d file or the environment may give them).
-pub(super) fn inputs(inf: &mut Infer, doc: &Document, a: &Attribute) {
+pub(super) fn inputs(inf: &mut Infer, unit: &super::terragrunt_merge::Unit, a: &Attribute) {
     // A declared `terraform { source }` wins, even one not followed (a
     // remote source); else the unit's own directory is the module.
     // (Every declared call has a callee, `Opaque` for a source not followed.)
-    let incs = super::terragrunt_merge::includes(inf, doc);
-    let callee = module(inf, &incs);
     // A remote module is not followed: one hint, as for a module call that
     // `terraform init` has not installed (issue 30).
-    if matches!(callee, Some(Callee::NotInstalled)) {
+    if matches!(unit.module, Some(Callee::NotInstalled)) {
         let r = inf.range(&a.key);
         let msg = "not followed: this unit's module (its `terraform { source }` or an include's) is remote \
                    or built at run time, so these inputs are not checked against its variables; a local path is \
@@ -84,13 +82,13 @@ pub(super) fn inputs(inf: &mut Infer, doc: &Document, a: &Attribute) {
         inf.report(Diagnostic::new(Code::ModuleSource, r, msg));
         return;
     }
-    let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, callee) else { return };
+    let (Expression::Object(obj), Some(Callee::Module(i))) = (&a.value, &unit.module) else { return };
     let source = i.dir.display().to_string();
     // A name an include takes part in is checked at that include, merged.
-    let merged = super::terragrunt_merge::merged(inf, doc, &incs).unwrap_or_default();
-    let elsewhere: HashSet<String> = merged.into_iter().filter(|m| !m.from.is_empty()).map(|m| m.name).collect();
+    let merged = unit.merged.as_deref().unwrap_or_default();
+    let elsewhere: HashSet<String> = merged.iter().filter(|m| !m.from.is_empty()).map(|m| m.name.clone()).collect();
     let site = super::stacks::Site::Terragrunt(&elsewhere);
-    super::stacks::inputs(inf, obj, &i, "the unit's module", &source, &source, site);
+    super::stacks::inputs(inf, obj, i, "the unit's module", &source, &source, site);
 }
 
 /// Terragrunt's merge strategies of an `include` (`MergeStrategyType` in
@@ -230,9 +228,9 @@ pub(crate) fn terraform_source_in(text: &str) -> Option<IncludedSource> {
 /// `DeepMerge` in `pkg/config/include.go`: the child's `source` wins, so the
 /// unit's own, else the last merged include's that sets one), else the
 /// unit's own directory.
-pub(super) fn module(inf: &Infer, incs: &[super::terragrunt_merge::Include]) -> Option<Callee> {
+pub(super) fn module(env: &dyn Env, incs: &[super::terragrunt_merge::Include]) -> Option<Callee> {
     let labels: Vec<(&str, &str)> = incs.iter().map(|i| (i.label.as_str(), i.strategy.as_str())).collect();
-    module_of(|call| inf.env().callee(call), &labels)
+    module_of(|call| env.callee(call), &labels)
 }
 
 /// [`module`] with the callees `callee` gives, for the unit's includes
@@ -270,7 +268,7 @@ pub fn terragrunt_module(context: &Context, doc: &Document) -> Option<Callee> {
 /// A value the unit's own sets alone is checked at the unit's `inputs`. An
 /// unknown strategy is Terragrunt's error (`GetMergeStrategy`,
 /// `InvalidMergeStrategyTypeError` in `pkg/config/include.go`).
-pub(super) fn include(inf: &mut Infer, doc: &Document, b: &Block) {
+pub(super) fn include(inf: &mut Infer, unit: &super::terragrunt_merge::Unit, b: &Block) {
     let label = b.labels.first().map(label_text).unwrap_or("");
     let header = {
         let ident = inf.range(&b.ident);
@@ -285,12 +283,10 @@ pub(super) fn include(inf: &mut Infer, doc: &Document, b: &Block) {
             inf.report(Diagnostic::new(Code::InvalidValue, r, msg));
         }
     }
-    let incs = super::terragrunt_merge::includes(inf, doc);
-    let Some(Callee::Module(module)) = module(inf, &incs) else { return };
-    let Some(me) = incs.iter().position(|i| i.label == label) else { return };
-    let Some(merged) = super::terragrunt_merge::merged(inf, doc, &incs) else { return };
-    let prefix = crate::calls::included_input("");
-    for m in merged.iter().filter(|m| m.from.first() == Some(&me)) {
+    let incs = &unit.incs;
+    let Some(Callee::Module(module)) = &unit.module else { return };
+    let Some(me) = unit.position(label) else { return };
+    for m in unit.first_in(me) {
         let name = &m.name;
         let Some(input) = module.input(name) else { continue };
         let Some(declared) = &input.declared else { continue };
@@ -299,7 +295,7 @@ pub(super) fn include(inf: &mut Infer, doc: &Document, b: &Block) {
             continue;
         }
         let Some(callee) = &incs[me].callee else { continue };
-        let Some(given) = callee.outputs.iter().find(|o| o.name.strip_prefix(&prefix) == Some(name)) else { continue };
+        let Some(given) = callee.output(&crate::calls::included_input(name)) else { continue };
         let related = Related {
             path: Some(given.path.clone()),
             range: given.name_range.clone(),

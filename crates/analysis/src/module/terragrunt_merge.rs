@@ -52,10 +52,60 @@ pub(super) struct Include {
     pub callee: Option<Arc<crate::calls::Interface>>,
 }
 
+/// A unit's includes, its module and its merged inputs, made once per
+/// analysis of the unit ([`ModuleEnv::unit`]) and read by its `inputs`
+/// and each of its `include` blocks: made per block, N includes cost N²
+/// (87 KB of `include` blocks took a minute; issue 42, item 2).
+pub(super) struct Unit {
+    pub incs: Vec<Include>,
+    /// The unit's module (see `terragrunt::module`).
+    pub module: Option<Callee>,
+    /// See [`merged`]; only made when the module is known.
+    pub merged: Option<Vec<Merged>>,
+    /// Per include (by position): the merged inputs it is the first to
+    /// take part in (positions in `merged`).
+    firsts: Vec<Vec<usize>>,
+    /// The first include of each label.
+    labels: HashMap<String, usize>,
+}
+
+impl Unit {
+    pub(super) fn new(env: &dyn Env, doc: &Document) -> Unit {
+        let incs = includes(env, doc);
+        let module = super::terragrunt::module(env, &incs);
+        let merged = match module {
+            Some(Callee::Module(_)) => merged(env, doc, &incs),
+            _ => None,
+        };
+        let mut firsts = vec![Vec::new(); incs.len()];
+        for (at, m) in merged.iter().flatten().enumerate() {
+            if let Some(slot) = m.from.first().and_then(|&k| firsts.get_mut(k)) {
+                slot.push(at);
+            }
+        }
+        let mut labels = HashMap::default();
+        for (k, i) in incs.iter().enumerate() {
+            labels.entry(i.label.clone()).or_insert(k);
+        }
+        Unit { incs, module, merged, firsts, labels }
+    }
+
+    /// The position of the first include of this label.
+    pub(super) fn position(&self, label: &str) -> Option<usize> {
+        self.labels.get(label).copied()
+    }
+
+    /// The merged inputs include `k` is the first to take part in.
+    pub(super) fn first_in(&self, k: usize) -> impl Iterator<Item = &Merged> {
+        let merged = self.merged.as_deref().unwrap_or_default();
+        self.firsts.get(k).into_iter().flatten().filter_map(|&at| merged.get(at))
+    }
+}
+
 /// The unit's includes, in file order.
-pub(super) fn includes(inf: &Infer, doc: &Document) -> Vec<Include> {
+fn includes(env: &dyn Env, doc: &Document) -> Vec<Include> {
     let found = include_blocks(doc).into_iter().map(|(label, strategy)| {
-        let callee = match inf.env().callee(&crate::calls::include_call(&label)) {
+        let callee = match env.callee(&crate::calls::include_call(&label)) {
             Some(Callee::Module(i)) => Some(i),
             _ => None,
         };
@@ -83,8 +133,8 @@ pub(super) fn include_blocks(doc: &Document) -> Vec<(String, String)> {
 /// constant, else its type as the file's analysis typed it. `None` when
 /// the unit's `inputs` is not an object written out (`merge(…)`): what it
 /// sets is not known.
-fn own_inputs(inf: &Infer, doc: &Document) -> Option<Vec<(String, Part)>> {
-    let own = inf.env().lookup(Space::Pcl, "inputs").map(|(t, _)| t);
+fn own_inputs(env: &dyn Env, doc: &Document) -> Option<Vec<(String, Part)>> {
+    let own = env.lookup(Space::Pcl, "inputs").map(|(t, _)| t);
     if own.as_ref().is_some_and(|t| !matches!(t.kind(), Kind::Object(_))) {
         return None;
     }
@@ -129,11 +179,6 @@ pub(super) fn each_input<'d>(
     }
 }
 
-/// What an include sets, by name (`None`: the include merges nothing;
-/// `Some(None)`: its values are not known, as when its file is not
-/// followed: then no value it may take part in is reported).
-type Given = Option<Option<Vec<(String, Part)>>>;
-
 /// What one include sets: its values by name, or `None` when its file's
 /// `inputs` are not an object written out (each name may then be set).
 fn include_inputs(i: &crate::calls::Interface) -> Option<Vec<(String, Part)>> {
@@ -153,59 +198,125 @@ fn include_inputs(i: &crate::calls::Interface) -> Option<Vec<(String, Part)>> {
     Some(given.collect())
 }
 
+/// The includes of one file (one callee, the same `Arc`) or, `given` none,
+/// those whose values are not known (not followed, or `inputs` not written
+/// out: each may set any name). Their values are read once however many
+/// includes name the file.
+struct Group {
+    /// The first value of each name.
+    given: Option<HashMap<String, Part>>,
+    /// Its includes that merge (not `no_merge`), by position, ascending.
+    at: Vec<usize>,
+    /// Those of them that merge deep.
+    deep: Vec<usize>,
+}
+
+/// The includes in groups of one file each (see [`Group`]).
+fn groups(incs: &[Include]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut by_callee: HashMap<*const crate::calls::Interface, usize> = HashMap::default();
+    let mut unknown = None;
+    for (k, inc) in incs.iter().enumerate().filter(|(_, i)| i.strategy != "no_merge") {
+        let mut add = |given: Option<HashMap<String, Part>>| {
+            groups.push(Group { given, at: Vec::new(), deep: Vec::new() });
+            groups.len() - 1
+        };
+        let g = match &inc.callee {
+            Some(c) => match by_callee.get(&Arc::as_ptr(c)) {
+                Some(&g) => g,
+                None => {
+                    let given = include_inputs(c).map(|v| {
+                        let mut m = HashMap::default();
+                        for (n, p) in v {
+                            m.entry(n).or_insert(p);
+                        }
+                        m
+                    });
+                    let g = match given {
+                        Some(given) => add(Some(given)),
+                        None => *unknown.get_or_insert_with(|| add(None)),
+                    };
+                    by_callee.insert(Arc::as_ptr(c), g);
+                    g
+                }
+            },
+            // A file not followed may set any name.
+            None => *unknown.get_or_insert_with(|| add(None)),
+        };
+        groups[g].at.push(k);
+        if inc.strategy == "deep" {
+            groups[g].deep.push(k);
+        }
+    }
+    groups
+}
+
 /// Each name the unit or one of its merged includes sets, with the value
 /// that reaches the module. `None` when the unit's own `inputs` is not
 /// written out: then nothing is checked, as any name may be set there.
-pub(super) fn merged(inf: &Infer, doc: &Document, incs: &[Include]) -> Option<Vec<Merged>> {
-    let own = own_inputs(inf, doc)?;
-    let given: Vec<Given> = incs
-        .iter()
-        .map(|inc| match &inc.callee {
-            _ if inc.strategy == "no_merge" => None,
-            Some(callee) => Some(include_inputs(callee)),
-            // A file not followed may set any name.
-            None => Some(None),
-        })
-        .collect();
+///
+/// Going from the last include to the first, the first value met (the
+/// unit's own, else the last include's that sets the name) is kept, and
+/// each earlier `deep` include that sets it merges into it. Includes of
+/// one file are a [`Group`] read once, so the work is the unit's and the
+/// distinct files' names, plus one step per deep merge.
+fn merged(env: &dyn Env, doc: &Document, incs: &[Include]) -> Option<Vec<Merged>> {
+    let own = own_inputs(env, doc)?;
+    let groups = groups(incs);
     let mut names: Vec<String> = own.iter().map(|(n, _)| n.clone()).collect();
-    for values in given.iter().flatten().flatten() {
-        names.extend(values.iter().map(|(n, _)| n.clone()));
+    // The groups that set each name (those of unknown values set any).
+    let mut setting: HashMap<&str, Vec<usize>> = HashMap::default();
+    let mut any = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        match &group.given {
+            Some(given) => {
+                for n in given.keys() {
+                    names.push(n.clone());
+                    setting.entry(n.as_str()).or_default().push(g);
+                }
+            }
+            None => any.push(g),
+        }
     }
     names.sort();
     names.dedup();
     // By name, so that a file of many inputs is not read once per name.
     let own_by: HashMap<&str, &Part> = own.iter().rev().map(|(n, p)| (n.as_str(), p)).collect();
-    let given_by: Vec<Option<Option<HashMap<&str, &Part>>>> = given
-        .iter()
-        .map(|g| g.as_ref().map(|v| v.as_ref().map(|v| v.iter().rev().map(|(n, p)| (n.as_str(), p)).collect())))
-        .collect();
+    let value = |g: usize, name: &str| match &groups[g].given {
+        Some(given) => given.get(name).cloned().unwrap_or(Part::Type(Type::any())),
+        None => Part::Type(Type::any()),
+    };
     let mut out = Vec::new();
     for name in names {
         let unit = own_by.get(name.as_str()).map(|p| (*p).clone());
-        let mut acc = unit.clone().map(|p| (p, Vec::new()));
-        for (k, inc) in incs.iter().enumerate().rev() {
-            let Some(Some(values)) = given_by.get(k) else { continue };
-            let value = match values {
-                Some(values) => match values.get(name.as_str()) {
-                    Some(p) => (*p).clone(),
-                    None => continue,
-                },
-                None => Part::Type(Type::any()),
-            };
-            acc = Some(match (acc, inc.strategy.as_str()) {
-                (None, _) => (value, vec![k]),
-                (Some((child, mut from)), "deep") => {
-                    from.insert(0, k);
-                    (deep(value, child), from)
-                }
-                (Some(kept), _) => kept,
-            });
+        let sets: Vec<usize> = setting.get(name.as_str()).into_iter().flatten().chain(&any).copied().collect();
+        // The value kept: the unit's, else the last include's that sets it.
+        let (mut acc, kept, below) = match &unit {
+            Some(p) => (p.clone(), None, usize::MAX),
+            None => {
+                let last = sets.iter().filter_map(|&g| Some((*groups[g].at.last()?, g))).max();
+                let Some((k, g)) = last else { continue };
+                (value(g, &name), Some(k), k)
+            }
+        };
+        // Then each earlier deep include's, last first.
+        let mut deeper: Vec<(usize, usize)> = sets
+            .iter()
+            .flat_map(|&g| {
+                let d = &groups[g].deep;
+                d[..d.partition_point(|&k| k < below)].iter().map(move |&k| (k, g))
+            })
+            .collect();
+        deeper.sort_unstable_by(|a, b| b.cmp(a));
+        for &(_, g) in &deeper {
+            acc = deep(value(g, &name), acc);
         }
-        if let Some((value, from)) = acc {
-            // (Once the unit sets a name, an include only adds to it by a
-            // deep merge, so the unit's value stays part of it.)
-            out.push(Merged { name, value, from, unit: unit.is_some() });
-        }
+        // The includes taking part, in file order.
+        let from: Vec<usize> = deeper.iter().rev().map(|&(k, _)| k).chain(kept).collect();
+        let value = acc;
+        // (Once the unit sets a name, an include only adds to it by a
+        // deep merge, so the unit's value stays part of it.)
+        out.push(Merged { name, value, from, unit: unit.is_some() });
     }
     Some(out)
 }
