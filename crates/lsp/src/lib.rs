@@ -47,7 +47,7 @@ use project::documents::{Documents, Settings};
 use project::graph::{Graph, OpenDocs, Sources};
 use project::phases;
 use publish::Published;
-pub use stdio::{run, serve};
+pub use stdio::{run, runtime, serve};
 pub use text::Encoding;
 
 /// What was last published for an open document: the sequence number of
