@@ -70,10 +70,8 @@ fn type_expressions_table() {
         let result = calc(TypeCommand::Normalize { dialect, ty: cells[1].clone() });
         let got = first_line(&result);
         if got != cells[2] {
-            failures.push(format!(
-                "{line}: {} {:?}: expected {:?}, got {got:?} {result:?}",
-                cells[0], cells[1], cells[2]
-            ));
+            failures
+                .push(format!("{line}: {} {:?}: expected {:?}, got {got:?} {result:?}", cells[0], cells[1], cells[2]));
         }
     }
     report("type-expressions.tsv", failures, rows.len());

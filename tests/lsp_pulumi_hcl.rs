@@ -73,7 +73,8 @@ async fn a_project_file_changed_on_disk_changes_the_dialect() {
 /// resource's `id` is a plain string (docs/spec/pulumi-hcl.md §6).
 #[tokio::test]
 async fn a_pcl_resource_id_is_an_output_of_id() {
-    let Some(random) = paths::shared("schemas/pulumi/random-4.11.2.json", "a PCL resource's id typed by a package") else {
+    let Some(random) = paths::shared("schemas/pulumi/random-4.11.2.json", "a PCL resource's id typed by a package")
+    else {
         return;
     };
     let options = json!({"hclTypes": {"packageSchemas": [random.to_string_lossy()]}});

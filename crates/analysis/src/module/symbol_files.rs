@@ -144,7 +144,8 @@ fn is_variadic(p: &Block) -> bool {
 
 /// What the `.sym.hcl` documents of one library define.
 pub fn library(label: &str, source: &str, dir: PathBuf, docs: &[Document]) -> Library {
-    let mut lib = Library { label: label.to_string(), source: source.to_string(), dir: Some(dir), ..Library::default() };
+    let mut lib =
+        Library { label: label.to_string(), source: source.to_string(), dir: Some(dir), ..Library::default() };
     lib.files = docs.iter().map(|d| d.file.path.clone()).collect();
     let ats = items(docs);
     lib.imports = ats.iter().flat_map(|at| at.named("symbols").map(|(l, _)| label_text(l).to_string())).collect();
