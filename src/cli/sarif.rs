@@ -36,6 +36,7 @@ fn rule_text(code: Code) -> &'static str {
         Code::MissingType => {
             "A variable without a type: any value is accepted (the hint names the type its default suggests)."
         }
+        Code::OutsideTree => "A path that leads outside the checked tree (a link, `..`, an absolute path): not read.",
     }
 }
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
+use crate::confine::Tree;
 use crate::documents::Settings;
 use crate::watch::{Seen, Watch};
 use analysis::{Document, Family, FileKind, SourceFile, Text};
@@ -59,6 +60,11 @@ pub fn is_virtual(path: &Path) -> bool {
     path.as_os_str().as_encoded_bytes().first() == Some(&0)
 }
 
+/// Whether a directory entry is a link that leads out of `tree`.
+fn leaves(path: &Path, entry_type: Option<std::fs::FileType>, tree: &Tree) -> bool {
+    entry_type.is_some_and(|t| t.is_symlink()) && tree.check(path).is_err()
+}
+
 fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
     match entry_type {
         Some(t) if !t.is_symlink() => t.is_file(),
@@ -69,15 +75,17 @@ fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
 /// The regular files of `dir` with a kind hcl-types reads (links to
 /// regular files included, as Terraform reads them), named as `dir` spells
 /// them: the empty directory (what [`normalize`](analysis::workspace::normalize)
-/// makes of `.`) is the current one, and its files are bare names.
-fn list(dir: &Path) -> Arc<[PathBuf]> {
+/// makes of `.`) is the current one, and its files are bare names. A link
+/// that leads out of `tree` is listed whatever it leads to (what is there
+/// is not looked at: it is refused by name when read, [`crate::confine`]).
+fn list(dir: &Path, tree: &Tree) -> Arc<[PathBuf]> {
     look();
     let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
     let Ok(entries) = std::fs::read_dir(here) else { return Arc::from([]) };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| (dir.join(e.file_name()), e.file_type().ok()))
-        .filter(|(p, t)| FileKind::for_path(p).is_some() && regular(p, *t))
+        .filter(|(p, t)| FileKind::for_path(p).is_some() && (leaves(p, *t, tree) || regular(p, *t)))
         .map(|(p, _)| p)
         .collect();
     paths.sort();
@@ -88,12 +96,12 @@ fn list(dir: &Path) -> Arc<[PathBuf]> {
 /// family, of a `.tf` file and its `.tofu` alternative the one OpenTofu
 /// reads; a Nomad job file is its own module (`dir` is the file). The one
 /// listing of a module, for `check` and the server alike.
-pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
+pub fn listing(dir: &Path, family: Family, tree: &Tree) -> Vec<PathBuf> {
     if family == Family::Nomad {
         return std::fs::metadata(dir).is_ok_and(|m| m.is_file()).then(|| dir.to_path_buf()).into_iter().collect();
     }
     let (skip, settings) = (HashSet::new(), Settings::default());
-    let all = list(dir);
+    let all = list(dir, tree);
     let w = Wanted { dir, family, skip: &skip, also: None, settings: &settings };
     w.members(&all).map(Path::to_path_buf).collect()
 }
@@ -183,7 +191,12 @@ impl Disk {
         let recheck = recheck && self.looks_again(w.dir);
         let known = if recheck { None } else { self.lock().listings.get(w.dir).cloned() };
         let listing = known.unwrap_or_else(|| {
-            let fresh = list(w.dir);
+            // A directory outside the tree (a call's or symbol library's
+            // `../../..`, a link) is not listed ([`crate::confine`]).
+            let fresh = match w.settings.session.tree.allows(w.dir) {
+                true => list(w.dir, &w.settings.session.tree),
+                false => Arc::from([]),
+            };
             self.lock().listings.insert(w.dir.to_path_buf(), fresh.clone());
             fresh
         });
@@ -300,6 +313,13 @@ impl Disk {
                 return self.in_dialect(path, now, doc?, settings);
             }
         }
+        // A file that leads outside the tree (a link) is not read, and
+        // not looked at again until it changes ([`crate::confine`]).
+        if !settings.session.tree.allows(path) {
+            let files = &mut self.lock().files;
+            files.insert(path.to_path_buf(), OnDisk { stamp: (None, 0), doc: None, current: true });
+            return None;
+        }
         let (stamp, text) = match read_text(path) {
             Ok(read) => read,
             Err(e) => {
@@ -397,7 +417,7 @@ impl Disk {
     /// without reading, for a client that does not watch files; one the
     /// watch covers is the same while no event came and its listing is
     /// still known).
-    pub fn unchanged(&self, dirs: &HashSet<PathBuf>) -> bool {
+    pub fn unchanged(&self, dirs: &HashSet<PathBuf>, tree: &Tree) -> bool {
         let before = self.events();
         self.take_events();
         if self.events() != before {
@@ -406,7 +426,7 @@ impl Disk {
         // (Whether the watch spares looking at it.)
         let spared = |dir: &Path| is_virtual(dir) || (self.covered(dir) && self.lock().listings.contains_key(dir));
         dirs.iter().filter(|d| !spared(d)).all(|dir| {
-            let fresh = list(dir);
+            let fresh = list(dir, tree);
             let stamps: Vec<Option<Stamp>> = fresh.iter().map(|p| stamp(p)).collect();
             let files = self.lock();
             files.listings.get(dir).is_some_and(|known| *known == fresh)
@@ -510,7 +530,7 @@ mod tests {
         // A directory that is not there (a call's missing source) is
         // looked for again only once something is made in its parent.
         let missing = dir.join("modules/x");
-        let unchanged = |disk: &Disk| disk.unchanged(&HashSet::from([missing.clone()]));
+        let unchanged = |disk: &Disk| disk.unchanged(&HashSet::from([missing.clone()]), &Tree::default());
         assert!(texts(&disk, &missing, true).is_empty());
         unchanged(&disk);
         assert!(unchanged(&disk));

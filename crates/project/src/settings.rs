@@ -33,11 +33,21 @@ pub struct Session {
     /// The workspace folders: a registry module call is resolved through a
     /// module manifest only in the module's own directory or one within them.
     pub roots: Vec<PathBuf>,
+    /// Where the session reads ([`crate::confine`]): the workspace folders
+    /// (`check`: the checked paths' repositories). Nothing a repository
+    /// names outside it is read.
+    pub tree: Arc<crate::confine::Tree>,
 }
 
 impl Default for Session {
     fn default() -> Self {
-        Session { run_for_schemas: false, terraform_path: None, workspace_trusted: true, roots: Vec::new() }
+        Session {
+            run_for_schemas: false,
+            terraform_path: None,
+            workspace_trusted: true,
+            roots: Vec::new(),
+            tree: Arc::default(),
+        }
     }
 }
 
@@ -51,6 +61,7 @@ impl Session {
             terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
             workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
             roots: roots.iter().map(|r| analysis::workspace::normalize(r)).collect(),
+            tree: Arc::new(crate::confine::Tree::new(&roots)),
         }
     }
 

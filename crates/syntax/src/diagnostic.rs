@@ -64,6 +64,7 @@ codes! {
     ModuleSource = "module-source", Hint;
     Deprecated = "deprecated", Hint;
     MissingType = "missing-type", Hint;
+    OutsideTree = "outside-tree", Warning;
 }
 
 impl fmt::Display for Code {
