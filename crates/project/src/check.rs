@@ -451,7 +451,7 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&Stdin
 /// at the other end ([`crate::confine`]).
 fn refused(tree: &Tree) -> Vec<FileReport> {
     let said = |path: PathBuf| {
-        let message = format!("`{}` {}", path.display(), crate::confine::message());
+        let message = format!("this file or path {}", crate::confine::message());
         let diagnostics = vec![Diagnostic::new(Code::OutsideTree, 0..0, message)];
         FileReport { path, text: Arc::new(String::new().into()), diagnostics, symbols: Vec::new() }
     };
