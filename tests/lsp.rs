@@ -838,6 +838,9 @@ async fn plain_clients_get_plain_completions_and_hovers() {
 #[tokio::test]
 async fn a_test_file_is_checked_against_its_module_and_follows_it() {
     let mut s = Session::start(Enc::Utf16).await;
+    // A repository: without a workspace folder, the server reads no
+    // further than the open document's (issue 42).
+    std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     s.disk(
         "main.tf",
         "variable \"replicas\" {\n  type = number\n}\noutput \"greeting\" {\n  type  = string\n  value = \"hi\"\n}\n",
@@ -962,6 +965,8 @@ async fn the_configuration_file_holds_in_the_editor_as_in_check() {
     // that implicit conversions are errors: the editor wins where both say.
     let options = json!({"hclTypes": {"severity": {"invalid-value": "warning"}}});
     let mut s = Session::start_with(Enc::Utf16, options).await;
+    // A repository (without a workspace folder, the bound of the search).
+    std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     let config =
         "severity = { invalid-value = \"hint\", implicit-conversion = \"error\" }\nexclude = [\"legacy/**\"]\n";
     s.disk(".hcl-types.hcl", config);

@@ -23,7 +23,7 @@
 use analysis::sync::Locked;
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 /// How many links one path may pass through before it is refused as a
 /// loop (Linux's own limit, `MAXSYMLINKS`).
@@ -33,8 +33,12 @@ const MAX_LINKS: usize = 40;
 #[derive(Debug, Default)]
 pub struct Tree {
     /// Resolved (links followed), so resolved paths compare with them.
-    /// None: nothing is confined (a front end that names no tree).
-    roots: Vec<PathBuf>,
+    /// None: nothing is confined (a front end that names no tree), unless
+    /// `per_document`.
+    roots: RwLock<Vec<PathBuf>>,
+    /// A language server without a workspace folder: each document opened
+    /// adds its own repository ([`Self::admit`]).
+    per_document: bool,
     /// Paths refused, in order, each once.
     refused: Mutex<(Vec<PathBuf>, HashSet<PathBuf>)>,
     /// How analyses read templates under this tree (one per tree, so the
@@ -65,7 +69,28 @@ impl Tree {
         let mut resolved: Vec<PathBuf> = roots.iter().map(|r| resolve(r)).collect();
         resolved.sort();
         resolved.dedup();
-        Tree { roots: resolved, ..Tree::default() }
+        Tree { roots: RwLock::new(resolved), ..Tree::default() }
+    }
+
+    /// A language server's tree: its workspace folders; without one, the
+    /// repository of each document opened ([`Self::admit`]), so a file
+    /// opened on its own still reads no further than its repository.
+    pub fn for_folders(folders: &[PathBuf]) -> Tree {
+        Tree { per_document: folders.is_empty(), ..Tree::new(folders) }
+    }
+
+    /// A document in `dir` was opened: without workspace folders, its
+    /// repository ([`repository`]) is part of the tree from now on.
+    pub fn admit(&self, dir: &Path) {
+        if !self.per_document || crate::disk::is_virtual(dir) || !dir.is_absolute() {
+            return;
+        }
+        let root = resolve(&repository(dir));
+        let mut roots = self.roots.write().unwrap_or_else(|e| e.into_inner());
+        if !roots.iter().any(|r| root.starts_with(r)) {
+            roots.retain(|r| !r.starts_with(&root));
+            roots.push(root);
+        }
     }
 
     /// `check`'s tree: each checked path's repository, else the path
@@ -78,8 +103,13 @@ impl Tree {
     }
 
     /// The directories (resolved); empty when nothing is confined.
-    pub fn roots(&self) -> &[PathBuf] {
-        &self.roots
+    pub fn roots(&self) -> Vec<PathBuf> {
+        self.roots.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Whether it confines nothing.
+    fn unbounded(&self) -> bool {
+        !self.per_document && self.roots.read().unwrap_or_else(|e| e.into_inner()).is_empty()
     }
 
     /// Whether `path` may be followed: it resolves inside the tree (or
@@ -99,7 +129,7 @@ impl Tree {
 
     /// [`Self::allows`] without recording a refusal.
     pub fn check(&self, path: &Path) -> Result<(), Outside> {
-        if self.roots.is_empty() || crate::disk::is_virtual(path) {
+        if self.unbounded() || crate::disk::is_virtual(path) {
             return Ok(());
         }
         match self.inside(&resolve(path)) {
@@ -110,13 +140,7 @@ impl Tree {
 
     /// Whether a resolved path is inside one of the roots.
     fn inside(&self, resolved: &Path) -> bool {
-        self.roots.iter().any(|r| resolved.starts_with(r))
-    }
-
-    /// The root `dir` (resolved) is in, if any.
-    pub fn root_of(&self, dir: &Path) -> Option<&Path> {
-        let resolved = resolve(dir);
-        self.roots.iter().filter(|r| resolved.starts_with(r)).max_by_key(|r| r.as_os_str().len()).map(PathBuf::as_path)
+        self.roots.read().unwrap_or_else(|e| e.into_inner()).iter().any(|r| resolved.starts_with(r))
     }
 
     /// Whether a user may edit files in `dir`: inside the tree, and,
@@ -125,7 +149,7 @@ impl Tree {
     pub fn editable(&self, dir: &Path) -> bool {
         let resolved = resolve(dir);
         let installed = |p: &Path| p.components().any(|c| c.as_os_str() == ".terraform");
-        !installed(dir) && !installed(&resolved) && (self.roots.is_empty() || self.inside(&resolved))
+        !installed(dir) && !installed(&resolved) && (self.unbounded() || self.inside(&resolved))
     }
 
     /// The paths refused since the last call, each once in the tree's life.
@@ -137,12 +161,6 @@ impl Tree {
     /// templates), confined to this tree ([`crate::files::reader`]).
     pub fn reader(self: &std::sync::Arc<Self>) -> analysis::calls::Reader {
         self.reader.get_or_init(|| crate::files::reader(std::sync::Arc::downgrade(self))).clone()
-    }
-}
-
-impl PartialEq for Tree {
-    fn eq(&self, other: &Tree) -> bool {
-        self.roots == other.roots
     }
 }
 
@@ -308,6 +326,22 @@ mod tests {
         // The temporary directory is shared: never a tree by being where
         // `check` runs (the current directory's case is tests/cli.rs's).
         assert!(!std::env::temp_dir().join(".git").exists());
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    /// A server without a workspace folder reads no further than the
+    /// repositories of the documents opened.
+    #[test]
+    fn without_folders_each_opened_documents_repository_is_the_tree() {
+        let base = scratch("per-document");
+        std::fs::create_dir_all(base.join("repo/.git")).unwrap();
+        std::fs::create_dir_all(base.join("repo/modules/app")).unwrap();
+        std::fs::create_dir_all(base.join("other")).unwrap();
+        let tree = Tree::for_folders(&[]);
+        assert!(!tree.allows(&base.join("repo/main.tf")), "nothing opened, nothing read");
+        tree.admit(&base.join("repo/modules/app"));
+        assert!(tree.allows(&base.join("repo/main.tf")) && tree.allows(&base.join("repo/modules/app/x.tf")));
+        assert!(!tree.allows(&base.join("other/x.tf")));
         let _ = std::fs::remove_dir_all(&base);
     }
 

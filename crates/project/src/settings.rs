@@ -61,7 +61,7 @@ impl Session {
             terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
             workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
             roots: roots.iter().map(|r| analysis::workspace::normalize(r)).collect(),
-            tree: Arc::new(crate::confine::Tree::new(&roots)),
+            tree: Arc::new(crate::confine::Tree::for_folders(&roots)),
         }
     }
 
