@@ -16,9 +16,9 @@
 //! modules, as real repositories do) are read as before.
 //!
 //! The tree is what the user asked about (docs/spec/cli.md, lsp.md):
-//! for `check`, each checked path's repository (the nearest directory at
-//! or above it holding `.git`, a directory or a worktree's file), else the
-//! checked path itself; for the language server, its workspace folders.
+//! for `check`, each checked path's repository ([`repository`]); for the
+//! language server, its workspace folders, or without one the repositories
+//! of the documents opened ([`Tree::for_folders`]).
 
 use analysis::sync::Locked;
 use std::collections::HashSet;
@@ -100,11 +100,6 @@ impl Tree {
         let here = [PathBuf::from(".")];
         let paths = if paths.is_empty() { &here[..] } else { paths };
         Tree::new(&paths.iter().map(|p| repository(p)).collect::<Vec<_>>())
-    }
-
-    /// The directories (resolved); empty when nothing is confined.
-    pub fn roots(&self) -> Vec<PathBuf> {
-        self.roots.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// Whether it confines nothing.
