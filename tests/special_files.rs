@@ -117,6 +117,11 @@ fn check_of_a_fifo_or_a_device_is_an_io_failure() {
         assert!(out.contains(&said), "{out}");
         assert!(!err.contains("character device") && !err.contains(": error:"), "{err}");
     }
+    // Or in a linked directory.
+    std::os::unix::fs::symlink("/etc", dir.join("etc")).unwrap();
+    let (code, out, err) = check(&dir, &["check", "etc/hostname.tf"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("etc/hostname.tf:1:1: warning[outside-tree]"), "{out}");
     let (code, _, err) = check(&dir, &["types", "zero.tf"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("zero.tf: warning: this file or path leads outside the checked tree"), "{err}");

@@ -154,10 +154,10 @@ pub fn discover_within(
             modules.entry((unit, family)).or_default().push(file);
         }
     };
-    // A link is judged before anything is asked of what it leads to: its
-    // target's kind must not decide what is said ([`crate::confine`]).
-    let leaves = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_symlink()) && !tree.allows(p);
-    for root in paths.iter().filter(|p| !exclude.matches(p) && !leaves(p)) {
+    // A named path is judged before anything is asked of what it leads to
+    // (it may be a link, or lie in a linked directory): its target's kind
+    // must not decide what is said ([`crate::confine`]).
+    for root in paths.iter().filter(|p| !exclude.matches(p) && tree.allows(p)) {
         match std::fs::metadata(root) {
             // Named, a FIFO or a device is a failure, not 0 files.
             Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
@@ -354,7 +354,9 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget], tree: &Tree) -> Ve
             }
             None
         });
-        let Some(module) = module else { continue };
+        // (A target out of the tree, which a repository's configuration
+        // may name, is not read: the file stays in its own module.)
+        let Some(module) = module.filter(|m| tree.allows(m)) else { continue };
         let Some(dir) = file.parent().map(Path::to_path_buf) else { continue };
         if let Some(files) = modules.get_mut(&(dir.clone(), Family::Terraform)) {
             files.retain(|f| f != &file);
@@ -415,8 +417,9 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&Stdin
         let read = match stdin.filter(|s| &s.path == path) {
             Some(s) => Ok(from_stdin(s, dialect)),
             // A module's other files (a named file's, a `var_files`
-            // target's) are listed with their links: judged here.
-            None if !tree.allows(path) => continue,
+            // target's) are listed with their links: judged here (the
+            // files of a directory inside the tree are inside but links).
+            None if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) && !tree.allows(path) => continue,
             None => load(path, dialect),
         };
         match read {
