@@ -246,7 +246,11 @@ impl Settings {
         }
         s.exclude = Some(exclude);
         let base = c.path.as_deref().and_then(Path::parent).and_then(|d| d.canonicalize().ok());
-        let inside = |p: &&PathBuf| base.as_ref().is_some_and(|b| p.canonicalize().is_ok_and(|p| p.starts_with(b)));
+        // (And inside the session's tree, as everything a repository names.)
+        let inside = |p: &&PathBuf| {
+            self.session.tree.allows(p)
+                && base.as_ref().is_some_and(|b| p.canonicalize().is_ok_and(|p| p.starts_with(b)))
+        };
         let providers: Vec<PathBuf> = c
             .provider_schemas
             .iter()
