@@ -96,6 +96,8 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
         None => args.paths.clone(),
     };
     let tree = std::sync::Arc::new(project::confine::Tree::for_paths(&checked));
+    // The modules `--var-file` names are the user's: read wherever they are.
+    args.var_files.iter().for_each(|t| tree.widen(&t.module));
     let found = match (args.source.no_config, &args.source.config) {
         (true, _) => None,
         (false, Some(named)) => Some((named.clone(), Some(project::config::load(named)))),

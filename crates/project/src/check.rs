@@ -274,7 +274,12 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
         None if args.paths.is_empty() => vec![PathBuf::from(".")],
         None => args.paths.clone(),
     };
-    let tree = args.tree.clone().unwrap_or_else(|| Arc::new(Tree::for_paths(&paths)));
+    let tree = args.tree.clone().unwrap_or_else(|| {
+        // (A request made without the command line's: its targets are its caller's.)
+        let tree = Tree::for_paths(&paths);
+        args.var_files.iter().for_each(|t| tree.widen(&t.module));
+        Arc::new(tree)
+    });
     let (mut modules, mut failures) = match stdin {
         Some(s) if args.exclude.matches(&s.path) => (Modules::new(), Vec::new()),
         // It need not exist on disk: it joins its module as a named file would.
@@ -289,7 +294,11 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     let mut targets = args.var_files.clone();
     if let Some(table) = &args.var_file_table {
         match read_var_file_table(table) {
-            Ok(rows) => targets.extend(rows),
+            Ok(rows) => {
+                // The user's table: its modules are read wherever they are.
+                rows.iter().for_each(|r| tree.widen(&r.module));
+                targets.extend(rows)
+            }
             Err(message) => failures.push(IoFailure { path: table.clone(), message }),
         }
     }

@@ -102,6 +102,16 @@ impl Tree {
         Tree::new(&paths.iter().map(|p| repository(p)).collect::<Vec<_>>())
     }
 
+    /// Adds a directory the user named (a `--var-file` target module):
+    /// what the user names is read wherever it is.
+    pub fn widen(&self, dir: &Path) {
+        let root = resolve(dir);
+        let mut roots = self.roots.write().unwrap_or_else(|e| e.into_inner());
+        if !roots.iter().any(|r| root.starts_with(r)) {
+            roots.push(root);
+        }
+    }
+
     /// Whether it confines nothing.
     fn unbounded(&self) -> bool {
         !self.per_document && self.roots.read().unwrap_or_else(|e| e.into_inner()).is_empty()
