@@ -674,6 +674,15 @@ fn paths_out_of_the_repository_are_not_read_whatever_is_there() {
     for named in ["home/lib", "home/t.tpl", "/etc/hostname"] {
         assert!(out.contains(named), "{named} said: {out}");
     }
+    // A configuration's `var_files` target out of the repository is not
+    // read (one the user names with --var-file is).
+    write(&dir, "home/mod/variables.tf", "variable \"n\" {\n  type = number\n}\n");
+    write(&repo, "t/a.tfvars", "n = \"x\"\n");
+    write(&repo, ".hcl-types.hcl", "var_files = { \"t/a.tfvars\" = \"../home/mod\" }\n");
+    let o = run(&repo, &["check", "t"]);
+    assert!(!stdout(&o).contains("invalid-value") && stdout(&o).contains("outside-tree"), "{}", stdout(&o));
+    let o = run(&repo, &["check", "--var-file", "t/a.tfvars=../home/mod", "t"]);
+    assert!(stdout(&o).contains("invalid-value"), "{}", stdout(&o));
 }
 
 /// Issue 29.2: `check path/to/main.tf` (pre-commit, an editor's "lint this
