@@ -316,8 +316,10 @@ impl Disk {
         // A file that leads outside the tree (a link) is not read, and
         // not looked at again until it changes ([`crate::confine`]).
         if !settings.session.tree.allows(path) {
-            let files = &mut self.lock().files;
-            files.insert(path.to_path_buf(), OnDisk { stamp: (None, 0), doc: None, current: true });
+            // (Its stamp kept, so a client that watches nothing does not
+            // find the module changed at every look.)
+            let stamp = stamp(path).unwrap_or((None, 0));
+            self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: None, current: true });
             return None;
         }
         let (stamp, text) = match read_text(path) {
