@@ -576,6 +576,119 @@ fn linked_variable_files_are_loaded() {
     );
 }
 
+/// A repository in `dir/repo` (a `.git` marks it) and, beside it, what a
+/// CI machine holds outside it: credentials, a token.
+fn repository_and_secrets(name: &str) -> (PathBuf, PathBuf) {
+    let dir = tempdir(name);
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(&dir, "home/.aws/credentials", "[default]\naws_secret_access_key = \"AKIASECRETVALUE\"\n");
+    write(&dir, "home/.git-credentials", "https://user:ghp_TOKENVALUE@github.com\n");
+    (dir, repo)
+}
+
+/// Issue 42.1: a pull request that links a variable file or the
+/// configuration file to a file outside the repository does not make
+/// `check` print that file's text (keys, values, a parse error's quoted
+/// line) in any output format: the link is said once by name, not read.
+/// Linked files inside the repository are read as before
+/// (`linked_variable_files_are_loaded`).
+#[test]
+fn links_out_of_the_repository_are_named_never_read() {
+    let (dir, repo) = repository_and_secrets("links-out");
+    write(&repo, "m/main.tf", "variable \"region\" {\n  type = string\n}\n");
+    std::os::unix::fs::symlink(dir.join("home/.aws/credentials"), repo.join("m/x.auto.tfvars")).unwrap();
+    std::os::unix::fs::symlink("../../home/.git-credentials", repo.join(".hcl-types.hcl")).unwrap();
+    for format in ["text", "json", "sarif"] {
+        let o = run(&repo, &["check", "--format", format, "m"]);
+        let (out, err) = (stdout(&o), stderr(&o));
+        for secret in ["AKIASECRETVALUE", "aws_secret_access_key", "ghp_TOKENVALUE", "github.com"] {
+            assert!(!out.contains(secret) && !err.contains(secret), "{format}: {secret} printed:\n{out}{err}");
+        }
+        assert_eq!(out.matches("m/x.auto.tfvars").count(), 1, "{format}: said once: {out}");
+        assert!(out.contains(".hcl-types.hcl") && out.contains("outside-tree"), "{format}: {out}");
+        assert_eq!(o.status.code(), Some(0), "{format}: warnings only: {err}");
+    }
+    let o = run(&repo, &["check", "m"]);
+    let said: Vec<(String, String, String)> = reported(&o);
+    assert_eq!(said.len(), 2, "{}", stdout(&o));
+    assert!(said[0].0.ends_with("repo/.hcl-types.hcl") && said[1].0 == "m/x.auto.tfvars", "{said:?}");
+    assert!(said.iter().all(|(_, code, severity)| code == "outside-tree" && severity == "warning"), "{said:?}");
+    // `fmt` neither reads nor writes through such a link.
+    write(&dir, "home/settings.tfvars", "token   =  \"ghp_TOKENVALUE\"\n");
+    std::os::unix::fs::symlink(dir.join("home/settings.tfvars"), repo.join("m/y.tfvars")).unwrap();
+    let o = run(&repo, &["fmt", "--diff", "m"]);
+    assert!(!stdout(&o).contains("TOKENVALUE") && stderr(&o).contains("m/y.tfvars"), "{}", stderr(&o));
+    let kept = std::fs::read_to_string(dir.join("home/settings.tfvars")).unwrap();
+    assert_eq!(kept, "token   =  \"ghp_TOKENVALUE\"\n");
+}
+
+/// Issue 42.7: a configuration file above the checked path's repository
+/// (one left in a shared `/tmp` or a home directory) is not honoured: it
+/// cannot silence a project. Without a repository, none above the
+/// directory `check` runs in.
+#[test]
+fn a_configuration_above_the_repository_is_not_honoured() {
+    let dir = tempdir("config-above");
+    write(&dir, ".hcl-types.hcl", "exclude = [\"**\"]\nseverity = { invalid-value = \"off\" }\n");
+    write(&dir, "proj/main.tf", BAD_BOOL);
+    write(&dir, "repo/main.tf", BAD_BOOL);
+    std::fs::create_dir_all(dir.join("repo/.git")).unwrap();
+    for (cwd, path) in [("proj", "."), ("repo", "."), ("proj", "main.tf"), ("", "repo")] {
+        let o = run(&dir.join(cwd), &["check", path]);
+        assert_eq!(o.status.code(), Some(1), "{cwd} {path}: {}{}", stdout(&o), stderr(&o));
+        assert_eq!(reported(&o).len(), 1, "{}", stdout(&o));
+    }
+    // Inside the repository it holds.
+    write(&dir, "repo/.hcl-types.hcl", "severity = { invalid-value = \"off\" }\n");
+    let o = run(&dir.join("repo/.git/.."), &["check", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+/// Issue 42.8: paths a repository names out of itself (absolute Terragrunt
+/// includes, symbol libraries and templates by `..`) are not read: the
+/// same warning and exit status whatever lies there (`/dev/zero`, a
+/// directory, a regular file, nothing), so `check` tells nothing about the
+/// machine's files; paths inside stay.
+#[test]
+fn paths_out_of_the_repository_are_not_read_whatever_is_there() {
+    let (dir, repo) = repository_and_secrets("paths-out");
+    write(&dir, "home/lib/secret.sym.hcl", "typedef \"t\" {\n  type = string\n}\n");
+    write(&dir, "home/t.tpl", "AKIASECRETVALUE ${\n");
+    let include = |path: &str| format!("include \"root\" {{\n  path = \"{path}\"\n}}\n");
+    let mut outcomes = Vec::new();
+    for target in ["/dev/zero", "/tmp", "/etc/hostname", "/nonexistent/x.hcl"] {
+        write(&repo, "live/app/terragrunt.hcl", &include(target));
+        let o = run(&repo, &["check", "live"]);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert!(!err.contains("not a regular file") && !out.contains("not a regular file"), "{target}: {out}{err}");
+        assert!(out.contains(&format!("{target}:1:1: warning[outside-tree]")), "{target}: {out}");
+        outcomes.push((o.status.code(), out.replace(target, "TARGET")));
+    }
+    assert!(outcomes.windows(2).all(|w| w[0] == w[1]), "{outcomes:#?}");
+    assert_eq!(outcomes[0].0, Some(0), "{outcomes:#?}");
+    // Symbol libraries and templates out by `..`; a library inside is read.
+    let tf = "terraform {\n  language {\n    experiments = [symbol_libraries]\n  }\n}\n\
+              symbols \"out\" {\n  source = \"../../home/lib\"\n}\n\
+              locals {\n  t = templatefile(\"../../home/t.tpl\", {})\n  u = templatefile(\"/etc/hostname\", {})\n}\n";
+    write(&repo, "m/main.tf", tf);
+    let o = run(&repo, &["check", "--format", "json", "m"]);
+    let out = stdout(&o);
+    assert!(!out.contains("AKIASECRETVALUE"), "{out}");
+    for named in ["home/lib", "home/t.tpl", "/etc/hostname"] {
+        assert!(out.contains(named), "{named} said: {out}");
+    }
+    // A configuration's `var_files` target out of the repository is not
+    // read (one the user names with --var-file is).
+    write(&dir, "home/mod/variables.tf", "variable \"n\" {\n  type = number\n}\n");
+    write(&repo, "t/a.tfvars", "n = \"x\"\n");
+    write(&repo, ".hcl-types.hcl", "var_files = { \"t/a.tfvars\" = \"../home/mod\" }\n");
+    let o = run(&repo, &["check", "t"]);
+    assert!(!stdout(&o).contains("invalid-value") && stdout(&o).contains("outside-tree"), "{}", stdout(&o));
+    let o = run(&repo, &["check", "--var-file", "t/a.tfvars=../home/mod", "t"]);
+    assert!(stdout(&o).contains("invalid-value"), "{}", stdout(&o));
+}
+
 /// Issue 29.2: `check path/to/main.tf` (pre-commit, an editor's "lint this
 /// file") checks the file within its module, and reports only that file.
 #[test]

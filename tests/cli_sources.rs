@@ -114,6 +114,8 @@ fn the_configuration_is_found_upward_and_the_command_line_wins() {
     put(&dir, "live/app/main.tf", UNSAFE);
     put(&dir, "live/app/vendor/main.tf", BAD);
     put(&dir, ".hcl-types.hcl", "exclude  = [\"live/app/vendor\"]\nseverity = { unsafe-conversion = \"error\" }\n");
+    // A repository (the search goes no higher than it: issue 42.7).
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
     // Run from the module's directory: the file two levels up applies, its
     // excludes based at its own directory.
     let app = dir.join("live/app");

@@ -545,9 +545,9 @@ fn a_template_read_again_after_it_changes() {
     let path = dir.join("main.tf");
     let text = "locals {\n  x = templatefile(\"${path.module}/t.tpl\", { a = \"1\" })\n}\n";
     let mut docs = vec![Document::parse(SourceFile::new(path.clone(), text).unwrap())];
-    // Templates are read through the project layer's reader.
-    let context =
-        hcl_types::analysis::Context { reader: Some(hcl_types::project::files::reader()), ..Default::default() };
+    // Templates are read through the project layer's reader, inside the tree.
+    let tree = std::sync::Arc::new(hcl_types::project::confine::Tree::new(std::slice::from_ref(&dir)));
+    let context = hcl_types::analysis::Context { reader: Some(tree.reader()), ..Default::default() };
     let mut memo = Memo::default();
     memo.set_context(context.clone());
     let first = memo.analysis(&docs);

@@ -843,6 +843,9 @@ async fn plain_clients_get_plain_completions_and_hovers() {
 #[tokio::test]
 async fn a_test_file_is_checked_against_its_module_and_follows_it() {
     let mut s = Session::start(Enc::Utf16).await;
+    // A repository: without a workspace folder, the server reads no
+    // further than the open document's (issue 42).
+    std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     s.disk(
         "main.tf",
         "variable \"replicas\" {\n  type = number\n}\noutput \"greeting\" {\n  type  = string\n  value = \"hi\"\n}\n",
@@ -967,6 +970,8 @@ async fn the_configuration_file_holds_in_the_editor_as_in_check() {
     // that implicit conversions are errors: the editor wins where both say.
     let options = json!({"hclTypes": {"severity": {"invalid-value": "warning"}}});
     let mut s = Session::start_with(Enc::Utf16, options).await;
+    // A repository (without a workspace folder, the bound of the search).
+    std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     let config =
         "severity = { invalid-value = \"hint\", implicit-conversion = \"error\" }\nexclude = [\"legacy/**\"]\n";
     s.disk(".hcl-types.hcl", config);
@@ -988,4 +993,93 @@ async fn the_configuration_file_holds_in_the_editor_as_in_check() {
     // The legacy file is no longer excluded.
     let legacy = s.newest_until(&excluded, |d| !d.is_empty()).await;
     assert_eq!(severities(&legacy), vec![pair("invalid-value", 2)]);
+}
+
+/// Waits (at most 5 s) until `list` holds a message `pred` accepts.
+async fn said(list: &std::sync::Mutex<Vec<Value>>, pred: impl Fn(&str) -> bool) -> Vec<String> {
+    for _ in 0..500 {
+        let texts: Vec<String> =
+            list.lock().unwrap().iter().filter_map(|m| m["message"].as_str().map(String::from)).collect();
+        if texts.iter().any(|t| pred(t)) {
+            return texts;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    list.lock().unwrap().iter().filter_map(|m| m["message"].as_str().map(String::from)).collect()
+}
+
+/// Issue 42.1: in the server, a module file linked out of the workspace
+/// folder is not read (its names never reach completion, hover or
+/// diagnostics) and is said once, by name, in a warning; a file linked
+/// from inside the folder is read as Terraform reads it.
+#[tokio::test]
+async fn files_linked_out_of_the_workspace_folder_are_named_not_read() {
+    let mut s = Session::start_in_folder(Enc::Utf16).await;
+    let outside = tempdir();
+    std::fs::write(outside.join("secret.tf"), "variable \"AKIASECRETVALUE\" {}\n").unwrap();
+    std::fs::create_dir_all(s.dir.join("shared")).unwrap();
+    std::fs::create_dir_all(s.dir.join("m")).unwrap();
+    std::fs::write(s.dir.join("shared/vars.tf"), "variable \"inside_linked\" {}\n").unwrap();
+    std::os::unix::fs::symlink("../shared/vars.tf", s.dir.join("m/vars.tf")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.tf"), s.dir.join("m/extra.tf")).unwrap();
+    let c = s.at("textDocument/completion", "m/main.tf", "locals {\n  a = var.$0\n}\n").await;
+    let l = labels(&c);
+    assert!(l.contains(&"inside_linked".to_string()), "{l:?}");
+    assert!(!l.iter().any(|x| x.contains("AKIA")), "{l:?}");
+    let link = s.dir.join("m/extra.tf").display().to_string();
+    let logs = said(&s.logs, |t| t.contains(&link)).await;
+    let about: Vec<&String> = logs.iter().filter(|t| t.contains(&link)).collect();
+    assert_eq!(about.len(), 1, "{logs:?}");
+    assert!(about[0].contains("leads outside") && !about[0].contains("AKIA"), "{about:?}");
+    // Asked again (another request, another analysis): not said again.
+    let _ = s.at("textDocument/hover", "m/main.tf", "locals {\n  a = var.$0inside_linked\n}\n").await;
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let logs = said(&s.logs, |_| true).await;
+    assert_eq!(logs.iter().filter(|t| t.contains(&link)).count(), 1, "{logs:?}");
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+/// Issue 42.6: a rename edits files only inside the workspace folders and
+/// never an installed module, however it is reached (a `../` source out of
+/// the folder, a link into `.terraform/modules`); what it leaves out it says.
+#[tokio::test]
+async fn rename_edits_only_the_workspace_folders_and_says_what_it_leaves() {
+    let mut s = Session::start_in_folder(Enc::Utf16).await;
+    let outside = tempdir();
+    std::fs::write(outside.join("main.tf"), "variable \"name\" {}\n").unwrap();
+    let installed = s.dir.join(".terraform/modules/vpc");
+    std::fs::create_dir_all(&installed).unwrap();
+    std::fs::write(installed.join("main.tf"), "variable \"cidr\" {}\n").unwrap();
+    std::os::unix::fs::symlink(".terraform/modules/vpc", s.dir.join("vpc")).unwrap();
+    let caller = format!(
+        "module \"out\" {{\n  source = \"../{}\"\n  name = \"x\"\n}}\nmodule \"vpc\" {{\n  source = \"./vpc\"\n  cidr = \"y\"\n}}\n",
+        outside.file_name().unwrap().to_string_lossy()
+    );
+    let u = s.open("main.tf", &caller).await;
+    s.diagnostics(&u, 1).await;
+    // Out of the folder by `../`: not even read, so nothing there to edit.
+    let at = json!({"textDocument": {"uri": u}, "position": {"line": 2, "character": 3}, "newName": "renamed"});
+    let r = s.try_request("textDocument/rename", at).await;
+    assert!(r.as_ref().map_or(true, |e| !e.to_string().contains(&outside.display().to_string())), "{r:?}");
+    // Installed, reached through a link: refused, saying why.
+    let at = json!({"textDocument": {"uri": u}, "position": {"line": 6, "character": 3}, "newName": "renamed"});
+    let r = s.try_request("textDocument/rename", at).await;
+    let refused = r.as_ref().err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(refused.contains("outside the workspace folders or installed"), "{r:?}");
+    // A module of the folder's, called from an installed one: renamed in
+    // the folder, the installed caller left alone and said.
+    std::fs::create_dir_all(s.dir.join("net")).unwrap();
+    let net = s.open("net/main.tf", "variable \"cidr\" {}\noutput \"o\" { value = var.cidr }\n").await;
+    let installed_caller = "module \"net\" {\n  source = \"../../../net\"\n  cidr = \"z\"\n}\n";
+    std::fs::write(installed.join("caller.tf"), installed_caller).unwrap();
+    let c = s.open(".terraform/modules/vpc/caller.tf", installed_caller).await;
+    s.diagnostics(&c, 1).await;
+    let at = json!({"textDocument": {"uri": net}, "position": {"line": 0, "character": 11}, "newName": "block"});
+    let edit = s.request("textDocument/rename", at).await;
+    let text = edit.to_string();
+    assert!(text.contains("net/main.tf") && !text.contains(".terraform"), "{edit}");
+    let shown = said(&s.shown, |t| t.contains("rename leaves")).await;
+    let leaves: Vec<&String> = shown.iter().filter(|t| t.contains("rename leaves")).collect();
+    assert!(leaves.len() == 1 && leaves[0].contains(".terraform/modules/vpc/caller.tf"), "{shown:?}");
+    let _ = std::fs::remove_dir_all(&outside);
 }

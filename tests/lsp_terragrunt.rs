@@ -15,7 +15,9 @@ fn codes(diags: &[serde_json::Value]) -> Vec<String> {
 /// `replicas`) and an empty `live/app`.
 async fn with_module() -> Session {
     let s = Session::start(Enc::Utf16).await;
-    for d in ["modules/app", "live/app"] {
+    // A repository: without a workspace folder, the server reads no
+    // further than the open document's (issue 42).
+    for d in ["modules/app", "live/app", ".git"] {
         std::fs::create_dir_all(s.dir.join(d)).unwrap();
     }
     s.disk("modules/app/main.tf", "variable \"replicas\" {\n  type = number\n}\n");

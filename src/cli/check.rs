@@ -88,12 +88,36 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
         (_, p) => p.clone(),
     };
     let start = stdin_path.clone().or_else(|| args.paths.first().cloned()).unwrap_or_else(|| PathBuf::from("."));
-    let config_path =
-        if args.source.no_config { None } else { args.source.config.clone().or_else(|| project::config::find(&start)) };
-    let config = match &config_path {
-        Some(path) => project::config::load(path).map_err(|message| IoFailure { path: path.clone(), message })?,
-        None => project::config::Config::default(),
+    // Where the run reads: the checked paths' repositories. The
+    // configuration file is looked for within the first's, and one found
+    // (not named with --config) is read only when it stays inside.
+    let checked = match &stdin_path {
+        Some(p) => vec![p.clone()],
+        None => args.paths.clone(),
     };
+    let tree = std::sync::Arc::new(project::confine::Tree::for_paths(&checked));
+    // The modules `--var-file` names are the user's: read wherever they are.
+    args.var_files.iter().for_each(|t| tree.widen(&t.module));
+    let found = match (args.source.no_config, &args.source.config) {
+        (true, _) => None,
+        (false, Some(named)) => Some((named.clone(), Some(project::config::load(named)))),
+        (false, None) => project::config::find(&start).map(|p| {
+            let read = project::config::load_within(&p, &tree);
+            (p, read)
+        }),
+    };
+    let (config_path, config) = match found {
+        Some((path, Some(read))) => {
+            let config = read.map_err(|message| IoFailure { path: path.clone(), message })?;
+            (Some(path), config)
+        }
+        _ => (None, project::config::Config::default()),
+    };
+    // Schema files a repository's configuration names are read inside
+    // the tree only (the command line's own are the user's).
+    let inside = |p: &&PathBuf| tree.allows(p);
+    let provider_schemas = config.provider_schemas.iter().filter(inside).chain(&args.provider_schemas).cloned();
+    let package_schemas = config.package_schemas.iter().filter(inside).chain(&args.package_schemas).cloned();
     let base = config_path.as_deref().and_then(std::path::Path::parent).map(PathBuf::from).unwrap_or_default();
     let cwd = PathBuf::from(".");
     let patterns: Vec<(PathBuf, String)> = (config.exclude.iter().map(|p| (base.clone(), p.clone())))
@@ -114,10 +138,11 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
         dialect: args.dialect.or(config.dialect),
         var_files: config.var_files.iter().chain(&args.var_files).cloned().collect(),
         var_file_table: args.var_file_table.clone(),
-        provider_schemas: config.provider_schemas.iter().chain(&args.provider_schemas).cloned().collect(),
-        package_schemas: config.package_schemas.iter().chain(&args.package_schemas).cloned().collect(),
+        provider_schemas: provider_schemas.collect(),
+        package_schemas: package_schemas.collect(),
         exclude,
         stdin,
+        tree: Some(tree.clone()),
     };
     Ok(Prepared { request, severity: config.severity })
 }
@@ -422,6 +447,13 @@ pub fn types(args: CommonArgs) -> u8 {
         return 2;
     }
     print_failures(&failures);
+    // What was not read out of the tree is said here too (`check` prints
+    // it as a diagnostic).
+    for r in &reports {
+        for d in r.diagnostics.iter().filter(|d| d.code == Code::OutsideTree) {
+            let _ = writeln!(std::io::stderr(), "{}: warning: {}", r.path.display(), d.message);
+        }
+    }
     let mut out = std::io::stdout().lock();
     for l in render_types(&reports, args.format) {
         let _ = writeln!(out, "{l}");

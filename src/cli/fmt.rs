@@ -44,6 +44,9 @@ struct Run {
     changed: bool,
     failed: bool,
     out: Vec<u8>,
+    /// The formatted paths' repositories: a file linked out of them is
+    /// neither read nor written through (`project::confine`).
+    tree: project::confine::Tree,
 }
 
 pub fn run(args: FmtArgs) -> u8 {
@@ -56,6 +59,7 @@ pub fn run(args: FmtArgs) -> u8 {
         changed: false,
         failed: false,
         out: Vec::new(),
+        tree: project::confine::Tree::for_paths(if stdin { &[] } else { &args.paths }),
     };
     if stdin {
         // Under the cap a module file has (an endless pipe is refused, not
@@ -141,6 +145,10 @@ impl Run {
     }
 
     fn read_and_format(&mut self, path: &Path) {
+        if !self.tree.allows(path) {
+            eprintln!("Warning: {}: this file {}", path.display(), project::confine::message());
+            return;
+        }
         match project::fsread::read_regular(path, project::fsread::SOURCE_CAP) {
             Ok(src) => self.file(path, src, false),
             Err(e) => {

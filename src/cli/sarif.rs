@@ -37,6 +37,7 @@ fn rule_text(code: Code) -> &'static str {
             "A variable without a type: any value is accepted (the hint names the type its default suggests)."
         }
         Code::FileNotRead => "A file of the module that was not read (over the size limit, or not text).",
+        Code::OutsideTree => "A path that leads outside the checked tree (a link, `..`, an absolute path): not read.",
     }
 }
 

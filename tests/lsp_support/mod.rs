@@ -62,6 +62,8 @@ pub struct Session {
     pub published: Arc<Mutex<Vec<Value>>>,
     /// window/logMessage params, in arrival order.
     pub logs: Arc<Mutex<Vec<Value>>>,
+    /// window/showMessage params, in arrival order.
+    pub shown: Arc<Mutex<Vec<Value>>>,
     pub dir: PathBuf,
 }
 
@@ -116,13 +118,25 @@ impl Session {
     /// A session whose client says it can do what `text_document` says
     /// (LSP's `textDocument` client capabilities).
     pub async fn start_as(enc: Enc, options: Value, text_document: Value) -> Session {
+        Session::start_full(enc, options, text_document, false).await
+    }
+
+    /// A session whose workspace folder is its directory.
+    pub async fn start_in_folder(enc: Enc) -> Session {
+        let text = json!({"hover": {"contentFormat": ["markdown", "plaintext"]}});
+        Session::start_full(enc, json!({}), text, true).await
+    }
+
+    async fn start_full(enc: Enc, options: Value, text_document: Value, folder: bool) -> Session {
         let (input, server_in) = tokio::io::duplex(1 << 20);
         let (tx, mut rx) = mpsc::unbounded_channel();
         tokio::spawn(hcl_types::lsp::serve(server_in, Pipe(tx)));
         let published = Arc::new(Mutex::new(Vec::new()));
         let logs = Arc::new(Mutex::new(Vec::new()));
+        let shown = Arc::new(Mutex::new(Vec::new()));
         let pending: Pending = Arc::default();
         let (sink, log_sink, answers) = (published.clone(), logs.clone(), pending.clone());
+        let shown_sink = shown.clone();
         // The client's side of the stream: answers go to whoever waits
         // for them, publications and log messages are kept in order; the
         // server's own requests are left unanswered.
@@ -135,6 +149,7 @@ impl Session {
                     match msg["method"].as_str() {
                         Some("textDocument/publishDiagnostics") => sink.lock().unwrap().push(msg["params"].clone()),
                         Some("window/logMessage") => log_sink.lock().unwrap().push(msg["params"].clone()),
+                        Some("window/showMessage") => shown_sink.lock().unwrap().push(msg["params"].clone()),
                         Some(_) => {}
                         None => {
                             let waiting = msg["id"].as_i64().and_then(|id| answers.lock().unwrap().remove(&id));
@@ -146,7 +161,11 @@ impl Session {
                 }
             }
         });
-        let mut s = Session { input, pending, next_id: 1, enc, published, logs, dir: tempdir() };
+        let mut s = Session { input, pending, next_id: 1, enc, published, logs, shown, dir: tempdir() };
+        let folders = match folder {
+            true => json!([{"uri": uri(&s.dir), "name": "folder"}]),
+            false => Value::Null,
+        };
         let encodings = match enc {
             Enc::Utf8 => json!(["utf-8", "utf-16"]),
             Enc::Utf16 => json!(["utf-16"]),
@@ -155,7 +174,7 @@ impl Session {
             .request(
                 "initialize",
                 json!({"capabilities": {"general": {"positionEncodings": encodings}, "textDocument": text_document},
-                       "initializationOptions": options}),
+                       "initializationOptions": options, "workspaceFolders": folders}),
             )
             .await;
         let negotiated = init["capabilities"]["positionEncoding"].as_str().unwrap().to_string();

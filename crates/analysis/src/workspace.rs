@@ -37,6 +37,12 @@ pub trait Files {
     /// root module's `.terraform/modules/modules.json`, and a manifest
     /// above the project is another project's.
     fn roots(&self) -> &[PathBuf];
+    /// Whether the front end reads at `path` at all (it is inside what it
+    /// checks): a search upward (`find_in_parent_folders`) stops where
+    /// this ends, without a refusal to report.
+    fn within(&self, _path: &Path) -> bool {
+        true
+    }
 }
 
 /// A called module, as last analysed.
@@ -308,8 +314,9 @@ fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf>
                 Some((name, rest)) => (name, Some(rest.trim_start_matches('/'))),
                 None => (wanted, None),
             };
-            let found =
-                dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| files.read(p).is_some())?;
+            let found = (dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)))
+                .take_while(|p| files.within(p))
+                .find(|p| files.read(p).is_some())?;
             match beside {
                 Some(rest) => Some(found.parent()?.join(rest)),
                 None => Some(found),

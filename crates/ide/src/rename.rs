@@ -13,7 +13,9 @@ pub fn prepare_rename(mods: &[Module], m: usize, doc: usize, offset: usize) -> R
     match symbol_at(mods, m, doc, offset) {
         Some(Found::Symbol(owner, s, range)) => {
             if !mods[owner].editable {
-                return Err("the name is declared in a module outside the workspace (installed by `init`)".into());
+                return Err(
+                    "the name is declared in a module outside the workspace folders or installed by `init`".into()
+                );
             }
             // A name without a declaration (a provider alias `aws.east`
             // read as a resource, a misspelt reference): renaming its uses
@@ -51,17 +53,35 @@ pub fn rename(
     if !is_identifier(new_name) {
         return Err(format!("`{new_name}` is not a valid identifier"));
     }
+    let (edited, _) = split(mods, m, doc, offset).ok_or("there is no symbol to rename here")?;
+    Ok(edited.into_iter().map(|r| (r.path, r.range, new_name.to_string())).collect())
+}
+
+/// The files where the symbol under the cursor occurs that a rename
+/// leaves alone: in modules the user may not edit (installed by `init`,
+/// outside the workspace folders), so the editor can say so.
+pub fn left_out(mods: &[Module], m: usize, doc: usize, offset: usize) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = split(mods, m, doc, offset).map(|(_, left)| left).unwrap_or_default();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The occurrences of the symbol under the cursor in editable modules,
+/// and the files of those elsewhere.
+fn split(
+    mods: &[Module],
+    m: usize,
+    doc: usize,
+    offset: usize,
+) -> Option<(Vec<crate::references::Reference>, Vec<PathBuf>)> {
     let offset = mods.get(m).and_then(|md| md.docs.get(doc)).map_or(offset, |d| d.offset_from_shown(offset));
-    let Some(Found::Symbol(owner, s, _)) = symbol_at(mods, m, doc, offset) else {
-        return Err("there is no symbol to rename here".into());
-    };
+    let Some(Found::Symbol(owner, s, _)) = symbol_at(mods, m, doc, offset) else { return None };
     let editable: Vec<&std::path::Path> =
         mods.iter().filter(|x| x.editable).flat_map(|x| x.docs.iter().map(|d| d.file.path.as_path())).collect();
-    Ok(occurrences(mods, owner, &s)
-        .into_iter()
-        .filter(|r| editable.contains(&r.path.as_path()))
-        .map(|r| (r.path, r.range, new_name.to_string()))
-        .collect())
+    let (edited, left): (Vec<_>, Vec<_>) =
+        occurrences(mods, owner, &s).into_iter().partition(|r| editable.contains(&r.path.as_path()));
+    Some((edited, left.into_iter().map(|r| r.path).collect()))
 }
 
 /// An HCL identifier (hclsyntax: a letter or `_`, then letters, digits,

@@ -137,7 +137,7 @@ module "vpc" {
 variable "cidr" {}
 "#,
         "block",
-        expect!["error: the name is declared in a module outside the workspace (installed by `init`)\n"],
+        expect!["error: the name is declared in a module outside the workspace folders or installed by `init`\n"],
     );
 }
 

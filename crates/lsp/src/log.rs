@@ -35,6 +35,21 @@ impl Backend {
         tokio::spawn(async move { client.log_message(typ, message).await });
     }
 
+    /// Says, once each, the paths the session did not follow out of its
+    /// workspace folders (a link such as `x.auto.tfvars ->
+    /// ~/.aws/credentials`, an include of `/dev/zero`: `project::confine`),
+    /// by name only, as a warning.
+    pub(crate) fn say_refused(&self) {
+        let tree = self.state.locked().documents.settings.session.tree.clone();
+        for path in tree.take_refused() {
+            if self.log_level.load(Ordering::Relaxed) >= to_u8(LogLevel::Error) {
+                let message = format!("hcl-types: `{}` {}", path.display(), project::confine::message());
+                let client = self.client.clone();
+                tokio::spawn(async move { client.log_message(MessageType::WARNING, message).await });
+            }
+        }
+    }
+
     /// Takes the settings' level, if they name one, and says what was
     /// read: the schema files loaded, and those named but left out.
     pub(crate) fn settings_logged(&self, s: &project::documents::Settings) {

@@ -181,6 +181,7 @@ impl Backend {
             Some((compact, pull_again))
         })
         .await;
+        self.say_refused();
         let Ok(Some((compact, pull_again))) = result else { return };
         if !compact.is_empty() {
             // After the publication, in place (not a copy of every item).

@@ -15,9 +15,10 @@ use schema::Schemas;
 use syntax::diagnostic::{Code, Diagnostic};
 use syntax::Dialect;
 
+use crate::confine::Tree;
 use crate::disk::Disk;
 use crate::graph::{Graph, OpenDocs, Sources};
-use crate::settings::Settings;
+use crate::settings::{Session, Settings};
 
 /// What to check: the paths, and how to read them.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +41,9 @@ pub struct Request {
     /// checked as if it were at its path, within its module, whether or not
     /// that file exists; `paths` is then ignored.
     pub stdin: Option<StdinFile>,
+    /// Where the run reads ([`crate::confine`]; none: the checked paths'
+    /// repositories, [`Tree::for_paths`]).
+    pub tree: Option<Arc<Tree>>,
 }
 
 /// A file's text read from stdin and the path it stands for.
@@ -112,15 +116,22 @@ pub struct IoFailure {
 /// Modules found on disk: (directory, family) → files.
 pub type Modules = BTreeMap<(PathBuf, Family), Vec<PathBuf>>;
 
+/// (Confined to the paths' repositories, [`Tree::for_paths`].)
 pub fn discover(paths: &[PathBuf]) -> (Modules, Vec<IoFailure>) {
-    discover_excluding(paths, &crate::exclude::Exclude::default())
+    discover_excluding(paths, &crate::exclude::Exclude::default(), &Tree::for_paths(paths))
 }
 
 /// [`discover`], leaving out what `exclude` matches: a named path as well
 /// as a walked one (pre-commit names files, and the configuration's
 /// excludes must hold for them too), and an excluded directory is not walked.
-pub fn discover_excluding(paths: &[PathBuf], exclude: &crate::exclude::Exclude) -> (Modules, Vec<IoFailure>) {
-    let (modules, failures, _) = discover_within(paths, exclude, usize::MAX);
+/// A linked file is found only when it leads inside `tree` (one that leads
+/// out is recorded there, whatever it leads to).
+pub fn discover_excluding(
+    paths: &[PathBuf],
+    exclude: &crate::exclude::Exclude,
+    tree: &Tree,
+) -> (Modules, Vec<IoFailure>) {
+    let (modules, failures, _) = discover_within(paths, exclude, usize::MAX, tree);
     (modules, failures)
 }
 
@@ -131,6 +142,7 @@ pub fn discover_within(
     paths: &[PathBuf],
     exclude: &crate::exclude::Exclude,
     most: usize,
+    tree: &Tree,
 ) -> (Modules, Vec<IoFailure>, bool) {
     let mut walked = 0usize;
     let mut cut = false;
@@ -142,7 +154,10 @@ pub fn discover_within(
             modules.entry((unit, family)).or_default().push(file);
         }
     };
-    for root in paths.iter().filter(|p| !exclude.matches(p)) {
+    // A named path is judged before anything is asked of what it leads to
+    // (it may be a link, or lie in a linked directory): its target's kind
+    // must not decide what is said ([`crate::confine`]).
+    for root in paths.iter().filter(|p| !exclude.matches(p) && tree.allows(p)) {
         match std::fs::metadata(root) {
             // Named, a FIFO or a device is a failure, not 0 files.
             Ok(m) if !m.is_file() && !m.is_dir() => failures.push(IoFailure {
@@ -178,7 +193,14 @@ pub fn discover_within(
                         // `variables.tf` linked into many modules); a linked
                         // directory is not walked (Terraform reads no
                         // subdirectory, and a link may lead anywhere or loop).
-                        Ok(e) if e.file_type().is_file() || e.path_is_symlink() && e.path().is_file() => {
+                        // A link that leads out of the tree is not read.
+                        Ok(e) if e.file_type().is_file() => add(e.into_path(), &mut modules),
+                        Ok(e)
+                            if e.path_is_symlink()
+                                && analysis::family_of(e.path()).is_some()
+                                && tree.allows(e.path())
+                                && e.path().is_file() =>
+                        {
                             add(e.into_path(), &mut modules)
                         }
                         Ok(_) => {}
@@ -206,7 +228,7 @@ pub fn discover_within(
 /// module (pre-commit and editors name single files): the other files of its
 /// directory and family join it, for their declarations only. Returns those
 /// files, which are not reported.
-fn within_module(modules: &mut Modules, paths: &[PathBuf], stdin: Option<&Path>) -> Vec<PathBuf> {
+fn within_module(modules: &mut Modules, paths: &[PathBuf], stdin: Option<&Path>, tree: &Tree) -> Vec<PathBuf> {
     let mut context_only = Vec::new();
     let is_file = |p: &&PathBuf| stdin == Some(p.as_path()) || std::fs::metadata(p).is_ok_and(|m| m.is_file());
     for path in paths.iter().filter(is_file) {
@@ -216,7 +238,7 @@ fn within_module(modules: &mut Modules, paths: &[PathBuf], stdin: Option<&Path>)
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let Some(files) = modules.get_mut(&(dir.clone(), family)) else { continue };
-        for other in crate::disk::listing(&dir, family) {
+        for other in crate::disk::listing(&dir, family, tree) {
             if !files.contains(&other) && !context_only.contains(&other) {
                 files.push(other.clone());
                 context_only.push(other);
@@ -252,6 +274,12 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
         None if args.paths.is_empty() => vec![PathBuf::from(".")],
         None => args.paths.clone(),
     };
+    let tree = args.tree.clone().unwrap_or_else(|| {
+        // (A request made without the command line's: its targets are its caller's.)
+        let tree = Tree::for_paths(&paths);
+        args.var_files.iter().for_each(|t| tree.widen(&t.module));
+        Arc::new(tree)
+    });
     let (mut modules, mut failures) = match stdin {
         Some(s) if args.exclude.matches(&s.path) => (Modules::new(), Vec::new()),
         // It need not exist on disk: it joins its module as a named file would.
@@ -261,17 +289,21 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
             let unit = analysis::unit_of(&s.path, family).unwrap_or(dir);
             (Modules::from([((unit, family), vec![s.path.clone()])]), Vec::new())
         }
-        None => discover_excluding(&paths, &args.exclude),
+        None => discover_excluding(&paths, &args.exclude, &tree),
     };
     let mut targets = args.var_files.clone();
     if let Some(table) = &args.var_file_table {
         match read_var_file_table(table) {
-            Ok(rows) => targets.extend(rows),
+            Ok(rows) => {
+                // The user's table: its modules are read wherever they are.
+                rows.iter().for_each(|r| tree.widen(&r.module));
+                targets.extend(rows)
+            }
             Err(message) => failures.push(IoFailure { path: table.clone(), message }),
         }
     }
-    let mut context_only = within_module(&mut modules, &paths, stdin.map(|s| s.path.as_path()));
-    context_only.extend(retarget(&mut modules, &targets));
+    let mut context_only = within_module(&mut modules, &paths, stdin.map(|s| s.path.as_path()), &tree);
+    context_only.extend(retarget(&mut modules, &targets, &tree));
     // (PCL programs also get the schemas Pulumi cached for the packages
     // they name: the graph finds those per program, as in the server.)
     let schemas = match crate::schemas::from_files(&args.provider_schemas, &args.package_schemas) {
@@ -285,12 +317,15 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     progress.start(modules.values().map(Vec::len).sum());
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
     let settings = settings(args.dialect, schemas, &paths, &args.provider_schemas, &args.package_schemas);
+    let settings =
+        Settings { session: Arc::new(Session { tree: tree.clone(), ..(*settings.session).clone() }), ..settings };
     let results = check_modules_with(&modules, &settings, progress, stdin);
     let mut reports = Vec::new();
     for (r, f) in results {
         reports.extend(r);
         failures.extend(f);
     }
+    reports.extend(refused(&tree));
     // A file both checked and read for a caller failed twice: said once.
     let mut seen = std::collections::HashSet::new();
     failures.retain(|f| seen.insert((f.path.clone(), f.message.clone())));
@@ -299,7 +334,7 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     (reports, failures)
 }
 
-fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
+fn retarget(modules: &mut Modules, targets: &[VarFileTarget], tree: &Tree) -> Vec<PathBuf> {
     let mut context_only = Vec::new();
     if targets.is_empty() {
         return context_only;
@@ -328,7 +363,9 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
             }
             None
         });
-        let Some(module) = module else { continue };
+        // (A target out of the tree, which a repository's configuration
+        // may name, is not read: the file stays in its own module.)
+        let Some(module) = module.filter(|m| tree.allows(m)) else { continue };
         let Some(dir) = file.parent().map(Path::to_path_buf) else { continue };
         if let Some(files) = modules.get_mut(&(dir.clone(), Family::Terraform)) {
             files.retain(|f| f != &file);
@@ -349,7 +386,7 @@ fn retarget(modules: &mut Modules, targets: &[VarFileTarget]) -> Vec<PathBuf> {
                 .unwrap_or(exact)
         };
         if !modules.contains_key(&key) {
-            let found = crate::disk::listing(&module, Family::Terraform);
+            let found = crate::disk::listing(&module, Family::Terraform, tree);
             context_only.extend(found.iter().cloned());
             modules.insert(key.clone(), found);
         }
@@ -383,11 +420,15 @@ struct Loaded {
     dir: Option<(PathBuf, Family)>,
 }
 
-fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&StdinFile>) -> Loaded {
+fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&StdinFile>, tree: &Tree) -> Loaded {
     let mut loaded = Loaded { files: Vec::new(), problems: Vec::new(), failures: Vec::new(), dir: None };
     for path in paths {
         let read = match stdin.filter(|s| &s.path == path) {
             Some(s) => Ok(from_stdin(s, dialect)),
+            // A module's other files (a named file's, a `var_files`
+            // target's) are listed with their links: judged here (the
+            // files of a directory inside the tree are inside but links).
+            None if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) && !tree.allows(path) => continue,
             None => load(path, dialect),
         };
         match read {
@@ -416,6 +457,19 @@ fn load_module(paths: &[PathBuf], dialect: Option<Dialect>, stdin: Option<&Stdin
     loaded
 }
 
+/// The paths the run did not follow out of its tree, each reported once as
+/// a warning on the path as the repository spells it (a link's own name):
+/// never an I/O failure, whose exit status and words would tell what lies
+/// at the other end ([`crate::confine`]).
+fn refused(tree: &Tree) -> Vec<FileReport> {
+    let said = |path: PathBuf| {
+        let message = format!("this file or path {}", crate::confine::message());
+        let diagnostics = vec![Diagnostic::new(Code::OutsideTree, 0..0, message)];
+        FileReport { path, text: Arc::new(String::new().into()), diagnostics, symbols: Vec::new() }
+    };
+    tree.take_refused().into_iter().map(said).collect()
+}
+
 /// The stdin file as [`load`] would read it from disk.
 fn from_stdin(s: &StdinFile, dialect: Option<Dialect>) -> (SourceFile, Option<Diagnostic>) {
     let kind = FileKind::for_path(&s.path).unwrap_or(FileKind::Hcl);
@@ -437,7 +491,8 @@ pub fn check_modules(
 
 /// The settings a `check` run reads modules with: the `--dialect` for
 /// every file (else each file's name decides), the schemas of the files
-/// named, and the checked paths' directories as its roots.
+/// named, the checked paths' directories as its roots, their
+/// repositories as its tree.
 fn settings(
     dialect: Option<Dialect>,
     schemas: Option<Arc<Schemas>>,
@@ -454,8 +509,8 @@ fn settings(
     settings.schemas = schemas;
     settings.provider_files = provider_files.to_vec();
     settings.package_files = package_files.to_vec();
-    settings.session =
-        Arc::new(crate::settings::Session { roots: roots.iter().map(dir).collect(), ..Default::default() });
+    let tree = Arc::new(Tree::for_paths(roots));
+    settings.session = Arc::new(Session { roots: roots.iter().map(dir).collect(), tree, ..Default::default() });
     settings
 }
 
@@ -501,8 +556,9 @@ fn check_modules_with(
     stdin: Option<&StdinFile>,
 ) -> Vec<Checked> {
     let dialect = settings.dialects.first().map(|(_, d)| *d);
+    let tree = &settings.session.tree;
     let loaded: Vec<Mutex<Option<Loaded>>> =
-        modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect, stdin)))).collect();
+        modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect, stdin, tree)))).collect();
     let run = Run { graph: Graph::default(), disk: Disk::default(), checked: Done::default(), settings };
 
     // Modules whose files are all of their directory's Terraform files
@@ -516,7 +572,7 @@ fn check_modules_with(
         hints[k] = prescan(m.files.iter().map(|f| (f.kind, f.path.as_path(), f.text.as_str())));
         let mut paths: Vec<&Path> = m.files.iter().map(|f| f.path.as_path()).collect();
         paths.sort();
-        if paths == crate::disk::listing(dir, *family).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
+        if paths == crate::disk::listing(dir, *family, tree).iter().map(PathBuf::as_path).collect::<Vec<_>>() {
             by_dir.insert((dir.clone(), *family), k);
         }
     }

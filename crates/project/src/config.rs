@@ -38,19 +38,36 @@ pub struct Config {
 }
 
 /// The nearest `.hcl-types.hcl` in `start` (a file's directory when it is
-/// a file) or a directory above it. `start` is made absolute against the
-/// current directory, so `check .` and `check sub/x.tf` find the same file.
+/// a file) or a directory above it, up to and including the checked
+/// path's repository ([`crate::confine::repository`]): a file above it (one
+/// left in a shared `/tmp`, a home directory's) is another project's and
+/// is not honoured. `start` is made absolute against the current
+/// directory, so `check .` and `check sub/x.tf` find the same file.
 pub fn find(start: &Path) -> Option<PathBuf> {
+    find_within(start, &crate::confine::repository(start))
+}
+
+/// [`find`], looking no higher than `top` (the language server's: the
+/// workspace folder; see `nearest`).
+pub fn find_within(start: &Path, top: &Path) -> Option<PathBuf> {
     let absolute = if start.is_absolute() { start.to_path_buf() } else { std::env::current_dir().ok()?.join(start) };
+    let absolute = analysis::workspace::normalize(&absolute);
     let mut dir = if absolute.is_dir() { Some(absolute.as_path()) } else { absolute.parent() };
-    while let Some(d) = dir {
+    while let Some(d) = dir.filter(|d| d.starts_with(top)) {
         let candidate = d.join(FILE_NAME);
-        if candidate.is_file() {
+        // (A link is found whatever it leads to; it is judged when read.)
+        if std::fs::symlink_metadata(&candidate).is_ok_and(|m| m.is_symlink() || m.is_file()) {
             return Some(candidate);
         }
         dir = d.parent();
     }
     None
+}
+
+/// Reads and parses a configuration file found in the tree: `None` when
+/// it leads out of it (a link: refused there, never read, [`crate::confine`]).
+pub fn load_within(path: &Path, tree: &crate::confine::Tree) -> Option<Result<Config, String>> {
+    tree.allows(path).then(|| load(path))
 }
 
 /// Reads and parses a configuration file.
@@ -217,11 +234,32 @@ package_schemas  = ["schemas/random.json"]
         let root = std::env::temp_dir().join(format!("hcl-types-config-{}", std::process::id()));
         let deep = root.join("a/b");
         std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
         std::fs::write(root.join(FILE_NAME), "").unwrap();
         assert_eq!(find(&deep), Some(root.join(FILE_NAME)));
         assert_eq!(find(&deep.join("main.tf")), Some(root.join(FILE_NAME)));
         std::fs::write(root.join("a").join(FILE_NAME), "").unwrap();
         assert_eq!(find(&deep), Some(root.join("a").join(FILE_NAME)));
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// Issue 42.7: a file above the checked path's repository (one left in
+    /// a shared `/tmp`) is not honoured; nor, without a repository, one
+    /// above the checked directory (when `check` runs elsewhere).
+    #[test]
+    fn a_file_above_the_repository_is_not_found() {
+        let shared = std::env::temp_dir().join(format!("hcl-types-config-above-{}", std::process::id()));
+        let repo = shared.join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("modules/app")).unwrap();
+        std::fs::create_dir_all(shared.join("plain/m")).unwrap();
+        std::fs::write(shared.join(FILE_NAME), "severity = { type-mismatch = \"off\" }\n").unwrap();
+        assert_eq!(find(&repo.join("modules/app")), None);
+        assert_eq!(find(&shared.join("plain/m")), None);
+        std::fs::write(repo.join(FILE_NAME), "").unwrap();
+        assert_eq!(find(&repo.join("modules/app")), Some(repo.join(FILE_NAME)));
+        // The server's bound: its workspace folder.
+        assert_eq!(find_within(&repo.join("modules/app"), &repo.join("modules")), None);
+        let _ = std::fs::remove_dir_all(&shared);
     }
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
+use crate::confine::Tree;
 use crate::documents::Settings;
 use crate::watch::{Seen, Watch};
 use analysis::{Document, Family, FileKind, SourceFile, Text};
@@ -64,6 +65,11 @@ pub fn is_virtual(path: &Path) -> bool {
     path.as_os_str().as_encoded_bytes().first() == Some(&0)
 }
 
+/// Whether a directory entry is a link that leads out of `tree`.
+fn leaves(path: &Path, entry_type: Option<std::fs::FileType>, tree: &Tree) -> bool {
+    entry_type.is_some_and(|t| t.is_symlink()) && tree.check(path).is_err()
+}
+
 fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
     match entry_type {
         Some(t) if !t.is_symlink() => t.is_file(),
@@ -74,13 +80,15 @@ fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
 /// The regular files of `dir` with a kind hcl-types reads (links to
 /// regular files included, as Terraform reads them), named as `dir` spells
 /// them: the empty directory (what [`normalize`](analysis::workspace::normalize)
-/// makes of `.`) is the current one, and its files are bare names.
-fn list(dir: &Path) -> Arc<[PathBuf]> {
-    list_with_links(dir).0
+/// makes of `.`) is the current one, and its files are bare names. A link
+/// that leads out of `tree` is listed whatever it leads to (what is there
+/// is not looked at: it is refused by name when read, [`crate::confine`]).
+fn list(dir: &Path, tree: &Tree) -> Arc<[PathBuf]> {
+    list_with_links(dir, tree).0
 }
 
 /// [`list`], and which of its files are symbolic links.
-fn list_with_links(dir: &Path) -> (Arc<[PathBuf]>, Vec<PathBuf>) {
+fn list_with_links(dir: &Path, tree: &Tree) -> (Arc<[PathBuf]>, Vec<PathBuf>) {
     look();
     #[cfg(test)]
     LISTINGS.with(|n| n.set(n.get() + 1));
@@ -90,7 +98,7 @@ fn list_with_links(dir: &Path) -> (Arc<[PathBuf]>, Vec<PathBuf>) {
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| (dir.join(e.file_name()), e.file_type().ok()))
-        .filter(|(p, t)| FileKind::for_path(p).is_some() && regular(p, *t))
+        .filter(|(p, t)| FileKind::for_path(p).is_some() && (leaves(p, *t, tree) || regular(p, *t)))
         .inspect(|(p, t)| links.extend(t.filter(std::fs::FileType::is_symlink).map(|_| p.clone())))
         .map(|(p, _)| p)
         .collect();
@@ -102,12 +110,12 @@ fn list_with_links(dir: &Path) -> (Arc<[PathBuf]>, Vec<PathBuf>) {
 /// family, of a `.tf` file and its `.tofu` alternative the one OpenTofu
 /// reads; a Nomad job file is its own module (`dir` is the file). The one
 /// listing of a module, for `check` and the server alike.
-pub fn listing(dir: &Path, family: Family) -> Vec<PathBuf> {
+pub fn listing(dir: &Path, family: Family, tree: &Tree) -> Vec<PathBuf> {
     if family.file_is_unit() {
         return std::fs::metadata(dir).is_ok_and(|m| m.is_file()).then(|| dir.to_path_buf()).into_iter().collect();
     }
     let (skip, settings) = (HashSet::new(), Settings::default());
-    let all = list(dir);
+    let all = list(dir, tree);
     let w = Wanted { dir, family, skip: &skip, also: None, settings: &settings };
     w.members(&all).map(Path::to_path_buf).collect()
 }
@@ -203,7 +211,19 @@ impl Disk {
         };
         let recheck = matches!(seen, Seen::New | Seen::No);
         let known = if recheck { None } else { self.lock().listings.get(w.dir).cloned() };
-        let listing = known.unwrap_or_else(|| self.listed(w.dir));
+        let listing = known.unwrap_or_else(|| {
+            // A directory outside the tree (a call's or symbol library's
+            // `../../..`, a link) is not listed ([`crate::confine`]).
+            let tree = &w.settings.session.tree;
+            match tree.allows(w.dir) {
+                true => self.listed(w.dir, tree),
+                false => {
+                    let none: Arc<[PathBuf]> = Arc::from([]);
+                    self.lock().listings.insert(w.dir.to_path_buf(), none.clone());
+                    none
+                }
+            }
+        });
         // (`also` may lie in another directory, not watched; a link's
         // target changes unseen.)
         let link = |p: &Path| seen == Seen::Links && self.lock().links.contains(p);
@@ -212,8 +232,8 @@ impl Disk {
     }
 
     /// `dir` listed, and the listing kept.
-    fn listed(&self, dir: &Path) -> Arc<[PathBuf]> {
-        let (fresh, links) = list_with_links(dir);
+    fn listed(&self, dir: &Path, tree: &Tree) -> Arc<[PathBuf]> {
+        let (fresh, links) = list_with_links(dir, tree);
         let mut files = self.lock();
         files.listings.insert(dir.to_path_buf(), fresh.clone());
         files.links.retain(|l| l.parent() != Some(dir));
@@ -334,6 +354,15 @@ impl Disk {
                 return self.in_dialect(path, now, doc?, settings);
             }
         }
+        // A file that leads outside the tree (a link) is not read, and
+        // not looked at again until it changes ([`crate::confine`]).
+        if !settings.session.tree.allows(path) {
+            // (Its stamp kept, so a client that watches nothing does not
+            // find the module changed at every look.)
+            let stamp = stamp(path).unwrap_or((None, 0));
+            self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: None, current: true });
+            return None;
+        }
         let (stamp, text) = match read_text(path) {
             Ok(read) => read,
             Err(e) => {
@@ -452,7 +481,7 @@ impl Disk {
     /// without reading, for a client that does not watch files; one the
     /// watch covers is the same while no event came and its listing is
     /// still known).
-    pub fn unchanged(&self, dirs: &HashSet<PathBuf>) -> bool {
+    pub fn unchanged(&self, dirs: &HashSet<PathBuf>, tree: &Tree) -> bool {
         let before = self.events();
         self.take_events();
         if self.events() != before {
@@ -475,7 +504,7 @@ impl Disk {
                 }
         };
         dirs.iter().filter(|d| !spared(d)).all(|dir| {
-            let fresh = list(dir);
+            let fresh = list(dir, tree);
             let stamps: Vec<Option<Stamp>> = fresh.iter().map(|p| stamp(p)).collect();
             let files = self.lock();
             files.listings.get(dir).is_some_and(|known| *known == fresh)
@@ -579,7 +608,7 @@ mod tests {
         // A directory that is not there (a call's missing source) is
         // looked for again only once something is made in its parent.
         let missing = dir.join("modules/x");
-        let unchanged = |disk: &Disk| disk.unchanged(&HashSet::from([missing.clone()]));
+        let unchanged = |disk: &Disk| disk.unchanged(&HashSet::from([missing.clone()]), &Tree::default());
         assert!(texts(&disk, &missing, true).is_empty());
         unchanged(&disk);
         assert!(unchanged(&disk));

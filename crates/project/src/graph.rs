@@ -167,6 +167,10 @@ impl Files for Sources<'_> {
     }
 
     fn read(&self, path: &Path) -> Option<String> {
+        // Never outside the tree (an absolute include, `/dev/zero`).
+        if !self.settings.session.tree.allows(path) {
+            return None;
+        }
         // A manifest: never a FIFO or something huge. One that is there
         // but not read is said (`check` reports it), not left out in silence.
         match crate::fsread::read_regular_to_string(path, crate::fsread::MANIFEST_CAP) {
@@ -181,6 +185,10 @@ impl Files for Sources<'_> {
 
     fn roots(&self) -> &[PathBuf] {
         &self.settings.session.roots
+    }
+
+    fn within(&self, path: &Path) -> bool {
+        self.settings.session.tree.check(path).is_ok()
     }
 }
 
@@ -229,7 +237,8 @@ impl Graph {
                 false => Default::default(),
             };
             let symbols = memo.context().symbols.clone();
-            memo.set_context(analysis::Context { schemas, calls, reader: Some(crate::files::reader()), symbols });
+            let reader = Some(settings.session.tree.reader());
+            memo.set_context(analysis::Context { schemas, calls, reader, symbols });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -243,14 +252,15 @@ impl Graph {
             // (names and stamps only), as resolving would have; an install
             // manifest (`terraform init`) is read again by resolving.
             let local = || calls.iter().all(|c| c.source.as_deref().is_none_or(is_local));
-            if !recheck || (local() && disk.unchanged(&self.reads.locked().get(&key).cloned().unwrap_or_default())) {
+            let read = self.reads.locked().get(&key).cloned().unwrap_or_default();
+            if !recheck || (local() && disk.unchanged(&read, &settings.session.tree)) {
                 return;
             }
         }
         let resolved = {
             let mut ws = self.workspace.locked();
             ws.schemas = schemas.1.clone();
-            ws.reader = Some(crate::files::reader());
+            ws.reader = Some(settings.session.tree.reader());
             ws.context(sources, &home, &calls)
         };
         let symbols = memo.context().symbols.clone();

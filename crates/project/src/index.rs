@@ -35,6 +35,8 @@ pub struct Index {
 #[derive(Default)]
 struct State {
     roots: Vec<PathBuf>,
+    /// The folders as [`crate::confine`] confines reads to them.
+    tree: Arc<crate::confine::Tree>,
     files: HashMap<PathBuf, Arc<Symbols>>,
     symbols: usize,
     /// The whole workspace was read (queries before that see what was).
@@ -172,10 +174,12 @@ fn placed(symbols: Vec<ide::workspace_symbols::FileSymbol>, text: &str) -> Arc<S
     Arc::new(out)
 }
 
-/// A file's symbols, read from disk (`None`: not a file to index, or not
-/// readable as text).
-fn read(path: &Path) -> Option<Arc<Symbols>> {
+/// A file's symbols, read from disk (`None`: not a file to index, not
+/// readable as text, or a link out of the folders: the analysis that reads
+/// it says so, not the index).
+fn read(path: &Path, tree: &crate::confine::Tree) -> Option<Arc<Symbols>> {
     let kind = FileKind::for_path(path).filter(|k| matches!(k, FileKind::Terraform | FileKind::Pcl))?;
+    tree.check(path).ok()?;
     let text = crate::fsread::read_regular_to_string(path, crate::fsread::SOURCE_CAP).ok()?;
     Some(entries_at(path, kind, &text))
 }
@@ -191,7 +195,8 @@ impl Index {
 
     /// [`Self::build`], walking at most `most` directory entries.
     pub fn build_within(&self, roots: &[PathBuf], most: usize, progress: &(dyn Fn(usize, usize) + Sync)) {
-        let (modules, _, cut) = crate::check::discover_within(roots, &Default::default(), most);
+        let tree = Arc::new(crate::confine::Tree::new(roots));
+        let (modules, _, cut) = crate::check::discover_within(roots, &Default::default(), most, &tree);
         let paths: Vec<PathBuf> = modules
             .into_values()
             .flatten()
@@ -199,11 +204,13 @@ impl Index {
             .collect();
         {
             let mut st = self.state.locked();
-            *st = State { roots: roots.to_vec(), open: std::mem::take(&mut st.open), cut, ..State::default() };
+            let open = std::mem::take(&mut st.open);
+            *st = State { roots: roots.to_vec(), tree: tree.clone(), open, cut, ..State::default() };
         }
         progress(0, paths.len());
         for (k, chunk) in paths.chunks(CHUNK).enumerate() {
-            let read: Vec<(PathBuf, Option<Arc<Symbols>>)> = chunk.par_iter().map(|p| (p.clone(), read(p))).collect();
+            let read: Vec<(PathBuf, Option<Arc<Symbols>>)> =
+                chunk.par_iter().map(|p| (p.clone(), read(p, &tree))).collect();
             let mut st = self.state.locked();
             for (path, symbols) in read {
                 if let Some(symbols) = symbols {
@@ -222,15 +229,17 @@ impl Index {
         if !self.state.locked().roots.iter().any(|r| path.starts_with(r)) {
             return;
         }
+        let tree = self.state.locked().tree.clone();
         if path.is_dir() {
-            let (modules, _) = crate::check::discover(&[path.to_path_buf()]);
+            let paths = [path.to_path_buf()];
+            let (modules, _) = crate::check::discover_excluding(&paths, &Default::default(), &tree);
             self.state.locked().files.retain(|p, _| !p.starts_with(path));
             for p in modules.into_values().flatten() {
                 self.changed(&p);
             }
             return;
         }
-        let symbols = read(path);
+        let symbols = read(path, &tree);
         let mut st = self.state.locked();
         if let Some(old) = st.files.remove(path) {
             st.symbols -= old.len();

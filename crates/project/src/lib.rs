@@ -11,6 +11,7 @@ pub mod callers;
 pub mod check;
 pub mod child;
 pub mod config;
+pub mod confine;
 pub mod disk;
 pub mod documents;
 pub mod exclude;

@@ -21,7 +21,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::config::{self, Config};
 use crate::exclude::Exclude;
-use crate::settings::Settings;
+use crate::settings::{Session, Settings};
 
 /// How long a directory's answer is trusted before the disk is looked at again.
 pub const LOOK_AGAIN: std::time::Duration = std::time::Duration::from_secs(2);
@@ -83,8 +83,10 @@ pub fn load(path: &Path) -> Result<(Config, Arc<Exclude>), String> {
 
 impl Nearest {
     /// The nearest configuration file of `dir` (a directory without a file
-    /// system, `is_virtual`, has none).
-    pub fn find(&mut self, dir: &Path) -> Option<Arc<Found>> {
+    /// system, `is_virtual`, has none), looked for no higher than the
+    /// workspace folder `dir` is in (else its repository, as `check` looks:
+    /// config.md), and read only inside the session's tree.
+    pub fn find(&mut self, dir: &Path, session: &Session) -> Option<Arc<Found>> {
         if crate::disk::is_virtual(dir) || !dir.is_absolute() {
             return None;
         }
@@ -96,7 +98,9 @@ impl Nearest {
         if self.ready() {
             self.dirs.clear();
         }
-        let found = config::find(dir).and_then(|path| self.read(path));
+        let folder = session.roots.iter().filter(|r| dir.starts_with(r)).max_by_key(|r| r.as_os_str().len());
+        let top = folder.cloned().unwrap_or_else(|| crate::confine::repository(dir));
+        let found = config::find_within(dir, &top).filter(|p| session.tree.allows(p)).and_then(|path| self.read(path));
         if self.dirs.len() > 4096 {
             self.dirs.clear();
         }
@@ -187,7 +191,7 @@ impl Nearest {
     /// `settings` for the files of `dir`: with its configuration file's
     /// under them, when it has one that reads.
     pub fn settings_for(&mut self, dir: &Path, settings: &Settings) -> Settings {
-        let Some(found) = self.find(dir) else { return settings.clone() };
+        let Some(found) = self.find(dir, &settings.session) else { return settings.clone() };
         let Ok((config, exclude)) = &found.config else { return settings.clone() };
         let key = (found.path.clone(), settings.id);
         if let Some(s) = self.merged.get(&key) {
@@ -271,6 +275,7 @@ mod tests {
         let root = std::env::temp_dir().join(format!("hcl-types-nearest-{}", std::process::id()));
         let dir = root.join("modules/app");
         std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
         std::fs::write(
             root.join(config::FILE_NAME),
             "severity = { unsafe-conversion = \"error\", implicit-conversion = \"off\" }\nexclude = [\"legacy/**\"]\ndialect = \"opentofu\"\n",

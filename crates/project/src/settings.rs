@@ -33,11 +33,21 @@ pub struct Session {
     /// The workspace folders: a registry module call is resolved through a
     /// module manifest only in the module's own directory or one within them.
     pub roots: Vec<PathBuf>,
+    /// Where the session reads ([`crate::confine`]): the workspace folders
+    /// (`check`: the checked paths' repositories). Nothing a repository
+    /// names outside it is read.
+    pub tree: Arc<crate::confine::Tree>,
 }
 
 impl Default for Session {
     fn default() -> Self {
-        Session { run_for_schemas: false, terraform_path: None, workspace_trusted: true, roots: Vec::new() }
+        Session {
+            run_for_schemas: false,
+            terraform_path: None,
+            workspace_trusted: true,
+            roots: Vec::new(),
+            tree: Arc::default(),
+        }
     }
 }
 
@@ -51,6 +61,7 @@ impl Session {
             terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
             workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
             roots: roots.iter().map(|r| analysis::workspace::normalize(r)).collect(),
+            tree: Arc::new(crate::confine::Tree::for_folders(&roots)),
         }
     }
 
@@ -240,7 +251,11 @@ impl Settings {
         s.exclude = Some(exclude);
         s.config_file = c.path.clone();
         let base = c.path.as_deref().and_then(Path::parent).and_then(|d| d.canonicalize().ok());
-        let inside = |p: &&PathBuf| base.as_ref().is_some_and(|b| p.canonicalize().is_ok_and(|p| p.starts_with(b)));
+        // (And inside the session's tree, as everything a repository names.)
+        let inside = |p: &&PathBuf| {
+            self.session.tree.allows(p)
+                && base.as_ref().is_some_and(|b| p.canonicalize().is_ok_and(|p| p.starts_with(b)))
+        };
         let providers: Vec<PathBuf> = c
             .provider_schemas
             .iter()

@@ -65,6 +65,7 @@ codes! {
     Deprecated = "deprecated", Hint;
     MissingType = "missing-type", Hint;
     FileNotRead = "file-not-read", Warning;
+    OutsideTree = "outside-tree", Warning;
 }
 
 impl fmt::Display for Code {

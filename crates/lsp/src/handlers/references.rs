@@ -11,8 +11,9 @@ use std::collections::HashSet;
 /// The modules a cross-module request looks through: the cursor's module
 /// (first), the modules it calls, and every module the server knows to
 /// call one of those (the graph's analysed callers and the workspace
-/// folders' scan). Each with whether the user may edit it (not under
-/// `.terraform`, which `init` rewrites). The one place that gathers them,
+/// folders' scan). Each with whether the user may edit it: inside the
+/// workspace folders, and not under `.terraform`, which `init` rewrites,
+/// however it is reached (`project::confine::Tree::editable`). The one place that gathers them,
 /// so the pipeline's move into crates/project re-points only this.
 pub(crate) struct ModuleSet {
     pub mods: Vec<(PathBuf, Vec<Document>, bool)>,
@@ -36,7 +37,10 @@ impl ModuleSet {
         let mut callers: Vec<PathBuf> = callers.into_iter().filter(|d| !dirs.contains(d)).collect();
         callers.sort();
         others.extend(callers);
-        let editable = |d: &std::path::Path| !d.components().any(|c| c.as_os_str() == ".terraform");
+        // Editable: inside the workspace folders and, however reached (a
+        // `../` source, a link into `.terraform/modules`), not installed.
+        let tree = &snap.settings.session.tree;
+        let editable = |d: &std::path::Path| tree.editable(d);
         let mut mods = vec![(dir.clone(), snap.docs.clone(), editable(&dir))];
         for d in others {
             let docs = b.with_sources(&snap.settings, false, |s| analysis::workspace::Files::module(s, &d, family));

@@ -1,6 +1,8 @@
 //! `textDocument/rename`: every occurrence across the module set, as
 //! `documentChanges` (versioned for open documents) when the client takes
-//! them, else as `changes`.
+//! them, else as `changes`. Only files the user may edit are edited
+//! (inside the workspace folders, not installed by `init`); the files a
+//! rename leaves alone are said in a `window/showMessage` warning.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +20,7 @@ pub(crate) async fn rename(b: &Backend, params: RenameParams) -> Result<Option<W
     let found = blocking(move || {
         let set = ModuleSet::gather(&snap);
         let edits = ide::rename(&set.modules(), 0, set.doc, offset, &new_name)?;
+        let left_out = ide::left_out(&set.modules(), 0, set.doc, offset);
         let mut per_file: BTreeMap<PathBuf, Vec<TextEdit>> = BTreeMap::new();
         for (path, range, text) in edits {
             let Some(rope) = set.rope(&path) else { continue };
@@ -26,10 +29,20 @@ pub(crate) async fn rename(b: &Backend, params: RenameParams) -> Result<Option<W
                 .or_default()
                 .push(TextEdit { range: to_proto::range(&rope, &range, enc), new_text: text });
         }
-        Ok::<_, String>(per_file)
+        Ok::<_, String>((per_file, left_out))
     })
     .await?;
-    let per_file = found.map_err(refusal)?;
+    let (per_file, left_out) = found.map_err(refusal)?;
+    if !left_out.is_empty() {
+        let names: Vec<String> = left_out.iter().map(|p| p.display().to_string()).collect();
+        let message = format!(
+            "hcl-types: rename leaves {} file(s) unchanged, outside the workspace folders or installed by `terraform init`: {}",
+            names.len(),
+            names.join(", ")
+        );
+        let client = b.client.clone();
+        tokio::spawn(async move { client.show_message(MessageType::WARNING, message).await });
+    }
     let st = b.state.locked();
     let with_uri = per_file.into_iter().filter_map(|(p, e)| Some((to_proto::uri_of(&st.documents, &p)?, p, e)));
     let edit = if versioned {

@@ -10,6 +10,11 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     let path = {
         let mut st = b.state.locked();
         let path = from_proto::open_path(&mut st.documents, &doc.uri, &doc.language_id);
+        // Without a workspace folder, what the server reads is confined to
+        // the repositories of the documents opened (`project::confine`).
+        if let Some(dir) = path.parent() {
+            st.documents.settings.session.tree.admit(dir);
+        }
         st.documents.open.insert(path.clone(), Open::new(doc.uri.as_str().to_owned(), &text, doc.version, opened));
         path
     };
