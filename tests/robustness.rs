@@ -140,9 +140,21 @@ proptest! {
 
 #[test]
 fn deep_nesting_and_long_lines_finish() {
-    // On the test's own thread (2 MiB, as rayon's and tokio's): 255
-    // levels are accepted (`locals` takes one), deeper is one syntax error.
-    for (n, errors) in [(65, 0), (255, 0), (256, 1), (100_000, 1)] {
+    // On a thread with the stack every thread that analyses gets
+    // (`project::threads`, `lsp::runtime`).
+    std::thread::Builder::new()
+        .stack_size(hcl_types::syntax::deep::THREAD_STACK)
+        .spawn(deep_nesting_and_long_lines)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn deep_nesting_and_long_lines() {
+    // MAX_NESTING - 1 levels are accepted (`locals` takes one), deeper is
+    // one syntax error.
+    let limit = hcl_types::syntax::deep::MAX_NESTING;
+    for (n, errors) in [(65, 0), (limit - 1, 0), (limit, 1), (100_000, 1)] {
         let deep = format!("locals {{\n  a = {}1{}\n}}\n", "[".repeat(n), "]".repeat(n));
         exercise("main.tf", &deep, &[20, deep.len() / 2]);
         let file = SourceFile::new("/tmp/robust/n.tf", deep.as_str()).unwrap();

@@ -360,7 +360,7 @@ impl Disk {
             // (Its stamp kept, so a client that watches nothing does not
             // find the module changed at every look.)
             let stamp = stamp(path).unwrap_or((None, 0));
-            self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: None, current: true });
+            self.lock().files.insert(path.to_path_buf(), OnDisk { stamp, doc: None, unread: None, current: true });
             return None;
         }
         let (stamp, text) = match read_text(path) {
@@ -659,9 +659,9 @@ mod tests {
         // An entry made: listed again.
         std::fs::write(dir.join("b.tf"), "locals {}\n").unwrap();
         assert_eq!(texts(&disk, &dir, true).len(), 3);
-        assert!(disk.unchanged(&HashSet::from([dir.clone()])));
+        assert!(disk.unchanged(&HashSet::from([dir.clone()]), &Tree::default()));
         let before = listings();
-        assert!(disk.unchanged(&HashSet::from([dir.clone()])));
+        assert!(disk.unchanged(&HashSet::from([dir.clone()]), &Tree::default()));
         assert_eq!(listings(), before, "nor to tell whether it changed");
         let _ = std::fs::remove_dir_all(&dir);
         let _ = std::fs::remove_dir_all(&elsewhere);
