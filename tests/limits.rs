@@ -76,6 +76,9 @@ async fn an_open_document_over_the_cap_is_not_analysed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_changed_configuration_file_is_published_without_a_keystroke() {
     let mut s = Session::start(Enc::Utf8).await;
+    // A repository: with no workspace folder, the configuration file is
+    // looked for no higher than the open file's (config.md).
+    std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     s.disk(".hcl-types.hcl", "severity = { undefined-reference = \"warning\" }\n");
     std::fs::create_dir_all(s.dir.join("app")).unwrap();
     let u = s.open("app/main.tf", "locals {\n  a = local.b\n}\n").await;
