@@ -873,6 +873,36 @@ async fn a_test_file_is_checked_against_its_module_and_follows_it() {
     let changed = uri(&s.dir.join("main.tf"));
     s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 2}]})).await;
     // (A publication of the reopening may still come first.)
+    let got = published_since(&s, &u, seen, |c| c == ["traversal"]).await;
+    assert_eq!(got.last(), Some(&vec!["traversal".to_string()]), "{got:?}");
+}
+
+/// A test file's `override_module` is checked against the outputs of the
+/// module that the module under test calls (docs/spec/tests.md §6), and
+/// again when that module changes on disk.
+#[tokio::test]
+async fn an_override_module_follows_the_module_it_overrides() {
+    let mut s = Session::start(Enc::Utf16).await;
+    s.disk("main.tf", "module \"child\" {\n  source = \"./child\"\n}\n");
+    std::fs::create_dir_all(s.dir.join("child")).unwrap();
+    s.disk("child/main.tf", "output \"id\" {\n  value = \"c\"\n}\n");
+    std::fs::create_dir_all(s.dir.join("tests")).unwrap();
+    let test = "override_module {\n  target = module.child\n  outputs = {\n    idd = \"x\"\n  }\n}\nrun \"one\" {}\n";
+    let u = s.open("tests/main.tftest.hcl", test).await;
+    assert_eq!(codes(&s.diagnostics(&u, 1).await), vec!["unsupported-argument"]);
+
+    // The called module declares `idd` now: the warning goes.
+    let seen = s.publications();
+    s.disk("child/main.tf", "output \"idd\" {\n  value = \"c\"\n}\n");
+    let changed = uri(&s.dir.join("child/main.tf"));
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 2}]})).await;
+    let got = published_since(&s, &u, seen, |c| c.is_empty()).await;
+    assert_eq!(got.last(), Some(&Vec::<String>::new()), "{got:?}");
+}
+
+/// The codes of each publication for `u` after the first `seen`, once the
+/// last of them is `done` (or after waiting 30 s).
+async fn published_since(s: &Session, u: &str, seen: usize, done: impl Fn(&[String]) -> bool) -> Vec<Vec<String>> {
     let mut got = Vec::new();
     for _ in 0..3000 {
         let all = s.published.lock().unwrap().clone();
@@ -882,12 +912,12 @@ async fn a_test_file_is_checked_against_its_module_and_follows_it() {
             .filter(|p| p["uri"] == u)
             .map(|p| codes(p["diagnostics"].as_array().unwrap()))
             .collect();
-        if got.last().is_some_and(|c| c == &["traversal"]) {
+        if got.last().is_some_and(|c| done(c)) {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
-    assert_eq!(got.last(), Some(&vec!["traversal".to_string()]), "{got:?}");
+    got
 }
 
 async fn format_document(s: &mut Session, u: &str) -> serde_json::Value {

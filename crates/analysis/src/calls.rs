@@ -30,6 +30,18 @@ pub fn run_call(file: &str, name: &str) -> String {
     format!("#run:{file}:{name}")
 }
 
+/// What the call names of a test file's `override_module` targets start with.
+pub const OVERRIDE: &str = "#override:";
+
+/// The call name of what `override_module { target = module.PATH }`
+/// overrides: the module that the module of call `root` (the module under
+/// test, or a run's module) calls as `PATH` (`a`, `a.b` for
+/// `module.a.module.b`), resolved through that module's own calls
+/// (docs/spec/tests.md §6).
+pub fn override_call(root: &str, path: &str) -> String {
+    format!("{OVERRIDE}{path}>{root}")
+}
+
 /// The call name of a Terraform stack's `component "NAME"` (docs/spec/stacks.md §3).
 pub fn component_call(name: &str) -> String {
     format!("#component:{name}")
@@ -148,6 +160,9 @@ pub struct OutputInfo {
     /// The value, when a constant (an [`included_input`]'s: checked by
     /// value where it is merged in, as the including unit's own are).
     pub constant: Option<Constant>,
+    /// Declares its `type` (Terraform 1.15): `ty` is that, not inferred
+    /// from the value.
+    pub typed: bool,
 }
 
 /// A constant value in an interface (hashed by its printed form: a

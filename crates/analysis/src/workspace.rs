@@ -174,7 +174,12 @@ impl Workspace {
         // (issue 42, item 2). (A registry source is resolved by the call's
         // name too, through the install manifest.)
         let mut local: HashMap<(&str, Family), Callee> = HashMap::new();
+        let mut overrides = Vec::new();
         for call in calls {
+            if let Some(rest) = call.name.strip_prefix(crate::calls::OVERRIDE) {
+                overrides.push((call.name.clone(), rest));
+                continue;
+            }
             let source = call.source.as_deref().filter(|s| is_local(s) || s.starts_with('#'));
             let callee = match source.and_then(|s| local.get(&(s, call.family))) {
                 Some(known) => known.clone(),
@@ -187,6 +192,13 @@ impl Workspace {
                 }
             };
             map.insert(call.name.clone(), callee);
+        }
+        // A test file's `override_module` targets: what the module of their
+        // root call calls, once the root is resolved (it and its callees
+        // are in `modules` then, and their directories in `reads`).
+        for (name, rest) in overrides {
+            let callee = rest.split_once('>').map_or(Callee::Opaque, |(path, root)| self.called(map.get(root), path));
+            map.insert(name, callee);
         }
         Context {
             calls: Arc::new(map),
@@ -251,6 +263,20 @@ impl Workspace {
             return Callee::Module(included_only(files, &caller, call, interface));
         }
         Callee::Module(interface)
+    }
+}
+
+impl Workspace {
+    /// What the module `root` leads to calls as `path` (`a.b`: its call
+    /// `a`'s call `b`), as that module's own context resolved it.
+    fn called(&self, root: Option<&Callee>, path: &str) -> Callee {
+        let mut callee = root.cloned().unwrap_or(Callee::Opaque);
+        for name in path.split('.') {
+            let Callee::Module(i) = &callee else { return Callee::Opaque };
+            let Some(entry) = self.modules.get(&(normalize(&i.dir), Family::Terraform)) else { return Callee::Opaque };
+            callee = entry.memo.context().callee(name).cloned().unwrap_or(Callee::Opaque);
+        }
+        callee
     }
 }
 

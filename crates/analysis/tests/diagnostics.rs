@@ -271,6 +271,78 @@ fn a_test_file_beside_its_module_and_a_run_with_its_own_module() {
     "#]]);
 }
 
+/// `override_module` against the outputs of the module that the run's
+/// module (the module under test at file level) calls by that name
+/// (docs/spec/tests.md §6): an unknown key is never read, a value that can
+/// never be of a declared output `type` a warning (Terraform does not convert
+/// it, internal/terraform/node_output.go).
+#[test]
+fn an_override_module_checked_against_the_called_modules_outputs() {
+    check(expect![[r#"
+        //- tests/main.tftest.hcl
+        override_module {
+          target = module.child
+          outputs = {
+            id   = 1
+            idd  = "x"
+           #^^^ warning[unsupported-argument]
+            tags = "untyped: not held to its inferred type"
+          }
+        }
+        run "setup" {
+          module {
+            source = "./setup"
+          }
+          override_module {
+            target = module.other[0]
+            outputs = {
+              size = [1]
+                    #^^^ warning[type-mismatch]
+              id   = "the setup module's `other` has none"
+             #^^ warning[unsupported-argument]
+            }
+          }
+        }
+        run "main" {
+          override_module {
+            target = module.child
+            outputs = {
+              id = {}
+                  #^^ warning[type-mismatch]
+            }
+          }
+          override_module {
+            target = module.absent
+            outputs = {
+              anything = 1
+            }
+          }
+        }
+        //- main.tf
+        module "child" {
+          source = "./child"
+        }
+        //- child/main.tf
+        output "id" {
+          type  = string
+          value = "c"
+        }
+        output "tags" {
+          value = ["a"]
+        }
+        //- setup/main.tf
+        module "other" {
+          count  = 1
+          source = "../other"
+        }
+        //- other/main.tf
+        output "size" {
+          type  = number
+          value = 1
+        }
+    "#]]);
+}
+
 #[test]
 fn a_test_files_references_as_terraform_resolves_them() {
     check(expect![[r#"

@@ -336,6 +336,7 @@ impl Memo {
                 deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
                 ephemeral: item.is_some_and(|item| ephemeral(doc, item, "output", &s.name)),
                 constant: None,
+                typed: item.is_some_and(|item| typed(doc, item, &s.name)),
             });
         }
         included_inputs(docs, &analysis, &mut outputs);
@@ -364,6 +365,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
                 deprecated: None,
                 ephemeral: false,
                 constant: None,
+                typed: false,
             });
         }
         let Some(whole) =
@@ -380,6 +382,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
             deprecated: None,
             ephemeral: false,
             constant: None,
+            typed: false,
         });
         super::terragrunt_merge::each_input(doc, |item, src, key, k, v| {
             let Some(key) = key else { return };
@@ -393,6 +396,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
                 deprecated: None,
                 ephemeral: false,
                 constant: eval(v, src).ok().map(crate::calls::Constant),
+                typed: false,
             });
         });
     }
@@ -417,6 +421,16 @@ fn deprecation(doc: &Document, item: &Item, ident: &str, name: &str) -> Option<S
         Value::String(s) => Some(s),
         _ => None,
     }
+}
+
+/// Whether output `name` declares its `type` (Terraform 1.15).
+fn typed(doc: &Document, item: &Item, name: &str) -> bool {
+    let Some(body) = item.body(&doc.file.text) else { return false };
+    let found = body
+        .blocks()
+        .find(|b| b.ident.value().as_str() == "output" && b.labels.first().map(label_text) == Some(name))
+        .is_some_and(|b| b.body.get_attribute("type").is_some());
+    found
 }
 
 /// Whether a variable or output is declared `ephemeral = true`.

@@ -49,11 +49,24 @@ pub(super) fn block(inf: &mut Infer, b: &Block) -> bool {
         }
         // The outputs of a module the module under test calls: an object
         // ("Invalid outputs attribute" in internal/moduletest/mocking/overrides.go),
-        // not checked against the module's outputs here.
+        // against that module's outputs where it is known.
         "override_module" => {
+            let target = b.body.get_attribute("target").and_then(|t| module_path(&t.value));
+            let callee = target.as_deref().and_then(|path| overridden(inf, path));
             for a in b.body.attributes().filter(|a| a.key.value().as_str() == "outputs") {
-                let t = inf.expr(&a.value);
-                not_object(inf, &a.value, &t, "the overridden outputs of a module", "Invalid outputs attribute");
+                match (&callee, &a.value, &target) {
+                    (Some(i), Expression::Object(o), Some(path)) => outputs(inf, o, i, path),
+                    _ => {
+                        let t = inf.expr(&a.value);
+                        not_object(
+                            inf,
+                            &a.value,
+                            &t,
+                            "the overridden outputs of a module",
+                            "Invalid outputs attribute",
+                        );
+                    }
+                }
             }
         }
         _ => return false,
@@ -69,6 +82,84 @@ pub(super) fn provider(inf: &mut Infer, b: &Block) {
             nested_body(inf, &nested.body, Dialect::Terraform);
         }
     }
+}
+
+/// The module path an `override_module`'s `target` names: `a` for
+/// `module.a` or `module.a[0]`, `a.b` for `module.a.module.b` (the module
+/// addresses `decodeOverrideModuleBlock` accepts).
+pub(super) fn module_path(e: &Expression) -> Option<String> {
+    let Expression::Traversal(t) = e else { return None };
+    let Expression::Variable(root) = &t.expr else { return None };
+    if root.value().as_str() != "module" {
+        return None;
+    }
+    let (mut names, mut named) = (Vec::new(), false);
+    for op in t.operators.iter() {
+        match op.value() {
+            TraversalOperator::GetAttr(a) if !named => {
+                names.push(a.value().to_string());
+                named = true;
+            }
+            TraversalOperator::GetAttr(a) if a.value().as_str() == "module" => named = false,
+            TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_) if named => {}
+            _ => return None,
+        }
+    }
+    named.then(|| names.join("."))
+}
+
+/// The interface of the module an `override_module` in this place (the
+/// file, or the run being checked) overrides, when known: what the module
+/// of the run (the module under test at file level) calls as `path`.
+fn overridden(inf: &Infer, path: &str) -> Option<Arc<crate::calls::Interface>> {
+    let root = match &inf.run {
+        Some((run, _)) => crate::calls::run_call(inf.test_file.as_deref().unwrap_or(""), run),
+        None => crate::calls::TESTED.to_string(),
+    };
+    match inf.env().callee(&crate::calls::override_call(&root, path))? {
+        Callee::Module(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// An `override_module`'s `outputs = { … }` against the outputs of module
+/// `path` (`i`). Terraform reads the value of each output the module
+/// declares, and no other key (`getOverrideValue` in
+/// internal/terraform/node_output.go; an output left out is null). It takes
+/// the value as it is, not converted to the output's `type`, so a value that
+/// can never be of a declared type is a warning: it fails, if at all, where
+/// the module under test uses it (Terraform 1.11: "Invalid function
+/// argument" in the caller, the run failing).
+fn outputs(inf: &mut Infer, o: &hcl_edit::expr::Object, i: &crate::calls::Interface, path: &str) {
+    let address: Vec<String> = path.split('.').map(|n| format!("module.{n}")).collect();
+    let address = address.join(".");
+    each_key(inf, o, |inf, key, name, value, t| match i.output(&name).filter(|_| !name.starts_with('#')) {
+        Some(out) if out.typed && !matches!(value, Expression::Null(_)) => {
+            let before = inf.diagnostics.len();
+            let related = Related {
+                path: Some(out.path.clone()),
+                range: out.name_range.clone(),
+                message: format!("output `{name}` of `{address}` is declared here"),
+            };
+            inf.check(value, t, &out.ty, Some(related));
+            for d in inf.diagnostics[before..].iter_mut().filter(|d| d.severity == Severity::Error) {
+                d.severity = Severity::Warning;
+                d.message.push_str(&format!(
+                        " (Terraform does not convert an overridden output: the run may fail where the module under test uses `{address}.{name}`)"
+                    ));
+            }
+        }
+        Some(_) => {}
+        None => {
+            let mut msg = format!("`{address}` has no output `{name}`: Terraform never reads this value");
+            let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
+            if let Some(s) = types::suggest::closest(&name, names) {
+                msg.push_str(&format!("; did you mean `{s}`?"));
+            }
+            let d = Diagnostic::new(Code::UnsupportedArgument, key, msg);
+            inf.report(d.with_severity(Severity::Warning));
+        }
+    });
 }
 
 /// The resource type an override's `target` names: `TYPE.NAME`,
@@ -111,16 +202,28 @@ fn values(inf: &mut Infer, e: &Expression, kind: BlockKind, ty: &str) {
         not_object(inf, e, &t, &format!("the mocked values of {what}"), "Invalid values attribute");
         return;
     };
+    each_key(inf, o, |inf, key, name, value, t| attribute(inf, key, &name, value, t, found.block, &what));
+}
+
+/// Each entry of object `o`, its value inferred: `f` with the key's range
+/// and name, the value and its type, for a key that is a name or literal
+/// (another key is only inferred).
+fn each_key(
+    inf: &mut Infer,
+    o: &hcl_edit::expr::Object,
+    mut f: impl FnMut(&mut Infer, Range<usize>, String, &Expression, &Type),
+) {
     for (key, value) in o.iter() {
         let value = value.expr();
         let t = inf.expr(value);
-        let Some(name) = literal_key(key) else {
-            if let hcl_edit::expr::ObjectKey::Expression(k) = key {
-                inf.expr(k);
+        match literal_key(key) {
+            Some(name) => f(inf, inf.range(key), name, value, &t),
+            None => {
+                if let hcl_edit::expr::ObjectKey::Expression(k) = key {
+                    inf.expr(k);
+                }
             }
-            continue;
-        };
-        attribute(inf, inf.range(key), &name, value, &t, found.block, &what);
+        }
     }
 }
 

@@ -60,7 +60,7 @@ pub fn tested_source_of(path: &std::path::Path) -> String {
 /// outputs). `run { module { source } }` is relative to the module under
 /// test (Terraform's working directory), not to the test file.
 pub(super) fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
-    use crate::calls::run_call;
+    use crate::calls::{run_call, TESTED};
     let (base, file) = call_tested(doc, d);
     // The file's own variables (`var.NAME` in assertions), as names only.
     for b in body.blocks().filter(|b| b.ident.value().as_str() == "variables") {
@@ -75,8 +75,10 @@ pub(super) fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut D
             });
         }
     }
+    overrides(body, TESTED, src, d);
     for b in body.blocks().filter(|b| b.ident.value().as_str() == "run") {
         let Some(label) = b.labels.first() else { continue };
+        overrides(&b.body, &run_call(&file, label_text(label)), src, d);
         let source = match b.body.get_blocks("module").next() {
             None => Some(base.to_string()),
             Some(m) => match m.body.get_attribute("source").map(|a| eval(&a.value, src)) {
@@ -90,6 +92,25 @@ pub(super) fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut D
             name: run_call(&file, label_text(label)),
             name_range: src.range(label),
             source,
+            repeat: Repeat::One,
+            component: false,
+        });
+    }
+}
+
+/// The modules that the `override_module` blocks of `body` (the file's,
+/// or a run's) override, each a call of what the module of call `root`
+/// calls by that name (resolved by the workspace from that module's own
+/// calls): their outputs are what an override's `outputs` may set.
+fn overrides(body: &Body, root: &str, src: Source<'_>, d: &mut Decls) {
+    for b in body.blocks().filter(|b| b.ident.value().as_str() == "override_module") {
+        let Some(target) = b.body.get_attribute("target") else { continue };
+        let Some(path) = super::mocks::module_path(&target.value) else { continue };
+        d.calls.push(CallDecl {
+            template: None,
+            name: crate::calls::override_call(root, &path),
+            name_range: src.range(&target.value),
+            source: None,
             repeat: Repeat::One,
             component: false,
         });
