@@ -883,6 +883,9 @@ async fn a_test_file_is_checked_against_its_module_and_follows_it() {
 #[tokio::test]
 async fn an_override_module_follows_the_module_it_overrides() {
     let mut s = Session::start(Enc::Utf16).await;
+    // A repository: with no workspace folder, the server reads no higher
+    // than the open file's (the module under test is the test file's parent).
+    std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     s.disk("main.tf", "module \"child\" {\n  source = \"./child\"\n}\n");
     std::fs::create_dir_all(s.dir.join("child")).unwrap();
     s.disk("child/main.tf", "output \"id\" {\n  value = \"c\"\n}\n");
