@@ -18,8 +18,31 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 
+/**
+ * The language IDs HashiCorp's Terraform extension and OpenTofu's extension give
+ * the files they claim besides `.tf` and `.tfvars` (their package.json,
+ * `contributes.languages`): tests, mocks, query files and Stacks. Users have
+ * those extensions installed next to this one, and VS Code then gives such a
+ * file their more specific language, not `hcl`: selecting the IDs keeps the
+ * file checked. They are not declared here (that is the peers' to do); the
+ * server tells the file's kind by its name, whatever the language ID.
+ */
+export const PEER_LANGUAGES = [
+  "terraform-test", // .tftest.hcl
+  "terraform-mock", // .tfmock.hcl
+  "terraform-search", // .tfquery.hcl
+  "terraform-stack", // .tfcomponent.hcl (HashiCorp), .tfstack.hcl (OpenTofu's, and HashiCorp's before GA)
+  "terraform-deploy", // .tfdeploy.hcl
+] as const;
+
 /** The language IDs the server handles; each one also has an `onLanguage:` activation event. */
-export const LANGUAGES = ["terraform", "terraform-vars", "hcl", "pcl"] as const;
+export const LANGUAGES = [
+  "terraform",
+  "terraform-vars",
+  "hcl",
+  "pcl",
+  ...PEER_LANGUAGES,
+] as const;
 /** Terraform's and OpenTofu's JSON syntax: VS Code gives these files the
  * language `json`, which is not ours to claim, so they are selected by name
  * (the server reads them as module files: docs/spec/analysis.md §7.1). */

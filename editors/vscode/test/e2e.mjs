@@ -400,6 +400,26 @@ async function main() {
       await shot("pcl-type-mismatch");
     });
 
+    await step("files HashiCorp's and OpenTofu's extensions give languages of their own are checked under those IDs", async () => {
+      // test/peer-languages stands in for those extensions (their package.json's language IDs).
+      const cases = [
+        ["peers/tests/defaults.tftest.hcl", "Terraform Test", 3, 16, "invalid value for `number`"],
+        ["peers/stack/components.tfcomponent.hcl", "Terraform Stack", 3, 13, "cannot be used where `set(string)` is expected"],
+        ["peers/stack/main.tfdeploy.hcl", "Terraform Deployment", 3, 15, "a `int` value cannot be used where `set(string)` is expected"],
+      ];
+      for (const [file, language, line, col, wants] of cases) {
+        await openFile(file);
+        await until(
+          async () => (await visibleText(".statusbar-item[id='status.editor.mode']")).some((m) => m.trim() === language),
+          async () => `${file}: the status bar language is ${JSON.stringify(await visibleText(".statusbar-item[id='status.editor.mode']"))}, expected ${language}`,
+        );
+        await waitSquiggle("error", file);
+        await gotoLine(line, col);
+        await hover([wants]);
+      }
+      await shot("peer-language-ids");
+    });
+
     await step("a closed caller's problem shows in Problems and goes when the called module is fixed", async () => {
       // Pull diagnostics: only calls/net/main.tf is open; its caller
       // calls/main.tf, never opened, is reported by workspace/diagnostic.
@@ -754,7 +774,7 @@ async function main() {
       // Every server setting the README lists (its "Settings" JSON, docs/spec/lsp.md),
       // and the extension's own, is a setting of the extension.
       const every = [
-        "server.path", "trace.server", "logLevel", "codeLens.references", "dialects", "severity", "inlayHints.enable",
+        "server.path", "trace.server", "logLevel", "codeLens.references", "diagnostics.workspace", "dialects", "severity", "inlayHints.enable",
         "providerSchemas", "packageSchemas", "terraform.runForSchemas", "terraform.path",
       ].map((k) => `hclTypes.${k}`);
       const missing = every.filter((k) => !props[k]);
