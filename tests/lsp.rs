@@ -1116,3 +1116,58 @@ async fn rename_edits_only_the_workspace_folders_and_says_what_it_leaves() {
     assert!(leaves.len() == 1 && leaves[0].contains(".terraform/modules/vpc/caller.tf"), "{shown:?}");
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+/// Issue 48.3: a client that takes only published diagnostics (Neovim,
+/// Helix, Emacs) gets the workspace's closed files' lists, checked in the
+/// background after `initialized`; closing a document leaves its file's
+/// list as the workspace sees it; a fix on disk clears it; the setting
+/// `diagnostics.workspace = false` turns it off.
+#[tokio::test]
+async fn a_client_published_to_gets_the_workspaces_closed_files_checked() {
+    let bad = "variable \"port\" {\n  type    = number\n  default = \"eighty\"\n}\n";
+    let files = [
+        ("app/variables.tf", bad),
+        ("app/main.tf", "output \"port\" {\n  value = var.port\n}\n"),
+        ("net/main.tf", "variable \"cidr\" {\n  type    = string\n  default = \"10.0.0.0/16\"\n}\n"),
+    ];
+    let mut s = Session::start_in_folder_with(Enc::Utf16, json!({}), &files).await;
+    let variables = uri(&s.dir.join("app/variables.tf"));
+    let found = s.newest_until(&variables, |d| !d.is_empty()).await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "invalid-value");
+    assert_eq!(found[0]["range"]["start"]["line"], 2);
+
+    // Opened, fixed in the editor (not saved), closed: the file's list is
+    // the disk's again, not an empty one.
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": variables, "languageId": "terraform", "version": 1, "text": bad}}),
+    )
+    .await;
+    let fixed = bad.replace("\"eighty\"", "80");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": variables, "version": 2}, "contentChanges": [{"text": fixed}]}),
+    )
+    .await;
+    assert!(s.diagnostics(&variables, 2).await.is_empty());
+    let seen = s.publications();
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": variables}})).await;
+    let after_close = s.newest_until(&variables, |d| !d.is_empty()).await;
+    assert_eq!(after_close.len(), 1, "after the close: {after_close:?}");
+    assert!(s.publications() > seen);
+
+    // Fixed on disk: the list goes.
+    std::fs::write(s.dir.join("app/variables.tf"), &fixed).unwrap();
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": variables, "type": 2}]})).await;
+    assert!(s.newest_until(&variables, |d| d.is_empty()).await.is_empty());
+    // The clean module's file was never given a list.
+    let net = uri(&s.dir.join("net/main.tf"));
+    assert!(!s.published.lock().unwrap().iter().any(|p| p["uri"] == net.as_str()));
+
+    // Turned off: nothing is published for closed files.
+    let off = json!({"hclTypes": {"diagnostics": {"workspace": false}}});
+    let s = Session::start_in_folder_with(Enc::Utf16, off, &files).await;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    assert_eq!(s.publications(), 0, "{:?}", s.published.lock().unwrap());
+}

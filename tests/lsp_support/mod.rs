@@ -118,16 +118,28 @@ impl Session {
     /// A session whose client says it can do what `text_document` says
     /// (LSP's `textDocument` client capabilities).
     pub async fn start_as(enc: Enc, options: Value, text_document: Value) -> Session {
-        Session::start_full(enc, options, text_document, false).await
+        Session::start_full(enc, options, text_document, None).await
     }
 
     /// A session whose workspace folder is its directory.
     pub async fn start_in_folder(enc: Enc) -> Session {
-        let text = json!({"hover": {"contentFormat": ["markdown", "plaintext"]}});
-        Session::start_full(enc, json!({}), text, true).await
+        Session::start_in_folder_with(enc, json!({}), &[]).await
     }
 
-    async fn start_full(enc: Enc, options: Value, text_document: Value, folder: bool) -> Session {
+    /// A session whose workspace folder is its directory, holding `files`
+    /// (relative path, text) before `initialize`.
+    pub async fn start_in_folder_with(enc: Enc, options: Value, files: &[(&str, &str)]) -> Session {
+        let text = json!({"hover": {"contentFormat": ["markdown", "plaintext"]}});
+        let dir = tempdir();
+        for (name, body) in files {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, body).unwrap();
+        }
+        Session::start_full(enc, options, text, Some(dir)).await
+    }
+
+    async fn start_full(enc: Enc, options: Value, text_document: Value, folder: Option<PathBuf>) -> Session {
         let (input, server_in) = tokio::io::duplex(1 << 20);
         let (tx, mut rx) = mpsc::unbounded_channel();
         tokio::spawn(hcl_types::lsp::serve(server_in, Pipe(tx)));
@@ -161,8 +173,10 @@ impl Session {
                 }
             }
         });
-        let mut s = Session { input, pending, next_id: 1, enc, published, logs, shown, dir: tempdir() };
-        let folders = match folder {
+        let in_folder = folder.is_some();
+        let dir = folder.unwrap_or_else(tempdir);
+        let mut s = Session { input, pending, next_id: 1, enc, published, logs, shown, dir };
+        let folders = match in_folder {
             true => json!([{"uri": uri(&s.dir), "name": "folder"}]),
             false => Value::Null,
         };

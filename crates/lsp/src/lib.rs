@@ -9,6 +9,7 @@
 //! A change's analysis and its results are `refresh.rs`; clients that pull
 //! diagnostics get them from `pull.rs` instead of publications.
 
+mod background;
 mod body;
 mod entries;
 mod format;
@@ -172,6 +173,8 @@ pub struct Backend {
     closing: Arc<tokio::sync::watch::Sender<bool>>,
     /// Which `window/logMessage`s are sent (`log.rs`).
     log_level: Arc<std::sync::atomic::AtomicU8>,
+    /// The workspace's diagnostics for clients that are published to (`background.rs`).
+    background: Arc<background::Background>,
 }
 
 /// The service over a backend `make` builds, with the methods
@@ -179,7 +182,10 @@ pub struct Backend {
 pub fn service(
     make: impl FnOnce(Client) -> Backend,
 ) -> (tower_lsp_server::LspService<Backend>, tower_lsp_server::ClientSocket) {
-    tower_lsp_server::LspService::build(make).custom_method("$/setTrace", Backend::set_trace).finish()
+    tower_lsp_server::LspService::build(make)
+        .custom_method("$/setTrace", Backend::set_trace)
+        .custom_method("window/workDoneProgress/cancel", Backend::cancel_progress)
+        .finish()
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -238,6 +244,7 @@ impl Backend {
             index: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
             log_level: Arc::new(log::initial()),
+            background: Arc::default(),
         }
     }
 

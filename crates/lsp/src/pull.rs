@@ -29,7 +29,7 @@ use super::outbox::Body;
 use super::publish::{self, Published};
 use super::splice::MIN_SPLICED;
 use super::{blocking, Backend};
-use analysis::{Family, Memo, Text};
+use analysis::{Document, Family, Memo, Text};
 use project::callers::Scan;
 use project::disk::is_virtual;
 use project::documents::module_key;
@@ -377,36 +377,13 @@ impl Backend {
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
             let ropes = crate::related_ropes(self, &settings, &docs);
             for i in closed {
-                let doc = &docs[i];
-                let path = &doc.file.path;
-                let Some(uri) = Uri::from_file_path(path) else { continue };
+                let path = &docs[i].file.path;
                 let last = self.pulls.closed.locked().remove(path);
                 let had = last.is_some();
-                let rope = match &last {
-                    Some((text, p)) if Arc::ptr_eq(text, doc.shown_text()) => p.rope(),
-                    _ => Rope::from_str(doc.shown_text()),
-                };
-                let last = last.map(|(_, p)| p);
-                let target = publish::Target {
-                    path,
-                    uri_json: Arc::from(publish::json_string(uri.as_str())),
-                    text: doc.shown_text(),
-                    rope: &rope,
-                    enc,
-                    severity: &settings.severity,
-                    module: &ropes,
-                    edit: None,
-                    analysis: analysis.id,
-                    kept: analysis.kept.get(i).copied().flatten(),
-                };
-                // A file the configuration excludes is shown nothing, as `check` leaves it out.
-                let diagnostics = if settings.excluded(path) { &[][..] } else { &analysis.diagnostics[i][..] };
-                // In the file's own offsets (a JSON file's, not its lowering's).
-                let diagnostics = &*analysis::shown_diagnostics(&docs, i, diagnostics);
-                let (next, _) = Published::update(last, &target, 0, diagnostics);
+                let Some(next) = closed_list(&docs, i, &analysis, &settings, &ropes, enc, last) else { continue };
                 out.push((path.clone(), next.result(), next.list().to_vec()));
                 if only.is_none() || had {
-                    self.pulls.closed.locked().insert(path.clone(), (doc.shown_text().clone(), next));
+                    self.pulls.closed.locked().insert(path.clone(), (docs[i].shown_text().clone(), next));
                 }
             }
             let key = (dir, family);
@@ -421,4 +398,42 @@ impl Backend {
         }
         out
     }
+}
+
+/// The list of a file nobody has open (`docs[i]`) from its module's
+/// analysis; `last`, what was last reported for it, lends its rope when the
+/// text is the same. `None` for a file with no URI.
+pub(crate) fn closed_list(
+    docs: &[Document],
+    i: usize,
+    analysis: &analysis::ModuleAnalysis,
+    settings: &project::settings::Settings,
+    ropes: &crate::ropes::Ropes,
+    enc: crate::Encoding,
+    last: Option<(Text, Published)>,
+) -> Option<Published> {
+    let doc = &docs[i];
+    let path = &doc.file.path;
+    let uri = Uri::from_file_path(path)?;
+    let rope = match &last {
+        Some((text, p)) if Arc::ptr_eq(text, doc.shown_text()) => p.rope(),
+        _ => Rope::from_str(doc.shown_text()),
+    };
+    let target = publish::Target {
+        path,
+        uri_json: Arc::from(publish::json_string(uri.as_str())),
+        text: doc.shown_text(),
+        rope: &rope,
+        enc,
+        severity: &settings.severity,
+        module: ropes,
+        edit: None,
+        analysis: analysis.id,
+        kept: analysis.kept.get(i).copied().flatten(),
+    };
+    // A file the configuration excludes is shown nothing, as `check` leaves it out.
+    let diagnostics = if settings.excluded(path) { &[][..] } else { &analysis.diagnostics[i][..] };
+    // In the file's own offsets (a JSON file's, not its lowering's).
+    let diagnostics = &*analysis::shown_diagnostics(docs, i, diagnostics);
+    Some(Published::update(last.map(|(_, p)| p), &target, 0, diagnostics).0)
 }

@@ -285,6 +285,7 @@ impl Backend {
     /// those, are analysed again; `quiet` as in [`Self::refresh_modules_with`].
     pub(super) async fn files_changed(&self, dirs: HashSet<PathBuf>, quiet: bool) {
         self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
+        self.check_in_background(crate::background::Scope::Dirs(dirs.clone()));
         let callers = self.graph.callers(&dirs);
         let only = |ws: &Documents, p: &std::path::Path| {
             ws.reads(p).is_some_and(|d| dirs.contains(d)) || key_of(p).is_some_and(|k| callers.contains(&k))

@@ -142,6 +142,10 @@ pub struct Settings {
     /// The configuration file merged in, if any (the server's own watch
     /// watches its directory for a client that does not watch files).
     pub config_file: Option<PathBuf>,
+    /// `diagnostics.workspace`: a client that takes only published
+    /// diagnostics gets those of every module of its workspace folders,
+    /// checked in the background (on unless turned off).
+    pub workspace_diagnostics: bool,
     /// Tells settings apart (each read from the editor gets its own), so
     /// what is made of them can be kept while they stay the same.
     pub id: u64,
@@ -161,6 +165,7 @@ impl Default for Settings {
             package_files: Vec::new(),
             exclude: None,
             config_file: None,
+            workspace_diagnostics: true,
             id: 0,
         }
     }
@@ -200,6 +205,9 @@ impl Settings {
         }
         if let Some(on) = v.pointer("/codeLens/references").and_then(|e| e.as_bool()) {
             s.code_lens_references = on;
+        }
+        if let Some(on) = v.pointer("/diagnostics/workspace").and_then(|e| e.as_bool()) {
+            s.workspace_diagnostics = on;
         }
         // `logLevel`; its old name `trace` still read when a string (VS Code
         // makes `hclTypes.trace` the object of its client's `trace.server`).

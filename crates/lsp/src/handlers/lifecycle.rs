@@ -155,6 +155,7 @@ pub(crate) async fn initialized(b: &Backend, _params: InitializedParams) {
     b.config_loads();
     b.watch_disk();
     b.index_workspace();
+    b.check_in_background(crate::background::Scope::Workspace);
 }
 
 pub(crate) async fn shutdown(b: &Backend) -> Result<()> {

@@ -113,5 +113,9 @@ pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
         None => Default::default(),
     };
     b.refresh_modules(|_, p| module_key(p) == key || graph::key_of(p).is_some_and(|k| callers.contains(&k))).await;
+    // Its file's list as the workspace sees it, for a client published to.
+    if let Some(key) = key {
+        b.check_in_background(crate::background::Scope::Module(key));
+    }
     b.trim_when_idle(seq, false);
 }
