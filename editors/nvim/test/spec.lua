@@ -268,6 +268,19 @@ local function full()
     expect_eq('hcl-types found on PATH', vim.fn.exepath('hcl-types'), WORK .. '/bin/hcl-types')
   end)
 
+  check('a closed module of the workspace gets its diagnostics (checked in the background)', function()
+    wait_client(tf)
+    -- Never opened: Neovim keeps the published list on an unloaded buffer.
+    local net = vim.fn.bufadd(FIX .. '/terraform/net/main.tf')
+    wait_diags(net, function(d)
+      return #d >= 1
+    end, 'the closed net/main.tf diagnostics')
+    local d = diags(net)
+    expect_eq('code', d[1].code, 'invalid-value')
+    expect_eq('line (0-based)', d[1].lnum, 2)
+    expect_eq('still not loaded', vim.api.nvim_buf_is_loaded(net), false)
+  end)
+
   local pp
   check('hover on a PCL conditional: first block is the unified type', function()
     pp = open(FIX .. '/pulumi/main.pp')
