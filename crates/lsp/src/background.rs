@@ -25,6 +25,15 @@ use project::documents::module_key;
 /// How long the client is given to agree to show progress.
 const ASK_FOR: Duration = Duration::from_secs(2);
 
+/// How long a workspace's check waits after `initialized`: the documents
+/// an editor opens at start are analysed first (their diagnostics are the
+/// ones the user waits for), and are then known to be open.
+const START_AFTER: Duration = Duration::from_secs(1);
+
+/// A module's check waits while edits keep coming: each analysis the
+/// user's typing starts is served first.
+const QUIET: Duration = Duration::from_millis(250);
+
 /// At most this many directory entries are walked for modules (a folder
 /// opened at `$HOME` must not walk a whole disk); the index's bound.
 const MAX_WALKED: usize = project::index::MAX_WALKED;
@@ -69,7 +78,9 @@ impl Backend {
             (st.documents.settings.session.roots.clone(), st.caps.work_done_progress)
         };
         let me = self.clone();
+        let wait = if matches!(scope, Scope::Workspace) { START_AFTER } else { Duration::ZERO };
         tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
             let checking = me.clone();
             let workspace = matches!(scope, Scope::Workspace);
@@ -159,9 +170,20 @@ impl Backend {
         };
         let total = modules.len();
         let mut reported: HashSet<PathBuf> = HashSet::new();
+        let mut seen = self.seq.load(Ordering::SeqCst);
         for (done, (dir, family)) in modules.iter().enumerate() {
-            if stopped() {
-                return cut;
+            // (A keystroke's analysis goes first: after an edit, wait
+            // until the user pauses.)
+            loop {
+                if stopped() {
+                    return cut;
+                }
+                let now = self.seq.load(Ordering::SeqCst);
+                if now == seen {
+                    break;
+                }
+                seen = now;
+                std::thread::sleep(QUIET);
             }
             progress(done, total);
             reported.extend(self.check_one(dir, *family));
