@@ -66,6 +66,10 @@ codes! {
     MissingType = "missing-type", Hint;
     FileNotRead = "file-not-read", Warning;
     OutsideTree = "outside-tree", Warning;
+    Duplicate = "duplicate", Error;
+    MetaArgument = "meta-argument", Error;
+    OutOfScope = "out-of-scope", Error;
+    InvalidName = "invalid-name", Error;
 }
 
 impl fmt::Display for Code {
