@@ -117,8 +117,23 @@ fn instances(inf: &mut Infer, b: &Block, ident: &str) {
             "Invalid combination of `count` and `for_each`: only one of them may say how many instances there are",
         ));
     }
+    if ident != "module" {
+        once(inf, &b.body, &["lifecycle", "connection"]);
+    }
     let scope = Scope { count: count.is_some(), each: for_each.is_some(), this: false };
     walk(inf, &b.body, scope, ident);
+}
+
+/// A second nested block of a kind a resource has once ("Duplicate
+/// lifecycle block", "Duplicate connection block" in `decodeResourceBlock`).
+fn once(inf: &mut Infer, body: &Body, kinds: &[&str]) {
+    for kind in kinds {
+        for again in body.get_blocks(kind).skip(1) {
+            let r = inf.range(&again.ident);
+            let msg = format!("Duplicate `{kind}` block: this resource already has one");
+            inf.report(Diagnostic::new(Code::Duplicate, r, msg));
+        }
+    }
 }
 
 /// Walks a body of `ident`'s top-level block (or a nested block of it).
