@@ -150,7 +150,11 @@ def duplicate(r, m):
 
 def load_fault(r, m):
     """A fault the configuration loader reports."""
-    kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested"])
+    kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition"])
+    if kind == "meta":
+        return meta_fault(r, m)
+    if kind == "condition":
+        return condition_fault(r, m)
     if kind == "duplicate":
         return duplicate(r, m)
     if kind == "nested":
@@ -180,6 +184,49 @@ def load_fault(r, m):
     else:
         m.add([f'resource "terraform_data" "{bad}" {{', "}"])
     return f"bad_name {which}"
+
+
+def meta_fault(r, m):
+    """A meta-argument or meta-block Terraform's loader rejects (or a valid form beside it)."""
+    kind = r.choice(["data_lifecycle", "lifecycle_arg", "when", "on_failure", "provider_name", "module_block"])
+    if kind == "data_lifecycle":
+        arg = r.choice(["create_before_destroy = true", "prevent_destroy = false", "ignore_changes = all",
+                        "precondition {\n      condition     = var.v0 != \"\"\n      error_message = \"x\"\n    }"])
+        m.add(['data "terraform_remote_state" "d" {', '  backend = "local"', "  lifecycle {", f"    {arg}", "  }", "}"])
+    elif kind == "lifecycle_arg":
+        arg = r.choice(["create_before_destroy = true", "prevent_destroy = false", "create_before_destroi = true",
+                        "foo = 1", "ignore_changes = all"])
+        m.add(resource(r, "life", "", None, ["  lifecycle {", f"    {arg}", "  }"], lifecycle=False))
+    elif kind in ("when", "on_failure"):
+        word = r.choice(["create", "destroy", "apply"] if kind == "when" else ["continue", "fail", "ignore"])
+        m.add(resource(r, "prov", "", None, ['  provisioner "local-exec" {', '    command = "echo"',
+                                             f"    {kind} = {word}", "  }"], lifecycle=False))
+    elif kind == "provider_name":
+        m.add([f'provider "{r.choice(["terraform", "Terraform", "TERRAFORM"])}" {{', "}"])
+    else:
+        block = r.choice(["lifecycle {\n  }", "locals {\n  }"])
+        m.add(['module "reserved" {', '  source = "./child"', f"  {block}", "}"])
+        m.names["module"].append("reserved")
+    return f"meta {kind}"
+
+
+def condition_fault(r, m):
+    """A condition that refers to nothing, a validation that does not test
+    its variable, a check without assertions (or a valid form beside them)."""
+    kind = r.choice(["precondition", "assert", "validation", "zero"])
+    cond = r.choice(["true", "1 == 1", 'length([for x in [1] : x]) > 0', "var.v0 != \"\"", 'timestamp() != ""'])
+    if kind == "precondition":
+        m.add(resource(r, "cond", "", None, ["  lifecycle {", "    precondition {", f"      condition     = {cond}",
+                                             '      error_message = "x"', "    }", "  }"], lifecycle=False))
+    elif kind == "assert":
+        m.add(['check "cond" {', "  assert {", f"    condition     = {cond}", '    error_message = "x"', "  }", "}"])
+    elif kind == "validation":
+        test = r.choice(["var.val != \"\"", "var.v0 != \"\"", "length(var.val) > 0", "true"])
+        m.add(['variable "val" {', "  type    = string", '  default = "x"', "  validation {", f"    condition     = {test}",
+               '    error_message = "x"', "  }", "}"])
+    else:
+        m.add(['check "zero" {', '  data "terraform_remote_state" "z" {', '    backend = "local"', "  }", "}"])
+    return f"condition {kind}"
 
 
 def walk_fault(r, m):

@@ -70,6 +70,7 @@ codes! {
     MetaArgument = "meta-argument", Error;
     OutOfScope = "out-of-scope", Error;
     InvalidName = "invalid-name", Error;
+    CheckRule = "check-rule", Error;
 }
 
 impl fmt::Display for Code {

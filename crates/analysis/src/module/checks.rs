@@ -123,7 +123,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             _ => {}
         }
         if dialect != Dialect::PulumiHcl {
-            super::rules::block(inf, b);
+            super::rules::block(inf, b, dialect);
         }
     }
     if kind == FileKind::Hcl

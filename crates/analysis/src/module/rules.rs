@@ -1,7 +1,8 @@
 //! Terraform's configuration rules of one top-level block, without types
 //! (validate.md): names (`invalid-name`), `count` beside `for_each`
 //! (`meta-argument`) and `count`, `each` and `self` where no instance
-//! gives them a value (`out-of-scope`).
+//! gives them a value (`out-of-scope`); meta_arguments.rs and
+//! conditions.rs add the rules of meta-blocks and conditions.
 //!
 //! Sources: `decodeVariableBlock`, `decodeOutputBlock`, `decodeLocalsBlock`
 //! (internal/configs/named_values.go), `decodeResourceBlock`,
@@ -14,15 +15,13 @@
 
 use std::ops::Range;
 
-use hcl_edit::expr::{Expression, ForExpr, Traversal, TraversalOperator};
+use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Block, Body};
-use hcl_edit::template::ForTemplateExpr;
-use hcl_edit::visit::{self, Visit};
-use hcl_edit::Span;
 
 use super::decls::label_text;
 use crate::infer::Infer;
 use syntax::diagnostic::{Code, Diagnostic};
+use syntax::Dialect;
 
 /// The names a variable may not have: a module block's own arguments and
 /// block types (`moduleBlockSchema` in internal/configs/module_call.go).
@@ -49,11 +48,16 @@ pub(super) fn valid_identifier(name: &str) -> bool {
 }
 
 /// The rules of one top-level block of a Terraform `.tf` file.
-pub(super) fn block(inf: &mut Infer, b: &Block) {
+pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let ident = b.ident.value().as_str();
     names(inf, b, ident);
+    super::conditions::block(inf, b, ident);
     match ident {
-        "resource" | "data" | "ephemeral" | "module" => instances(inf, b, ident),
+        "resource" | "data" | "ephemeral" | "module" => {
+            super::meta_arguments::block(inf, b, ident, dialect);
+            instances(inf, b, ident)
+        }
+        "provider" => super::meta_arguments::provider_name(inf, b),
         "locals" | "output" => {
             let scope = Scope { count: false, each: false, this: false };
             walk(inf, &b.body, scope, ident);
@@ -149,7 +153,7 @@ fn walk(inf: &mut Infer, body: &Body, scope: Scope, ident: &str) {
             "ignore_changes" | "replace_triggered_by" if ident == "lifecycle" => continue,
             _ => scope,
         };
-        expression(inf, &a.value, s, &[]);
+        expression(inf, &a.value, s);
     }
     for nested in body.blocks() {
         let kind = nested.ident.value().as_str();
@@ -175,20 +179,16 @@ fn dynamic(inf: &mut Infer, b: &Block, scope: Scope) {
         _ => b.labels.first().map(label_text).unwrap_or("").to_owned(),
     };
     for a in b.body.attributes().filter(|a| a.key.value().as_str() != "iterator") {
-        expression(inf, &a.value, scope, &[]);
+        expression(inf, &a.value, scope);
     }
     for content in b.body.blocks() {
-        let mut found = Vec::new();
-        let bound = vec![iterator.clone()];
-        Roots { scope, bound, found: &mut found }.visit_body(&content.body);
-        report(inf, found);
+        let roots = super::roots::of_body(&content.body, std::slice::from_ref(&iterator));
+        report(inf, out_of_scope(roots, scope));
     }
 }
 
-fn expression(inf: &mut Infer, e: &Expression, scope: Scope, bound: &[String]) {
-    let mut found = Vec::new();
-    Roots { scope, bound: bound.to_vec(), found: &mut found }.visit_expr(e);
-    report(inf, found);
+fn expression(inf: &mut Infer, e: &Expression, scope: Scope) {
+    report(inf, out_of_scope(super::roots::of_expr(e, &[]), scope));
 }
 
 fn report(inf: &mut Infer, found: Vec<(Range<usize>, &'static str)>) {
@@ -206,84 +206,22 @@ fn report(inf: &mut Infer, found: Vec<(Range<usize>, &'static str)>) {
     }
 }
 
-/// Finds references to `count`, `each` and `self` that the scope does not
-/// give, `for` variables (and a dynamic block's iterator) scoped out.
-struct Roots<'a> {
-    scope: Scope,
-    bound: Vec<String>,
-    found: &'a mut Vec<(Range<usize>, &'static str)>,
-}
-
-impl Roots<'_> {
-    /// A reference to `name`, whose first attribute is `attr`.
-    fn root(&mut self, name: &str, attr: Option<&str>, range: Option<Range<usize>>) {
-        if self.bound.iter().any(|b| b == name) {
-            return;
-        }
-        let root = match (name, attr) {
-            ("count", _) if !self.scope.count => "count",
-            ("count", Some("index")) => return,
+/// The references to `count`, `each` and `self` that the scope does not
+/// give: (range, what is wrong).
+fn out_of_scope(roots: Vec<super::roots::Root>, scope: Scope) -> Vec<(Range<usize>, &'static str)> {
+    let mut out = Vec::new();
+    for root in roots {
+        let wrong = match (root.name.as_str(), root.attr.as_deref()) {
+            ("count", _) if !scope.count => "count",
+            ("count", Some("index")) => continue,
             ("count", _) => "count.",
-            ("each", _) if !self.scope.each => "each",
-            ("each", Some("key" | "value")) => return,
+            ("each", _) if !scope.each => "each",
+            ("each", Some("key" | "value")) => continue,
             ("each", _) => "each.",
-            ("self", _) if !self.scope.this => "self",
-            _ => return,
+            ("self", _) if !scope.this => "self",
+            _ => continue,
         };
-        if let Some(r) = range {
-            self.found.push((r, root));
-        }
+        out.extend(root.range.map(|r| (r, wrong)));
     }
-
-    fn scoped(&mut self, vars: impl IntoIterator<Item = String>, f: impl FnOnce(&mut Self)) {
-        let depth = self.bound.len();
-        self.bound.extend(vars);
-        f(self);
-        self.bound.truncate(depth);
-    }
-}
-
-impl Visit for Roots<'_> {
-    fn visit_expr(&mut self, e: &Expression) {
-        match e {
-            Expression::Variable(v) => self.root(v.value().as_str(), None, v.span()),
-            _ => visit::visit_expr(self, e),
-        }
-    }
-
-    fn visit_traversal(&mut self, t: &Traversal) {
-        let Expression::Variable(v) = &t.expr else { return visit::visit_traversal(self, t) };
-        // The reference: its root and first attribute (`count.index`).
-        let (attr, end) = match t.operators.first().map(|o| (o.value(), o.span())) {
-            Some((TraversalOperator::GetAttr(a), Some(s))) => (Some(a.value().as_str()), Some(s.end)),
-            _ => (None, v.span().map(|s| s.end)),
-        };
-        let range = v.span().zip(end).map(|(s, e)| s.start..e);
-        self.root(v.value().as_str(), attr, range);
-        for op in &t.operators {
-            if let TraversalOperator::Index(k) = op.value() {
-                self.visit_expr(k);
-            }
-        }
-    }
-
-    fn visit_for_expr(&mut self, f: &ForExpr) {
-        self.visit_expr(&f.intro.collection_expr);
-        let vars = f.intro.key_var.iter().chain([&f.intro.value_var]).map(|v| v.value().to_string());
-        self.scoped(vars.collect::<Vec<_>>(), |me| {
-            if let Some(k) = &f.key_expr {
-                me.visit_expr(k);
-            }
-            me.visit_expr(&f.value_expr);
-            if let Some(c) = &f.cond {
-                me.visit_expr(&c.expr);
-            }
-        });
-    }
-
-    fn visit_for_template_expr(&mut self, f: &ForTemplateExpr) {
-        self.visit_expr(&f.collection_expr);
-        let vars = f.key_var.iter().chain([&f.value_var]).map(|v| v.value().to_string());
-        self.scoped(vars.collect::<Vec<_>>(), |me| me.visit_template(&f.template));
-    }
+    out
 }
