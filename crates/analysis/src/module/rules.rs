@@ -198,8 +198,8 @@ fn report(inf: &mut Infer, found: Vec<(Range<usize>, &'static str)>) {
         let msg = match root {
             "count" => "Reference to `count` in non-counted context: `count.index` is known only in a `resource`, `data` or `module` block that sets `count`",
             "each" => "Reference to `each` in context without `for_each`: `each.key` and `each.value` are known only in a `resource`, `data` or `module` block that sets `for_each`",
-            "count." => "Invalid `count` attribute: the only one is `count.index`",
-            "each." => "Invalid `each` attribute: the only ones are `each.key` and `each.value`",
+            "count." => "Invalid reference: `count` cannot be used alone; write `count.index`",
+            "each." => "Invalid reference: `each` cannot be used alone; write `each.key` or `each.value`",
             _ => "Invalid `self` reference: `self` is known only in a resource's provisioner, connection and postcondition blocks",
         };
         inf.report(Diagnostic::new(Code::OutOfScope, r, msg));
@@ -213,11 +213,12 @@ fn out_of_scope(roots: Vec<super::roots::Root>, scope: Scope) -> Vec<(Range<usiz
     for root in roots {
         let wrong = match (root.name.as_str(), root.attr.as_deref()) {
             ("count", _) if !scope.count => "count",
-            ("count", Some("index")) => continue,
-            ("count", _) => "count.",
+            // (Another attribute is a `traversal` error of their types.)
+            ("count", Some(_)) => continue,
+            ("count", None) => "count.",
             ("each", _) if !scope.each => "each",
-            ("each", Some("key" | "value")) => continue,
-            ("each", _) => "each.",
+            ("each", Some(_)) => continue,
+            ("each", None) => "each.",
             ("self", _) if !scope.this => "self",
             _ => continue,
         };
