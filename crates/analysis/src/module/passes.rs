@@ -1,6 +1,7 @@
 //! The module-level passes that judge across items — functions a
-//! `required_version` excludes (versions.rs) and ephemeral values
-//! (ephemeral.rs) — run by a full analysis and again after each patch.
+//! `required_version` excludes (versions.rs), ephemeral values
+//! (ephemeral.rs) and names declared twice (duplicates.rs, in every
+//! Terraform module) — run by a full analysis and again after each patch.
 //!
 //! A pass needs every item of the module, so walking their trees at each
 //! keystroke cost a 1 MB module with a pinned `required_version` ~120 ms
