@@ -19,7 +19,7 @@ use serde_json::json;
 /// level, the attribute's value none, each constructor inside one.
 const DEEPEST: usize = 511;
 
-/// `locals { NAME = … }` with `n` levels of each kind of nesting (`n`
+/// `locals { NAMEn = … }` with `n` levels of each kind of nesting (`n`
 /// nested blocks in plain HCL), each valid for Terraform (`terraform validate` says so up to 50,000).
 fn programs(n: usize) -> Vec<(String, String)> {
     let kinds: [(&str, &str, &str, &str); 7] = [
@@ -36,7 +36,9 @@ fn programs(n: usize) -> Vec<(String, String)> {
         .map(|(name, open, leaf, close)| {
             // A `[1]` leaf is a level of its own.
             let m = if leaf.starts_with('[') { n - 1 } else { n };
-            let text = format!("locals {{\n  {name} = {}{leaf}{}\n}}\n", open.repeat(m), close.repeat(m));
+            // (Named by depth too: the files share one module, where a
+            // local is declared once.)
+            let text = format!("locals {{\n  {name}{n} = {}{leaf}{}\n}}\n", open.repeat(m), close.repeat(m));
             (format!("{name}{n}.tf"), text)
         })
         .collect();

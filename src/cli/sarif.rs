@@ -38,6 +38,13 @@ fn rule_text(code: Code) -> &'static str {
         }
         Code::FileNotRead => "A file of the module that was not read (over the size limit, or not text).",
         Code::OutsideTree => "A path that leads outside the checked tree (a link, `..`, an absolute path): not read.",
+        Code::Duplicate => "A name declared twice in a module (a variable, local, output, resource, module call…).",
+        Code::MetaArgument => "A meta-argument Terraform rejects, such as `count` beside `for_each`.",
+        Code::OutOfScope => "`count`, `each` or `self` where no instance gives it a value.",
+        Code::CheckRule => {
+            "A condition Terraform rejects: it refers to nothing, or a validation that does not test its variable."
+        }
+        Code::InvalidName => "A name Terraform rejects: not an identifier, or reserved (a variable named `count`).",
     }
 }
 

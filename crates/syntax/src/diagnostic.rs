@@ -66,6 +66,11 @@ codes! {
     MissingType = "missing-type", Hint;
     FileNotRead = "file-not-read", Warning;
     OutsideTree = "outside-tree", Warning;
+    Duplicate = "duplicate", Error;
+    MetaArgument = "meta-argument", Error;
+    OutOfScope = "out-of-scope", Error;
+    InvalidName = "invalid-name", Error;
+    CheckRule = "check-rule", Error;
 }
 
 impl fmt::Display for Code {

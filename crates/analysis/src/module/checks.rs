@@ -122,6 +122,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             "output" => own_schema(inf, b, "an output", &OUTPUT_ARGUMENTS, &["precondition", "postcondition"]),
             _ => {}
         }
+        if dialect != Dialect::PulumiHcl {
+            super::rules::block(inf, b, dialect);
+        }
     }
     if kind == FileKind::Hcl
         && super::symbol_libraries::is_symbol_file(&doc.file.path)

@@ -1,6 +1,7 @@
 //! The module-level passes that judge across items — functions a
-//! `required_version` excludes (versions.rs) and ephemeral values
-//! (ephemeral.rs) — run by a full analysis and again after each patch.
+//! `required_version` excludes (versions.rs), ephemeral values
+//! (ephemeral.rs) and names declared twice (duplicates.rs, in every
+//! Terraform module) — run by a full analysis and again after each patch.
 //!
 //! A pass needs every item of the module, so walking their trees at each
 //! keystroke cost a 1 MB module with a pinned `required_version` ~120 ms
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
-use super::{ephemeral, module_dialect, versions, Document, FileKind, Item, ItemId, Kept};
+use super::{duplicates, ephemeral, module_dialect, versions, Document, FileKind, Item, ItemId, Kept};
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
 
@@ -23,6 +24,7 @@ use syntax::diagnostic::Diagnostic;
 pub(super) struct ItemFacts {
     versions: versions::Facts,
     ephemeral: ephemeral::Facts,
+    duplicates: duplicates::Facts,
 }
 
 /// Each item's facts, by id (kept in the memo, pruned with it).
@@ -47,7 +49,8 @@ const WORDS: [&str; 3] = ["required_version", "ephemeral", "terraform.applying"]
 /// ephemeral output): then none applies now either, and the three scans of
 /// every document's text that would tell so (~1 ms at 10 MB) are saved.
 pub(super) fn rerun(docs: &[Document], context: &Context, facts: &mut Facts, before: &Found, edited: &str) -> Found {
-    let marks = ephemeral::applies(&[], module_dialect(docs), context);
+    let dialect = module_dialect(docs);
+    let marks = ephemeral::applies(&[], dialect, context) || duplicates::applies(docs, dialect);
     if before.applied || marks || WORDS.iter().any(|w| has(edited, w)) {
         return run(docs, context, facts);
     }
@@ -60,7 +63,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
     let dialect = module_dialect(docs);
     let bounded = versions::bounded(docs, dialect);
     let marked = ephemeral::applies(docs, dialect, context);
-    if !bounded && !marked {
+    let named = duplicates::applies(docs, dialect);
+    if !bounded && !marked && !named {
         return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
@@ -73,6 +77,12 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         true => versions::check(docs, dialect, |i| get(i).map(|f| &f.versions)),
         false => vec![Vec::new(); docs.len()],
     };
+    if named {
+        let found = duplicates::check(docs, dialect, |i| get(i).map(|f| &f.duplicates));
+        for (all, more) in diagnostics.iter_mut().zip(found) {
+            all.extend(more);
+        }
+    }
     let mut addresses = Vec::new();
     if marked {
         let (found, a) = ephemeral::check(docs, context, |i| get(i).map(|f| &f.ephemeral));
@@ -97,8 +107,12 @@ pub(super) fn has(text: &str, word: &str) -> bool {
 /// An item's facts, from its tree (none for a broken item).
 fn read(doc: &Document, item: &Item) -> ItemFacts {
     match item.body(&doc.file.text) {
-        Some(body) => ItemFacts { versions: versions::facts(&body), ephemeral: ephemeral::facts(&body) },
-        None => ItemFacts { versions: Vec::new(), ephemeral: ephemeral::Facts::default() },
+        Some(body) => ItemFacts {
+            versions: versions::facts(&body),
+            ephemeral: ephemeral::facts(&body),
+            duplicates: duplicates::facts(&body),
+        },
+        None => ItemFacts { versions: Vec::new(), ephemeral: ephemeral::Facts::default(), duplicates: Vec::new() },
     }
 }
 

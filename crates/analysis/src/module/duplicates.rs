@@ -1,0 +1,182 @@
+//! Names a Terraform module may declare once (validate.md §1): a second
+//! `variable "x"`, local `x`, `output`, `module`, `resource`, `data`,
+//! `ephemeral`, `check`, provider configuration, `required_providers`,
+//! `backend` or `cloud` block is an error at the later one, as
+//! `appendFile` and `NewModule` in internal/configs/module.go report it
+//! ("Duplicate variable declaration", …).
+//!
+//! A module-level pass (passes.rs): each item's declarations are read once
+//! ([`facts`]); the pass walks the module's primary files in the order
+//! Terraform loads them (by name; override files merge instead, and a
+//! `.tofu` file hides the `.tf` file of its name in OpenTofu).
+
+use std::ops::Range;
+use std::path::Path;
+
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Block, Body};
+use hcl_edit::Span;
+use rustc_hash::FxHashMap as HashMap;
+
+use super::decls::label_text;
+use super::{Document, FileKind, Item};
+use syntax::diagnostic::{Code, Diagnostic, Related};
+use syntax::Dialect;
+
+/// One declaration kept by name, relative to its item.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Decl {
+    /// The key Terraform keeps it by (`variable.x`, `data.T.N`, `provider.aws.west`).
+    key: String,
+    /// What is declared, as the message names it (`variable "x"`).
+    what: String,
+    range: Range<usize>,
+    /// A `check` block's data source comes after the file's own data
+    /// sources (`appendFile` reads `file.Checks` after `file.DataResources`).
+    late: bool,
+}
+
+/// An item's declarations (computed once per item, passes.rs).
+pub(super) type Facts = Vec<Decl>;
+
+fn header(b: &Block) -> Option<Range<usize>> {
+    let start = b.ident.span()?.start;
+    let end = b.labels.last().and_then(|l| l.span()).or_else(|| b.ident.span())?.end;
+    Some(start..end)
+}
+
+fn labels(b: &Block) -> Vec<&str> {
+    b.labels.iter().map(label_text).collect()
+}
+
+/// The declarations of one item's body.
+pub(super) fn facts(body: &Body) -> Facts {
+    let mut out = Vec::new();
+    for b in body.blocks() {
+        let ident = b.ident.value().as_str();
+        let l = labels(b);
+        let Some(range) = header(b) else { continue };
+        let mut push =
+            |key: String, what: String, range: Range<usize>, late: bool| out.push(Decl { key, what, range, late });
+        match (ident, l.as_slice()) {
+            ("variable" | "output" | "module" | "check", [name]) => {
+                push(format!("{ident}.{name}"), format!("{ident} \"{name}\""), range, false);
+                if ident == "check" {
+                    for d in b.body.blocks().filter(|d| d.ident.value().as_str() == "data") {
+                        if let ([t, n], Some(r)) = (labels(d).as_slice(), header(d)) {
+                            push(format!("data.{t}.{n}"), format!("data \"{t}\" \"{n}\""), r, true);
+                        }
+                    }
+                }
+            }
+            ("resource" | "data" | "ephemeral", [t, n]) => {
+                push(format!("{ident}.{t}.{n}"), format!("{ident} \"{t}\" \"{n}\""), range, false)
+            }
+            ("provider", [name]) => {
+                let alias = b.body.get_attribute("alias").map(|a| match &a.value {
+                    Expression::String(s) => Some(s.value().to_string()),
+                    _ => None,
+                });
+                match alias {
+                    None => push(format!("provider.{name}"), format!("provider \"{name}\""), range, false),
+                    Some(Some(a)) => push(
+                        format!("provider.{name}.{a}"),
+                        format!("provider \"{name}\" with alias \"{a}\""),
+                        range,
+                        false,
+                    ),
+                    // An alias that is not a literal: Terraform reports it
+                    // as invalid, not as a duplicate.
+                    Some(None) => {}
+                }
+            }
+            ("locals", []) => {
+                for a in b.body.attributes() {
+                    let name = a.key.value().as_str();
+                    if let Some(r) = a.key.span() {
+                        push(format!("local.{name}"), format!("local value \"{name}\""), r, false);
+                    }
+                }
+            }
+            ("terraform", []) => {
+                for nested in b.body.blocks() {
+                    let kind = nested.ident.value().as_str();
+                    if let (true, Some(r)) =
+                        (matches!(kind, "required_providers" | "backend" | "cloud"), header(nested))
+                    {
+                        let what = match kind {
+                            "required_providers" => "`required_providers` block".to_owned(),
+                            other => format!("`{other}` block"),
+                        };
+                        push(kind.to_owned(), what, r, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether Terraform (or OpenTofu) reads `path` as a primary file of the
+/// module: a `.tf` file that is no override file and, in OpenTofu, that no
+/// `.tofu` file of the same name replaces.
+fn primary(path: &Path, docs: &[Document], dialect: Dialect) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let tofu = name.ends_with(".tofu") && dialect == Dialect::OpenTofu;
+    if super::overrides::is_override(path) || !(name.ends_with(".tf") || tofu) {
+        return false;
+    }
+    match name.strip_suffix(".tf") {
+        Some(stem) if dialect == Dialect::OpenTofu => {
+            let tofu = path.with_file_name(format!("{stem}.tofu"));
+            !docs.iter().any(|d| d.file.path == tofu)
+        }
+        _ => true,
+    }
+}
+
+/// Whether the pass applies: a Terraform or OpenTofu module.
+pub(super) fn applies(docs: &[Document], dialect: Dialect) -> bool {
+    dialect.is_terraform() && dialect != Dialect::PulumiHcl && docs.iter().any(|d| d.file.kind == FileKind::Terraform)
+}
+
+/// Per document, a `duplicate` error at each declaration whose name an
+/// earlier one of the module has, related to the first.
+pub(super) fn check<'a>(
+    docs: &[Document],
+    dialect: Dialect,
+    facts: impl Fn(&Item) -> Option<&'a Facts>,
+) -> Vec<Vec<Diagnostic>> {
+    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
+    let mut order: Vec<usize> = (0..docs.len())
+        .filter(|&i| docs[i].file.kind == FileKind::Terraform && primary(&docs[i].file.path, docs, dialect))
+        .collect();
+    order.sort_by(|&a, &b| docs[a].file.path.file_name().cmp(&docs[b].file.path.file_name()));
+    let mut first: HashMap<&str, (usize, Range<usize>)> = HashMap::default();
+    for di in order {
+        let doc = &docs[di];
+        let mut all: Vec<(&Decl, usize)> = Vec::new();
+        for item in doc.items.iter() {
+            all.extend(facts(item).into_iter().flatten().map(|d| (d, item.range.start)));
+        }
+        // (A stable sort: source order within each phase.)
+        all.sort_by_key(|(d, _)| d.late);
+        for (d, at) in all {
+            let range = at + d.range.start..at + d.range.end;
+            match first.get(d.key.as_str()) {
+                None => {
+                    first.insert(&d.key, (di, range));
+                }
+                Some((fi, fr)) => {
+                    let path = (*fi != di).then(|| docs[*fi].file.path.clone());
+                    let related =
+                        Related { path, range: fr.clone(), message: format!("{} is first declared here", d.what) };
+                    let msg = format!("Duplicate {}: it is already declared in this module", d.what);
+                    out[di].push(Diagnostic::new(Code::Duplicate, range, msg).with_related(related));
+                }
+            }
+        }
+    }
+    out
+}

