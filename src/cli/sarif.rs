@@ -38,6 +38,8 @@ fn rule_text(code: Code) -> &'static str {
         }
         Code::FileNotRead => "A file of the module that was not read (over the size limit, or not text).",
         Code::OutsideTree => "A path that leads outside the checked tree (a link, `..`, an absolute path): not read.",
+        Code::DeadCondition => "A condition that can never hold (or always holds): the branch it guards is dead logic.",
+        Code::NullValue => "A value that is null where Terraform needs one: it fails at plan (for the inputs named).",
     }
 }
 

@@ -66,6 +66,8 @@ codes! {
     MissingType = "missing-type", Hint;
     FileNotRead = "file-not-read", Warning;
     OutsideTree = "outside-tree", Warning;
+    DeadCondition = "dead-condition", Warning;
+    NullValue = "null-value", Error;
 }
 
 impl fmt::Display for Code {

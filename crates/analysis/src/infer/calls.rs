@@ -88,6 +88,9 @@ impl<'e, 's> Infer<'e, 's> {
         let mut parts = Vec::new();
         for a in &args {
             let saved = std::mem::replace(&mut self.caught, false);
+            if catches {
+                self.caught_why = None;
+            }
             let t = self.expr(a);
             if !self.caught {
                 kept.push(t.clone());
@@ -98,6 +101,10 @@ impl<'e, 's> Infer<'e, 's> {
         }
         if catches {
             self.suppress -= 1;
+        }
+        if name == "can" && dialect_is_terraform(self) && matches!(parts.as_slice(), [None]) {
+            let why = self.caught_why.take();
+            self.dead_can(call, why);
         }
         if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
             self.template_file(args[0], args[1], &types[1].strip(Strip::Eventuals));
@@ -180,6 +187,12 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let stripped: Vec<Type> = types.iter().map(|t| t.strip(Strip::Eventuals)).collect();
         let ret = match name {
+            // Only the arguments that can be its value (up to one that
+            // cannot fail) give the result its type.
+            "try" if !expand => {
+                let can_be: Vec<Type> = self.try_args[&self.range(call)].iter().flatten().cloned().collect();
+                unify_safe_fold(&can_be)
+            }
             "try" => unify_safe_fold(&kept),
             "lookup" if !expand => {
                 self.lookup_attribute(&args, &stripped).unwrap_or_else(|| functions::return_type(f, &stripped))

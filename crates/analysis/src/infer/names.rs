@@ -64,14 +64,16 @@ impl<'e, 's> Infer<'e, 's> {
             return match self.env.lookup(space, attr_name) {
                 Some((t, related)) => {
                     self.note(full, &t, Note::Reference(related.clone()));
+                    let root = format!("{name}.{attr_name}");
+                    let vouched = self.succeeds.iter().any(|p| p.starts_with(&root));
                     let defaulted = match space {
-                        Space::Var => {
+                        Space::Var if !vouched => {
                             self.env.var_default(attr_name).and_then(|d| self.default_steps(attr_name, d, rest))
                         }
                         _ => None,
                     };
                     let before = self.diagnostics.len();
-                    let ty = self.apply_at(t, rest, Some(format!("{name}.{attr_name}")));
+                    let ty = self.apply_at(t, rest, Some(root));
                     // (What the declared type already reports is not repeated.)
                     if let Some(d) = defaulted.filter(|_| self.diagnostics.len() == before) {
                         self.report(d);
@@ -554,7 +556,7 @@ impl<'e, 's> Infer<'e, 's> {
         ops: &[hcl_edit::Decorated<TraversalOperator>],
         mut path: Option<String>,
     ) -> Type {
-        if self.nonnull.is_empty() {
+        if self.nonnull.is_empty() && self.succeeds.is_empty() {
             path = None;
         }
         if let Some(p) = &path {
@@ -599,6 +601,16 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
             let r = types::traverse(&t, &step);
+            // A guard says this step does not fail (`can(x.a) ? x.a : …`):
+            // where the type says it does, the value has another shape.
+            let next = path.as_ref().and_then(|p| Some(p.clone() + &guards::step_text(&step)?));
+            if next.as_deref().is_some_and(|p| self.vouched(p)) {
+                let failed = r.diags.iter().any(|d| d.severity == types::Severity::Error);
+                t = if failed { Type::any() } else { self.narrow(next.as_deref().unwrap_or_default(), r.ty) };
+                path = next;
+                i += 1;
+                continue;
+            }
             // An object of a schema that may be older than the module's
             // provider (wherever it flowed): what it lacks is a warning.
             if let (Step::Attr(_), false) = (&step, r.diags.is_empty()) {
@@ -647,6 +659,9 @@ impl<'e, 's> Infer<'e, 's> {
             }
             i += 1;
         }
-        t
+        match &path {
+            Some(p) => self.refine(p, t),
+            None => t,
+        }
     }
 }
