@@ -75,6 +75,7 @@ impl<'e, 's> Infer<'e, 's> {
             return self.convert(args[0], args[1]);
         }
         let catches = matches!(name, "try" | "can");
+        let outer = (self.caught_why.take(), self.may_fail.take());
         if catches {
             self.suppress += 1;
         }
@@ -88,9 +89,6 @@ impl<'e, 's> Infer<'e, 's> {
         let mut parts = Vec::new();
         for a in &args {
             let saved = std::mem::replace(&mut self.caught, false);
-            if catches {
-                self.caught_why = None;
-            }
             let t = self.expr(a);
             if !self.caught {
                 kept.push(t.clone());
@@ -102,9 +100,19 @@ impl<'e, 's> Infer<'e, 's> {
         if catches {
             self.suppress -= 1;
         }
-        if name == "can" && dialect_is_terraform(self) && matches!(parts.as_slice(), [None]) {
-            let why = self.caught_why.take();
-            self.dead_can(call, why);
+        let (why, maybe) = (self.caught_why.take(), self.may_fail.take());
+        if !catches {
+            // What fails in a call's arguments fails its caller's too.
+            (self.caught_why, self.may_fail) = (why.clone(), maybe.clone());
+        }
+        if self.caught_why.is_none() && self.may_fail.is_none() {
+            (self.caught_why, self.may_fail) = outer;
+        }
+        if name == "can" && dialect_is_terraform(self) && matches!(parts.as_slice(), [None]) && why.is_some() {
+            self.dead_can(call, why.clone());
+        }
+        if name == "try" {
+            self.failing_try(call, &parts, why, maybe);
         }
         if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
             self.template_file(args[0], args[1], &types[1].strip(Strip::Eventuals));
@@ -194,6 +202,9 @@ impl<'e, 's> Infer<'e, 's> {
                 unify_safe_fold(&can_be)
             }
             "try" => unify_safe_fold(&kept),
+            "jsondecode" if dialect.is_terraform() => {
+                self.decoded_file(&args).unwrap_or_else(|| functions::return_type(f, &stripped))
+            }
             "lookup" if !expand => {
                 self.lookup_attribute(&args, &stripped).unwrap_or_else(|| functions::return_type(f, &stripped))
             }

@@ -21,8 +21,10 @@ use types::{self, convert_with, unify_safe, unify_safe_fold, ConvertOptions, Kin
 mod calls;
 mod checks;
 mod dead;
+mod decoded;
 mod guards;
 mod names;
+mod plan;
 mod symbols;
 mod template;
 
@@ -65,6 +67,10 @@ pub trait Env {
     /// type), when it has one that is not null.
     fn var_default(&self, _name: &str) -> Option<Type> {
         None
+    }
+    /// Whether variable `name` is declared with `default = null`.
+    fn var_null_default(&self, _name: &str) -> bool {
+        false
     }
     /// The declared name closest to a misspelt one, for "did you mean".
     fn suggest(&self, space: Space, word: &str) -> Option<String>;
@@ -175,6 +181,11 @@ pub struct Infer<'e, 's> {
     decided: HashMap<Range<usize>, bool>,
     /// The message of the last failure `try`/`can` caught.
     caught_why: Option<String>,
+    /// Inside `try`/`can`: for which inputs a failure they catch happens,
+    /// when only for some (`where var.x keeps its default null`).
+    may_fail: Option<String>,
+    /// The `{ for … }` expressions whose elements differ in type (decoded.rs).
+    for_elements: HashMap<Range<usize>, decoded::ForElements>,
     /// The result types of each Terraform conditional (by its range) whose
     /// results unify: at a check site each result is checked (checks.rs).
     branches: HashMap<Range<usize>, (Type, Type)>,
@@ -218,6 +229,8 @@ impl<'e, 's> Infer<'e, 's> {
             succeeds: Vec::new(),
             decided: HashMap::default(),
             caught_why: None,
+            may_fail: None,
+            for_elements: HashMap::default(),
             branches: HashMap::default(),
             library: None,
             terragrunt_stack: false,
@@ -337,6 +350,7 @@ impl<'e, 's> Infer<'e, 's> {
                     let u = self.terraform_conditional(c, &a, &b);
                     if (self.diagnostics.len(), self.caught) == before {
                         self.branches.insert(self.range(c), (a.clone(), b.clone()));
+                        self.held_conditional(c, &a, &b);
                     }
                     u
                 } else {
@@ -558,6 +572,7 @@ impl<'e, 's> Infer<'e, 's> {
 
     fn for_expr(&mut self, f: &ForExpr) -> Type {
         let coll = self.expr(&f.intro.collection_expr);
+        self.null_iteration(&f.intro.collection_expr, &coll, "this `for`");
         let bound = self.bind_for(f.intro.key_var.as_ref(), &f.intro.value_var, &coll);
         let mut lifted = vec![coll.clone()];
         let mut facts = guards::Facts::default();
@@ -578,6 +593,7 @@ impl<'e, 's> Infer<'e, 's> {
         self.nonnull.truncate(self.nonnull.len() - n);
         self.succeeds.truncate(self.succeeds.len() - s);
         self.drop_dead(start, dead);
+        self.record_for_elements(f, &coll.strip(Strip::Eventuals), &value);
         let result = match key_type {
             Some((key, kt)) => {
                 self.check(key, &kt, &Type::string(), None);

@@ -73,6 +73,9 @@ impl<'e, 's> Infer<'e, 's> {
                         _ => None,
                     };
                     let before = self.diagnostics.len();
+                    if space == Space::Var && !rest.is_empty() {
+                        self.null_default_step(&root);
+                    }
                     let ty = self.apply_at(t, rest, Some(root));
                     // (What the declared type already reports is not repeated.)
                     if let Some(d) = defaulted.filter(|_| self.diagnostics.len() == before) {
@@ -628,6 +631,7 @@ impl<'e, 's> Infer<'e, 's> {
             let only_null = r.ty.is_none() && !t.is_none() && !r.diags.is_empty();
             if self.suppress > 0 && only_null {
                 self.caught = true;
+                self.caught_why = r.diags.first().map(|d| d.message.clone());
             }
             // Terraform: the non-null members' type says what the value has
             // (an `optional(object(…))` lacking the attribute), and HCL checks
