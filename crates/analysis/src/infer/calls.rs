@@ -112,6 +112,9 @@ impl<'e, 's> Infer<'e, 's> {
             self.dead_can(call, why.clone());
         }
         if name == "try" {
+            if why.as_deref().is_some_and(dead::misspelt) {
+                self.misspelt_tries.insert(self.range(call));
+            }
             self.failing_try(call, &parts, why, maybe);
         }
         if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
@@ -195,12 +198,6 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let stripped: Vec<Type> = types.iter().map(|t| t.strip(Strip::Eventuals)).collect();
         let ret = match name {
-            // Only the arguments that can be its value (up to one that
-            // cannot fail) give the result its type.
-            "try" if !expand => {
-                let can_be: Vec<Type> = self.try_args[&self.range(call)].iter().flatten().cloned().collect();
-                unify_safe_fold(&can_be)
-            }
             "try" => unify_safe_fold(&kept),
             "jsondecode" if dialect.is_terraform() => {
                 self.decoded_file(&args).unwrap_or_else(|| functions::return_type(f, &stripped))

@@ -11,6 +11,11 @@
 
 use super::*;
 
+/// Whether a failure's message says a name is misspelt.
+pub(super) fn misspelt(why: &str) -> bool {
+    why.contains("did you mean")
+}
+
 /// The primitive kind a value of type `t` surely has, when it has one.
 fn primitive(t: &Type) -> Option<&'static str> {
     match t.kind() {
@@ -59,13 +64,28 @@ impl<'e, 's> Infer<'e, 's> {
     /// `can(x)` (terraform) whose argument always failed: always false.
     pub(super) fn dead_can(&mut self, call: &FuncCall, why: Option<String>) {
         let range = self.range(call);
-        self.decided.insert(range.clone(), false);
+        // A misspelt name ("did you mean") is the bug: what the guard
+        // guards is then still checked, where the name is used again.
+        if !why.as_deref().is_some_and(misspelt) {
+            self.decided.insert(range.clone(), false);
+        }
         let why = why.map_or_else(String::new, |w| format!(" ({w})"));
         let msg = format!(
             "`can(…)` is always false here: its argument fails for every value its types allow{why}, so what it \
              guards is dead logic"
         );
         self.report(Diagnostic::new(Code::DeadCondition, range, msg));
+    }
+
+    /// The type `e` (of type `t`) can have: of a `try(…)`, only its
+    /// arguments up to the first that cannot fail (`try(var.n, false)` is
+    /// `var.n`).
+    fn can_be(&self, e: &Expression, t: &Type) -> Type {
+        let Expression::FuncCall(call) = e else { return t.clone() };
+        match self.try_args.get(&self.range(call)).filter(|_| guards::is_call(call, "try")) {
+            Some(parts) => unify_safe_fold(&parts.iter().flatten().cloned().collect::<Vec<_>>()),
+            None => t.clone(),
+        }
     }
 
     /// Whether `e` is `try(x, null…)` whose `x` always fails: always null.
@@ -88,7 +108,9 @@ impl<'e, 's> Infer<'e, 's> {
             let other = if std::ptr::eq(x, l) { r } else { l };
             if matches!(other, Expression::Null(_)) {
                 let range = self.range(l).start..self.range(r).end;
-                self.decided.insert(range.clone(), eq);
+                if !self.misspelt_tries.contains(&self.range(x)) {
+                    self.decided.insert(range.clone(), eq);
+                }
                 let what = if eq { "always true" } else { "always false" };
                 let msg = format!(
                     "this comparison is {what}: the `try(…)` is always null, as its first argument fails for every \
@@ -98,7 +120,8 @@ impl<'e, 's> Infer<'e, 's> {
                 return;
             }
         }
-        let (Some(a), Some(b)) = (primitive(lt), primitive(rt)) else { return };
+        let (lt, rt) = (self.can_be(l, lt), self.can_be(r, rt));
+        let (Some(a), Some(b)) = (primitive(&lt), primitive(&rt)) else { return };
         if a == b {
             return;
         }

@@ -184,6 +184,9 @@ pub struct Infer<'e, 's> {
     /// Inside `try`/`can`: for which inputs a failure they catch happens,
     /// when only for some (`where var.x keeps its default null`).
     may_fail: Option<String>,
+    /// The `try(…)` calls (by range) whose first argument fails on a
+    /// misspelt name (dead.rs).
+    misspelt_tries: rustc_hash::FxHashSet<Range<usize>>,
     /// The `{ for … }` expressions whose elements differ in type (decoded.rs).
     for_elements: HashMap<Range<usize>, decoded::ForElements>,
     /// The result types of each Terraform conditional (by its range) whose
@@ -200,6 +203,9 @@ pub struct Infer<'e, 's> {
 /// Bound right after `each` when `each.key` is a number made a string: a
 /// `for_each = { for i, v in LIST : i => v }` (analysis.md §1).
 pub const NUMERIC_EACH_KEY: &str = "\0each.key holds a number";
+
+/// Bound in the body of a block with `count` or `for_each` (plan.rs).
+pub const REPEATED: &str = "\0a repeated block";
 
 pub(crate) fn options(dialect: Dialect) -> ConvertOptions {
     let terraform = dialect.is_terraform();
@@ -230,6 +236,7 @@ impl<'e, 's> Infer<'e, 's> {
             decided: HashMap::default(),
             caught_why: None,
             may_fail: None,
+            misspelt_tries: Default::default(),
             for_elements: HashMap::default(),
             branches: HashMap::default(),
             library: None,

@@ -607,7 +607,10 @@ impl<'e, 's> Infer<'e, 's> {
             // A guard says this step does not fail (`can(x.a) ? x.a : …`):
             // where the type says it does, the value has another shape.
             let next = path.as_ref().and_then(|p| Some(p.clone() + &guards::step_text(&step)?));
-            if next.as_deref().is_some_and(|p| self.vouched(p)) {
+            // (Not a misspelt name, "did you mean": a guard on it is the
+            // bug, reported where the branch uses it.)
+            let misspelt = r.diags.iter().any(|d| d.message.contains("did you mean"));
+            if next.as_deref().is_some_and(|p| self.vouched(p)) && !misspelt {
                 let failed = r.diags.iter().any(|d| d.severity == types::Severity::Error);
                 t = if failed { Type::any() } else { self.narrow(next.as_deref().unwrap_or_default(), r.ty) };
                 path = next;

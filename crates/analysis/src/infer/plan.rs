@@ -44,7 +44,7 @@ impl<'e, 's> Infer<'e, 's> {
         if t.is_none() {
             let msg = format!("{what} iterates a value that is always null: Terraform fails at plan (\"{summary}\")");
             self.report(Diagnostic::new(Code::NullValue, range, msg));
-        } else if let Some(var) = self.null_default_var(e) {
+        } else if let Some(var) = self.null_default_var(e).filter(|_| !self.scope.iter().any(|(n, _)| n == REPEATED)) {
             let msg = format!(
                 "{what} iterates `{var}`, which is null where it keeps its default null: Terraform then fails at plan \
                  (\"{summary}\"); give it a default such as `[]`/`{{}}` or guard it (`{var} == null ? [] : …`)"

@@ -468,6 +468,12 @@ pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
             bound += 1;
         }
     }
+    if bound > 0 {
+        // Its body runs only for the instances there are, which its
+        // `count` or `for_each` may already keep from a null (plan.rs).
+        inf.bind(crate::infer::REPEATED, Type::any());
+        bound += 1;
+    }
     bound
 }
 
