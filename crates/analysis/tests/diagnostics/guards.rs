@@ -34,9 +34,8 @@ fn guarded_branches_are_not_checked_as_if_they_failed() {
              #^^^^^^^^^^^^^^^^ warning[dead-condition]
           p = [for v in var.m : v.c.d.e if can(v.c.d.e)]
                                           #^^^^^^^^^^^^ warning[dead-condition]
-          q = [for v in var.m : v.c.e if try(v.c.e, null) != null]
-                                  #^^ error[traversal]
-                                        #^^^^^^^^^^^^^^^^^^^^^^^^ warning[dead-condition]
+          q = [for v in var.m : v.c.region if try(v.c.region, null) != null]
+                                             #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[dead-condition]
           r = [for v in var.m : v.c.d.e if v.c != null]
                                     #^^ error[traversal]
           s = "a" != 1 ? "yes" : var.n.value
