@@ -45,6 +45,8 @@ fn rule_text(code: Code) -> &'static str {
             "A condition Terraform rejects: it refers to nothing, or a validation that does not test its variable."
         }
         Code::InvalidName => "A name Terraform rejects: not an identifier, or reserved (a variable named `count`).",
+        Code::DeadCondition => "A condition that can never hold (or always holds): the branch it guards is dead logic.",
+        Code::NullValue => "A value that is null where Terraform needs one: it fails at plan (for the inputs named).",
     }
 }
 

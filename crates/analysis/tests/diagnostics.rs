@@ -1195,3 +1195,6 @@ fn an_ephemeral_output_of_a_module_with_a_backend() {
         }
     "#]]);
 }
+
+#[path = "diagnostics/guards.rs"]
+mod guards;

@@ -71,6 +71,8 @@ codes! {
     OutOfScope = "out-of-scope", Error;
     InvalidName = "invalid-name", Error;
     CheckRule = "check-rule", Error;
+    DeadCondition = "dead-condition", Warning;
+    NullValue = "null-value", Error;
 }
 
 impl fmt::Display for Code {

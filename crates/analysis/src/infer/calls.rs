@@ -75,6 +75,7 @@ impl<'e, 's> Infer<'e, 's> {
             return self.convert(args[0], args[1]);
         }
         let catches = matches!(name, "try" | "can");
+        let outer = (self.caught_why.take(), self.may_fail.take());
         if catches {
             self.suppress += 1;
         }
@@ -98,6 +99,23 @@ impl<'e, 's> Infer<'e, 's> {
         }
         if catches {
             self.suppress -= 1;
+        }
+        let (why, maybe) = (self.caught_why.take(), self.may_fail.take());
+        if !catches {
+            // What fails in a call's arguments fails its caller's too.
+            (self.caught_why, self.may_fail) = (why.clone(), maybe.clone());
+        }
+        if self.caught_why.is_none() && self.may_fail.is_none() {
+            (self.caught_why, self.may_fail) = outer;
+        }
+        if name == "can" && dialect_is_terraform(self) && matches!(parts.as_slice(), [None]) && why.is_some() {
+            self.dead_can(call, why.clone());
+        }
+        if name == "try" {
+            if why.as_deref().is_some_and(dead::misspelt) {
+                self.misspelt_tries.insert(self.range(call));
+            }
+            self.failing_try(call, &parts, why, maybe);
         }
         if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
             self.template_file(args[0], args[1], &types[1].strip(Strip::Eventuals));
@@ -181,6 +199,9 @@ impl<'e, 's> Infer<'e, 's> {
         let stripped: Vec<Type> = types.iter().map(|t| t.strip(Strip::Eventuals)).collect();
         let ret = match name {
             "try" => unify_safe_fold(&kept),
+            "jsondecode" if dialect.is_terraform() => {
+                self.decoded_file(&args).unwrap_or_else(|| functions::return_type(f, &stripped))
+            }
             "lookup" if !expand => {
                 self.lookup_attribute(&args, &stripped).unwrap_or_else(|| functions::return_type(f, &stripped))
             }

@@ -53,22 +53,28 @@ impl<'e, 's> Infer<'e, 's> {
         Type::lift(Type::bool(), &[&lt, &rt])
     }
 
-    /// The type of `e` where the references in `nonnull` are known not to
-    /// be null.
-    pub(super) fn guarded(&mut self, nonnull: Vec<String>, e: &Expression) -> Type {
-        let n = nonnull.len();
-        self.nonnull.extend(nonnull);
+    /// The type of `e` where `facts` hold: the references they name are
+    /// not null, or do not fail.
+    pub(super) fn guarded(&mut self, facts: Facts, e: &Expression) -> Type {
+        let (n, s) = (facts.nonnull.len(), facts.succeeds.len());
+        self.nonnull.extend(facts.nonnull);
+        self.succeeds.extend(facts.succeeds);
         let t = self.expr(e);
         let keep = self.nonnull.len().saturating_sub(n);
         self.nonnull.truncate(keep);
+        let keep = self.succeeds.len().saturating_sub(s);
+        self.succeeds.truncate(keep);
         t
     }
 
     /// `t`, the type of the reference `path`, without null where a guard
-    /// says it is not null; a reference that is always null is then never
-    /// reached, so `any`.
+    /// says it is not null (or that a longer reference through it does not
+    /// fail: an attribute of null fails); a reference that is always null
+    /// is then never reached, so `any`.
     pub(super) fn narrow(&self, path: &str, t: Type) -> Type {
-        if !self.nonnull.iter().any(|p| p == path) {
+        let through =
+            |s: &String| s.len() > path.len() && s.starts_with(path) && s[path.len()..].starts_with(['.', '[']);
+        if !self.nonnull.iter().any(|p| p == path) && !self.succeeds.iter().any(through) {
             return t;
         }
         match t.kind() {
@@ -78,6 +84,60 @@ impl<'e, 's> Infer<'e, 's> {
             }
             _ => t,
         }
+    }
+
+    /// `t`, the value of the reference `path`, with null taken out of the
+    /// attributes inside it that guards say are not null (or lead to a
+    /// reference that does not fail): `p` in `{ for k, p in m : k => p if
+    /// try(p.a.b, null) != null }` is an object whose `a` and `a.b` are
+    /// not null, which the `for`'s result keeps for whoever iterates it.
+    pub(super) fn refine(&self, path: &str, t: Type) -> Type {
+        let inside = |s: &String| s.strip_prefix(path).filter(|rest| rest.starts_with('.')).map(str::to_string);
+        let mut t = t;
+        for (rest, last_too) in self
+            .nonnull
+            .iter()
+            .filter_map(inside)
+            .map(|r| (r, true))
+            .chain(self.succeeds.iter().filter_map(inside).map(|r| (r, false)))
+        {
+            // Attributes only: a key step (`[…]`) ends what is followed.
+            let attrs: Vec<&str> = rest[1..].split('[').next().unwrap_or("").split('.').collect();
+            let whole = !rest.contains('[');
+            t = strip_nulls(&t, &attrs, last_too && whole);
+        }
+        t
+    }
+
+    /// Whether a guard says the reference `path` does not fail: it is, or
+    /// leads to, a reference `can(…)` or `try(…, null) != null` vouches for.
+    pub(super) fn vouched(&self, path: &str) -> bool {
+        self.succeeds.iter().any(|s| s == path || (s.starts_with(path) && s[path.len()..].starts_with(['.', '['])))
+    }
+}
+
+/// `t` with null taken out of the attribute chain `attrs` (of the last
+/// attribute itself only when `last_too`).
+fn strip_nulls(t: &Type, attrs: &[&str], last_too: bool) -> Type {
+    let Some((first, rest)) = attrs.split_first() else { return t.clone() };
+    let not_null = |t: &Type| match t.kind() {
+        Kind::Union(ms) if ms.iter().any(Type::is_none) => {
+            Type::union(ms.iter().filter(|m| !m.is_none()).cloned().collect::<Vec<_>>())
+        }
+        _ => t.clone(),
+    };
+    match t.kind() {
+        Kind::Object(fields) => Type::object(fields.iter().map(|(k, v)| {
+            if k != first {
+                return (k.clone(), v.clone());
+            }
+            let v = if rest.is_empty() && !last_too { v.clone() } else { not_null(v) };
+            (k.clone(), strip_nulls(&v, rest, last_too))
+        })),
+        Kind::Union(ms) if ms.iter().any(|m| matches!(m.kind(), Kind::Object(_))) => {
+            Type::union(ms.iter().map(|m| strip_nulls(m, attrs, last_too)).collect::<Vec<_>>())
+        }
+        _ => t.clone(),
     }
 }
 
@@ -120,32 +180,78 @@ fn path_of(e: &Expression, src: Source) -> Option<String> {
     }
 }
 
-/// The references `e` says are not null when it is `truth`: `x != null`
-/// when true, `x == null` when false, through `!`, parentheses, `&&` (when
-/// true) and `||` (when false).
-pub(super) fn facts(e: &Expression, truth: bool, src: Source) -> Vec<String> {
+/// What a condition says of references where it has a given truth.
+#[derive(Default)]
+pub(super) struct Facts {
+    /// References that are not null.
+    pub nonnull: Vec<String>,
+    /// References whose evaluation does not fail (analysis.md §2.2).
+    pub succeeds: Vec<String>,
+}
+
+impl Facts {
+    fn extend(&mut self, other: Facts) {
+        self.nonnull.extend(other.nonnull);
+        self.succeeds.extend(other.succeeds);
+    }
+}
+
+/// What `e` says when it is `truth`: `x != null` when true, `x == null`
+/// when false (x is not null); `can(x)` when true (x does not fail);
+/// `try(x, null) != null` when true (both); through `!`, parentheses, `&&`
+/// (when true) and `||` (when false).
+pub(super) fn facts(e: &Expression, truth: bool, src: Source) -> Facts {
     use BinaryOperator as B;
+    let mut out = Facts::default();
     match e {
-        Expression::Parenthesis(p) => facts(p.inner(), truth, src),
-        Expression::UnaryOp(op) if *op.operator.value() == UnaryOperator::Not => facts(&op.expr, !truth, src),
+        Expression::Parenthesis(p) => return facts(p.inner(), truth, src),
+        Expression::UnaryOp(op) if *op.operator.value() == UnaryOperator::Not => return facts(&op.expr, !truth, src),
+        Expression::FuncCall(call) if truth && is_call(call, "can") && call.args.len() == 1 => {
+            out.succeeds.extend(call.args.iter().next().and_then(|x| path_of(x, src)));
+        }
         Expression::BinaryOp(op) => {
             let (l, r) = (&op.lhs_expr, &op.rhs_expr);
             match (*op.operator.value(), truth) {
                 (B::NotEq, true) | (B::Eq, false) => {
                     let other = match (l, r) {
                         (Expression::Null(_), x) | (x, Expression::Null(_)) => x,
-                        _ => return Vec::new(),
+                        _ => return out,
                     };
-                    path_of(other, src).into_iter().collect()
+                    if let Some(x) = null_fallback_try(other) {
+                        let p = path_of(x, src);
+                        out.succeeds.extend(p.clone());
+                        out.nonnull.extend(p);
+                    } else {
+                        out.nonnull.extend(path_of(other, src));
+                    }
                 }
                 (B::And, true) | (B::Or, false) => {
-                    let mut all = facts(l, truth, src);
-                    all.extend(facts(r, truth, src));
-                    all
+                    out = facts(l, truth, src);
+                    out.extend(facts(r, truth, src));
                 }
-                _ => Vec::new(),
+                _ => {}
             }
         }
-        _ => Vec::new(),
+        _ => {}
     }
+    out
+}
+
+/// Whether `call` is the built-in `name(…)`.
+pub(super) fn is_call(call: &FuncCall, name: &str) -> bool {
+    call.name.namespace.is_empty() && call.name.name.value().as_str() == name
+}
+
+/// `x` of `try(x, null)` (every fallback `null`): not null only where x
+/// succeeds and is not null.
+fn null_fallback_try(e: &Expression) -> Option<&Expression> {
+    let e = match e {
+        Expression::Parenthesis(p) => p.inner(),
+        _ => e,
+    };
+    let Expression::FuncCall(call) = e else { return None };
+    let mut args = call.args.iter();
+    let first = args.next()?;
+    let nulls = args.all(|a| matches!(a, Expression::Null(_)));
+    (is_call(call, "try") && call.args.len() >= 2 && nulls && !call.args.expand_final()).then_some(first)
 }

@@ -20,8 +20,11 @@ use types::{self, convert_with, unify_safe, unify_safe_fold, ConvertOptions, Kin
 
 mod calls;
 mod checks;
+mod dead;
+mod decoded;
 mod guards;
 mod names;
+mod plan;
 mod symbols;
 mod template;
 
@@ -64,6 +67,10 @@ pub trait Env {
     /// type), when it has one that is not null.
     fn var_default(&self, _name: &str) -> Option<Type> {
         None
+    }
+    /// Whether variable `name` is declared with `default = null`.
+    fn var_null_default(&self, _name: &str) -> bool {
+        false
     }
     /// The declared name closest to a misspelt one, for "did you mean".
     fn suggest(&self, space: Space, word: &str) -> Option<String>;
@@ -166,6 +173,22 @@ pub struct Infer<'e, 's> {
     /// The paths of references a guard around the expression being
     /// inferred says are not null (`x != null && …`, guards.rs).
     nonnull: Vec<String>,
+    /// The paths of references a guard says do not fail (`can(x) ? … :`,
+    /// `… if can(x)`, guards.rs).
+    succeeds: Vec<String>,
+    /// Conditions whose truth the types decide (by range): `can(x)` where x
+    /// always fails, `n == true` for a number n (dead.rs).
+    decided: HashMap<Range<usize>, bool>,
+    /// The message of the last failure `try`/`can` caught.
+    caught_why: Option<String>,
+    /// Inside `try`/`can`: for which inputs a failure they catch happens,
+    /// when only for some (`where var.x keeps its default null`).
+    may_fail: Option<String>,
+    /// The `try(…)` calls (by range) whose first argument fails on a
+    /// misspelt name (dead.rs).
+    misspelt_tries: rustc_hash::FxHashSet<Range<usize>>,
+    /// The `{ for … }` expressions whose elements differ in type (decoded.rs).
+    for_elements: HashMap<Range<usize>, decoded::ForElements>,
     /// The result types of each Terraform conditional (by its range) whose
     /// results unify: at a check site each result is checked (checks.rs).
     branches: HashMap<Range<usize>, (Type, Type)>,
@@ -180,6 +203,9 @@ pub struct Infer<'e, 's> {
 /// Bound right after `each` when `each.key` is a number made a string: a
 /// `for_each = { for i, v in LIST : i => v }` (analysis.md §1).
 pub const NUMERIC_EACH_KEY: &str = "\0each.key holds a number";
+
+/// Bound in the body of a block with `count` or `for_each` (plan.rs).
+pub const REPEATED: &str = "\0a repeated block";
 
 pub(crate) fn options(dialect: Dialect) -> ConvertOptions {
     let terraform = dialect.is_terraform();
@@ -206,6 +232,12 @@ impl<'e, 's> Infer<'e, 's> {
             try_args: HashMap::default(),
             for_key: None,
             nonnull: Vec::new(),
+            succeeds: Vec::new(),
+            decided: HashMap::default(),
+            caught_why: None,
+            may_fail: None,
+            misspelt_tries: Default::default(),
+            for_elements: HashMap::default(),
             branches: HashMap::default(),
             library: None,
             terragrunt_stack: false,
@@ -262,6 +294,9 @@ impl<'e, 's> Infer<'e, 's> {
         if self.suppress > 0 && matches!(d.code, Code::Traversal | Code::UndefinedReference | Code::UnknownFunction) {
             if d.severity == Severity::Error {
                 self.caught = true;
+                if d.code == Code::Traversal {
+                    self.caught_why = Some(d.message);
+                }
             }
             return;
         }
@@ -310,13 +345,19 @@ impl<'e, 's> Infer<'e, 's> {
             Expression::Conditional(c) => {
                 let cond = self.expr(&c.cond_expr);
                 self.check(&c.cond_expr, &cond, &Type::bool(), None);
+                let truth = self.truth(&c.cond_expr);
+                let start = self.diagnostics.len();
                 let a = self.guarded(guards::facts(&c.cond_expr, true, self.src), &c.true_expr);
+                self.drop_dead(start, truth == Some(false));
+                let start = self.diagnostics.len();
                 let b = self.guarded(guards::facts(&c.cond_expr, false, self.src), &c.false_expr);
+                self.drop_dead(start, truth == Some(true));
                 let u = if self.env.dialect().is_terraform() {
                     let before = (self.diagnostics.len(), self.caught);
                     let u = self.terraform_conditional(c, &a, &b);
                     if (self.diagnostics.len(), self.caught) == before {
                         self.branches.insert(self.range(c), (a.clone(), b.clone()));
+                        self.held_conditional(c, &a, &b);
                     }
                     u
                 } else {
@@ -510,6 +551,9 @@ impl<'e, 's> Infer<'e, 's> {
         }
         let lt = self.expr(l);
         let rt = self.expr(r);
+        if let B::Eq | B::NotEq = op {
+            self.dead_comparison(l, op == B::Eq, r, &lt, &rt);
+        }
         let result = match op {
             B::Plus | B::Minus | B::Mul | B::Mod | B::Div => {
                 self.check(l, &lt, &Type::number(), None);
@@ -535,17 +579,30 @@ impl<'e, 's> Infer<'e, 's> {
 
     fn for_expr(&mut self, f: &ForExpr) -> Type {
         let coll = self.expr(&f.intro.collection_expr);
+        self.null_iteration(&f.intro.collection_expr, &coll, "this `for`");
         let bound = self.bind_for(f.intro.key_var.as_ref(), &f.intro.value_var, &coll);
         let mut lifted = vec![coll.clone()];
+        let mut facts = guards::Facts::default();
+        let mut dead = false;
         if let Some(cond) = &f.cond {
             let c = self.expr(&cond.expr);
             self.check(&cond.expr, &c, &Type::bool(), None);
             lifted.push(c);
+            facts = guards::facts(&cond.expr, true, self.src);
+            dead = self.truth(&cond.expr) == Some(false);
         }
+        let start = self.diagnostics.len();
+        let (n, s) = (facts.nonnull.len(), facts.succeeds.len());
+        self.nonnull.extend(facts.nonnull);
+        self.succeeds.extend(facts.succeeds);
         let value = self.expr(&f.value_expr);
-        let result = match &f.key_expr {
-            Some(key) => {
-                let kt = self.expr(key);
+        let key_type = f.key_expr.as_ref().map(|key| (key, self.expr(key)));
+        self.nonnull.truncate(self.nonnull.len() - n);
+        self.succeeds.truncate(self.succeeds.len() - s);
+        self.drop_dead(start, dead);
+        self.record_for_elements(f, &coll.strip(Strip::Eventuals), &value);
+        let result = match key_type {
+            Some((key, kt)) => {
                 self.check(key, &kt, &Type::string(), None);
                 self.for_key = Some(kt.clone());
                 lifted.push(kt);

@@ -64,14 +64,19 @@ impl<'e, 's> Infer<'e, 's> {
             return match self.env.lookup(space, attr_name) {
                 Some((t, related)) => {
                     self.note(full, &t, Note::Reference(related.clone()));
+                    let root = format!("{name}.{attr_name}");
+                    let vouched = self.succeeds.iter().any(|p| p.starts_with(&root));
                     let defaulted = match space {
-                        Space::Var => {
+                        Space::Var if !vouched => {
                             self.env.var_default(attr_name).and_then(|d| self.default_steps(attr_name, d, rest))
                         }
                         _ => None,
                     };
                     let before = self.diagnostics.len();
-                    let ty = self.apply_at(t, rest, Some(format!("{name}.{attr_name}")));
+                    if space == Space::Var && !rest.is_empty() {
+                        self.null_default_step(&root);
+                    }
+                    let ty = self.apply_at(t, rest, Some(root));
                     // (What the declared type already reports is not repeated.)
                     if let Some(d) = defaulted.filter(|_| self.diagnostics.len() == before) {
                         self.report(d);
@@ -554,7 +559,7 @@ impl<'e, 's> Infer<'e, 's> {
         ops: &[hcl_edit::Decorated<TraversalOperator>],
         mut path: Option<String>,
     ) -> Type {
-        if self.nonnull.is_empty() {
+        if self.nonnull.is_empty() && self.succeeds.is_empty() {
             path = None;
         }
         if let Some(p) = &path {
@@ -599,6 +604,19 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
             let r = types::traverse(&t, &step);
+            // A guard says this step does not fail (`can(x.a) ? x.a : …`):
+            // where the type says it does, the value has another shape.
+            let next = path.as_ref().and_then(|p| Some(p.clone() + &guards::step_text(&step)?));
+            // (Not a misspelt name, "did you mean": a guard on it is the
+            // bug, reported where the branch uses it.)
+            let misspelt = r.diags.iter().any(|d| d.message.contains("did you mean"));
+            if next.as_deref().is_some_and(|p| self.vouched(p)) && !misspelt {
+                let failed = r.diags.iter().any(|d| d.severity == types::Severity::Error);
+                t = if failed { Type::any() } else { self.narrow(next.as_deref().unwrap_or_default(), r.ty) };
+                path = next;
+                i += 1;
+                continue;
+            }
             // An object of a schema that may be older than the module's
             // provider (wherever it flowed): what it lacks is a warning.
             if let (Step::Attr(_), false) = (&step, r.diags.is_empty()) {
@@ -616,6 +634,7 @@ impl<'e, 's> Infer<'e, 's> {
             let only_null = r.ty.is_none() && !t.is_none() && !r.diags.is_empty();
             if self.suppress > 0 && only_null {
                 self.caught = true;
+                self.caught_why = r.diags.first().map(|d| d.message.clone());
             }
             // Terraform: the non-null members' type says what the value has
             // (an `optional(object(…))` lacking the attribute), and HCL checks
@@ -647,6 +666,9 @@ impl<'e, 's> Infer<'e, 's> {
             }
             i += 1;
         }
-        t
+        match &path {
+            Some(p) => self.refine(p, t),
+            None => t,
+        }
     }
 }

@@ -84,7 +84,7 @@ impl<'e, 's> Infer<'e, 's> {
 
     /// The file `templatefile`'s first argument names: a constant path, or
     /// `"${path.module}/…"`, relative to the module's directory.
-    fn template_path(&self, path: &Expression) -> Option<PathBuf> {
+    pub(super) fn template_path(&self, path: &Expression) -> Option<PathBuf> {
         let rel = match eval(path, self.src) {
             Ok(Value::String(s)) => s,
             _ => {

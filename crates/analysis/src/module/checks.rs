@@ -471,6 +471,12 @@ pub(super) fn repetition(inf: &mut Infer, body: &Body) -> usize {
             bound += 1;
         }
     }
+    if bound > 0 {
+        // Its body runs only for the instances there are, which its
+        // `count` or `for_each` may already keep from a null (plan.rs).
+        inf.bind(crate::infer::REPEATED, Type::any());
+        bound += 1;
+    }
     bound
 }
 
@@ -499,6 +505,7 @@ pub(super) fn count_value(inf: &mut Infer, c: &Attribute) {
 /// and `each.value` are.
 pub(super) fn for_each(inf: &mut Infer, e: &Expression) -> (Type, Type) {
     let t = inf.expr(e);
+    inf.null_iteration(e, &t, "`for_each`");
     for_each_of(inf, e, t)
 }
 
@@ -569,6 +576,7 @@ pub(super) fn dynamic_iterator(inf: &mut Infer, b: &Block) {
     let (k, v) = match b.body.get_attribute("for_each") {
         Some(f) => {
             let t = inf.expr(&f.value);
+            inf.null_iteration(&f.value, &t, "this dynamic block's `for_each`");
             let inner = t.strip(Strip::Eventuals);
             match inner.kind() {
                 // Unlike resources, dynamic blocks iterate lists and tuples too.

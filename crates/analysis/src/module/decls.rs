@@ -35,6 +35,9 @@ pub(super) struct VarDecl {
     pub(super) static_default: Option<String>,
     /// How it is read: `var`, or a policy file's `input`.
     pub(super) root: &'static str,
+    /// `default = null`: where no value is passed the variable is null
+    /// (iterating it, or an attribute of it, fails at plan).
+    pub(super) null_default: bool,
 }
 
 impl VarDecl {
@@ -446,6 +449,7 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
             constant: None,
             const_set: None,
             static_default: None,
+            null_default: false,
         }),
         ("locals", FileKind::Terraform | FileKind::Hcl, _) => {
             o.attributes.iter().for_each(|n| computed(&mut d, Space::Local, n));
@@ -555,6 +559,7 @@ pub(super) fn declare_block(
             };
             d.vars.push(VarDecl {
                 root: var_root(&doc.file.path),
+                null_default: matches!(b.body.get_attribute("default").map(|a| &a.value), Some(Expression::Null(_))),
                 default,
                 name: label_text(label).to_string(),
                 name_range: src.range(label),

@@ -141,6 +141,12 @@ pub(super) fn default_key(name: &str) -> String {
 
 const DEFAULT_PREFIX: &str = "\0default ";
 
+/// The name under which a variable whose default is `null` is marked (see
+/// [`default_key`]).
+pub(super) fn null_default_key(name: &str) -> String {
+    format!("{DEFAULT_PREFIX}null {name}")
+}
+
 /// Whether a variable's name is a [`default_key`].
 pub(super) fn is_default_key(name: &str) -> bool {
     name.starts_with(DEFAULT_PREFIX)
@@ -407,6 +413,9 @@ impl Env for View<'_> {
     }
     fn var_default(&self, name: &str) -> Option<Type> {
         self.lookup(Space::Var, &default_key(name)).map(|(t, _)| t)
+    }
+    fn var_null_default(&self, name: &str) -> bool {
+        self.lookup(Space::Var, &null_default_key(name)).is_some()
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
         let answer = self.env.suggest(space, word);

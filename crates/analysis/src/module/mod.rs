@@ -454,6 +454,10 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
             let key = default_key(&v.decl.name);
             env.insert(Space::Var, &key, d.clone(), v.doc, shift(&v.decl.name_range, v.start), "variable default");
         }
+        if v.decl.null_default {
+            let key = null_default_key(&v.decl.name);
+            env.insert(Space::Var, &key, Type::none(), v.doc, shift(&v.decl.name_range, v.start), "variable default");
+        }
     }
 
     // 2. Locals and PCL attributes in dependency order; cycles are errors.
