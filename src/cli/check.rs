@@ -36,6 +36,10 @@ pub struct CommonArgs {
     /// so what it lacks is a warning naming the file.
     #[arg(long = "provider-schema")]
     pub provider_schemas: Vec<PathBuf>,
+    /// The schemas `hcl-types schemas` cached: a directory (every `.json`
+    /// in it) or one file. Read as `--provider-schema` files; nothing runs.
+    #[arg(long = "schema-cache", value_name = "FILE|DIR")]
+    pub schema_cache: Vec<PathBuf>,
     /// A Pulumi package schema (`pulumi package get-schema` output,
     /// repeatable): PCL resources and invokes get their types and their
     /// inputs are checked.
@@ -116,7 +120,9 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
     // Schema files a repository's configuration names are read inside
     // the tree only (the command line's own are the user's).
     let inside = |p: &&PathBuf| tree.allows(p);
-    let provider_schemas = config.provider_schemas.iter().filter(inside).chain(&args.provider_schemas).cloned();
+    let cached = args.schema_cache.iter().flat_map(|p| cache_files(p)).collect::<Vec<_>>();
+    let provider_schemas =
+        config.provider_schemas.iter().filter(inside).chain(&args.provider_schemas).chain(&cached).cloned();
     let package_schemas = config.package_schemas.iter().filter(inside).chain(&args.package_schemas).cloned();
     let base = config_path.as_deref().and_then(std::path::Path::parent).map(PathBuf::from).unwrap_or_default();
     let cwd = PathBuf::from(".");
@@ -145,6 +151,22 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
         tree: Some(tree.clone()),
     };
     Ok(Prepared { request, severity: config.severity })
+}
+
+/// `--schema-cache`: a file, or a directory's `.json` files (sorted).
+fn cache_files(p: &std::path::Path) -> Vec<PathBuf> {
+    if !p.is_dir() {
+        return vec![p.to_path_buf()];
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
+        .collect();
+    files.sort();
+    files
 }
 
 fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {
