@@ -300,6 +300,7 @@ impl Settings {
         }
         // The providers' own binaries, when the user's trust allows.
         let policy = self.session.plugin_policy();
+        provided::take_fresh(dir);
         let typed = policy.as_ref().map(|p| plugin_schemas(dir, p).0).unwrap_or_default();
         let base = match typed.is_empty() {
             true => self.schemas.clone(),
@@ -312,6 +313,12 @@ impl Settings {
             Some((key, own::State::Ready(s))) => Some(Arc::new(schemas::with_own(base.as_deref(), s, key))),
             _ => base,
         }
+    }
+
+    /// Whether the module in `dir` waits for its own providers' schema, or
+    /// one was read since its last analysis: it is to be analysed again.
+    pub fn schema_pending(&self, dir: &Path) -> bool {
+        provided::fresh(dir) || self.own_schema_running(dir)
     }
 
     /// Whether the module in `dir` waits for its own providers' schema

@@ -102,8 +102,28 @@ pub fn requirements(dir: &Path) -> (BTreeMap<String, Required>, Vec<(String, Str
 
 #[derive(Clone)]
 enum State {
-    Running,
+    /// Read in the background, for these module directories.
+    Running(Vec<PathBuf>),
     Done(Result<(Arc<ProviderSchemas>, PathBuf), String>),
+}
+
+/// Module directories whose provider schema was read since their last
+/// analysis: they are analysed again ([`fresh`]) even when the read ended
+/// before anyone started to wait for it.
+fn fresh_dirs() -> &'static Mutex<std::collections::HashSet<PathBuf>> {
+    static F: OnceLock<Mutex<std::collections::HashSet<PathBuf>>> = OnceLock::new();
+    F.get_or_init(Mutex::default)
+}
+
+/// Whether a schema of the module in `dir` was read since its last
+/// analysis ([`take_fresh`]).
+pub fn fresh(dir: &Path) -> bool {
+    fresh_dirs().locked().contains(dir)
+}
+
+/// The module in `dir` is being analysed with what was read so far.
+pub fn take_fresh(dir: &Path) {
+    fresh_dirs().locked().remove(dir);
 }
 
 fn states() -> &'static Mutex<HashMap<PathBuf, State>> {
@@ -111,8 +131,8 @@ fn states() -> &'static Mutex<HashMap<PathBuf, State>> {
     S.get_or_init(Mutex::default)
 }
 
-/// One provider's outcome under `policy`.
-fn outcome(found: Installed, policy: &Policy) -> Outcome {
+/// One provider's outcome under `policy`, for the module in `dir`.
+fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
     // (`check`, not `allows`: a binary is not a path the repository named.)
     let inside = policy.inside.check(&found.binary).is_ok();
     let may_run = if inside { policy.run_inside } else { policy.run };
@@ -141,18 +161,28 @@ fn outcome(found: Installed, policy: &Policy) -> Outcome {
     }
     let key = found.binary.clone();
     let mut map = states().locked();
-    match map.get(&key).cloned() {
-        Some(State::Running) => Outcome::Running(found),
-        Some(State::Done(Ok((schemas, cache)))) => Outcome::Typed { found, cache, schemas },
-        Some(State::Done(Err(e))) => Outcome::Failed(found, e),
+    match map.get_mut(&key) {
+        Some(State::Running(dirs)) => {
+            if !dirs.iter().any(|d| d == dir) {
+                dirs.push(dir.to_path_buf());
+            }
+            Outcome::Running(found)
+        }
+        Some(State::Done(Ok((schemas, cache)))) => {
+            Outcome::Typed { found, cache: cache.clone(), schemas: schemas.clone() }
+        }
+        Some(State::Done(Err(e))) => Outcome::Failed(found, e.clone()),
         None => {
-            map.insert(key.clone(), State::Running);
+            map.insert(key.clone(), State::Running(vec![dir.to_path_buf()]));
             std::thread::spawn(move || {
                 let r = read();
                 if let Err(e) = &r {
                     eprintln!("hcl-types: the provider schema of {}: {e}", key.display());
                 }
-                states().locked().insert(key, State::Done(r));
+                let old = states().locked().insert(key, State::Done(r));
+                if let Some(State::Running(dirs)) = old {
+                    fresh_dirs().locked().extend(dirs);
+                }
             });
             Outcome::Running(found)
         }
@@ -166,7 +196,7 @@ pub fn survey(dir: &Path, policy: &Policy) -> Vec<(String, Required, Outcome)> {
     reqs.into_iter()
         .map(|(name, req)| {
             let o = match installed::find(&policy.search, &req, &lock) {
-                Some(found) => outcome(found, policy),
+                Some(found) => outcome(found, policy, dir),
                 None => Outcome::Missing,
             };
             (name, req, o)
