@@ -75,7 +75,7 @@ pub fn run(args: SchemasArgs) -> u8 {
             continue;
         }
         println!("{}", dir.display());
-        for (name, req, outcome) in survey {
+        for (name, _, outcome) in survey {
             let line = match outcome {
                 Outcome::Typed { found, cache, .. } => {
                     let lock = if found.locked { ", the locked version" } else { "" };
@@ -87,9 +87,7 @@ pub fn run(args: SchemasArgs) -> u8 {
                         cache.display()
                     )
                 }
-                Outcome::Missing => {
-                    format!("untyped: no binary of {} in the searched directories (`terraform init` with a plugin cache installs one)", req.source)
-                }
+                Outcome::Missing(why) => format!("untyped: {why}"),
                 Outcome::NotRun(found, why) => format!("untyped: {} {} not run: {why}", found.address, found.version),
                 Outcome::Failed(found, why) => {
                     failed = true;

@@ -127,14 +127,14 @@ fn plugin_schemas(dir: &Path, policy: &provided::Policy) -> (Vec<Typed>, bool) {
     let mut typed = Vec::new();
     let mut running = false;
     let mut said = Vec::new();
-    for (name, req, o) in survey {
+    for (name, _, o) in survey {
         match o {
             provided::Outcome::Typed { found, cache, schemas } => {
                 said.push(format!("{name}: {} {} from {}", found.address, found.version, found.binary.display()));
                 typed.push((found, cache, schemas));
             }
             provided::Outcome::Running(_) => running = true,
-            provided::Outcome::Missing => said.push(format!("{name}: no binary of {} in the plugin cache", req.source)),
+            provided::Outcome::Missing(why) => said.push(format!("{name}: {why}")),
             provided::Outcome::NotRun(f, why) | provided::Outcome::Failed(f, why) => {
                 said.push(format!("{name}: {} not read: {why}", f.binary.display()))
             }

@@ -178,23 +178,35 @@ fn executable(p: &Path) -> bool {
 }
 
 /// The binary for one required provider: the locked version when one of the
-/// directories has it, else the newest that meets every constraint.
-pub fn find(dirs: &[PathBuf], req: &Required, locked: &[(String, String)]) -> Option<Installed> {
+/// directories has it, else the newest that meets every constraint. None
+/// found: why, saying what would fix it.
+pub fn find(dirs: &[PathBuf], req: &Required, locked: &[(String, String)]) -> Result<Installed, String> {
+    let mut have = Vec::new();
+    let mut wanted = None;
     for address in addresses(&req.source) {
         let lock = locked.iter().find(|(a, _)| a.eq_ignore_ascii_case(&address)).map(|(_, v)| v.as_str());
         let mut all = BTreeMap::new();
         for dir in dirs.iter().rev() {
             all.extend(binaries(dir, &address));
         }
+        have.extend(all.values().map(|(v, _)| v.clone()));
         let pick = match lock {
-            Some(l) => all.into_iter().find(|(_, (v, _))| v == l),
+            Some(l) => {
+                wanted = Some(format!("the locked version {l}"));
+                all.into_iter().find(|(_, (v, _))| v == l)
+            }
             None => all.into_iter().rev().find(|(_, (v, _))| req.constraints.iter().all(|c| allows(c, v))),
         };
         if let Some((_, (version, binary))) = pick {
-            return Some(Installed { address, locked: lock.is_some(), version, binary });
+            return Ok(Installed { address, locked: lock.is_some(), version, binary });
         }
     }
-    None
+    let fix = "`terraform init` or `tofu init` with a plugin cache (TF_PLUGIN_CACHE_DIR) installs one";
+    if have.is_empty() {
+        return Err(format!("no binary of {} in the searched directories ({fix})", req.source));
+    }
+    let wanted = wanted.unwrap_or_else(|| format!("a version meeting `{}`", req.constraints.join(", ")));
+    Err(format!("no binary of {} at {wanted} (have {}; {fix})", req.source, have.join(", ")))
 }
 
 /// What the module's `.tf` files require: `required_providers` entries
@@ -292,8 +304,36 @@ data "terraform_remote_state" "c" {}
 "#;
         let r = requirements(&[(PathBuf::from("main.tf"), text.to_string())]);
         assert_eq!(r["aws"], Required { source: "hashicorp/aws".into(), constraints: vec!["~> 5.0".into()] });
-        assert_eq!(r["old"].constraints, ["">= 1.0""]);
+        assert_eq!(r["old"].constraints, [">= 1.0"]);
         assert_eq!(r["random"].source, "hashicorp/random");
         assert!(!r.contains_key("terraform"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_locked_version_else_the_newest_allowed_is_found() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = std::env::temp_dir().join(format!("hcl-types-installed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        for v in ["4.27.0", "5.45.0", "7.45.0"] {
+            let dir = d.join("registry.terraform.io/hashicorp/google").join(v).join(os_arch());
+            std::fs::create_dir_all(&dir).expect("dir");
+            let bin = dir.join(format!("terraform-provider-google_v{v}_x5"));
+            std::fs::write(&bin, "#!/bin/sh\n").expect("bin");
+            std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let dirs = [d.clone()];
+        let req = Required { source: "hashicorp/google".into(), constraints: vec![">= 4.0, < 7.0".into()] };
+        let found = find(&dirs, &req, &[]).expect("found");
+        assert_eq!((found.version.as_str(), found.locked), ("5.45.0", false));
+        let lock = [("registry.terraform.io/hashicorp/google".to_string(), "4.27.0".to_string())];
+        let found = find(&dirs, &req, &lock).expect("locked");
+        assert_eq!((found.version.as_str(), found.locked), ("4.27.0", true));
+        let too_new = Required { source: "hashicorp/google".into(), constraints: vec!["~> 8.0".into()] };
+        let why = find(&dirs, &too_new, &[]).unwrap_err();
+        assert!(why.contains("at a version meeting `~> 8.0` (have 4.27.0, 5.45.0, 7.45.0"), "{why}");
+        let other = Required { source: "hashicorp/aws".into(), constraints: vec![] };
+        assert!(find(&dirs, &other, &[]).unwrap_err().contains("no binary of hashicorp/aws in the searched"));
+        let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -45,8 +45,9 @@ pub enum Outcome {
     },
     /// Being read in the background.
     Running(Installed),
-    /// No binary in any searched directory.
-    Missing,
+    /// No binary in any searched directory (at a version the module
+    /// accepts): why.
+    Missing(String),
     /// A binary that may not run (inside the workspace, no opt-in; or
     /// nothing may run and nothing is cached).
     NotRun(Installed, String),
@@ -196,8 +197,8 @@ pub fn survey(dir: &Path, policy: &Policy) -> Vec<(String, Required, Outcome)> {
     reqs.into_iter()
         .map(|(name, req)| {
             let o = match installed::find(&policy.search, &req, &lock) {
-                Some(found) => outcome(found, policy, dir),
-                None => Outcome::Missing,
+                Ok(found) => outcome(found, policy, dir),
+                Err(why) => Outcome::Missing(why),
             };
             (name, req, o)
         })

@@ -295,8 +295,75 @@ macro_rules! protocol {
     };
 }
 
-protocol!(v5, {}, |_| None);
+protocol!(v5, {
+    #[prost(bool, tag = "10")]
+    pub write_only: bool,
+}, |_| None);
 protocol!(v6, {
     #[prost(message, optional, tag = "10")]
     pub nested_type: Option<Object>,
 }, |a| a.nested_type.as_ref());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prost::Message;
+
+    #[test]
+    fn both_protocols_convert_to_what_providers_schema_json_prints() {
+        // Protocol 6: a nested attribute type (tag 10 is an object).
+        let nested = v6::Object {
+            attributes: vec![v6::Attribute {
+                name: "port".into(),
+                r#type: b"\"number\"".to_vec(),
+                required: true,
+                ..Default::default()
+            }],
+            nesting: 2,
+        };
+        let attr =
+            v6::Attribute { name: "rules".into(), optional: true, nested_type: Some(nested), ..Default::default() };
+        let block = v6::NestedBlock {
+            type_name: "timeouts".into(),
+            block: Some(v6::Block::default()),
+            nesting: 1,
+            max_items: 1,
+            ..Default::default()
+        };
+        let schema = v6::Schema {
+            version: 2,
+            block: Some(v6::Block { attributes: vec![attr], block_types: vec![block], ..Default::default() }),
+        };
+        let r6 = v6::Response { resource_schemas: [("x_thing".to_string(), schema)].into(), ..Default::default() };
+        let json = v6::to_json(&r6.encode_to_vec()).expect("v6");
+        assert_eq!(
+            json,
+            serde_json::json!({"resource_schemas": {"x_thing": {"version": 2, "block": {
+                "attributes": {"rules": {"nested_type": {"attributes": {"port": {"type": "number", "description_kind": "plain", "required": true}}, "nesting_mode": "list"}, "description_kind": "plain", "optional": true}},
+                "block_types": {"timeouts": {"nesting_mode": "single", "block": {"description_kind": "plain"}, "max_items": 1}},
+                "description_kind": "plain"}}}})
+        );
+        // Protocol 5: tag 10 is `write_only`, a bool, read past.
+        let attr = v5::Attribute {
+            name: "id".into(),
+            r#type: b"\"string\"".to_vec(),
+            computed: true,
+            write_only: true,
+            ..Default::default()
+        };
+        let schema = v5::Schema { version: 0, block: Some(v5::Block { attributes: vec![attr], ..Default::default() }) };
+        let r5 = v5::Response { data_source_schemas: [("x_data".to_string(), schema)].into(), ..Default::default() };
+        let json = v5::to_json(&r5.encode_to_vec()).expect("v5");
+        assert_eq!(
+            json["data_source_schemas"]["x_data"]["block"]["attributes"]["id"],
+            serde_json::json!({"type": "string", "description_kind": "plain", "computed": true})
+        );
+        // An error diagnostic is the error; bytes that are no message fail.
+        let bad = v6::Response {
+            diagnostics: vec![v6::Diagnostic { severity: 1, summary: "broken".into(), detail: String::new() }],
+            ..Default::default()
+        };
+        assert_eq!(v6::to_json(&bad.encode_to_vec()).unwrap_err(), "broken");
+        assert!(v6::to_json(&[0xff, 0xff, 0xff]).is_err());
+    }
+}
