@@ -34,12 +34,10 @@ pub struct CommonArgs {
     /// (repeatable): resources and data sources get their types and their
     /// arguments are checked. Not known to match the module's providers,
     /// so what it lacks is a warning naming the file.
-    #[arg(long = "provider-schema")]
+    /// A directory stands for every `.json` file in it: `--schema-cache DIR`
+    /// reads what `hcl-types schemas` cached (nothing runs).
+    #[arg(long = "provider-schema", visible_alias = "schema-cache", value_name = "FILE|DIR")]
     pub provider_schemas: Vec<PathBuf>,
-    /// The schemas `hcl-types schemas` cached: a directory (every `.json`
-    /// in it) or one file. Read as `--provider-schema` files; nothing runs.
-    #[arg(long = "schema-cache", value_name = "FILE|DIR")]
-    pub schema_cache: Vec<PathBuf>,
     /// A Pulumi package schema (`pulumi package get-schema` output,
     /// repeatable): PCL resources and invokes get their types and their
     /// inputs are checked.
@@ -120,9 +118,8 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
     // Schema files a repository's configuration names are read inside
     // the tree only (the command line's own are the user's).
     let inside = |p: &&PathBuf| tree.allows(p);
-    let cached = args.schema_cache.iter().flat_map(|p| cache_files(p)).collect::<Vec<_>>();
-    let provider_schemas =
-        config.provider_schemas.iter().filter(inside).chain(&args.provider_schemas).chain(&cached).cloned();
+    let named = args.provider_schemas.iter().flat_map(|p| cache_files(p)).collect::<Vec<_>>();
+    let provider_schemas = config.provider_schemas.iter().filter(inside).chain(&named).cloned();
     let package_schemas = config.package_schemas.iter().filter(inside).chain(&args.package_schemas).cloned();
     let base = config_path.as_deref().and_then(std::path::Path::parent).map(PathBuf::from).unwrap_or_default();
     let cwd = PathBuf::from(".");
@@ -153,7 +150,8 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
     Ok(Prepared { request, severity: config.severity })
 }
 
-/// `--schema-cache`: a file, or a directory's `.json` files (sorted).
+/// `--provider-schema` (`--schema-cache`): a file, or a directory's `.json`
+/// files (sorted).
 fn cache_files(p: &std::path::Path) -> Vec<PathBuf> {
     if !p.is_dir() {
         return vec![p.to_path_buf()];

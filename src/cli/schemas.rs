@@ -54,6 +54,7 @@ pub fn run(args: SchemasArgs) -> u8 {
     let policy = Policy {
         run: !args.no_run,
         run_inside: args.run_workspace_providers && !args.no_run,
+        opt_in: "`--run-workspace-providers`",
         inside: Arc::new(project::confine::Tree::for_paths(std::slice::from_ref(&args.dir))),
         cache_dir: cache_dir.clone(),
         search: project::schemas::installed::search_dirs(),

@@ -270,3 +270,26 @@ def test_the_user_s_plugin_cache_runs_only_in_a_workspace_said_trusted_or_with_t
             server.close()
         ran = log.read_text() if log.exists() else ""
         assert ("terraform-provider-null" in ran) == runs, (options, ran)
+
+
+def test_hcl_types_schemas_runs_workspace_binaries_only_when_told_and_check_runs_none(tmp_path):
+    """`hcl-types schemas DIR` is the user's request to run their own
+    provider binaries, but a plugin cache inside DIR's repository is the
+    repository's: run only with `--run-workspace-providers` (the control).
+    `check` runs nothing whatever the environment holds."""
+    import subprocess
+
+    repo, _, log = repository(tmp_path)
+    (repo / ".git").mkdir()
+    (repo / "null.tf").write_text(NULL_TF)
+    cache = plugin_cache(repo / "plugin-cache", log)
+    env = dict(os.environ, TF_PLUGIN_CACHE_DIR=str(cache), XDG_CACHE_HOME=str(tmp_path / "cache"), HOME=str(tmp_path))
+    out = tmp_path / "out"
+    for args in (["check", str(repo)], ["schemas", str(repo), "--cache-dir", str(out)]):
+        ran = subprocess.run([BIN, *args], env=env, capture_output=True, text=True, timeout=60, check=False)
+        assert not log.exists(), (args, log.read_text())
+    assert "null: untyped: registry.terraform.io/hashicorp/null 3.2.1 not run: a binary inside the workspace" in ran.stdout, ran.stdout
+    told = subprocess.run([BIN, "schemas", str(repo), "--cache-dir", str(out), "--run-workspace-providers"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert told.returncode == 1 and "null: failed: " in told.stdout, told.stdout
+    assert "terraform-provider-null" in log.read_text()

@@ -175,7 +175,7 @@ pub fn start(mut cmd: Command, timeout: Duration) -> Result<(Server, String), St
     match rx.recv_timeout(timeout) {
         Ok(Ok(line)) if line.ends_with(b"\n") => Ok((server, String::from_utf8_lossy(&line).trim().to_string())),
         Ok(_) => {
-            let err = std::mem::replace(&mut server.stderr, None);
+            let err = server.stderr.take();
             server.kill();
             let err = err.and_then(|t| t.join().ok()).unwrap_or_default();
             Err(format!("ended without a handshake: {}", String::from_utf8_lossy(&err).trim()))

@@ -88,6 +88,7 @@ impl Session {
         run.then(|| provided::Policy {
             run,
             run_inside: self.run_for_schemas,
+            opt_in: "`terraform.runForSchemas`",
             inside: self.tree.clone(),
             cache_dir: schemas::plugin::default_cache_dir().unwrap_or_default(),
             search: search_dirs().to_vec(),

@@ -24,6 +24,8 @@ pub struct Policy {
     pub run: bool,
     /// Also run binaries inside the workspace (the opt-in).
     pub run_inside: bool,
+    /// What the opt-in is called, for the message when it is off.
+    pub opt_in: &'static str,
     /// What is repository content.
     pub inside: Arc<crate::confine::Tree>,
     /// Where read schemas are kept (and read from).
@@ -141,11 +143,8 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
     match plugin::schema(&found.address, &found.version, &found.binary, &policy.cache_dir, false) {
         Ok((schemas, cache)) => return Outcome::Typed { found, cache, schemas },
         Err(e) if !may_run => {
-            let why = if inside {
-                "a binary inside the workspace runs only with `terraform.runForSchemas`".to_string()
-            } else {
-                e
-            };
+            let why =
+                if inside { format!("a binary inside the workspace runs only with {}", policy.opt_in) } else { e };
             return Outcome::NotRun(found, why);
         }
         Err(_) => {}
