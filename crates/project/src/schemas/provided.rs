@@ -129,8 +129,11 @@ pub fn take_fresh(dir: &Path) {
     fresh_dirs().locked().remove(dir);
 }
 
-fn states() -> &'static Mutex<HashMap<PathBuf, State>> {
-    static S: OnceLock<Mutex<HashMap<PathBuf, State>>> = OnceLock::new();
+/// Background reads, by binary and whether it may run.
+type Key = (PathBuf, bool);
+
+fn states() -> &'static Mutex<HashMap<Key, State>> {
+    static S: OnceLock<Mutex<HashMap<Key, State>>> = OnceLock::new();
     S.get_or_init(Mutex::default)
 }
 
@@ -139,19 +142,22 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
     // (`check`, not `allows`: a binary is not a path the repository named.)
     let inside = policy.inside.check(&found.binary).is_ok();
     let may_run = if inside { policy.run_inside } else { policy.run };
-    // Cached: read without running anything.
-    match plugin::schema(&found.address, &found.version, &found.binary, &policy.cache_dir, false) {
-        Ok((schemas, cache)) => return Outcome::Typed { found, cache, schemas },
-        Err(e) if !may_run => {
-            let why =
-                if inside { format!("a binary inside the workspace runs only with {}", policy.opt_in) } else { e };
-            return Outcome::NotRun(found, why);
+    let opt_in = policy.opt_in;
+    let not_run =
+        move |e: String| if inside { format!("a binary inside the workspace runs only with {opt_in}") } else { e };
+    // Cached: read without running anything. (The cache key is the
+    // binary's hash: a large binary is first hashed by a background read,
+    // never while an analysis waits.)
+    if !policy.background || plugin::hash_known(&found.binary) {
+        match plugin::schema(&found.address, &found.version, &found.binary, &policy.cache_dir, false) {
+            Ok((schemas, cache)) => return Outcome::Typed { found, cache, schemas },
+            Err(e) if !may_run => return Outcome::NotRun(found, not_run(e)),
+            Err(_) => {}
         }
-        Err(_) => {}
     }
     let read = {
         let (f, dir) = (found.clone(), policy.cache_dir.clone());
-        move || plugin::schema(&f.address, &f.version, &f.binary, &dir, true)
+        move || plugin::schema(&f.address, &f.version, &f.binary, &dir, may_run)
     };
     if !policy.background {
         return match read() {
@@ -159,7 +165,7 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
             Err(e) => Outcome::Failed(found, e),
         };
     }
-    let key = found.binary.clone();
+    let key = (found.binary.clone(), may_run);
     let mut map = states().locked();
     match map.get_mut(&key) {
         Some(State::Running(dirs)) => {
@@ -171,13 +177,14 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
         Some(State::Done(Ok((schemas, cache)))) => {
             Outcome::Typed { found, cache: cache.clone(), schemas: schemas.clone() }
         }
-        Some(State::Done(Err(e))) => Outcome::Failed(found, e.clone()),
+        Some(State::Done(Err(e))) if may_run => Outcome::Failed(found, e.clone()),
+        Some(State::Done(Err(e))) => Outcome::NotRun(found, not_run(e.clone())),
         None => {
             map.insert(key.clone(), State::Running(vec![dir.to_path_buf()]));
             std::thread::spawn(move || {
                 let r = read();
-                if let Err(e) = &r {
-                    eprintln!("hcl-types: the provider schema of {}: {e}", key.display());
+                if let (Err(e), true) = (&r, may_run) {
+                    eprintln!("hcl-types: the provider schema of {}: {e}", key.0.display());
                 }
                 let old = states().locked().insert(key, State::Done(r));
                 if let Some(State::Running(dirs)) = old {

@@ -107,20 +107,34 @@ pub fn read_schema(binary: &Path, timeout: Duration) -> Result<serde_json::Value
     })
 }
 
+type HashMemo = Mutex<HashMap<(PathBuf, u64, Option<SystemTime>), String>>;
+
+fn hash_memo() -> &'static HashMemo {
+    static MEMO: OnceLock<HashMemo> = OnceLock::new();
+    MEMO.get_or_init(HashMemo::default)
+}
+
+fn hash_key(path: &Path) -> Result<(PathBuf, u64, Option<SystemTime>), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((path.to_path_buf(), meta.len(), meta.modified().ok()))
+}
+
+/// Whether [`binary_hash`] of `path` is known without reading it.
+pub fn hash_known(path: &Path) -> bool {
+    hash_key(path).is_ok_and(|k| hash_memo().locked().contains_key(&k))
+}
+
 /// The SHA-256 of a binary, hex; read once per path, size and time.
 pub fn binary_hash(path: &Path) -> Result<String, String> {
-    type Memo = Mutex<HashMap<(PathBuf, u64, Option<SystemTime>), String>>;
-    static MEMO: OnceLock<Memo> = OnceLock::new();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let key = (path.to_path_buf(), meta.len(), meta.modified().ok());
-    if let Some(h) = MEMO.get_or_init(Memo::default).locked().get(&key) {
+    let key = hash_key(path)?;
+    if let Some(h) = hash_memo().locked().get(&key) {
         return Ok(h.clone());
     }
     let mut file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut hasher = sha2::Sha256::new();
     std::io::copy(&mut file, &mut hasher).map_err(|e| format!("{}: {e}", path.display()))?;
     let hex: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    MEMO.get_or_init(Memo::default).locked().insert(key, hex.clone());
+    hash_memo().locked().insert(key, hex.clone());
     Ok(hex)
 }
 
