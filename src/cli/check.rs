@@ -34,7 +34,9 @@ pub struct CommonArgs {
     /// (repeatable): resources and data sources get their types and their
     /// arguments are checked. Not known to match the module's providers,
     /// so what it lacks is a warning naming the file.
-    #[arg(long = "provider-schema")]
+    /// A directory stands for every `.json` file in it: `--schema-cache DIR`
+    /// reads what `hcl-types schemas` cached (nothing runs).
+    #[arg(long = "provider-schema", visible_alias = "schema-cache", value_name = "FILE|DIR")]
     pub provider_schemas: Vec<PathBuf>,
     /// A Pulumi package schema (`pulumi package get-schema` output,
     /// repeatable): PCL resources and invokes get their types and their
@@ -116,7 +118,8 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
     // Schema files a repository's configuration names are read inside
     // the tree only (the command line's own are the user's).
     let inside = |p: &&PathBuf| tree.allows(p);
-    let provider_schemas = config.provider_schemas.iter().filter(inside).chain(&args.provider_schemas).cloned();
+    let named = args.provider_schemas.iter().flat_map(|p| cache_files(p)).collect::<Vec<_>>();
+    let provider_schemas = config.provider_schemas.iter().filter(inside).chain(&named).cloned();
     let package_schemas = config.package_schemas.iter().filter(inside).chain(&args.package_schemas).cloned();
     let base = config_path.as_deref().and_then(std::path::Path::parent).map(PathBuf::from).unwrap_or_default();
     let cwd = PathBuf::from(".");
@@ -145,6 +148,23 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
         tree: Some(tree.clone()),
     };
     Ok(Prepared { request, severity: config.severity })
+}
+
+/// `--provider-schema` (`--schema-cache`): a file, or a directory's `.json`
+/// files (sorted).
+fn cache_files(p: &std::path::Path) -> Vec<PathBuf> {
+    if !p.is_dir() {
+        return vec![p.to_path_buf()];
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
+        .collect();
+    files.sort();
+    files
 }
 
 fn parse_var_file(s: &str) -> Result<VarFileTarget, String> {

@@ -5,6 +5,7 @@ pub mod check;
 pub mod fmt;
 pub mod outline;
 pub mod sarif;
+pub mod schemas;
 
 use std::process::ExitCode;
 
@@ -35,6 +36,10 @@ enum Command {
     /// Print the type of every named value.
     #[command(mut_arg("format", |a| a.value_parser(types_format())))]
     Types(check::CommonArgs),
+    /// Which providers of the modules under DIR are typed, from where: reads
+    /// the user's own provider binaries and caches their schemas for
+    /// `check --schema-cache`.
+    Schemas(schemas::SchemasArgs),
     /// The type calculator: normalise, convert, unify and traverse types.
     #[command(subcommand)]
     Type(calc::TypeCommand),
@@ -69,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Types(args) => check::types(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Outline(args) => outline::run(args),
+        Command::Schemas(args) => schemas::run(args),
         Command::Completions { shell } => {
             // Into a buffer: the generator panics on a closed pipe (`| head`).
             let mut script = Vec::new();

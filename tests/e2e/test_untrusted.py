@@ -196,3 +196,100 @@ def test_a_special_lock_file_neither_blocks_nor_exhausts_the_server(tmp_path):
         finally:
             server.close()
         assert not log.exists(), (special, log.read_text())
+
+
+# Issue 45: provider binaries in a plugin cache. A marker "provider" that
+# records each start (and prints no handshake).
+PROVIDER = "registry.terraform.io/hashicorp/null"
+NULL_TF = 'resource "null_resource" "x" {}\n'
+
+
+def plugin_cache(root: pathlib.Path, log: pathlib.Path) -> pathlib.Path:
+    import platform
+
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    binary = root / PROVIDER / "3.2.1" / f"{platform.system().lower()}_{arch}" / "terraform-provider-null_v3.2.1_x5"
+    binary.parent.mkdir(parents=True)
+    script(binary, MARKER.format(log=log))
+    return root
+
+
+def open_null_module(server: RawServer, repo: pathlib.Path) -> None:
+    uri = "file://" + str(repo / "null.tf")
+    (repo / "null.tf").write_text(NULL_TF)
+    server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": NULL_TF}},
+    )
+    server.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri, timeout=15)
+    time.sleep(1.5)
+
+
+def test_a_plugin_cache_inside_the_workspace_is_not_run_without_the_opt_in(tmp_path):
+    """The user's TF_PLUGIN_CACHE_DIR names a directory inside the opened
+    repository (or the repository ships one there): its binaries are
+    repository content. A trusted workspace reads the user's own cache by
+    default, but not this one; the same binary outside the workspace runs
+    (the control: the marker proves the server would have run it)."""
+    for inside in (True, False):
+        case = tmp_path / ("inside" if inside else "outside")
+        repo, _, log = repository(case)
+        cache = plugin_cache((repo if inside else case) / "plugin-cache", log)
+        env = dict(os.environ, TF_PLUGIN_CACHE_DIR=str(cache), XDG_CACHE_HOME=str(case / "cache"), HOME=str(case))
+        server = RawServer([BIN, "lsp"], cwd=str(repo), env=env)
+        try:
+            server.initialize(str(repo), options={"hclTypes": {"workspaceTrusted": True}})
+            open_null_module(server, repo)
+            finish(server)
+        finally:
+            server.close()
+        ran = log.read_text() if log.exists() else ""
+        assert ("terraform-provider-null" in ran) == (not inside), (inside, ran)
+
+
+def test_the_user_s_plugin_cache_runs_only_in_a_workspace_said_trusted_or_with_the_opt_in(tmp_path):
+    """Outside the workspace, the user's own cache: not run when the client
+    says nothing of trust (Neovim, Helix) or says the workspace is not
+    trusted, even with the opt-ins; run with `terraform.pluginCache`."""
+    for options, runs in [
+        ({}, False),
+        ({"workspaceTrusted": False, "terraform": {"runForSchemas": True, "pluginCache": True}}, False),
+        ({"terraform": {"pluginCache": False}, "workspaceTrusted": True}, False),
+        ({"terraform": {"pluginCache": True}}, True),
+    ]:
+        case = tmp_path / f"case{len(list(tmp_path.iterdir()))}"
+        repo, _, log = repository(case)
+        cache = plugin_cache(case / "plugin-cache", log)
+        env = dict(os.environ, TF_PLUGIN_CACHE_DIR=str(cache), XDG_CACHE_HOME=str(case / "cache"), HOME=str(case))
+        server = RawServer([BIN, "lsp"], cwd=str(repo), env=env)
+        try:
+            server.initialize(str(repo), options={"hclTypes": options})
+            open_null_module(server, repo)
+            finish(server)
+        finally:
+            server.close()
+        ran = log.read_text() if log.exists() else ""
+        assert ("terraform-provider-null" in ran) == runs, (options, ran)
+
+
+def test_hcl_types_schemas_runs_workspace_binaries_only_when_told_and_check_runs_none(tmp_path):
+    """`hcl-types schemas DIR` is the user's request to run their own
+    provider binaries, but a plugin cache inside DIR's repository is the
+    repository's: run only with `--run-workspace-providers` (the control).
+    `check` runs nothing whatever the environment holds."""
+    import subprocess
+
+    repo, _, log = repository(tmp_path)
+    (repo / ".git").mkdir()
+    (repo / "null.tf").write_text(NULL_TF)
+    cache = plugin_cache(repo / "plugin-cache", log)
+    env = dict(os.environ, TF_PLUGIN_CACHE_DIR=str(cache), XDG_CACHE_HOME=str(tmp_path / "cache"), HOME=str(tmp_path))
+    out = tmp_path / "out"
+    for args in (["check", str(repo)], ["schemas", str(repo), "--cache-dir", str(out)]):
+        ran = subprocess.run([BIN, *args], env=env, capture_output=True, text=True, timeout=60, check=False)
+        assert not log.exists(), (args, log.read_text())
+    assert "null: untyped: registry.terraform.io/hashicorp/null 3.2.1 not run: a binary inside the workspace" in ran.stdout, ran.stdout
+    told = subprocess.run([BIN, "schemas", str(repo), "--cache-dir", str(out), "--run-workspace-providers"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert told.returncode == 1 and "null: failed: " in told.stdout, told.stdout
+    assert "terraform-provider-null" in log.read_text()

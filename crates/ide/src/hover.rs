@@ -126,6 +126,9 @@ pub fn hover_in<'a>(
         }
         return Some(HoverInfo { range: s.name_range.clone(), ty: s.ty.clone(), prose });
     }
+    if let Some(h) = resources::hover_type_label(docs, doc, offset, analysis) {
+        return Some(h);
+    }
     // An expression: the innermost one, with every note recorded for it.
     let Some(best) = probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len()) else {
         return resources::hover_argument(docs, doc, offset, analysis);
@@ -236,7 +239,7 @@ fn symbols_block(d: &Document, offset: usize, analysis: &ModuleAnalysis) -> Opti
     Some(HoverInfo { range, ty, prose })
 }
 
-fn capitalise(s: &str) -> String {
+pub(crate) fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),

@@ -135,6 +135,49 @@ pub(super) fn hover_argument(
     Some(HoverInfo { range: start..end, ty, prose })
 }
 
+/// Hover on the type label of a resource or data source block
+/// (`resource "aws_instance"`): where its type comes from, the provider,
+/// version and schema (lsp.md "Provider schemas"), or that no schema has it.
+pub(super) fn hover_type_label(
+    docs: &[Document],
+    doc: usize,
+    offset: usize,
+    analysis: &ModuleAnalysis,
+) -> Option<HoverInfo> {
+    let d = docs.get(doc)?;
+    if d.file.kind != analysis::FileKind::Terraform {
+        return None;
+    }
+    let text = &d.file.text;
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // (Char boundaries: the character before the word may be wide.)
+    let before = text.get(..offset.min(text.len()))?;
+    let start = before.char_indices().rev().find(|(_, c)| !is_word(*c)).map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[start..].find(|c: char| !is_word(c)).map_or(text.len(), |p| start + p);
+    let word = text.get(start..end).filter(|w| !w.is_empty())?;
+    let kind = match item_prefix(d, start).strip_suffix('"')?.trim() {
+        "resource" => BlockKind::Resource,
+        "data" => BlockKind::DataSource,
+        _ => return None,
+    };
+    if !text[end..].starts_with('"') {
+        return None;
+    }
+    let noun = kind.noun();
+    let Some(found) = analysis.context.schemas.as_ref().and_then(|s| s.find_kind(kind, word)) else {
+        let prose = format!(
+            "No provider schema has {noun} `{word}`: its attributes are `any`. `hcl-types schemas DIR` says which \
+             providers are typed and from where."
+        );
+        return Some(HoverInfo { range: start..end, ty: types::Type::any(), prose: vec![prose] });
+    };
+    let prose = vec![
+        format!("{} `{word}` of provider `{}`.", crate::hover::capitalise(noun), found.provider.address),
+        format!("Its schema: {}.", found.origin()),
+    ];
+    Some(HoverInfo { range: start..end, ty: found.block.value_type(), prose })
+}
+
 /// Hover on an argument of a Pulumi HCL resource that a package resource
 /// types (docs/spec/pulumi-hcl.md §6): its property's type, and the
 /// Pulumi name it has.

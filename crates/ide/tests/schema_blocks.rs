@@ -231,3 +231,32 @@ resource_policy "demo_instance" "sizes" {
         "#]],
     );
 }
+
+/// Issue 45: hover on a resource or data source type label names its
+/// provider and where its schema came from (the fixture's label), or says
+/// that no schema has it.
+#[test]
+fn a_resource_type_label_names_its_provider_and_schema() {
+    hover(
+        r#"
+//- /main.tf
+resource "demo_inst$0ance" "a" {}
+"#,
+        expect![[r#"
+            `demo_instance`: object({arn = string, id = string, name = string, network = list(object({subnet = string})), size = number, tags = map(string)})
+            Resource `demo_instance` of provider `registry.terraform.io/hashicorp/demo`.
+            ---
+            Its schema: schema.json.
+        "#]],
+    );
+    hover(
+        r#"
+//- /main.tf
+data "other_th$0ing" "a" {}
+"#,
+        expect![[r#"
+            `other_thing`: any
+            No provider schema has data source `other_thing`: its attributes are `any`. `hcl-types schemas DIR` says which providers are typed and from where.
+        "#]],
+    );
+}

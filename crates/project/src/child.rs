@@ -118,6 +118,72 @@ pub fn run(mut cmd: Command, timeout: Duration, cap: usize) -> Result<Output, St
     result
 }
 
+/// A child that keeps running after it answered (a provider plugin, a
+/// server of its own): in its own process group, registered for
+/// [`stop_all`], and killed with its group when dropped.
+pub struct Server {
+    child: Child,
+    /// Its standard error so far (kept for a message, capped).
+    stderr: Option<std::thread::JoinHandle<Vec<u8>>>,
+}
+
+impl Server {
+    /// What the child printed on its standard error (after it was stopped).
+    pub fn stop(mut self) -> String {
+        self.kill();
+        let err = self.stderr.take().and_then(|t| t.join().ok()).unwrap_or_default();
+        String::from_utf8_lossy(&err).into_owned()
+    }
+
+    fn kill(&mut self) {
+        let pid = self.child.id();
+        kill_group(pid);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        lock_running().remove(&pid);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Starts `cmd` (its standard streams are set here) and waits at most
+/// `timeout` for the first line it prints (at most 4 KiB: go-plugin's
+/// handshake line). The rest of its output is read and dropped, so it never
+/// blocks on a full pipe.
+pub fn start(mut cmd: Command, timeout: Duration) -> Result<(Server, String), String> {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    contain(&mut cmd);
+    let mut child: Child = cmd.spawn().map_err(|e| e.to_string())?;
+    lock_running().insert(child.id());
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let stderr = stderr.map(|e| std::thread::spawn(move || read_capped(e, STDERR_CAP, None)));
+    let mut server = Server { child, stderr };
+    let Some(stdout) = stdout else { return Err("no pipe to the child".into()) };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = Vec::new();
+        let mut reader = std::io::BufReader::new(stdout);
+        let got = std::io::BufRead::read_until(&mut (&mut reader).take(4096), b'\n', &mut line);
+        let _ = tx.send(got.map(|_| line));
+        // Drained to the end (go-plugin's own stdout, relayed or not).
+        let _ = std::io::copy(&mut reader, &mut std::io::sink());
+    });
+    match rx.recv_timeout(timeout) {
+        Ok(Ok(line)) if line.ends_with(b"\n") => Ok((server, String::from_utf8_lossy(&line).trim().to_string())),
+        Ok(_) => {
+            let err = server.stderr.take();
+            server.kill();
+            let err = err.and_then(|t| t.join().ok()).unwrap_or_default();
+            Err(format!("ended without a handshake: {}", String::from_utf8_lossy(&err).trim()))
+        }
+        Err(_) => Err(format!("printed no handshake within {} s; stopped", timeout.as_secs_f32())),
+    }
+}
+
 fn wait(child: &mut Child, timeout: Duration, cap: usize) -> Result<Output, String> {
     let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
         kill_group(child.id());

@@ -470,7 +470,7 @@ impl Graph {
     /// Whether a task should start waiting for the own schema of `dir`
     /// (it is being printed and nobody waits for it yet).
     pub fn wait_for_schema(&self, settings: &Settings, dir: &Path) -> bool {
-        settings.own_schema_running(dir) && self.waiting.locked().insert(dir.to_path_buf())
+        settings.schema_pending(dir) && self.waiting.locked().insert(dir.to_path_buf())
     }
 
     /// The own schema of `dir` is no longer waited for.

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::schemas::{self, own, read_cached};
+use crate::schemas::{self, own, provided, read_cached};
 use analysis::Family;
 use schema::Schemas;
 use syntax::diagnostic::{Code, Severity};
@@ -30,6 +30,13 @@ pub struct Session {
     /// `workspaceTrusted`: `false` from a client that knows the workspace is
     /// not trusted (VS Code's workspace trust) forbids any run.
     pub workspace_trusted: bool,
+    /// The client said the workspace is trusted (`workspaceTrusted: true`,
+    /// VS Code's Workspace Trust): the user's own provider binaries are
+    /// read by default.
+    pub client_trusted: bool,
+    /// `terraform.pluginCache`: read the user's provider binaries (`true`),
+    /// never (`false`), or as trust says (unset).
+    pub plugin_cache: Option<bool>,
     /// The workspace folders: a registry module call is resolved through a
     /// module manifest only in the module's own directory or one within them.
     pub roots: Vec<PathBuf>,
@@ -45,6 +52,8 @@ impl Default for Session {
             run_for_schemas: false,
             terraform_path: None,
             workspace_trusted: true,
+            client_trusted: false,
+            plugin_cache: None,
             roots: Vec::new(),
             tree: Arc::default(),
         }
@@ -60,9 +69,32 @@ impl Session {
             run_for_schemas: v.pointer("/terraform/runForSchemas").and_then(|b| b.as_bool()).unwrap_or(false),
             terraform_path: v.pointer("/terraform/path").and_then(|p| p.as_str()).map(PathBuf::from),
             workspace_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()).unwrap_or(true),
+            client_trusted: v.get("workspaceTrusted").and_then(|b| b.as_bool()) == Some(true),
+            plugin_cache: v.pointer("/terraform/pluginCache").and_then(|b| b.as_bool()),
             roots: roots.iter().map(|r| analysis::workspace::normalize(r)).collect(),
             tree: Arc::new(crate::confine::Tree::for_folders(&roots)),
         }
+    }
+
+    /// What may run to read the module's providers from the user's own
+    /// binaries (lsp.md "What the server runs"): nothing in a workspace not
+    /// trusted or with `terraform.pluginCache: false`; the user's plugin
+    /// cache in a workspace the client says is trusted, or with either
+    /// opt-in; binaries inside the workspace only with `runForSchemas`.
+    pub fn plugin_policy(&self) -> Option<provided::Policy> {
+        let run = self.workspace_trusted
+            && self.plugin_cache != Some(false)
+            && (self.plugin_cache == Some(true) || self.run_for_schemas || self.client_trusted);
+        run.then(|| provided::Policy {
+            run,
+            run_inside: self.run_for_schemas,
+            opt_in: "`terraform.runForSchemas`",
+            inside: self.tree.clone(),
+            cache_dir: schemas::plugin::default_cache_dir().unwrap_or_default(),
+            search: search_dirs().to_vec(),
+            background: true,
+        })
+        .filter(|p| p.cache_dir.is_absolute())
     }
 
     /// The executable to run for a module's own schemas, when the user
@@ -78,6 +110,50 @@ impl Session {
                 None
             }
         }
+    }
+}
+
+/// The directories searched for provider binaries, once per process (the
+/// user's environment and CLI configuration do not change under it).
+fn search_dirs() -> &'static [PathBuf] {
+    static DIRS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    DIRS.get_or_init(schemas::installed::search_dirs)
+}
+
+/// The schemas read from the module's provider binaries, and whether one
+/// is still being read; says once per module and outcome in the log which
+/// providers are typed from where.
+fn plugin_schemas(dir: &Path, policy: &provided::Policy) -> (Vec<Typed>, bool) {
+    let survey = provided::survey(dir, policy);
+    let mut typed = Vec::new();
+    let mut running = false;
+    let mut said = Vec::new();
+    for (name, _, o) in survey {
+        match o {
+            provided::Outcome::Typed { found, cache, schemas } => {
+                said.push(format!("{name}: {} {} from {}", found.address, found.version, found.binary.display()));
+                typed.push((found, cache, schemas));
+            }
+            provided::Outcome::Running(_) => running = true,
+            provided::Outcome::Missing(why) => said.push(format!("{name}: {why}")),
+            provided::Outcome::NotRun(f, why) | provided::Outcome::Failed(f, why) => {
+                said.push(format!("{name}: {} not read: {why}", f.binary.display()))
+            }
+        }
+    }
+    if !running && !said.is_empty() {
+        log_once(&format!("provider schemas of {}: {}", dir.display(), said.join("; ")));
+    }
+    (typed, running)
+}
+
+type Typed = (schemas::installed::Installed, PathBuf, Arc<schema::ProviderSchemas>);
+
+/// A line in the server's log, once per text.
+fn log_once(line: &str) {
+    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    if SAID.locked().get_or_insert_with(HashSet::new).insert(line.to_string()) {
+        eprintln!("hcl-types: {line}");
     }
 }
 
@@ -228,18 +304,37 @@ impl Settings {
     /// providers' once `terraform providers schema -json` has printed them
     /// (started in the background on first use).
     pub fn schemas_for(&self, dir: &Path, family: Family) -> Option<Arc<Schemas>> {
+        if family != Family::Terraform {
+            return self.schemas.clone();
+        }
+        // The providers' own binaries, when the user's trust allows.
+        let policy = self.session.plugin_policy();
+        provided::take_fresh(dir);
+        let typed = policy.as_ref().map(|p| plugin_schemas(dir, p).0).unwrap_or_default();
+        let base = match typed.is_empty() {
+            true => self.schemas.clone(),
+            false => Some(Arc::new(schemas::with_plugins(self.schemas.as_deref(), &typed))),
+        };
         // Nothing of the module's is looked at unless a run is allowed.
-        let exe = (family == Family::Terraform).then(|| self.session.executable()).flatten();
-        let Some(exe) = exe.filter(|_| own::initialised(dir)) else { return self.schemas.clone() };
+        let exe = self.session.executable();
+        let Some(exe) = exe.filter(|_| own::initialised(dir)) else { return base };
         match own::in_background(&exe, dir, own::TIMEOUT) {
-            Some((key, own::State::Ready(s))) => Some(Arc::new(schemas::with_own(self.schemas.as_deref(), s, key))),
-            _ => self.schemas.clone(),
+            Some((key, own::State::Ready(s))) => Some(Arc::new(schemas::with_own(base.as_deref(), s, key))),
+            _ => base,
         }
     }
 
-    /// Whether the module in `dir` waits for its own providers' schema.
+    /// Whether the module in `dir` waits for its own providers' schema, or
+    /// one was read since its last analysis: it is to be analysed again.
+    pub fn schema_pending(&self, dir: &Path) -> bool {
+        provided::fresh(dir) || self.own_schema_running(dir)
+    }
+
+    /// Whether the module in `dir` waits for its own providers' schema
+    /// (printed by `terraform`, or read from their binaries).
     pub fn own_schema_running(&self, dir: &Path) -> bool {
-        self.session.executable().is_some_and(|exe| own::initialised(dir) && own::running(&exe, dir))
+        let plugins = || self.session.plugin_policy().is_some_and(|p| plugin_schemas(dir, &p).1);
+        self.session.executable().is_some_and(|exe| own::initialised(dir) && own::running(&exe, dir)) || plugins()
     }
 
     /// These settings with a configuration file's under them (config.md):

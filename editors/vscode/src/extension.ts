@@ -61,7 +61,7 @@ const SETTINGS = "Open settings";
  * (they are machine-scoped, and read with `inspect().globalValue` besides), and
  * the server gets the terraform ones only in `initializationOptions`.
  */
-export const USER_ONLY = ["server.path", "terraform.path", "terraform.runForSchemas"] as const;
+export const USER_ONLY = ["server.path", "terraform.path", "terraform.runForSchemas", "terraform.pluginCache"] as const;
 
 /** A language client that does not call a stop it asked for an error. */
 class Client extends LanguageClient {
@@ -182,13 +182,15 @@ function userPath(key: "server.path" | "terraform.path"): { configured: string; 
  * run `terraform providers schema -json` for a module's provider schemas, and which
  * executable. Never in an untrusted workspace.
  */
-export function terraformSettings(): { runForSchemas: boolean; path?: string } {
+export function terraformSettings(): { runForSchemas: boolean; path?: string; pluginCache?: boolean } {
   const tf = userPath("terraform.path");
   if (tf.error) output.appendLine(`[hcl-types] ${tf.error}; it is ignored`);
-  const t: { runForSchemas: boolean; path?: string } = {
+  const t: { runForSchemas: boolean; path?: string; pluginCache?: boolean } = {
     runForSchemas: userValue<unknown>("terraform.runForSchemas") === true && vscode.workspace.isTrusted,
   };
   if (tf.path) t.path = tf.path;
+  // Only a `false` is sent: in a trusted workspace the server reads your plugin cache.
+  if (userValue<unknown>("terraform.pluginCache") === false) t.pluginCache = false;
   return t;
 }
 
@@ -198,6 +200,7 @@ function startKey(): string {
     userValue<unknown>("server.path"),
     userValue<unknown>("terraform.path"),
     userValue<unknown>("terraform.runForSchemas"),
+    userValue<unknown>("terraform.pluginCache"),
     vscode.workspace.isTrusted,
   ]);
 }

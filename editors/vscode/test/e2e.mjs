@@ -753,7 +753,7 @@ async function main() {
       const dir = fs.readdirSync(EXTENSIONS).find((d) => d.startsWith("hcl-types.hcl-types-"));
       if (!dir) fail(`no hcl-types extension in ${EXTENSIONS}`);
       const pkg = JSON.parse(fs.readFileSync(path.join(EXTENSIONS, dir, "package.json"), "utf8"));
-      const keys = ["hclTypes.server.path", "hclTypes.terraform.path", "hclTypes.terraform.runForSchemas"];
+      const keys = ["hclTypes.server.path", "hclTypes.terraform.path", "hclTypes.terraform.pluginCache", "hclTypes.terraform.runForSchemas"];
       const u = pkg.capabilities?.untrustedWorkspaces;
       if (u?.supported !== "limited" || !u.description) {
         fail(`capabilities.untrustedWorkspaces is not {supported: "limited", description: …}: ${JSON.stringify(u)}`);
@@ -775,7 +775,7 @@ async function main() {
       // and the extension's own, is a setting of the extension.
       const every = [
         "server.path", "trace.server", "logLevel", "codeLens.references", "diagnostics.workspace", "dialects", "severity", "inlayHints.enable",
-        "providerSchemas", "packageSchemas", "terraform.runForSchemas", "terraform.path",
+        "providerSchemas", "packageSchemas", "terraform.runForSchemas", "terraform.path", "terraform.pluginCache",
       ].map((k) => `hclTypes.${k}`);
       const missing = every.filter((k) => !props[k]);
       if (missing.length) fail(`package.json contributes no ${JSON.stringify(missing)}`);

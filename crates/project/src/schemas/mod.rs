@@ -13,7 +13,10 @@ use std::time::SystemTime;
 use schema::pulumi::load_package;
 use schema::{load, PackageFile, ProviderSchemas, SchemaFile, Schemas, Source};
 
+pub mod installed;
 pub mod own;
+pub mod plugin;
+pub mod provided;
 
 /// The schemas of the files the user named (not known to match the
 /// module's providers), each read once per process: provider schemas
@@ -51,6 +54,34 @@ pub fn with_own(base: Option<&Schemas>, own: Arc<ProviderSchemas>, key: u64) -> 
     (base.map(|b| b.version), key).hash(&mut h);
     let label = "the module's `terraform providers schema`".to_string();
     let mut files = vec![SchemaFile { label, source: source(&path), path, schemas: own, trusted: true }];
+    files.extend(base.iter().flat_map(|b| b.files.iter().cloned()));
+    let packages = base.map(|b| b.packages.clone()).unwrap_or_default();
+    Schemas::new(files, packages, h.finish())
+}
+
+/// `base` with the schemas read from the module's provider binaries
+/// first ([`provided`]): each labelled with its address, version and
+/// binary (what hover and messages show); known to match the module when
+/// its version is the lock file's.
+pub fn with_plugins(
+    base: Option<&Schemas>,
+    typed: &[(installed::Installed, PathBuf, Arc<ProviderSchemas>)],
+) -> Schemas {
+    let mut h = rustc_hash::FxHasher::default();
+    base.map(|b| b.version).hash(&mut h);
+    let mut files = Vec::new();
+    for (found, cache, schemas) in typed {
+        cache.hash(&mut h);
+        let label = format!("{} {} (from {})", found.address, found.version, found.binary.display());
+        let file = SchemaFile {
+            label,
+            source: source(cache),
+            path: cache.clone(),
+            schemas: schemas.clone(),
+            trusted: found.locked,
+        };
+        files.push(file);
+    }
     files.extend(base.iter().flat_map(|b| b.files.iter().cloned()));
     let packages = base.map(|b| b.packages.clone()).unwrap_or_default();
     Schemas::new(files, packages, h.finish())

@@ -138,10 +138,14 @@ fn scratch_config(providers: &[(String, String)]) -> String {
 }
 
 /// A directory of our own that goes away with it.
-struct Scratch(PathBuf);
+pub(crate) struct Scratch(PathBuf);
 
 impl Scratch {
-    fn new() -> Result<Scratch, String> {
+    pub(crate) fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub(crate) fn new() -> Result<Scratch, String> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let dir = std::env::temp_dir().join(format!("hcl-types-schema-{}-{n}", std::process::id()));

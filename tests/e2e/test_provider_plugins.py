@@ -1,0 +1,174 @@
+"""Issue 45: resource types without setup. A provider in the user's plugin
+cache is read over the real plugin protocol (go-plugin handshake, gRPC
+`tfplugin6.Provider/GetProviderSchema`): the provider here is tf-replay
+(`../shared/tools/tf-replay`, a Python provider speaking that protocol and
+serving a `providers schema -json` file), installed as a plugin cache
+lays providers out. The same test confirms with Terraform itself
+(`dev_overrides`, `terraform providers schema -json`) that the schema read
+is exactly what Terraform reads from the same binary.
+
+Skipped, with a line saying why, without the shared directory, the replay's
+Python packages (tests/e2e/requirements.txt) or `terraform` (Terraform's
+part only)."""
+
+import json
+import os
+import pathlib
+import platform
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from rawlsp import RawServer
+from support import BIN, needs_shared, shared
+
+REPLAY = "tools/tf-replay/replay_provider.py"
+LOCAL = "schemas/terraform/local-2.5.2.json"
+ADDRESS = "registry.terraform.io/hashicorp/local"
+
+MAIN_TF = """\
+terraform {
+  required_providers {
+    local = { source = "hashicorp/local", version = "~> 2.5" }
+  }
+}
+
+resource "local_file" "f" {
+  filename = ["not", "a", "string"]
+  content  = "x"
+}
+
+output "digest" {
+  value = local_file.f.content_sha256
+}
+"""
+
+
+def os_arch() -> str:
+    arch = {"x86_64": "amd64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine(), platform.machine())
+    return f"{platform.system().lower()}_{arch}"
+
+
+def replay_python() -> str:
+    """A Python that runs the replay: $TF_REPLAY_PYTHON, else this one."""
+    python = os.environ.get("TF_REPLAY_PYTHON") or sys.executable
+    probe = subprocess.run([python, "-c", "import grpc, grpc_health, msgpack, cryptography, tfplugin_proto"],
+                           capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip("skipped plugin-protocol tests: the replay provider's Python packages are not installed "
+                    "(tests/e2e/requirements.txt, or set TF_REPLAY_PYTHON)")
+    return python
+
+
+def executable(path: pathlib.Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def plugin_cache(tmp: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
+    """A plugin cache holding hashicorp/local 2.5.2 as `terraform init`
+    lays it out, its binary a wrapper that execs the replay."""
+    python = replay_python()
+    cache = tmp / "plugin-cache"
+    binary = cache / ADDRESS / "2.5.2" / os_arch() / "terraform-provider-local_v2.5.2_x5"
+    replay = shared(REPLAY, "the replay provider")
+    schema = shared(LOCAL, "the local provider's schema")
+    executable(binary, f"#!/bin/sh\nexec '{python}' '{replay}' --schema '{schema}' --provider {ADDRESS}\n")
+    return cache, binary
+
+
+def environment(tmp: pathlib.Path, cache: pathlib.Path) -> dict[str, str]:
+    home = tmp / "home"
+    home.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "XDG_"))}
+    env.update(HOME=str(home), TF_PLUGIN_CACHE_DIR=str(cache), XDG_CACHE_HOME=str(tmp / "xdg-cache"))
+    return env
+
+
+def module(tmp: pathlib.Path) -> pathlib.Path:
+    mod = tmp / "work" / "mod"
+    mod.mkdir(parents=True)
+    (mod / "main.tf").write_text(MAIN_TF)
+    (tmp / "work" / ".git").mkdir()
+    return mod
+
+
+@needs_shared("provider schemas over the plugin protocol", REPLAY, LOCAL)
+def test_schemas_reads_the_plugin_cache_and_check_reads_what_it_wrote(tmp_path):
+    cache, binary = plugin_cache(tmp_path)
+    mod = module(tmp_path)
+    env = environment(tmp_path, cache)
+    out = tmp_path / "schema-cache"
+    ran = subprocess.run([BIN, "schemas", str(mod), "--cache-dir", str(out)], env=env, capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    assert f"local: typed: {ADDRESS} 2.5.2 from {binary}" in ran.stdout, ran.stdout
+    written = list(out.glob("*.json"))
+    assert len(written) == 1, written
+    ours = json.loads(written[0].read_text())
+
+    # `check` with the cache: the schema types the resource (nothing runs:
+    # the plugin cache is gone).
+    shutil.rmtree(cache)
+    checked = subprocess.run([BIN, "check", str(mod), "--schema-cache", str(out), "--format", "json"], env=env,
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    found = json.loads(checked.stdout)
+    assert [(d["code"], d["line"]) for d in found] == [("type-mismatch", 8)], found
+    untyped = subprocess.run([BIN, "check", str(mod)], env=env, capture_output=True, text=True, timeout=60,
+                             check=False)
+    assert untyped.returncode == 0, untyped.stdout
+
+    # Terraform reads the same binary through `dev_overrides` and prints
+    # the same schema.
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("skipped the Terraform comparison: no `terraform` on PATH")
+    cache2, binary2 = plugin_cache(tmp_path / "again")
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "terraform-provider-local").symlink_to(binary2)
+    rc = tmp_path / "terraformrc"
+    rc.write_text("disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n"
+                  f'    "{ADDRESS}" = "{dev}"\n  }}\n  filesystem_mirror {{ path = "{tmp_path / "empty"}" }}\n}}\n')
+    tf_env = dict(env, TF_CLI_CONFIG_FILE=str(rc), CHECKPOINT_DISABLE="1")
+    printed = subprocess.run([terraform, "providers", "schema", "-json"], cwd=mod, env=tf_env,
+                             capture_output=True, text=True, timeout=120, check=False)
+    assert printed.returncode == 0, printed.stderr
+    theirs = json.loads(printed.stdout)
+    assert ours["provider_schemas"] == theirs["provider_schemas"]
+
+
+@needs_shared("provider schemas over the plugin protocol", REPLAY, LOCAL)
+def test_the_server_types_resources_from_the_plugin_cache_in_a_trusted_workspace(tmp_path):
+    cache, binary = plugin_cache(tmp_path)
+    mod = module(tmp_path)
+    env = environment(tmp_path, cache)
+    server = RawServer([BIN, "lsp"], cwd=str(mod), env=env)
+    uri = "file://" + str(mod / "main.tf")
+    try:
+        # What VS Code's extension sends in a trusted workspace.
+        server.initialize(str(tmp_path / "work"), options={"hclTypes": {"workspaceTrusted": True}})
+        server.notify("textDocument/didOpen",
+                      {"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": MAIN_TF}})
+        # The schema is read in the background; the module is analysed
+        # again once it is there.
+        typed = lambda p: p["uri"] == uri and any(d["range"]["start"]["line"] == 7 for d in p["diagnostics"])  # noqa: E731
+        published = server.wait_notification("textDocument/publishDiagnostics", typed, timeout=45)
+        assert [d["code"] for d in published["diagnostics"]] == ["type-mismatch"], published
+        # Hover on the resource type names the provider, version and binary.
+        hover = server.request("textDocument/hover",
+                               {"textDocument": {"uri": uri}, "position": {"line": 6, "character": 12}})
+        text = hover["result"]["contents"]["value"]
+        assert f"provider `{ADDRESS}`" in text and f"{ADDRESS} 2.5.2 (from {binary})" in text, text
+        server.request("shutdown", timeout=10)
+        server.notify("exit")
+        assert server.wait_exit(10) == 0
+        log = b"".join(server.stderr_lines).decode()
+        assert f"local: {ADDRESS} 2.5.2 from {binary}" in log, log
+    finally:
+        server.close()
