@@ -38,6 +38,7 @@ fn rule_text(code: Code) -> &'static str {
         }
         Code::FileNotRead => "A file of the module that was not read (over the size limit, or not text).",
         Code::OutsideTree => "A path that leads outside the checked tree (a link, `..`, an absolute path): not read.",
+        Code::NotHcl => "A file with an HCL name that is not HCL (encrypted, binary, YAML, JSON): not read.",
     }
 }
 

@@ -139,6 +139,23 @@ impl Document {
         }
     }
 
+    /// A file with an HCL name that is not HCL (`syntax::foreign`: `what`
+    /// it is instead): no items, so it declares and references nothing,
+    /// and one `not-hcl` hint on its first line instead of a syntax error
+    /// per line.
+    fn not_hcl(file: SourceFile, what: &str) -> Document {
+        let text = file.text.as_str();
+        let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let end = text[start..].find(['\n', '\r']).map_or(text.len(), |e| start + e);
+        let message = format!("not HCL: {what}; this file is not read");
+        Document::unanalysed(file, Diagnostic::new(Code::NotHcl, start..end, message))
+    }
+
+    /// Whether this is a [`Self::not_hcl`] file.
+    fn is_not_hcl(&self) -> bool {
+        self.items.is_empty() && self.diagnostics.iter().any(|d| d.code == Code::NotHcl)
+    }
+
     /// Whether this is an [`Self::unanalysed`] file.
     pub fn is_unanalysed(&self) -> bool {
         self.items.is_empty() && self.diagnostics.iter().any(|d| d.code == Code::FileNotRead)
@@ -147,6 +164,9 @@ impl Document {
     pub fn parse(file: SourceFile) -> Document {
         if syntax::json::is_json_path(&file.path) {
             return Document::parse_json(file);
+        }
+        if let Some(what) = syntax::foreign::sealed(&file.text) {
+            return Document::not_hcl(file, what);
         }
         let text = file.text.clone();
         // Items parse independently: spread them over the cores.
@@ -158,7 +178,10 @@ impl Document {
         } else {
             found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect()
         };
-        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
+        if let Some(what) = unparsed(&items).then(|| syntax::foreign::looks_like(&text)).flatten() {
+            return Document::not_hcl(file, what);
+        }
+        let diagnostics = syntax_diagnostics(&items);
         let kept = items.iter().filter(|i| i.kept()).count();
         Document {
             file,
@@ -291,6 +314,10 @@ impl Document {
         if self.file.kind != file.kind || self.file.dialect != file.dialect || syntax::json::is_json_path(&file.path) {
             return Document::parse(file);
         }
+        // Whether a file is HCL at all is the whole file's question.
+        if self.is_not_hcl() || syntax::foreign::sealed(&file.text).is_some() {
+            return Document::parse(file);
+        }
         let (prefix, old_end, new_end) = (replaced.start, replaced.end, replaced.start + inserted);
         if replaced.is_empty() && inserted == 0 {
             return Document { file, ..self };
@@ -352,8 +379,10 @@ impl Document {
         let kept = self.kept - items[keep..resync].iter().filter(|i| i.kept()).count()
             + fresh.iter().filter(|i| i.kept()).count();
         items.splice(keep..resync, fresh);
-        let diagnostics =
-            if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
+        if !clean && unparsed(items) && syntax::foreign::looks_like(&file.text).is_some() {
+            return Document::parse(file);
+        }
+        let diagnostics = if clean { Vec::new() } else { syntax_diagnostics(items) };
         Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None }
     }
 
@@ -489,6 +518,44 @@ fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind, hcl1: bool)
             item(Tree::Broken, Some(Box::new(Diagnostic::new(Code::Syntax, at..end, message))))
         }
     }
+}
+
+/// Whether a file's items do not parse as HCL: nine in ten of them (at
+/// least one) fail with an error. A file of another language is so: the
+/// scanner finds an "item" per line or so, or one for a whole JSON object.
+fn unparsed(items: &[Item]) -> bool {
+    let failed = items.iter().filter(|i| failed(i)).count();
+    failed >= 1 && failed * 10 >= items.len() * 9
+}
+
+fn failed(item: &Item) -> bool {
+    item.error.as_deref().is_some_and(|d| d.severity == syntax::diagnostic::Severity::Error)
+}
+
+/// The syntax diagnostics of a file's items: one per broken item, or, for
+/// a file that does not parse as HCL ([`unparsed`]) with several broken
+/// items, one for the file (the first error, saying how many more items
+/// fail), never a cascade.
+fn syntax_diagnostics(items: &[Item]) -> Vec<Diagnostic> {
+    let all = items.iter().filter_map(|i| i.error.as_deref());
+    let more = items.iter().filter(|i| failed(i)).count().saturating_sub(1);
+    if more == 0 || !unparsed(items) {
+        return all.cloned().collect();
+    }
+    let mut first = true;
+    all.filter(|d| d.severity != syntax::diagnostic::Severity::Error || std::mem::take(&mut first))
+        .map(|d| {
+            let mut d = d.clone();
+            if d.severity == syntax::diagnostic::Severity::Error {
+                d.message = format!(
+                    "{} (and {more} more of the file's {} items do not parse: it does not read as HCL)",
+                    d.message,
+                    items.len()
+                );
+            }
+            d
+        })
+        .collect()
 }
 
 /// A same-length rewrite for valid HCL that hcl-edit rejects, tried only

@@ -66,6 +66,7 @@ codes! {
     MissingType = "missing-type", Hint;
     FileNotRead = "file-not-read", Warning;
     OutsideTree = "outside-tree", Warning;
+    NotHcl = "not-hcl", Hint;
 }
 
 impl fmt::Display for Code {

@@ -160,6 +160,11 @@ impl Memo {
     /// (The last analysis stays: the next edit's patch takes a change of
     /// the callees of the calls it edited, and gives up on any other.)
     pub fn set_context(&mut self, mut context: Context) {
+        if context.passed != self.context.passed {
+            // Which defaults are used is read by every item's checks.
+            self.checks.clear();
+            self.last = None;
+        }
         if context != self.context {
             let symbols = std::mem::replace(&mut context.symbols, self.context.symbols.clone());
             self.context = context;
