@@ -1116,3 +1116,24 @@ async fn rename_edits_only_the_workspace_folders_and_says_what_it_leaves() {
     assert!(leaves.len() == 1 && leaves[0].contains(".terraform/modules/vpc/caller.tf"), "{shown:?}");
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+/// Issue 43.2: an ansible-vault encrypted file with an HCL name is one
+/// `not-hcl` hint on its first line, not a syntax error per line, and its
+/// module's other files are checked as if it were not there.
+#[tokio::test]
+async fn a_file_that_is_not_hcl_is_one_hint() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let vault = "$ANSIBLE_VAULT;1.1;AES256\n6338376338653965383230376537346537653966\n3138356163646232373237656235353661653139\n3964\n";
+    s.disk("secrets.tf", vault);
+    let m = s.open("main.tf", "variable \"a\" {\n  type = string\n}\n").await;
+    assert!(s.diagnostics(&m, 1).await.is_empty(), "the vault beside it costs main.tf nothing");
+    let u = s.open("secrets.tf", vault).await;
+    let diags = s.diagnostics(&u, 1).await;
+    assert_eq!(codes(&diags), vec!["not-hcl"], "{diags:?}");
+    assert_eq!(diags[0]["severity"], 4, "a hint");
+    assert_eq!(diags[0]["range"]["start"], json!({"line": 0, "character": 0}));
+    assert!(diags[0]["message"].as_str().unwrap().contains("ansible-vault"), "{diags:?}");
+    let y = s.open("values.hcl", "region: eu-west-1\nzones:\n  - a\n  - b\n").await;
+    let diags = s.diagnostics(&y, 1).await;
+    assert_eq!(codes(&diags), vec!["not-hcl"], "{diags:?}");
+}

@@ -183,6 +183,26 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// Issue 43.3: the arguments each call sets, at the block's first
+    /// level only (not an object's attributes, nor a nested block's).
+    #[test]
+    fn call_arguments_are_read_from_formatted_text() {
+        let text = "module \"kv\" {\n  source  = \"../kv\"\n  objects = {\n    primary = { sku = \"s\" } # {\n  }\n\
+                    \"quoted\" = 1\n  vaults = \"}{\"\n  rules = [\n    { port = 443 },\n  ]\n  tags = var.tags\n}\n\
+                    locals {\n  x = 1\n}\nmodule \"one\" { source = \"./one\" }\nmodule \"b\" {\n  n == 1\n}\n";
+        let got: Vec<(String, Option<String>, Vec<String>)> =
+            call_arguments(text).into_iter().map(|(c, a)| (c.name, c.source, a)).collect();
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            vec![
+                ("kv".to_string(), Some("../kv".to_string()), args(&["objects", "vaults", "rules", "tags"])),
+                ("one".to_string(), None, args(&[])),
+                ("b".to_string(), None, args(&[])),
+            ]
+        );
+    }
+
     #[test]
     fn calls_are_read_from_formatted_text() {
         let text = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  count = 1\n  source  = \"../b\" # x\n}\n\

@@ -716,6 +716,40 @@ mod tests {
 
     /// An edit in an item keeps the item before it (not parsed again: its
     /// id stays), and tells the analysis which one item it replaced.
+    /// Issue 43.2: a file of another language costs one diagnostic, and
+    /// an edit into or out of one gives what parsing the new text gives.
+    #[test]
+    fn a_file_that_is_not_hcl_costs_one_diagnostic_through_edits() {
+        let path = std::path::PathBuf::from("/m/secrets.tf");
+        let vault = "$ANSIBLE_VAULT;1.1;AES256\n6338376338653965\n3138356163646232\n3964\n";
+        let summary = |d: &Document| {
+            let codes: Vec<_> = d.diagnostics.iter().map(|d| (d.code, d.range.clone())).collect();
+            (d.items.len(), codes)
+        };
+        let doc = Document::parse(SourceFile::new(path.clone(), vault).unwrap());
+        assert_eq!(summary(&doc), (0, vec![(Code::NotHcl, 0..25)]));
+        // Typing into it, and out of it: as parsed afresh.
+        let hcl = "a = 1\nb = 2\n";
+        for (from, to) in [(vault, hcl), (hcl, vault), (vault, "$ANSIBLE_VAULT;1.1;AES256\n63\n")] {
+            let before = Document::parse(SourceFile::new(path.clone(), from).unwrap());
+            let edited = before.edit(SourceFile::new(path.clone(), to).unwrap());
+            let fresh = Document::parse(SourceFile::new(path.clone(), to).unwrap());
+            assert_eq!(summary(&edited), summary(&fresh), "{from:?} -> {to:?}");
+        }
+        // Lines of no language: one syntax error, saying how many more fail.
+        let script = "set -eu\necho \"deploying\"\nterraform apply\nexit 0\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), script).unwrap());
+        assert_eq!(doc.diagnostics.len(), 1, "{:?}", doc.diagnostics);
+        assert!(doc.diagnostics[0].message.contains("and 3 more of the file's 4 items do not parse"));
+        let yaml = "region: eu-west-1\nzones:\n  - a\n";
+        let typed = doc.edit(SourceFile::new(path.clone(), yaml).unwrap());
+        assert_eq!(summary(&typed).1[0].0, Code::NotHcl);
+        // Broken HCL keeps an error per broken block.
+        let broken = "a = 1\nb = = 2\nc = 3\nd = [\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), broken).unwrap());
+        assert_eq!(doc.diagnostics.iter().filter(|d| d.code == Code::Syntax).count(), 2, "{:?}", doc.diagnostics);
+    }
+
     #[test]
     fn an_edit_replaces_only_the_items_it_touches() {
         let path = std::path::PathBuf::from("/m/main.tf");
