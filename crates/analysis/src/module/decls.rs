@@ -536,7 +536,9 @@ pub(super) fn declare_block(
                 }
                 None => {
                     let value = match b.body.get_attribute("default") {
-                        Some(v) if !placeholder(&v.value) => generalize(&Infer::new(&Empty(dialect), src).expr(&v.value)),
+                        Some(v) if !placeholder(&v.value) => {
+                            generalize(&Infer::new(&Empty(dialect), src).expr(&v.value))
+                        }
                         _ => Type::any(),
                     };
                     if dialect.is_terraform() {
