@@ -97,6 +97,10 @@ pub struct Document {
     /// shown (a diagnostic's line, a hover's range) is in the JSON's
     /// offsets; the analysis works in the lowering's.
     shown: Option<Arc<Shown>>,
+    /// Whether its items' syntax errors are one for the file (it does not
+    /// read as HCL, [`syntax_diagnostics`]): then an analysis of it is a
+    /// whole one, not a patch of the edited items' errors.
+    collapsed: bool,
 }
 
 /// The text a user sees of a JSON file, and how its offsets map to the
@@ -136,7 +140,14 @@ impl Document {
             revision: next_id(),
             lineage: Arc::new([]),
             shown: None,
+            collapsed: false,
         }
+    }
+
+    /// Whether its diagnostics are the whole file's, not its items'
+    /// errors: they were made one, or it is not HCL at all.
+    pub fn collapsed(&self) -> bool {
+        self.collapsed || self.is_not_hcl()
     }
 
     /// A file with an HCL name that is not HCL (`syntax::foreign`: `what`
@@ -181,7 +192,7 @@ impl Document {
         if let Some(what) = unparsed(&items).then(|| syntax::foreign::looks_like(&text)).flatten() {
             return Document::not_hcl(file, what);
         }
-        let diagnostics = syntax_diagnostics(&items);
+        let (diagnostics, collapsed) = syntax_diagnostics(&items);
         let kept = items.iter().filter(|i| i.kept()).count();
         Document {
             file,
@@ -191,6 +202,7 @@ impl Document {
             revision: next_id(),
             lineage: Arc::new([]),
             shown: None,
+            collapsed,
         }
     }
 
@@ -382,8 +394,8 @@ impl Document {
         if !clean && unparsed(items) && syntax::foreign::looks_like(&file.text).is_some() {
             return Document::parse(file);
         }
-        let diagnostics = if clean { Vec::new() } else { syntax_diagnostics(items) };
-        Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None }
+        let (diagnostics, collapsed) = if clean { (Vec::new(), false) } else { syntax_diagnostics(items) };
+        Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None, collapsed }
     }
 
     /// How many items still hold their tree.
@@ -532,18 +544,24 @@ fn failed(item: &Item) -> bool {
     item.error.as_deref().is_some_and(|d| d.severity == syntax::diagnostic::Severity::Error)
 }
 
+/// How many broken items a file that does not parse as HCL has before
+/// they cost one diagnostic: a few are told one by one (a block being
+/// typed breaks itself and the next), a cascade is not.
+const COLLAPSED: usize = 8;
+
 /// The syntax diagnostics of a file's items: one per broken item, or, for
-/// a file that does not parse as HCL ([`unparsed`]) with several broken
-/// items, one for the file (the first error, saying how many more items
-/// fail), never a cascade.
-fn syntax_diagnostics(items: &[Item]) -> Vec<Diagnostic> {
+/// a file that does not parse as HCL ([`unparsed`]) with [`COLLAPSED`]
+/// broken items or more, one for the file (the first error, saying how many more items
+/// fail), never a cascade; and whether they were made one.
+fn syntax_diagnostics(items: &[Item]) -> (Vec<Diagnostic>, bool) {
     let all = items.iter().filter_map(|i| i.error.as_deref());
     let more = items.iter().filter(|i| failed(i)).count().saturating_sub(1);
-    if more == 0 || !unparsed(items) {
-        return all.cloned().collect();
+    if more + 1 < COLLAPSED || !unparsed(items) {
+        return (all.cloned().collect(), false);
     }
     let mut first = true;
-    all.filter(|d| d.severity != syntax::diagnostic::Severity::Error || std::mem::take(&mut first))
+    let one = all
+        .filter(|d| d.severity != syntax::diagnostic::Severity::Error || std::mem::take(&mut first))
         .map(|d| {
             let mut d = d.clone();
             if d.severity == syntax::diagnostic::Severity::Error {
@@ -555,7 +573,8 @@ fn syntax_diagnostics(items: &[Item]) -> Vec<Diagnostic> {
             }
             d
         })
-        .collect()
+        .collect();
+    (one, true)
 }
 
 /// A same-length rewrite for valid HCL that hcl-edit rejects, tried only
@@ -737,10 +756,10 @@ mod tests {
             assert_eq!(summary(&edited), summary(&fresh), "{from:?} -> {to:?}");
         }
         // Lines of no language: one syntax error, saying how many more fail.
-        let script = "set -eu\necho \"deploying\"\nterraform apply\nexit 0\n";
+        let script = "set -eu\necho \"deploying\"\nterraform init\nterraform plan\nterraform apply\nrm -f x\necho done\nexit 0\n";
         let doc = Document::parse(SourceFile::new(path.clone(), script).unwrap());
         assert_eq!(doc.diagnostics.len(), 1, "{:?}", doc.diagnostics);
-        assert!(doc.diagnostics[0].message.contains("and 3 more of the file's 4 items do not parse"));
+        assert!(doc.diagnostics[0].message.contains("and 7 more of the file's 8 items do not parse"));
         let yaml = "region: eu-west-1\nzones:\n  - a\n";
         let typed = doc.edit(SourceFile::new(path.clone(), yaml).unwrap());
         assert_eq!(summary(&typed).1[0].0, Code::NotHcl);
