@@ -161,7 +161,7 @@ fn unreadable_and_binary_files_are_reported() {
     std::fs::write(dir.join("latin1.tf"), b"variable \"caf\xe9\" {}\n").unwrap();
     std::fs::write(dir.join("ok.tf"), "variable \"ok\" {\n  type = string\n}\n").unwrap();
     let out = render(&dir).expect("no schemas");
-    assert!(out.contains("bin.tf:1:1: error[syntax]: binary file"), "{out}");
+    assert!(out.contains("bin.tf:1:1: hint[not-hcl]: not HCL: binary file"), "{out}");
     assert!(out.contains("latin1.tf:1:1: error[syntax]: the file is not valid UTF-8"), "{out}");
     assert!(out.contains("var.ok: string"), "{out}");
 }

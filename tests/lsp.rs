@@ -1170,4 +1170,23 @@ async fn a_client_published_to_gets_the_workspaces_closed_files_checked() {
     let s = Session::start_in_folder_with(Enc::Utf16, off, &files).await;
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     assert_eq!(s.publications(), 0, "{:?}", s.published.lock().unwrap());
+/// Issue 43.2: an ansible-vault encrypted file with an HCL name is one
+/// `not-hcl` hint on its first line, not a syntax error per line, and its
+/// module's other files are checked as if it were not there.
+#[tokio::test]
+async fn a_file_that_is_not_hcl_is_one_hint() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let vault = "$ANSIBLE_VAULT;1.1;AES256\n6338376338653965383230376537346537653966\n3138356163646232373237656235353661653139\n3964\n";
+    s.disk("secrets.tf", vault);
+    let m = s.open("main.tf", "variable \"a\" {\n  type = string\n}\n").await;
+    assert!(s.diagnostics(&m, 1).await.is_empty(), "the vault beside it costs main.tf nothing");
+    let u = s.open("secrets.tf", vault).await;
+    let diags = s.diagnostics(&u, 1).await;
+    assert_eq!(codes(&diags), vec!["not-hcl"], "{diags:?}");
+    assert_eq!(diags[0]["severity"], 4, "a hint");
+    assert_eq!(diags[0]["range"]["start"], json!({"line": 0, "character": 0}));
+    assert!(diags[0]["message"].as_str().unwrap().contains("ansible-vault"), "{diags:?}");
+    let y = s.open("values.hcl", "region: eu-west-1\nzones:\n  - a\n  - b\n").await;
+    let diags = s.diagnostics(&y, 1).await;
+    assert_eq!(codes(&diags), vec!["not-hcl"], "{diags:?}");
 }

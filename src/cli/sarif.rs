@@ -47,6 +47,7 @@ fn rule_text(code: Code) -> &'static str {
         Code::InvalidName => "A name Terraform rejects: not an identifier, or reserved (a variable named `count`).",
         Code::DeadCondition => "A condition that can never hold (or always holds): the branch it guards is dead logic.",
         Code::NullValue => "A value that is null where Terraform needs one: it fails at plan (for the inputs named).",
+        Code::NotHcl => "A file with an HCL name that is not HCL (encrypted, binary, YAML, JSON): not read.",
     }
 }
 

@@ -84,6 +84,67 @@ fn terraform_calls(text: &str, out: &mut Vec<Call>) {
     }
 }
 
+/// The module calls of formatted Terraform with the arguments each sets
+/// (`module "NAME" {`, then `NAME =` lines at the block's first level),
+/// read from the text alone as [`prescan`] reads calls: which variables
+/// a caller passes, so the callee knows which defaults are used
+/// (`analysis::Context::passed`). A name missed keeps a warning about a
+/// default; one read wrongly drops one.
+pub fn call_arguments(text: &str) -> Vec<(Call, Vec<String>)> {
+    let mut out: Vec<(Call, Vec<String>)> = Vec::new();
+    let mut depth = 0i32;
+    for line in text.lines() {
+        if depth == 0 {
+            if let Some(rest) = line.strip_prefix("module \"") {
+                let name = rest.split('"').next().unwrap_or("").to_string();
+                out.push((Call { name, source: None, family: Family::Terraform }, Vec::new()));
+                depth = nesting(line);
+            }
+            continue;
+        }
+        let Some((call, args)) = out.last_mut() else { break };
+        if depth == 1 {
+            let t = line.trim_start();
+            let key_end = t.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(t.len());
+            let rest = t[key_end..].trim_start();
+            if key_end > 0 && rest.starts_with('=') && !rest.starts_with("==") {
+                let key = &t[..key_end];
+                if key == "source" {
+                    let v = rest[1..].trim().strip_prefix('"');
+                    call.source = v.and_then(|v| v.split('"').next()).map(str::to_string);
+                } else {
+                    args.push(key.to_string());
+                }
+            }
+        }
+        depth += nesting(line);
+        depth = depth.max(0);
+    }
+    out
+}
+
+/// How much a line opens brackets (`{`, `[`, `(`) minus what it closes,
+/// outside quoted strings and comments.
+fn nesting(line: &str) -> i32 {
+    let (mut n, mut quoted, mut escaped) = (0, false, false);
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match (quoted, b) {
+            (true, _) if escaped => escaped = false,
+            (true, b'\\') => escaped = true,
+            (true, b'"') => quoted = false,
+            (true, _) => {}
+            (false, b'"') => quoted = true,
+            (false, b'#') => break,
+            (false, b'/') if matches!(bytes.get(i + 1), Some(b'/')) => break,
+            (false, b'{' | b'[' | b'(') => n += 1,
+            (false, b'}' | b']' | b')') => n -= 1,
+            _ => {}
+        }
+    }
+    n
+}
+
 fn pcl_components(text: &str, out: &mut Vec<Call>) {
     for line in text.lines() {
         let Some(rest) = line.strip_prefix("component \"") else { continue };
@@ -120,6 +181,26 @@ mod tests {
         let want: Vec<(String, Option<String>, bool)> =
             want.iter().map(|(n, s)| (n.to_string(), Some(s.to_string()), true)).collect();
         assert_eq!(got, want);
+    }
+
+    /// Issue 43.3: the arguments each call sets, at the block's first
+    /// level only (not an object's attributes, nor a nested block's).
+    #[test]
+    fn call_arguments_are_read_from_formatted_text() {
+        let text = "module \"kv\" {\n  source  = \"../kv\"\n  objects = {\n    primary = { sku = \"s\" } # {\n  }\n\
+                    \"quoted\" = 1\n  vaults = \"}{\"\n  rules = [\n    { port = 443 },\n  ]\n  tags = var.tags\n}\n\
+                    locals {\n  x = 1\n}\nmodule \"one\" { source = \"./one\" }\nmodule \"b\" {\n  n == 1\n}\n";
+        let got: Vec<(String, Option<String>, Vec<String>)> =
+            call_arguments(text).into_iter().map(|(c, a)| (c.name, c.source, a)).collect();
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            vec![
+                ("kv".to_string(), Some("../kv".to_string()), args(&["objects", "vaults", "rules", "tags"])),
+                ("one".to_string(), None, args(&[])),
+                ("b".to_string(), None, args(&[])),
+            ]
+        );
     }
 
     #[test]

@@ -335,6 +335,12 @@ pub struct Context {
     /// `symbols` blocks), read by the project layer
     /// ([`crate::module::symbol_libraries::load`]).
     pub symbols: crate::module::symbol_libraries::Libraries,
+    /// The variables that every known caller of this module sets; `None`
+    /// when no caller is known, so the module runs as a root and its
+    /// defaults are what it gets. A traversal that fails only on an
+    /// untyped variable's default is reported only where the default is
+    /// used (analysis.md §3.2, untyped variables).
+    pub passed: Option<Arc<std::collections::BTreeSet<String>>>,
 }
 
 /// Reads a file an analysis needs besides the module's documents (a

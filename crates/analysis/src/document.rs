@@ -97,6 +97,10 @@ pub struct Document {
     /// shown (a diagnostic's line, a hover's range) is in the JSON's
     /// offsets; the analysis works in the lowering's.
     shown: Option<Arc<Shown>>,
+    /// Whether its items' syntax errors are one for the file (it does not
+    /// read as HCL, [`syntax_diagnostics`]): then an analysis of it is a
+    /// whole one, not a patch of the edited items' errors.
+    collapsed: bool,
 }
 
 /// The text a user sees of a JSON file, and how its offsets map to the
@@ -136,7 +140,31 @@ impl Document {
             revision: next_id(),
             lineage: Arc::new([]),
             shown: None,
+            collapsed: false,
         }
+    }
+
+    /// Whether its diagnostics are the whole file's, not its items'
+    /// errors: they were made one, or it is not HCL at all.
+    pub fn collapsed(&self) -> bool {
+        self.collapsed || self.is_not_hcl()
+    }
+
+    /// A file with an HCL name that is not HCL (`syntax::foreign`: `what`
+    /// it is instead): no items, so it declares and references nothing,
+    /// and one `not-hcl` hint on its first line instead of a syntax error
+    /// per line.
+    fn not_hcl(file: SourceFile, what: &str) -> Document {
+        let text = file.text.as_str();
+        let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let end = text[start..].find(['\n', '\r']).map_or(text.len(), |e| start + e);
+        let message = format!("not HCL: {what}; this file is not read");
+        Document::unanalysed(file, Diagnostic::new(Code::NotHcl, start..end, message))
+    }
+
+    /// Whether this is a [`Self::not_hcl`] file.
+    fn is_not_hcl(&self) -> bool {
+        self.items.is_empty() && self.diagnostics.iter().any(|d| d.code == Code::NotHcl)
     }
 
     /// Whether this is an [`Self::unanalysed`] file.
@@ -148,6 +176,9 @@ impl Document {
         if syntax::json::is_json_path(&file.path) {
             return Document::parse_json(file);
         }
+        if let Some(what) = syntax::foreign::sealed(&file.text) {
+            return Document::not_hcl(file, what);
+        }
         let text = file.text.clone();
         // Items parse independently: spread them over the cores.
         use rayon::prelude::*;
@@ -158,7 +189,10 @@ impl Document {
         } else {
             found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect()
         };
-        let diagnostics = items.iter().filter_map(|i| i.error.as_deref().cloned()).collect();
+        if let Some(what) = unparsed(&items).then(|| syntax::foreign::looks_like(&text)).flatten() {
+            return Document::not_hcl(file, what);
+        }
+        let (diagnostics, collapsed) = syntax_diagnostics(&items);
         let kept = items.iter().filter(|i| i.kept()).count();
         Document {
             file,
@@ -168,6 +202,7 @@ impl Document {
             revision: next_id(),
             lineage: Arc::new([]),
             shown: None,
+            collapsed,
         }
     }
 
@@ -291,6 +326,10 @@ impl Document {
         if self.file.kind != file.kind || self.file.dialect != file.dialect || syntax::json::is_json_path(&file.path) {
             return Document::parse(file);
         }
+        // Whether a file is HCL at all is the whole file's question.
+        if self.is_not_hcl() || syntax::foreign::sealed(&file.text).is_some() {
+            return Document::parse(file);
+        }
         let (prefix, old_end, new_end) = (replaced.start, replaced.end, replaced.start + inserted);
         if replaced.is_empty() && inserted == 0 {
             return Document { file, ..self };
@@ -352,9 +391,11 @@ impl Document {
         let kept = self.kept - items[keep..resync].iter().filter(|i| i.kept()).count()
             + fresh.iter().filter(|i| i.kept()).count();
         items.splice(keep..resync, fresh);
-        let diagnostics =
-            if clean { Vec::new() } else { items.iter().filter_map(|i| i.error.as_deref().cloned()).collect() };
-        Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None }
+        if !clean && unparsed(items) && syntax::foreign::looks_like(&file.text).is_some() {
+            return Document::parse(file);
+        }
+        let (diagnostics, collapsed) = if clean { (Vec::new(), false) } else { syntax_diagnostics(items) };
+        Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None, collapsed }
     }
 
     /// How many items still hold their tree.
@@ -489,6 +530,51 @@ fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind, hcl1: bool)
             item(Tree::Broken, Some(Box::new(Diagnostic::new(Code::Syntax, at..end, message))))
         }
     }
+}
+
+/// Whether a file's items do not parse as HCL: nine in ten of them (at
+/// least one) fail with an error. A file of another language is so: the
+/// scanner finds an "item" per line or so, or one for a whole JSON object.
+fn unparsed(items: &[Item]) -> bool {
+    let failed = items.iter().filter(|i| failed(i)).count();
+    failed >= 1 && failed * 10 >= items.len() * 9
+}
+
+fn failed(item: &Item) -> bool {
+    item.error.as_deref().is_some_and(|d| d.severity == syntax::diagnostic::Severity::Error)
+}
+
+/// How many broken items a file that does not parse as HCL has before
+/// they cost one diagnostic: a few are told one by one (a block being
+/// typed breaks itself and the next), a cascade is not.
+const COLLAPSED: usize = 8;
+
+/// The syntax diagnostics of a file's items: one per broken item, or, for
+/// a file that does not parse as HCL ([`unparsed`]) with [`COLLAPSED`]
+/// broken items or more, one for the file (the first error, saying how many more items
+/// fail), never a cascade; and whether they were made one.
+fn syntax_diagnostics(items: &[Item]) -> (Vec<Diagnostic>, bool) {
+    let all = items.iter().filter_map(|i| i.error.as_deref());
+    let more = items.iter().filter(|i| failed(i)).count().saturating_sub(1);
+    if more + 1 < COLLAPSED || !unparsed(items) {
+        return (all.cloned().collect(), false);
+    }
+    let mut first = true;
+    let one = all
+        .filter(|d| d.severity != syntax::diagnostic::Severity::Error || std::mem::take(&mut first))
+        .map(|d| {
+            let mut d = d.clone();
+            if d.severity == syntax::diagnostic::Severity::Error {
+                d.message = format!(
+                    "{} (and {more} more of the file's {} items do not parse: it does not read as HCL)",
+                    d.message,
+                    items.len()
+                );
+            }
+            d
+        })
+        .collect();
+    (one, true)
 }
 
 /// A same-length rewrite for valid HCL that hcl-edit rejects, tried only
@@ -649,6 +735,40 @@ mod tests {
 
     /// An edit in an item keeps the item before it (not parsed again: its
     /// id stays), and tells the analysis which one item it replaced.
+    /// Issue 43.2: a file of another language costs one diagnostic, and
+    /// an edit into or out of one gives what parsing the new text gives.
+    #[test]
+    fn a_file_that_is_not_hcl_costs_one_diagnostic_through_edits() {
+        let path = std::path::PathBuf::from("/m/secrets.tf");
+        let vault = "$ANSIBLE_VAULT;1.1;AES256\n6338376338653965\n3138356163646232\n3964\n";
+        let summary = |d: &Document| {
+            let codes: Vec<_> = d.diagnostics.iter().map(|d| (d.code, d.range.clone())).collect();
+            (d.items.len(), codes)
+        };
+        let doc = Document::parse(SourceFile::new(path.clone(), vault).unwrap());
+        assert_eq!(summary(&doc), (0, vec![(Code::NotHcl, 0..25)]));
+        // Typing into it, and out of it: as parsed afresh.
+        let hcl = "a = 1\nb = 2\n";
+        for (from, to) in [(vault, hcl), (hcl, vault), (vault, "$ANSIBLE_VAULT;1.1;AES256\n63\n")] {
+            let before = Document::parse(SourceFile::new(path.clone(), from).unwrap());
+            let edited = before.edit(SourceFile::new(path.clone(), to).unwrap());
+            let fresh = Document::parse(SourceFile::new(path.clone(), to).unwrap());
+            assert_eq!(summary(&edited), summary(&fresh), "{from:?} -> {to:?}");
+        }
+        // Lines of no language: one syntax error, saying how many more fail.
+        let script = "set -eu\necho \"deploying\"\nterraform init\nterraform plan\nterraform apply\nrm -f x\necho done\nexit 0\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), script).unwrap());
+        assert_eq!(doc.diagnostics.len(), 1, "{:?}", doc.diagnostics);
+        assert!(doc.diagnostics[0].message.contains("and 7 more of the file's 8 items do not parse"));
+        let yaml = "region: eu-west-1\nzones:\n  - a\n";
+        let typed = doc.edit(SourceFile::new(path.clone(), yaml).unwrap());
+        assert_eq!(summary(&typed).1[0].0, Code::NotHcl);
+        // Broken HCL keeps an error per broken block.
+        let broken = "a = 1\nb = = 2\nc = 3\nd = [\n";
+        let doc = Document::parse(SourceFile::new(path.clone(), broken).unwrap());
+        assert_eq!(doc.diagnostics.iter().filter(|d| d.code == Code::Syntax).count(), 2, "{:?}", doc.diagnostics);
+    }
+
     #[test]
     fn an_edit_replaces_only_the_items_it_touches() {
         let path = std::path::PathBuf::from("/m/main.tf");

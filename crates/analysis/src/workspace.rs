@@ -205,6 +205,7 @@ impl Workspace {
             schemas: self.schemas.clone(),
             reader: self.reader.clone(),
             symbols: Default::default(),
+            passed: None,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use analysis::module::{suggested_type, value_type};
+use analysis::module::{placeholder, suggested_type, value_type};
 use analysis::{Document, FileKind, Item};
 use hcl_edit::structure::{Block, BlockLabel, Structure};
 use syntax::diagnostic::{Code, Diagnostic};
@@ -168,7 +168,9 @@ pub fn type_fix(d: &Diagnostic, docs: &[Document], doc: usize, callers: &[Caller
         let Some(l) = b.labels.first().filter(|_| b.ident.value().as_str() == "variable") else { return };
         let on = if narrowing { b.body.get_attribute("type").map(|a| src.range(&a.value)) } else { Some(src.range(l)) };
         if on.as_ref() == Some(&d.range) {
-            let default = b.body.get_attribute("default").map(|a| value_type(dd, item, &a.value));
+            // A placeholder (`""`, `{}`) says nothing of what callers pass.
+            let default = b.body.get_attribute("default").filter(|a| !placeholder(&a.value));
+            let default = default.map(|a| value_type(dd, item, &a.value));
             var = Some((label(l).to_string(), default.into_iter().collect()));
         }
     });

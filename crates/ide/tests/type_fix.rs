@@ -217,3 +217,54 @@ module "a" {
         "#]],
     );
 }
+
+/// Issue 43.3: a placeholder default (`""`, `{}`, `[]`, `null`) says
+/// nothing of what the variable holds: the callers' objects give the
+/// type, not the default's `string`.
+#[test]
+fn a_placeholder_default_gives_way_to_the_callers_arguments() {
+    check(
+        r#"
+//- mod/variables.tf
+variable "vaults$0" {
+  default = ""
+}
+//- root/main.tf
+module "a" {
+  source = "../mod"
+  vaults = { v1 = { name = "kv-1" } }
+}
+"#,
+        &[("root", &["a"])],
+        expect![[r#"
+            Declare type = object({v1 = object({name = string})}):
+            variable "vaults" {
+              type = object({v1 = object({name = string})})
+              default = ""
+            }
+        "#]],
+    );
+}
+
+/// A placeholder default, and a caller whose argument reads a name: no
+/// value says what the variable holds, so there is no fix (not `string`).
+#[test]
+fn a_placeholder_default_alone_gives_no_type() {
+    check(
+        r#"
+//- mod/variables.tf
+variable "vaults$0" {
+  default = ""
+}
+//- root/main.tf
+module "a" {
+  source = "../mod"
+  vaults = var.vaults
+}
+"#,
+        &[("root", &["a"])],
+        expect![[r#"
+            no fix
+        "#]],
+    );
+}

@@ -260,6 +260,11 @@ pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option
     let dialect = dialect.or_else(|| crate::pulumi::dialect(path)).unwrap_or_else(|| Dialect::for_path(path));
     let (text, problem) = match crate::fsread::decode(bytes) {
         Ok(t) => (t, None),
+        // A binary file is not HCL (analysis.md §5, `not-hcl`); text that is
+        // not UTF-8 may be HCL in another encoding.
+        Err(e @ crate::fsread::Undecodable::Binary { .. }) => {
+            (String::new(), Some(Diagnostic::new(Code::NotHcl, 0..0, format!("not HCL: {e}"))))
+        }
         Err(e) => (String::new(), Some(Diagnostic::new(Code::Syntax, 0..0, e.to_string()))),
     };
     Ok((SourceFile { path: path.to_path_buf(), text: std::sync::Arc::new(text.into()), kind, dialect }, problem))
@@ -587,6 +592,19 @@ fn check_modules_with(
         // a test file's calls to the module under test.
         let checked = |t: &(PathBuf, Family)| by_dir.get(t).copied();
         callees[k] = targets.iter().filter_map(checked).filter(|&c| c != k).collect();
+    }
+    // What the checked callers pass: an untyped variable's default is
+    // used only where some caller does not set it (analysis.md §3.2).
+    {
+        let guards: Vec<_> = loaded.iter().map(|m| m.locked()).collect();
+        let callers = guards.iter().zip(&hints).filter_map(|(g, h)| {
+            let m = g.as_ref()?;
+            let (dir, _) = m.dir.as_ref()?;
+            (!h.is_empty()).then_some((dir.as_path(), m.files.as_slice(), h.as_slice()))
+        });
+        for (key, passed) in crate::passed::passed(&run.graph, &run.sources(), callers) {
+            run.graph.set_passed(key, passed);
+        }
     }
     let levels = levels(&callees);
     let mut shared = vec![false; loaded.len()];

@@ -200,13 +200,12 @@ impl std::fmt::Display for Undecodable {
 /// bytes. The one decoding of module files (the command line reports why
 /// not; the server and called modules leave such a file out).
 pub fn decode(bytes: Vec<u8>) -> Result<String, Undecodable> {
-    match String::from_utf8(bytes) {
-        Ok(t) => match memchr::memchr(0, t.as_bytes()) {
-            Some(at) => Err(Undecodable::Binary { at }),
-            None => Ok(t),
-        },
-        Err(e) => Err(Undecodable::NotUtf8 { at: e.utf8_error().valid_up_to() }),
+    // A NUL byte first: a binary file (git-crypt's, say) is rarely UTF-8,
+    // and is binary whatever else it is.
+    if let Some(at) = memchr::memchr(0, &bytes) {
+        return Err(Undecodable::Binary { at });
     }
+    String::from_utf8(bytes).map_err(|e| Undecodable::NotUtf8 { at: e.utf8_error().valid_up_to() })
 }
 
 #[cfg(test)]

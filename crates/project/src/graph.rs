@@ -54,6 +54,9 @@ pub struct Graph {
     /// Per module with OpenTofu `symbols` blocks: the directories of the
     /// symbol libraries it read (an edit there refreshes it, [`Self::callers`]).
     libraries: Mutex<HashMap<Key, Vec<PathBuf>>>,
+    /// Per module with known callers: the variables every one of them
+    /// sets ([`analysis::Context::passed`]; `check` knows its callers).
+    passed: Mutex<HashMap<Key, Arc<std::collections::BTreeSet<String>>>>,
 }
 
 /// What a module's context was resolved from: while its calls, the
@@ -238,7 +241,8 @@ impl Graph {
             };
             let symbols = memo.context().symbols.clone();
             let reader = Some(settings.session.tree.reader());
-            memo.set_context(analysis::Context { schemas, calls, reader, symbols });
+            let passed = self.passed.locked().get(&key).cloned();
+            memo.set_context(analysis::Context { schemas, calls, reader, symbols, passed });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -264,7 +268,8 @@ impl Graph {
             ws.context(sources, &home, &calls)
         };
         let symbols = memo.context().symbols.clone();
-        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, ..resolved.context });
+        let passed = self.passed.locked().get(&key).cloned();
+        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, passed, ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));
@@ -329,6 +334,13 @@ impl Graph {
     /// The settings changed: every module resolves its calls again.
     pub fn settings_changed(&self) {
         self.edits.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Says that every known caller of the module `key` sets `passed`
+    /// (before it is analysed): its untyped variables' defaults are then
+    /// used only for the others ([`analysis::Context::passed`]).
+    pub fn set_passed(&self, key: Key, passed: std::collections::BTreeSet<String>) {
+        self.passed.locked().insert(key, Arc::new(passed));
     }
 
     /// The modules whose analysis read one of `dirs` (a callee's, or a

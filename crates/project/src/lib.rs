@@ -20,6 +20,7 @@ pub mod fsread;
 pub mod graph;
 pub mod index;
 pub mod nearest;
+mod passed;
 pub mod phases;
 pub mod pulumi;
 pub mod schemas;

@@ -73,6 +73,7 @@ codes! {
     CheckRule = "check-rule", Error;
     DeadCondition = "dead-condition", Warning;
     NullValue = "null-value", Error;
+    NotHcl = "not-hcl", Hint;
 }
 
 impl fmt::Display for Code {

@@ -5,6 +5,7 @@ pub mod constant;
 pub mod deep;
 pub mod diagnostic;
 pub mod dialect;
+pub mod foreign;
 pub mod json;
 pub mod lines;
 pub mod recover;

@@ -177,6 +177,7 @@ impl<'e, 's> Infer<'e, 's> {
                             }
                         }
                     }
+                    None if safety == Safety::Unsafe && self.constant_elements(e, expected, &related) => {}
                     None if safety == Safety::Unsafe => {
                         let msg = format!("`{}` may not convert to `{}` at run time", actual.brief(), expected.brief());
                         let msg = because(msg, &s, expected, dialect);
@@ -187,5 +188,35 @@ impl<'e, 's> Infer<'e, 's> {
             }
         }
         safety
+    }
+
+    /// A `for` whose element is a constant (`[for s in l : "true" if …]`)
+    /// makes a collection of that constant: judged by value against the
+    /// expected element type, as a constant is (issue 43.6: `"true"`
+    /// converts to `bool`, `"maybe"` cannot). `false` when `e` is no such
+    /// `for` (then the types judge it).
+    fn constant_elements(&mut self, e: &Expression, expected: &Type, related: &Option<Related>) -> bool {
+        let Expression::ForExpr(f) = e else { return false };
+        let element = match (expected.kind(), &f.key_expr) {
+            (Kind::List(t) | Kind::Set(t), None) => t,
+            (Kind::Map(t), Some(_)) if !f.grouping => t,
+            _ => return false,
+        };
+        let Ok(v) = eval(&f.value_expr, self.src) else { return false };
+        let vc = check_value(&v, element, self.env.dialect().is_terraform());
+        for issue in vc.errors {
+            let at = range_at(&f.value_expr, &issue.path, self.src);
+            let message = format!("invalid value for `{}`: {}", element.brief(), issue.message);
+            let d = Diagnostic::new(Code::InvalidValue, at, message);
+            self.report(match related {
+                Some(r) => d.with_related(r.clone()),
+                None => d,
+            });
+        }
+        for issue in vc.implicit {
+            let at = range_at(&f.value_expr, &issue.path, self.src);
+            self.report(Diagnostic::new(Code::ImplicitConversion, at, issue.message));
+        }
+        true
     }
 }

@@ -519,10 +519,14 @@ fn for_each_of(inf: &mut Infer, e: &Expression, t: Type) -> (Type, Type) {
         inf.report(Diagnostic::new(Code::TypeMismatch, range.clone(), why));
         (Type::string(), Type::any())
     };
+    // No element known (`try(var.compute.hosts, {})`, the default lacking
+    // `hosts`): the body runs for elements the types do not show, so
+    // `each.value` is `any`, not the `null` of an empty union (issue 43.5).
+    let element = |t: Type| if t.is_none() { Type::any() } else { t };
     match inner.kind() {
         Kind::Any | Kind::Union(_) => (Type::string(), Type::any()),
-        Kind::Map(v) => (Type::string(), v.clone()),
-        Kind::Object(attrs) => (Type::string(), Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())),
+        Kind::Map(v) => (Type::string(), element(v.clone())),
+        Kind::Object(attrs) => (Type::string(), element(Type::union(attrs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>()))),
         Kind::Set(elem) => {
             inf.check(e, &t, &Type::set(Type::string()), None);
             (elem.clone(), elem.clone())

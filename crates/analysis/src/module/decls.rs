@@ -1,7 +1,7 @@
 //! What items declare: variables, locals and PCL names, read from one
 //! top-level item alone (a broken item through a tolerant outline).
 
-use super::suggest::{generalize, missing_type};
+use super::suggest::{generalize, missing_type, placeholder};
 use super::*;
 
 // ---------------------------------------------------------------------------
@@ -540,8 +540,10 @@ pub(super) fn declare_block(
                 }
                 None => {
                     let value = match b.body.get_attribute("default") {
-                        Some(v) => generalize(&Infer::new(&Empty(dialect), src).expr(&v.value)),
-                        None => Type::any(),
+                        Some(v) if !placeholder(&v.value) => {
+                            generalize(&Infer::new(&Empty(dialect), src).expr(&v.value))
+                        }
+                        _ => Type::any(),
                     };
                     if dialect.is_terraform() {
                         d.diagnostics.push(missing_type(label_text(label), src.range(label), &value));

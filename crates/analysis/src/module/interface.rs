@@ -132,12 +132,27 @@ impl Memo {
         let mut names = HashSet::default();
         let mut templates = Vec::new();
         let mut libraries: Vec<(String, String)> = Vec::new();
-        for doc in docs.iter().filter(|d| calling(d)) {
+        // Override files last, as Terraform merges them: an override
+        // block's `source` replaces its base's (module_merge.go,
+        // `ModuleCall.merge`; issue 43.8), so the call leads there.
+        let (overrides, bases): (Vec<&Document>, Vec<&Document>) =
+            docs.iter().filter(|d| calling(d)).partition(|d| super::overrides::is_override(&d.file.path));
+        for (doc, overriding) in bases.into_iter().map(|d| (d, false)).chain(overrides.into_iter().map(|d| (d, true))) {
             for item in doc.items.iter() {
                 let d =
                     self.decls.entry(item.id).or_insert_with(|| Arc::new(declare(doc, item, &self.context.symbols)));
                 libraries.extend(d.libraries.iter().cloned());
                 for c in &d.calls {
+                    let base = out.iter().position(|o| o.name == c.name && o.family == Family::Terraform);
+                    let sourced = c.source.is_some() || c.template.is_some();
+                    if let (true, Some(at)) = (overriding && !c.component && sourced, base) {
+                        out[at].source = c.source.clone();
+                        templates.retain(|(i, _)| *i != at);
+                        if let Some(t) = &c.template {
+                            templates.push((at, t.clone()));
+                        }
+                        continue;
+                    }
                     if names.insert(c.name.clone()) {
                         let family = if c.component {
                             Family::Pcl

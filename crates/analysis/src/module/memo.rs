@@ -107,6 +107,9 @@ pub(super) struct Last {
     /// items: a patch, which redoes only the edited items, leaves such a
     /// module to a full run.
     pub(super) whole: bool,
+    /// Whether a document's syntax errors were one for the file
+    /// ([`Document::collapsed`]): an edit of it is then a full run's.
+    pub(super) collapsed: bool,
 }
 
 /// What a module's analysis is a function of: each file's kind, dialect
@@ -160,6 +163,11 @@ impl Memo {
     /// (The last analysis stays: the next edit's patch takes a change of
     /// the callees of the calls it edited, and gives up on any other.)
     pub fn set_context(&mut self, mut context: Context) {
+        if context.passed != self.context.passed {
+            // Which defaults are used is read by every item's checks.
+            self.checks.clear();
+            self.last = None;
+        }
         if context != self.context {
             let symbols = std::mem::replace(&mut context.symbols, self.context.symbols.clone());
             self.context = context;
@@ -258,7 +266,10 @@ impl Memo {
             || super::symbol_libraries::mentioned(docs)
             || docs.iter().any(|d| super::symbol_libraries::is_symbol_file(&d.file.path))
             || super::terragrunt_merge::merges(docs);
-        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact: true, whole });
+        let collapsed = docs.iter().any(Document::collapsed);
+        let exact = true;
+        self.last =
+            Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact, whole, collapsed });
         Some(analysis)
     }
 

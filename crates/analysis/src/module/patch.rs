@@ -113,6 +113,11 @@ impl Memo {
         if edited && last.reads_files {
             return None;
         }
+        // A file whose syntax errors are one for the file (it does not read
+        // as HCL) is judged whole: its items' errors are not its diagnostics.
+        if changed.is_some() && (last.collapsed || docs.iter().any(Document::collapsed)) {
+            return None;
+        }
         let Some((k, p, s)) = changed else {
             // (Documents whose edits changed no item: the revisions they are now.)
             let last = self.last.as_mut().filter(|l| l.env.context == self.context)?;
@@ -568,7 +573,16 @@ impl Memo {
         signature[k].4.splice(&window, new_window.iter().map(|i| (i.id, i.range.clone())).collect());
         (analysis.id, analysis.kept) = (analysis_id(), kept);
         let analysis = Arc::new(analysis);
-        self.last = Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact, whole });
+        self.last = Some(Last {
+            signature,
+            analysis: analysis.clone(),
+            env,
+            readers,
+            reads_files,
+            exact,
+            whole,
+            collapsed: false,
+        });
         self.prune(docs);
         Some(analysis)
     }

@@ -61,6 +61,27 @@ pub(super) fn generalize(t: &Type) -> Type {
     }
 }
 
+/// Whether a variable's default is a placeholder: `""`, `{}`, `[]` or
+/// `null`, written so the argument may be left out, not to say what the
+/// variable holds. Terraform types an untyped variable by the value it
+/// gets (`internal/configs/named_values.go`: no `type` is
+/// `cty.DynamicPseudoType`, and the default is converted only to a
+/// declared type), so a placeholder types nothing: an untyped variable
+/// with one is `any` for traversals and suggests no `type`
+/// (analysis.md §3.2, untyped variables).
+pub fn placeholder(e: &hcl_edit::expr::Expression) -> bool {
+    use hcl_edit::expr::Expression as E;
+    match e {
+        E::Null(_) => true,
+        E::String(s) => s.value().is_empty(),
+        E::Array(a) => a.is_empty(),
+        E::Object(o) => o.is_empty(),
+        E::StringTemplate(t) => t.is_empty(),
+        E::Parenthesis(p) => placeholder(p.inner()),
+        _ => false,
+    }
+}
+
 /// The type of a value given to a variable (a default, a tfvars value, a
 /// caller's argument) in `item` of `doc`, read as a literal: a name read
 /// has type `any`.
