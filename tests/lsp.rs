@@ -1170,6 +1170,8 @@ async fn a_client_published_to_gets_the_workspaces_closed_files_checked() {
     let s = Session::start_in_folder_with(Enc::Utf16, off, &files).await;
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     assert_eq!(s.publications(), 0, "{:?}", s.published.lock().unwrap());
+}
+
 /// Issue 43.2: an ansible-vault encrypted file with an HCL name is one
 /// `not-hcl` hint on its first line, not a syntax error per line, and its
 /// module's other files are checked as if it were not there.
