@@ -172,6 +172,8 @@ pub struct Backend {
     closing: Arc<tokio::sync::watch::Sender<bool>>,
     /// Which `window/logMessage`s are sent (`log.rs`).
     log_level: Arc<std::sync::atomic::AtomicU8>,
+    /// The last semantic tokens sent per document (for deltas).
+    tokens: Arc<Mutex<handlers::semantic_tokens::Previous>>,
 }
 
 /// The service over a backend `make` builds, with the methods
@@ -238,6 +240,7 @@ impl Backend {
             index: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
             log_level: Arc::new(log::initial()),
+            tokens: Arc::default(),
         }
     }
 
@@ -401,6 +404,20 @@ impl LanguageServer for Backend {
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         handlers::semantic_tokens::semantic_tokens_full(self, params).await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        handlers::semantic_tokens::semantic_tokens_full_delta(self, params).await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        handlers::semantic_tokens::semantic_tokens_range(self, params).await
     }
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {

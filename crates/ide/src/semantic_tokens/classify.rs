@@ -45,7 +45,14 @@ enum For {
 enum Frame {
     Body(Body, Stmt),
     /// An expression's bracket, `${` or `%{` (closed by `close`).
-    Expr { close: L, object: bool, directive: bool, first: bool, item_start: bool, for_: For },
+    Expr {
+        close: L,
+        object: bool,
+        directive: bool,
+        first: bool,
+        item_start: bool,
+        for_: For,
+    },
 }
 
 /// What a reference's root makes of its next steps.
