@@ -208,7 +208,9 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 /// its trees were last dropped) before they are dropped again.
 const TREES_KEPT: usize = 64;
 
-pub use to_proto::TOKEN_TYPES;
+/// The semantic tokens legend, and the encoding of ide tokens into LSP's (public
+/// for the latency benchmark, which times it in process).
+pub use to_proto::{semantic_tokens as encode_semantic_tokens, TOKEN_MODIFIERS, TOKEN_TYPES};
 
 impl Backend {
     pub fn new(client: Client) -> Self {

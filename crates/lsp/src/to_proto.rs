@@ -169,7 +169,7 @@ pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 3] =
 /// one walk over `text` (the shown text the offsets are in); a token that
 /// spans lines becomes one per line. Only the tokens that meet `within`,
 /// when given (`semanticTokens/range`).
-pub(crate) fn semantic_tokens(
+pub fn semantic_tokens(
     text: &str,
     tokens: &[ide::SemanticToken],
     enc: Encoding,
@@ -180,7 +180,7 @@ pub(crate) fn semantic_tokens(
     let (mut prev_line, mut prev_start) = (0u32, 0u32);
     let (from, to) = within.map_or((0, usize::MAX), |r| (r.start, r.end));
     let first = tokens.partition_point(|t| t.range.end <= from);
-    for t in tokens[first..].iter().take_while(|t| t.range.start < to || t.range.is_empty() && t.range.start == to) {
+    for t in tokens[first..].iter().take_while(|t| t.range.start < to) {
         let token_type = t.kind as u32;
         let multi = text.as_bytes().get(t.range.clone()).is_some_and(|b| memchr::memchr2(b'\n', b'\r', b).is_some());
         let mut place = |r: std::ops::Range<usize>| {

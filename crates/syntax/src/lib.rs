@@ -6,6 +6,7 @@ pub mod deep;
 pub mod diagnostic;
 pub mod dialect;
 pub mod json;
+pub mod lexical;
 pub mod lines;
 pub mod recover;
 pub mod scan;

@@ -8,6 +8,8 @@
 //! are `u32` (files are capped far below 4 GiB) so a 10 MB file's two
 //! million tokens take 24 MB, not 48.
 
+use syntax::lexical::{heredoc_intro, ident_end, line_end};
+
 /// What a scanned token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum L {
@@ -69,6 +71,17 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
     let mut braces = 0usize;
     let mut ret_braces: Vec<usize> = Vec::new();
     let mut tok = |kind: L, s: usize, e: usize| out.push(Lex { kind, start: s as u32, end: e as u32 });
+    // `${` or `%{` (`c`) at `p`: the main mode until its `}`.
+    macro_rules! open_sequence {
+        ($c:expr) => {{
+            let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
+            tok(if $c == b'$' { L::Interp } else { L::Control }, p, e);
+            braces += 1;
+            ret_braces.push(braces);
+            modes.push(Mode::Main);
+            p = e;
+        }};
+    }
 
     while p < b.len() {
         let mode = modes.last_mut().expect("the main mode is never popped");
@@ -159,12 +172,7 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
                     modes.pop();
                 }
                 c @ (b'$' | b'%') if b.get(p + 1) == Some(&b'{') => {
-                    let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                    tok(if c == b'$' { L::Interp } else { L::Control }, p, e);
-                    braces += 1;
-                    ret_braces.push(braces);
-                    modes.push(Mode::Main);
-                    p = e;
+                    open_sequence!(c);
                 }
                 _ => {
                     let mut e = p + 1;
@@ -220,12 +228,7 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
                 }
                 if let Some(c) = interp {
                     *start_of_line = false;
-                    let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                    tok(if c == b'$' { L::Interp } else { L::Control }, p, e);
-                    braces += 1;
-                    ret_braces.push(braces);
-                    modes.push(Mode::Main);
-                    p = e;
+                    open_sequence!(c);
                 }
             }
         }
@@ -265,15 +268,6 @@ fn operator(b: &[u8]) -> (L, usize) {
     (kind, 1)
 }
 
-/// The end of a single-line comment or heredoc line: past its `\n`, or
-/// the end of the input.
-fn line_end(b: &[u8], p: usize) -> usize {
-    match memchr::memchr(b'\n', &b[p..]) {
-        Some(i) => p + i + 1,
-        None => b.len(),
-    }
-}
-
 /// The end of `b[p..e]` without the line break it ends with.
 fn content_end(b: &[u8], p: usize, e: usize) -> usize {
     let mut e = e;
@@ -305,40 +299,4 @@ fn number_end(b: &[u8], p: usize) -> usize {
         }
     }
     e
-}
-
-fn ident_end(src: &str, p: usize) -> usize {
-    let b = src.as_bytes();
-    let mut e = p;
-    // ASCII first: the common case costs no decoding.
-    while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_' || b[e] == b'-') {
-        e += 1;
-    }
-    if e < b.len() && b[e] >= 0x80 {
-        for (i, ch) in src[e..].char_indices() {
-            if ch == '-' || unicode_ident::is_xid_continue(ch) {
-                continue;
-            }
-            return e + i;
-        }
-        return b.len();
-    }
-    e.max(p + src[p..].chars().next().map_or(0, char::len_utf8))
-}
-
-/// `<<` `-`? identifier newline at `p`: the intro's end (past its newline)
-/// and the marker.
-fn heredoc_intro(src: &str, p: usize) -> Option<(usize, (usize, usize))> {
-    let b = src.as_bytes();
-    let s = p + 2 + usize::from(b.get(p + 2) == Some(&b'-'));
-    let ch = src.get(s..)?.chars().next()?;
-    if !(ch == '_' || unicode_ident::is_xid_start(ch)) {
-        return None;
-    }
-    let e = ident_end(src, s);
-    match (b.get(e), b.get(e + 1)) {
-        (Some(b'\n'), _) => Some((e + 1, (s, e))),
-        (Some(b'\r'), Some(b'\n')) => Some((e + 2, (s, e))),
-        _ => None,
-    }
 }
