@@ -11,10 +11,15 @@
 //! save in another module, a 200 MiB header line, and hovers in a module
 //! directory of 10,000 files with an 8 MB sibling.
 //!
+//! `tokens`: whole-document semantic tokens per size, in process (the ide
+//! layer's tokens and their LSP encoding; goal at 10 MB: ≤ 50 ms) against
+//! one counting pass over the same bytes, and through the server against
+//! `documentSymbol` of the same document, both measured in the same run.
+//!
 //! ```sh
 //! cargo build --release && cargo bench --bench lsp_latency
 //! LSP_BENCH_SIZES=100KB,10MB LSP_BENCH_EDITS=200 cargo bench --bench lsp_latency
-//! LSP_BENCH_PARTS=modules,stall,save,header,siblings,calls,pull cargo bench --bench lsp_latency
+//! LSP_BENCH_PARTS=modules,stall,save,header,siblings,calls,pull,tokens cargo bench --bench lsp_latency
 //! (calls: HCL_TYPES_BASE_BIN=a build without module calls gives the corpus ratio)
 //! HCL_TYPES_BIN=/path/to/other/hcl-types cargo bench --bench lsp_latency   # another build
 //! ```
@@ -532,7 +537,7 @@ fn main() {
     let sizes = std::env::var("LSP_BENCH_SIZES").unwrap_or_else(|_| "100KB,1MB,10MB".into());
     let edits: usize = std::env::var("LSP_BENCH_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
     let parts = std::env::var("LSP_BENCH_PARTS")
-        .unwrap_or_else(|_| "latency,modules,stall,save,header,siblings,calls,pull".into());
+        .unwrap_or_else(|_| "latency,modules,stall,save,header,siblings,calls,pull,tokens".into());
     let parts: Vec<&str> = parts.split(',').map(str::trim).collect();
     if parts.contains(&"latency") {
         for size in sizes.split(',') {
@@ -560,4 +565,68 @@ fn main() {
     if parts.contains(&"calls") {
         calls(edits);
     }
+    if parts.contains(&"tokens") {
+        for size in sizes.split(',') {
+            tokens(size.trim());
+        }
+    }
+}
+
+/// Whole-document semantic tokens (issue 48.2): in process, the ide
+/// layer's tokens and their encoding, each run against one pass that
+/// counts the text's lines (the least any whole-document answer costs);
+/// through the server, `semanticTokens/full` against `documentSymbol`.
+fn tokens(size: &str) {
+    use hcl_types::analysis::{Document, Memo, SourceFile};
+    let (path, text) = generated(size);
+    let docs = vec![Document::parse(SourceFile::new(&path, text.as_str()).expect("a source file"))];
+    let analysis = Memo::default().analysis(&docs);
+    let runs = 15;
+    let (mut base, mut ide_t, mut enc_t, mut total) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut count = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let lines = std::hint::black_box(text.as_bytes()).iter().filter(|&&b| b == b'\n').count();
+        base.push(t.elapsed());
+        let t = Instant::now();
+        let toks = hcl_types::ide::semantic_tokens(&docs, &analysis, 0);
+        let found = t.elapsed();
+        let t = Instant::now();
+        let data = hcl_types::lsp::encode_semantic_tokens(&text, &toks, hcl_types::lsp::Encoding::Utf16, None);
+        enc_t.push(t.elapsed());
+        ide_t.push(found);
+        total.push(found + t.elapsed());
+        count = data.len();
+        std::hint::black_box(lines);
+    }
+    report("lines counted (baseline)", size, &mut base);
+    report("semantic tokens: ide", size, &mut ide_t);
+    report("semantic tokens: encoding", size, &mut enc_t);
+    let (p50, p99) = report("semantic tokens in process", size, &mut total);
+    let b50 = percentile(&base, 0.5);
+    println!(
+        "{size:>6}  {:<34} {count} tokens, p50 {:.1}× the baseline, p99 {:.1}× its p50",
+        "",
+        ms(p50) / ms(b50).max(1e-6),
+        ms(p99) / ms(b50).max(1e-6)
+    );
+
+    let uri = format!("file://{}", path.display());
+    let mut server = Server::editor();
+    server.open(&path, &text);
+    server.diagnostics(1);
+    let (mut full, mut symbols) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let t = Instant::now();
+        let id = server.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
+        server.response(id);
+        full.push(t.elapsed());
+        let t = Instant::now();
+        let id = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+        server.response(id);
+        symbols.push(t.elapsed());
+    }
+    let (f50, _) = report("semanticTokens/full (server)", size, &mut full);
+    let (s50, _) = report("documentSymbol (server baseline)", size, &mut symbols);
+    println!("{size:>6}  {:<34} p50 ratio {:.2}", "semanticTokens/full : documentSymbol", ms(f50) / ms(s50).max(1e-6));
 }

@@ -48,10 +48,12 @@ async fn semantic_tokens_cover_an_output_type() {
     let text = "output \"o\" {\n  type  = map(string)\n  value = {}\n}\n";
     let u = s.open("o.tf", text).await;
     let t = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
-    let data: Vec<u64> = t["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
-    // `map` (a constructor, type 1) at line 1, column 10; `string` (a keyword,
-    // type 0) four characters on.
-    assert_eq!(data, [1, 10, 3, 1, 0, 0, 4, 6, 0, 0]);
+    // `map` a constructor and `string` a type keyword (both the language's own: +4).
+    let got = decode_tokens(text, &t["data"], Enc::Utf16);
+    assert_eq!(
+        got,
+        ["output:type", "\"o\":property+1", "type:property", "map:function+4", "string:type+4", "value:property"]
+    );
 }
 
 /// The module, which Terraform 1.15.5 validates with exactly two

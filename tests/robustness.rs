@@ -95,7 +95,7 @@ fn exercise(name: &str, text: &str, probes: &[usize]) {
     let Some(file) = SourceFile::new(PathBuf::from("/tmp/robust").join(name), text) else { return };
     let docs = vec![Document::parse(file)];
     let analysis = analyze(&docs);
-    let _ = ide::semantic_tokens(&analysis, 0);
+    let _ = ide::semantic_tokens(&docs, &analysis, 0);
     let _ = ide::inlay_hints(&analysis, 0);
     for d in &analysis.diagnostics[0] {
         assert!(d.range.start <= d.range.end && d.range.end <= text.len(), "{d:?} out of {}", text.len());

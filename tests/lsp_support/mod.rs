@@ -332,3 +332,48 @@ pub fn first_block(hover: &Value) -> String {
     let rest = md.strip_prefix("```hcl\n").unwrap_or_else(|| panic!("hover must open with a fenced block: {md}"));
     rest.split("\n```").next().unwrap().to_string()
 }
+
+/// The legend's names of token types, in the server's order (`lsp::TOKEN_TYPES`).
+pub const TOKEN_TYPES: [&str; 12] = [
+    "type",
+    "function",
+    "property",
+    "keyword",
+    "namespace",
+    "variable",
+    "parameter",
+    "string",
+    "number",
+    "operator",
+    "comment",
+    "enumMember",
+];
+
+/// Semantic tokens' `data` read back against the text, computed
+/// independently of the server: each token as `text:type`, and `+bits`
+/// when it has modifiers.
+pub fn decode_tokens(text: &str, data: &Value, enc: Enc) -> Vec<String> {
+    let data: Vec<u64> = data.as_array().expect("data").iter().map(|v| v.as_u64().unwrap()).collect();
+    let lines: Vec<&str> = text.split('\n').collect();
+    let byte = |line: &str, col: u64| -> usize {
+        let mut units = 0u64;
+        for (i, c) in line.char_indices() {
+            if units >= col {
+                return i;
+            }
+            units += if enc == Enc::Utf8 { c.len_utf8() as u64 } else { c.len_utf16() as u64 };
+        }
+        line.len()
+    };
+    let (mut line, mut col) = (0u64, 0u64);
+    data.chunks(5)
+        .map(|t| {
+            line += t[0];
+            col = if t[0] == 0 { col + t[1] } else { t[1] };
+            let l = lines[line as usize];
+            let (s, e) = (byte(l, col), byte(l, col + t[2]));
+            let mods = if t[4] == 0 { String::new() } else { format!("+{}", t[4]) };
+            format!("{}:{}{mods}", &l[s..e], TOKEN_TYPES[t[3] as usize])
+        })
+        .collect()
+}

@@ -5,6 +5,8 @@
 //! tokens with their spaces give back the input. The scanner is a loop over
 //! a stack of modes, never a recursion, so nesting costs no stack.
 
+use syntax::lexical::{heredoc_intro, ident_end, line_end};
+
 use crate::Error;
 
 /// A token's type, as far as the formatter tells them apart.
@@ -359,15 +361,6 @@ fn escaped_intro_end(b: &[u8], p: usize) -> usize {
     }
 }
 
-/// The end of a single-line comment or heredoc line: past its `\n`, or
-/// the end of the input.
-fn line_end(b: &[u8], p: usize) -> usize {
-    match b[p..].iter().position(|&c| c == b'\n') {
-        Some(i) => p + i + 1,
-        None => b.len(),
-    }
-}
-
 /// `digit (digit | '.' | [eE] [+-]? digit)*`, not ending in `.`.
 fn number_end(b: &[u8], p: usize) -> usize {
     let mut e = p + 1;
@@ -395,35 +388,4 @@ fn number_end(b: &[u8], p: usize) -> usize {
         }
     }
     last_good
-}
-
-fn ident_end(src: &str, p: usize) -> usize {
-    let mut e = p;
-    for (i, ch) in src[p..].char_indices() {
-        if i == 0 || ch == '-' || unicode_ident::is_xid_continue(ch) {
-            e = p + i + ch.len_utf8();
-        } else {
-            break;
-        }
-    }
-    e
-}
-
-/// `<<` `-`? identifier newline at `p`: the token's end and the marker.
-fn heredoc_intro(src: &str, p: usize) -> Option<(usize, (usize, usize))> {
-    let b = src.as_bytes();
-    let mut s = p + 2;
-    if b.get(s) == Some(&b'-') {
-        s += 1;
-    }
-    let ch = src.get(s..)?.chars().next()?;
-    if !(ch == '_' || unicode_ident::is_xid_start(ch)) {
-        return None;
-    }
-    let e = ident_end(src, s);
-    match (b.get(e), b.get(e + 1)) {
-        (Some(b'\n'), _) => Some((e + 1, (s, e))),
-        (Some(b'\r'), Some(b'\n')) => Some((e + 2, (s, e))),
-        _ => None,
-    }
 }

@@ -33,7 +33,7 @@ pub use quick_fix::{quick_fix, type_fix, QuickFix};
 pub use references::{callees, calls_to, document_highlight, references, Module, Reference};
 pub use rename::{is_identifier, left_out, prepare_rename, rename};
 pub use selection::selection_ranges;
-pub use semantic_tokens::{semantic_tokens, TokenKind};
+pub use semantic_tokens::{modifier, semantic_tokens, SemanticToken, TokenKind};
 pub use signature::{signature_help, signature_help_with, SignatureInfo};
 
 use analysis::Document;

@@ -175,6 +175,8 @@ pub struct Backend {
     log_level: Arc<std::sync::atomic::AtomicU8>,
     /// The workspace's diagnostics for clients that are published to (`background.rs`).
     background: Arc<background::Background>,
+    /// The last semantic tokens sent per document (for deltas).
+    tokens: Arc<Mutex<handlers::semantic_tokens::Previous>>,
 }
 
 /// The service over a backend `make` builds, with the methods
@@ -212,7 +214,9 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 /// its trees were last dropped) before they are dropped again.
 const TREES_KEPT: usize = 64;
 
-pub use to_proto::TOKEN_TYPES;
+/// The semantic tokens legend, and the encoding of ide tokens into LSP's (public
+/// for the latency benchmark, which times it in process).
+pub use to_proto::{semantic_tokens as encode_semantic_tokens, TOKEN_MODIFIERS, TOKEN_TYPES};
 
 impl Backend {
     pub fn new(client: Client) -> Self {
@@ -245,6 +249,7 @@ impl Backend {
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
             log_level: Arc::new(log::initial()),
             background: Arc::default(),
+            tokens: Arc::default(),
         }
     }
 
@@ -408,6 +413,20 @@ impl LanguageServer for Backend {
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         handlers::semantic_tokens::semantic_tokens_full(self, params).await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        handlers::semantic_tokens::semantic_tokens_full_delta(self, params).await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        handlers::semantic_tokens::semantic_tokens_range(self, params).await
     }
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {

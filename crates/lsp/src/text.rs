@@ -76,6 +76,91 @@ pub fn range(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> Range {
     Range { start: position(rope, r.start, enc), end: position(rope, r.end, enc) }
 }
 
+/// Positions of increasing offsets of one text, found in one walk over
+/// it: a whole document's semantic tokens are millions of offsets, and a
+/// rope lookup each would cost more than finding the tokens. Lines break
+/// as [`position`]'s do (`\n`, `\r\n`, `\r`); an offset is clamped into
+/// the text and must not be before the one asked before.
+pub struct Walk<'a> {
+    text: &'a [u8],
+    enc: Encoding,
+    line: u32,
+    line_start: usize,
+    /// The last offset placed on this line, and its column.
+    at: usize,
+    column: u32,
+}
+
+impl<'a> Walk<'a> {
+    pub fn new(text: &'a str, enc: Encoding) -> Walk<'a> {
+        Walk { text: text.as_bytes(), enc, line: 0, line_start: 0, at: 0, column: 0 }
+    }
+
+    pub fn position(&mut self, offset: usize) -> Position {
+        let offset = offset.clamp(self.at, self.text.len());
+        for brk in memchr::memchr2_iter(b'\n', b'\r', &self.text[self.at..offset]) {
+            let brk = self.at + brk;
+            // `\r\n` breaks once, at its `\n`.
+            if self.text[brk] == b'\r' && self.text.get(brk + 1) == Some(&b'\n') {
+                continue;
+            }
+            self.line += 1;
+            self.line_start = brk + 1;
+        }
+        if self.line_start > self.at {
+            (self.at, self.column) = (self.line_start, 0);
+        }
+        let between = &self.text[self.at..offset];
+        self.column += match self.enc {
+            Encoding::Utf8 => between.len() as u32,
+            Encoding::Utf16 => utf16_len(between),
+        };
+        self.at = offset;
+        Position { line: self.line, character: self.column }
+    }
+}
+
+/// Where each line of `range` starts and ends (without its break):
+/// a token that spans lines, as clients without multi-line tokens
+/// take it.
+pub fn lines(text: &str, range: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let text = text.as_bytes();
+    let range = range.start.min(text.len())..range.end.min(text.len());
+    let mut start = range.start;
+    let mut breaks = memchr::memchr2_iter(b'\n', b'\r', &text[range.clone()]).map(move |i| range.start + i);
+    let end = range.end;
+    std::iter::from_fn(move || {
+        if start > end {
+            return None;
+        }
+        match breaks.next() {
+            Some(brk) => {
+                let piece = start..brk;
+                let skip = if text[brk] == b'\r' && text.get(brk + 1) == Some(&b'\n') { 2 } else { 1 };
+                if skip == 2 {
+                    breaks.next();
+                }
+                start = brk + skip;
+                Some(piece)
+            }
+            None => {
+                let piece = start..end;
+                start = end + 1;
+                Some(piece)
+            }
+        }
+    })
+}
+
+/// UTF-16 code units of valid UTF-8 bytes: one per character, two for
+/// one of four bytes.
+fn utf16_len(bytes: &[u8]) -> u32 {
+    if bytes.is_ascii() {
+        return bytes.len() as u32;
+    }
+    bytes.iter().map(|&b| u32::from((b & 0xC0) != 0x80) + u32::from(b >= 0xF0)).sum()
+}
+
 /// Applies one content change in place and returns the bytes it replaced
 /// (`None` when it replaced everything). A range is clamped and ordered,
 /// so no change can panic.
@@ -126,6 +211,20 @@ mod tests {
         assert_eq!(offset(&rope, pos(0, 99), Encoding::Utf16), 2);
         assert_eq!(offset(&rope, pos(9, 0), Encoding::Utf8), 6);
         assert_eq!(position(&rope, 999, Encoding::Utf8), pos(1, 2));
+    }
+
+    #[test]
+    fn a_walk_places_offsets_as_the_rope_does() {
+        let text = "a = \"😀x\"\r\nb\rcé = 1\n\nlast";
+        let rope = Rope::from_str(text);
+        for enc in [Encoding::Utf8, Encoding::Utf16] {
+            let mut walk = Walk::new(text, enc);
+            for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+                assert_eq!(walk.position(offset), position(&rope, offset, enc), "{offset} {enc:?}");
+            }
+        }
+        let pieces: Vec<_> = lines(text, 0..text.len()).map(|r| &text[r]).collect();
+        assert_eq!(pieces, ["a = \"😀x\"", "b", "cé = 1", "", "last"]);
     }
 
     #[test]

@@ -143,41 +143,70 @@ pub(crate) fn inlay_hint(rope: &Rope, offset: usize, label: String, enc: Encodin
     }
 }
 
-/// The legend of [`semantic_tokens`]: a token's type is its index here.
-pub const TOKEN_TYPES: [SemanticTokenType; 3] =
-    [SemanticTokenType::TYPE, SemanticTokenType::FUNCTION, SemanticTokenType::PROPERTY];
+/// The legend of [`semantic_tokens`]: a token's type is its index here,
+/// in the order of `ide::TokenKind` (docs/spec/lsp.md, "Semantic tokens").
+pub const TOKEN_TYPES: [SemanticTokenType; 12] = [
+    SemanticTokenType::TYPE,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::NAMESPACE,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::PARAMETER,
+    SemanticTokenType::STRING,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::OPERATOR,
+    SemanticTokenType::COMMENT,
+    SemanticTokenType::ENUM_MEMBER,
+];
 
-/// Tokens as LSP encodes them: each relative to the one before; a token
-/// spanning lines is left out.
-pub(crate) fn semantic_tokens(
-    rope: &Rope,
-    tokens: Vec<(std::ops::Range<usize>, ide::TokenKind)>,
+/// The modifiers' legend: bit `i` is the modifier here at `i`, as in
+/// `ide::modifier`.
+pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 3] =
+    [SemanticTokenModifier::DECLARATION, SemanticTokenModifier::READONLY, SemanticTokenModifier::DEFAULT_LIBRARY];
+
+/// Tokens as LSP encodes them, each relative to the one before, found in
+/// one walk over `text` (the shown text the offsets are in); a token that
+/// spans lines becomes one per line. Only the tokens that meet `within`,
+/// when given (`semanticTokens/range`).
+pub fn semantic_tokens(
+    text: &str,
+    tokens: &[ide::SemanticToken],
     enc: Encoding,
-) -> SemanticTokens {
-    let mut data = Vec::new();
+    within: Option<std::ops::Range<usize>>,
+) -> Vec<SemanticToken> {
+    let mut walk = text::Walk::new(text, enc);
+    let mut data = Vec::with_capacity(tokens.len());
     let (mut prev_line, mut prev_start) = (0u32, 0u32);
-    for (r, kind) in tokens {
-        let r = range(rope, &r, enc);
-        if r.start.line != r.end.line {
-            continue;
+    let (from, to) = within.map_or((0, usize::MAX), |r| (r.start, r.end));
+    let first = tokens.partition_point(|t| t.range.end <= from);
+    for t in tokens[first..].iter().take_while(|t| t.range.start < to) {
+        let token_type = t.kind as u32;
+        let multi = text.as_bytes().get(t.range.clone()).is_some_and(|b| memchr::memchr2(b'\n', b'\r', b).is_some());
+        let mut place = |r: std::ops::Range<usize>| {
+            if r.is_empty() {
+                return;
+            }
+            let start = walk.position(r.start);
+            let end = walk.position(r.end);
+            let delta_line = start.line - prev_line;
+            let delta_start = if delta_line == 0 { start.character - prev_start } else { start.character };
+            data.push(SemanticToken {
+                delta_line,
+                delta_start,
+                length: end.character - start.character,
+                token_type,
+                token_modifiers_bitset: u32::from(t.modifiers),
+            });
+            (prev_line, prev_start) = (start.line, start.character);
+        };
+        if multi {
+            text::lines(text, t.range.clone()).for_each(&mut place);
+        } else {
+            place(t.range.clone());
         }
-        let delta_line = r.start.line - prev_line;
-        let delta_start = if delta_line == 0 { r.start.character - prev_start } else { r.start.character };
-        data.push(SemanticToken {
-            delta_line,
-            delta_start,
-            length: r.end.character - r.start.character,
-            token_type: match kind {
-                ide::TokenKind::Type => 0,
-                ide::TokenKind::Function => 1,
-                ide::TokenKind::Property => 2,
-            },
-            token_modifiers_bitset: 0,
-        });
-        prev_line = r.start.line;
-        prev_start = r.start.character;
     }
-    SemanticTokens { result_id: None, data }
+    data
 }
 
 pub(crate) fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {

@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod dialect;
 pub mod foreign;
 pub mod json;
+pub mod lexical;
 pub mod lines;
 pub mod recover;
 pub mod scan;

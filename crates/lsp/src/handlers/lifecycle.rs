@@ -74,8 +74,12 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             inlay_hint_provider: Some(OneOf::Left(true)),
             semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
                 SemanticTokensOptions {
-                    legend: SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: vec![] },
-                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    legend: SemanticTokensLegend {
+                        token_types: TOKEN_TYPES.to_vec(),
+                        token_modifiers: to_proto::TOKEN_MODIFIERS.to_vec(),
+                    },
+                    full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                    range: Some(true),
                     ..Default::default()
                 },
             )),

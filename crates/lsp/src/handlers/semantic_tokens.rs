@@ -1,26 +1,143 @@
-//! `textDocument/semanticTokens/full`.
+//! `textDocument/semanticTokens/full`, `…/full/delta` and `…/range`.
+//!
+//! A full answer is remembered per document under a result id, so the next
+//! `full/delta` sends only the run of tokens that changed (one edit: the
+//! tokens between the common head and tail). What is remembered is
+//! bounded ([`Previous`]): a forgotten id gets full tokens again, as LSP
+//! allows.
+
+use std::collections::VecDeque;
 
 use super::prelude::*;
+
+/// At most this many documents' tokens are remembered…
+const DOCUMENTS: usize = 16;
+/// …and at most this many tokens in all (2 M is a 10 MB file's; 40 MB).
+const TOKENS: usize = 2_000_000;
+
+/// The last full tokens sent per document, newest last.
+#[derive(Default)]
+pub(crate) struct Previous {
+    entries: VecDeque<(Uri, String, Arc<Vec<SemanticToken>>)>,
+    next_id: u64,
+}
+
+impl Previous {
+    /// Remembers `data` as `uri`'s latest tokens; returns its result id.
+    fn remember(&mut self, uri: &Uri, data: Arc<Vec<SemanticToken>>) -> String {
+        self.next_id += 1;
+        let id = self.next_id.to_string();
+        self.entries.retain(|(u, _, _)| u != uri);
+        self.entries.push_back((uri.clone(), id.clone(), data));
+        while self.entries.len() > DOCUMENTS
+            || self.entries.len() > 1 && self.entries.iter().map(|e| e.2.len()).sum::<usize>() > TOKENS
+        {
+            self.entries.pop_front();
+        }
+        id
+    }
+
+    fn get(&self, uri: &Uri, id: &str) -> Option<Arc<Vec<SemanticToken>>> {
+        self.entries.iter().find(|(u, i, _)| u == uri && i == id).map(|e| e.2.clone())
+    }
+}
+
+/// The document's tokens, encoded; `within` a range of its text.
+async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option<Vec<SemanticToken>>> {
+    let Some(snap) = b.snapshot(uri).await else { return Ok(None) };
+    let data = blocking(move || {
+        let within = within.map(|r| {
+            from_proto::offset(&snap.rope, r.start, snap.enc)..from_proto::offset(&snap.rope, r.end, snap.enc)
+        });
+        let d = &snap.docs[snap.index];
+        // In the text the user sees (a JSON file's own: a type expression
+        // in a JSON string is coloured where it is).
+        let mut tokens = ide::semantic_tokens(&snap.docs, &snap.analysis(), snap.index);
+        if syntax::json::is_json_path(&d.file.path) {
+            for t in &mut tokens {
+                t.range = d.shown_range(&t.range);
+            }
+            tokens.retain(|t| !t.range.is_empty());
+            tokens.sort_by_key(|t| (t.range.start, t.range.end));
+            tokens.dedup_by(|a, b| a.range.start < b.range.end);
+        }
+        to_proto::semantic_tokens(d.shown_text().as_str(), &tokens, snap.enc, within)
+    })
+    .await?;
+    Ok(Some(data))
+}
 
 pub(crate) async fn semantic_tokens_full(
     b: &Backend,
     params: SemanticTokensParams,
 ) -> Result<Option<SemanticTokensResult>> {
-    let Some(snap) = b.snapshot(&params.text_document.uri).await else { return Ok(None) };
-    let (rope, enc) = (snap.rope.clone(), snap.enc);
-    let tokens = blocking(move || {
-        // In the text the user sees (a JSON file's own: a type expression
-        // in a JSON string is coloured where it is).
-        let d = &snap.docs[snap.index];
-        let mut tokens: Vec<_> = ide::semantic_tokens(&snap.analysis(), snap.index)
-            .into_iter()
-            .map(|(r, k)| (d.shown_range(&r), k))
-            .filter(|(r, _)| !r.is_empty())
-            .collect();
-        tokens.sort_by_key(|(r, _)| (r.start, r.end));
-        tokens.dedup_by(|a, b| a.0.start < b.0.end);
-        tokens
+    let uri = params.text_document.uri;
+    let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
+    let data = Arc::new(data);
+    let id = b.tokens.locked().remember(&uri, data.clone());
+    let data = Arc::try_unwrap(data).unwrap_or_else(|d| (*d).clone());
+    Ok(Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data })))
+}
+
+pub(crate) async fn semantic_tokens_full_delta(
+    b: &Backend,
+    params: SemanticTokensDeltaParams,
+) -> Result<Option<SemanticTokensFullDeltaResult>> {
+    let uri = params.text_document.uri;
+    let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
+    let data = Arc::new(data);
+    let (before, id) = {
+        let mut previous = b.tokens.locked();
+        (previous.get(&uri, &params.previous_result_id), previous.remember(&uri, data.clone()))
+    };
+    let Some(before) = before else {
+        let data = (*data).clone();
+        return Ok(Some(SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id), data })));
+    };
+    let edits = delta(&before, &data).into_iter().collect();
+    Ok(Some(SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })))
+}
+
+pub(crate) async fn semantic_tokens_range(
+    b: &Backend,
+    params: SemanticTokensRangeParams,
+) -> Result<Option<SemanticTokensRangeResult>> {
+    let Some(data) = encoded(b, &params.text_document.uri, Some(params.range)).await? else { return Ok(None) };
+    Ok(Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data })))
+}
+
+/// The one edit that turns `old` into `new`: what lies between their
+/// common head and tail (`start` and `deleteCount` count integers, five
+/// a token); none when they are equal.
+fn delta(old: &[SemanticToken], new: &[SemanticToken]) -> Option<SemanticTokensEdit> {
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..].iter().rev().zip(new[head..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let (removed, added) = (old.len() - head - tail, &new[head..new.len() - tail]);
+    (removed > 0 || !added.is_empty()).then(|| SemanticTokensEdit {
+        start: (head * 5) as u32,
+        delete_count: (removed * 5) as u32,
+        data: Some(added.to_vec()),
     })
-    .await?;
-    Ok(Some(SemanticTokensResult::Tokens(to_proto::semantic_tokens(&rope, tokens, enc))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(line: u32, len: u32) -> SemanticToken {
+        SemanticToken { delta_line: line, delta_start: 0, length: len, token_type: 0, token_modifiers_bitset: 0 }
+    }
+
+    #[test]
+    fn a_delta_is_the_run_between_the_common_ends() {
+        let old = [t(0, 1), t(1, 2), t(1, 3), t(1, 4)];
+        let new = [t(0, 1), t(1, 9), t(1, 8), t(1, 3), t(1, 4)];
+        let e = delta(&old, &new).unwrap();
+        assert_eq!((e.start, e.delete_count), (5, 5));
+        assert_eq!(e.data.unwrap(), [t(1, 9), t(1, 8)]);
+        assert!(delta(&old, &old).is_none());
+        // The tail is not counted twice when one list is the other's head.
+        let e = delta(&old[..2], &old).unwrap();
+        assert_eq!((e.start, e.delete_count, e.data.unwrap().len()), (10, 0, 2));
+    }
 }

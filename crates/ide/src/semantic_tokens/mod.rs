@@ -1,0 +1,124 @@
+//! Semantic tokens of the whole language (docs/spec/lsp.md, "Semantic
+//! tokens"): a forgiving scan of the text (`lex`), each token classified
+//! by where it stands (`classify`: block types and labels, argument names,
+//! references by their namespace, functions, keywords, literals,
+//! operators, comments), and over them the parts of type expressions the
+//! analysis found (constructors, type keywords, attribute names), which
+//! win where both speak. One linear pass, no tree: a 10 MB file costs a
+//! scan, not a parse.
+
+mod classify;
+mod lex;
+
+use std::ops::Range;
+
+use analysis::module::ModuleAnalysis;
+use analysis::Document;
+use syntax::typeexpr::NodeKind;
+
+/// What a token is; the LSP legend lists them in this order
+/// (`lsp::to_proto::TOKEN_TYPES`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// Block types, resource and data source types, type keywords.
+    Type,
+    /// Function calls, type constructors.
+    Function,
+    /// Argument names, attributes of a value, object keys, outputs.
+    Property,
+    /// `for`, `in`, `if`, template directives, `true`, `false`, `null`.
+    Keyword,
+    /// The roots of references (`var`, `local`, `module`, `each`, …),
+    /// modules, providers and a provider function's namespace.
+    Namespace,
+    /// Locals, resources' names, `for` variables, other bare names.
+    Variable,
+    /// Input variables (a module's parameters).
+    Parameter,
+    String,
+    Number,
+    /// Operators and a template's `${`, `%{` and `}`.
+    Operator,
+    Comment,
+    /// Labels of blocks that declare nothing (`provisioner "local-exec"`).
+    EnumMember,
+}
+
+/// Token modifiers, as bits; the legend lists them in bit order
+/// (`lsp::to_proto::TOKEN_MODIFIERS`).
+pub mod modifier {
+    /// Where the name is declared (a label, a local's name, a `for` variable).
+    pub const DECLARATION: u8 = 1;
+    /// A local value: named once, never assigned again.
+    pub const READONLY: u8 = 2;
+    /// Defined by the language: built-in functions and types, `var`, `each`, ….
+    pub const DEFAULT_LIBRARY: u8 = 4;
+}
+
+/// A token: its bytes in the document's text, its kind and modifiers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SemanticToken {
+    pub range: Range<usize>,
+    pub kind: TokenKind,
+    pub modifiers: u8,
+}
+
+/// The tokens of document `doc`, sorted and never overlapping, in its
+/// text's offsets (for a JSON file, the lowering's: only the type
+/// expressions, since the JSON itself is the client's to colour).
+pub fn semantic_tokens(docs: &[Document], analysis: &ModuleAnalysis, doc: usize) -> Vec<SemanticToken> {
+    let types = type_tokens(analysis, doc);
+    let Some(d) = docs.get(doc) else { return types };
+    if syntax::json::is_json_path(&d.file.path) {
+        return types;
+    }
+    let lexical = classify::classify(d.file.text.as_str(), d.file.kind, d.file.dialect);
+    merge(lexical, types)
+}
+
+/// The parts of type expressions the analysis found.
+fn type_tokens(analysis: &ModuleAnalysis, doc: usize) -> Vec<SemanticToken> {
+    let mut out: Vec<SemanticToken> = analysis
+        .type_nodes
+        .get(doc)
+        .map(|nodes| {
+            nodes
+                .iter()
+                .map(|n| {
+                    let (kind, modifiers) = match n.kind {
+                        NodeKind::Keyword => (TokenKind::Type, modifier::DEFAULT_LIBRARY),
+                        NodeKind::Named => (TokenKind::Type, 0),
+                        NodeKind::Constructor => (TokenKind::Function, modifier::DEFAULT_LIBRARY),
+                        NodeKind::Attribute => (TokenKind::Property, 0),
+                    };
+                    SemanticToken { range: n.name_range.clone(), kind, modifiers }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort_by_key(|t| (t.range.start, t.range.end));
+    out.dedup_by(|a, b| a.range.start < b.range.end);
+    out
+}
+
+/// Both lists in order; a lexical token that overlaps a type token gives
+/// way to it.
+fn merge(lexical: Vec<SemanticToken>, types: Vec<SemanticToken>) -> Vec<SemanticToken> {
+    if types.is_empty() {
+        return lexical;
+    }
+    let mut out = Vec::with_capacity(lexical.len() + types.len());
+    let mut types = types.into_iter().peekable();
+    for t in lexical {
+        while let Some(ty) = types.next_if(|ty| ty.range.start < t.range.end) {
+            out.push(ty);
+        }
+        let overlaps = out.last().is_some_and(|last: &SemanticToken| last.range.end > t.range.start)
+            || types.peek().is_some_and(|ty| ty.range.start < t.range.end);
+        if !overlaps {
+            out.push(t);
+        }
+    }
+    out.extend(types);
+    out
+}
