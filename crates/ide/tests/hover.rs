@@ -139,14 +139,12 @@ output "c" { value = local.$0c }
 }
 
 #[test]
-fn nothing_on_a_keyword() {
+fn a_top_level_keyword_describes_its_block() {
     check(
         r#"
 varia$0ble "x" {}
 "#,
-        expect![[r#"
-            no hover
-        "#]],
+        expect![[r#""#]],
     );
 }
 
