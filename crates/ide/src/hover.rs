@@ -13,6 +13,7 @@ use types::Type;
 
 use crate::*;
 
+mod declared;
 mod language;
 mod names;
 
@@ -179,6 +180,7 @@ pub fn hover_in<'a>(
             prose.push(EPHEMERAL.to_string());
         }
         prose.extend(resources::reference_description(analysis, text));
+        prose.extend(declared::declared_beside_value(docs, analysis, text, &main.ty));
     }
     Some(HoverInfo { range: main.range.clone(), ty: main.ty.clone(), prose })
 }

@@ -41,7 +41,7 @@ resource "aws_instance" "web" {
 "#,
         expect![[r#"
             `count`: number
-            Meta-argument `count` of `resource`: optional (the language's own, not the provider's or the module's).
+            Meta-argument `count` of a `resource` block: optional (the language's own, not the provider's or the module's).
             ---
             How many instances to create, indexed by `count.index`. Not with `for_each`.
         "#]],
@@ -58,7 +58,7 @@ resource "demo_thing" "t" {
 "#,
         expect![[r#"
             `for_each`: any
-            Meta-argument `for_each` of `resource`: optional (the language's own, not the provider's or the module's).
+            Meta-argument `for_each` of a `resource` block: optional (the language's own, not the provider's or the module's).
             ---
             A map, or a set of strings: one instance per element, read as `each.key` and `each.value`. Not with `count`.
         "#]],
@@ -77,7 +77,7 @@ resource "aws_instance" "web" {
 "#,
         expect![[r#"
             `lifecycle`: object({create_before_destroy = bool, ignore_changes = list(any), prevent_destroy = bool, replace_triggered_by = list(any)})
-            Meta-argument block `lifecycle` of `resource`: optional (the language's own, not the provider's or the module's).
+            Meta-argument block `lifecycle` of a `resource` block: optional (the language's own, not the provider's or the module's).
             ---
             How Terraform creates, replaces and destroys the object.
         "#]],
@@ -135,7 +135,7 @@ module "net" {
 "#,
         expect![[r#"
             `source`: string
-            Meta-argument `source` of `module`: required (the language's own, not the provider's or the module's).
+            Meta-argument `source` of a `module` block: required (the language's own, not the provider's or the module's).
             ---
             Where the module's code is: a local path (`./net`), a registry address (`NS/NAME/PROVIDER`) or a remote address (git, S3, HTTP…).
         "#]],
@@ -168,7 +168,7 @@ variable "x" {
 "#,
         expect![[r#"
             `type`: any
-            Argument `type` of `variable`: optional.
+            Argument `type` of a `variable` block: optional.
             ---
             The type constraint values are converted to (a type expression: `string`, `list(object({…}))`).
         "#]],
@@ -189,7 +189,7 @@ variable "x" {
 "#,
         expect![[r#"
             `validation`: object({condition = bool, error_message = string})
-            Block `validation` of `variable`: optional.
+            Block `validation` of a `variable` block: optional.
             ---
             A rule the value must follow, checked when it is set.
         "#]],
@@ -206,7 +206,7 @@ output "o" {
 "#,
         expect![[r#"
             `value`: any
-            Argument `value` of `output`: required.
+            Argument `value` of an `output` block: required.
             ---
             The value the output returns.
         "#]],
@@ -223,7 +223,7 @@ loc$0als {
 "#,
         expect![[r#"
             `locals`: any
-            Block `locals` of a module file: optional.
+            Block `locals` of a module file.
             ---
             Declares local values, each named by its key and read as `local.NAME`.
         "#]],
@@ -240,7 +240,7 @@ terraform {
 "#,
         expect![[r#"
             `required_version`: string
-            Argument `required_version` of `terraform`: optional.
+            Argument `required_version` of a `terraform` block: optional.
             ---
             The Terraform versions this configuration works with (`>= 1.5`).
         "#]],
@@ -257,7 +257,7 @@ provider "aws" {
 "#,
         expect![[r#"
             `alias`: string
-            Meta-argument `alias` of `provider`: optional (the language's own, not the provider's or the module's).
+            Meta-argument `alias` of a `provider` block: optional (the language's own, not the provider's or the module's).
             ---
             A second name for another configuration of the same provider, referred to as `PROVIDER.ALIAS`.
         "#]],
@@ -320,7 +320,7 @@ run "plan" {
 "#,
         expect![[r#"
             `command`: any
-            Argument `command` of `run`: optional.
+            Argument `command` of a `run` block: optional.
             ---
             `apply` (the default) or `plan`.
         "#]],
@@ -357,7 +357,7 @@ mock_prov$0ider "aws" {}
 "#,
         expect![[r#"
             `mock_provider`: object({alias = string, source = string})
-            Block `mock_provider` of a test file: optional.
+            Block `mock_provider` of a test file.
             ---
             A provider whose resources and data sources are faked: nothing is created (Terraform 1.7).
         "#]],
@@ -375,7 +375,7 @@ component "pet" {
 "#,
         expect![[r#"
             `source`: string
-            Meta-argument `source` of `component`: required (the language's own, not the provider's or the module's).
+            Meta-argument `source` of a `component` block: required (the language's own, not the provider's or the module's).
             ---
             Where the component's module is: a local path or a registry address.
         "#]],
@@ -393,7 +393,7 @@ deployment "prod" {
 "#,
         expect![[r#"
             `inputs`: map(any)
-            Argument `inputs` of `deployment`: optional.
+            Argument `inputs` of a `deployment` block: optional.
             ---
             The stack's variables for this deployment.
         "#]],
@@ -448,4 +448,62 @@ fn every_row_of_the_language_table_hovers() {
     }
     assert!(count > 150, "{count} rows");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// terraform-ls#1512: `type = any` with an object default: the declared
+/// constraint and the value's type, side by side.
+#[test]
+fn a_reference_shows_the_declared_constraint_beside_the_value_type() {
+    check(
+        r#"
+variable "settings" {
+  type    = any
+  default = { name = "a", size = 2 }
+}
+output "s" { value = var.sett$0ings }
+"#,
+        expect![[r#"
+            `var.settings`: any
+            Variable `settings` is declared here (main.tf:1)
+            ---
+            Declared `any`; its default's type is `object({name = string, size = number})`.
+        "#]],
+    );
+}
+
+/// An optional attribute without a default: declared `optional(string)`,
+/// null when not set.
+#[test]
+fn an_optional_attribute_shows_its_declaration() {
+    check(
+        r#"
+variable "o" {
+  type = object({ name = string, note = optional(string) })
+}
+output "n" { value = var.o.no$0te }
+"#,
+        expect![[r#"
+            `var.o.note`: union(none, string)
+            Variable `o` is declared here (main.tf:1)
+            ---
+            Declared `optional(string)` (in variable `o`'s type): `null` when the value leaves it out.
+        "#]],
+    );
+}
+
+/// Where the declared type is the value's, nothing more is said.
+#[test]
+fn a_reference_whose_value_is_its_declared_type() {
+    check(
+        r#"
+variable "n" {
+  type = number
+}
+output "n" { value = var.$0n }
+"#,
+        expect![[r#"
+            `var.n`: number
+            Variable `n` is declared here (main.tf:1)
+        "#]],
+    );
 }

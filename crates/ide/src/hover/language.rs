@@ -118,11 +118,8 @@ fn row(line: &'static str) -> Option<Row> {
         "block" => Kind::Block,
         _ => return None,
     };
-    let parsed = if ty.is_empty() {
-        Type::any()
-    } else {
-        parse_type_str(ty, TypeContext::new(Dialect::Terraform)).declared
-    };
+    let parsed =
+        if ty.is_empty() { Type::any() } else { parse_type_str(ty, TypeContext::new(Dialect::Terraform)).declared };
     Some(Row {
         files: Files::parse(files)?,
         block,

@@ -51,7 +51,10 @@ fn row_prose(row: &Row, files: Files) -> Vec<String> {
         ("", Files::Test) => "a test file",
         ("", Files::Stack) => "a stack file",
         ("", Files::Deploy) => "a deployment file",
-        (path, _) if !path.contains('.') => &format!("a `{path}` block"),
+        (path, _) if !path.contains('.') => {
+            let article = if path.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            &format!("{article} `{path}` block")
+        }
         (path, _) => &format!("`{}`", path.replace('.', " › ")),
     };
     let presence = match (row.block, row.required, row.deprecated) {
@@ -88,8 +91,14 @@ fn no_schema(name: &Name, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
                 // The schema is known and has no such name: the
                 // diagnostics say so.
                 Some(s) if s.find_kind(kind, ty).is_some() => return None,
-                Some(_) => format!("`{}` of {noun} `{ty}`: no provider schema loaded has this type, so its arguments are not typed.", name.word),
-                None => format!("`{}` of {noun} `{ty}`: no provider schema is known, so its arguments are not typed.", name.word),
+                Some(_) => format!(
+                    "`{}` of {noun} `{ty}`: no provider schema loaded has this type, so its arguments are not typed.",
+                    name.word
+                ),
+                None => format!(
+                    "`{}` of {noun} `{ty}`: no provider schema is known, so its arguments are not typed.",
+                    name.word
+                ),
             }
         }
         "provider" => {
