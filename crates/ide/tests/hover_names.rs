@@ -52,7 +52,7 @@ resource "aws_instance" "web" {
 fn count_beside_a_schemas_arguments() {
     check_with_schema(
         r#"
-resource "demo_thing" "t" {
+resource "demo_instance" "t" {
   for_e$0ach = toset(["a"])
 }
 "#,
