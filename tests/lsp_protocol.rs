@@ -82,7 +82,7 @@ async fn a_closing_brace_formats_the_block_it_closes() {
     );
 }
 
-/// `text` with the (non-overlapping, single-line) edits applied.
+/// `text` with the (non-overlapping) edits applied.
 fn apply(text: &str, edits: &Value) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
     let offset = |p: &Value| -> usize {

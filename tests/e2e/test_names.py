@@ -40,7 +40,7 @@ async def test_hover_on_argument_names(client, tmp_path, enc):
 async def test_on_type_formatting_indents_as_terraform_fmt(client, tmp_path, enc):
     result = await initialize(client, tmp_path, enc)
     trigger = result.capabilities.document_on_type_formatting_provider
-    assert trigger.first_trigger_character == "}" and trigger.more_trigger_character == ["\n"]
+    assert trigger.first_trigger_character == "}" and list(trigger.more_trigger_character) == ["\n"]
     options = types.FormattingOptions(tab_size=4, insert_spaces=True)
 
     # A newline typed after `lifecycle {` in a block not closed yet.
@@ -61,9 +61,11 @@ async def test_on_type_formatting_indents_as_terraform_fmt(client, tmp_path, enc
             text_document=types.TextDocumentIdentifier(uri=doc), position=pos(text, text.rindex("}") + 1, enc), ch="}", options=options
         )
     )
-    lines = text.split("\n")
+    # (ASCII text: positions are character offsets in either encoding.)
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    out = text
     for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        assert e.range.start.line == e.range.end.line
-        line = lines[e.range.start.line]
-        lines[e.range.start.line] = line[: e.range.start.character] + e.new_text + line[e.range.end.character :]
-    assert "\n".join(lines) == "locals {\n  a  = 1\n  bb = 2\n}\n", edits
+        a = starts[e.range.start.line] + e.range.start.character
+        b = starts[e.range.end.line] + e.range.end.character
+        out = out[:a] + e.new_text + out[b:]
+    assert out == "locals {\n  a  = 1\n  bb = 2\n}\n", edits

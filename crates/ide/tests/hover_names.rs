@@ -158,6 +158,56 @@ module "vpc" {
     );
 }
 
+/// `dynamic` and its arguments are the language's; what is inside its
+/// `content` is the provider's.
+#[test]
+fn a_dynamic_blocks_for_each() {
+    check(
+        r#"
+resource "aws_security_group" "sg" {
+  dynamic "ingress" {
+    for_ea$0ch = var.ports
+    content {
+      from_port = ingress.value
+    }
+  }
+}
+"#,
+        expect![[r#""#]],
+    );
+    check(
+        r#"
+resource "aws_security_group" "sg" {
+  dynamic "ingress" {
+    for_each = var.ports
+    content {
+      from_p$0ort = ingress.value
+    }
+  }
+}
+"#,
+        expect![[r#""#]],
+    );
+}
+
+/// A module that is read, and has no such variable: the diagnostics say so,
+/// hover nothing.
+#[test]
+fn a_name_a_read_module_lacks() {
+    check(
+        r#"
+//- main.tf
+module "net" {
+  source = "./net"
+  cid$0r   = "10.0.0.0/16"
+}
+//- net/main.tf
+variable "cidr_block" {}
+"#,
+        expect![[r#""#]],
+    );
+}
+
 #[test]
 fn a_variables_type_argument() {
     check(

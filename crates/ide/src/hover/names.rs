@@ -7,6 +7,7 @@
 
 use std::ops::Range;
 
+use analysis::calls::Callee;
 use analysis::module::ModuleAnalysis;
 use analysis::Document;
 use schema::BlockKind;
@@ -109,12 +110,18 @@ fn no_schema(name: &Name, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
             return Some(HoverInfo { range: name.range.clone(), ty: Type::any(), prose: vec![line] });
         }
         "module" => {
-            // A module read has its variables noted on the arguments; one
-            // whose source is not read has none.
-            let line = format!(
-                "`{}` of module `{ty}`: the module's source is not read, so its variables are unknown. A registry or remote source is read once `terraform init` has installed it (`.terraform/modules`).",
-                name.word
-            );
+            // A module read has its variables noted on the arguments (and
+            // a name it lacks is a diagnostic): only one not read is left.
+            let why = match analysis.context.callee(ty) {
+                Some(Callee::Module(_)) => return None,
+                Some(Callee::Missing(_)) => "its source has no module files".to_string(),
+                Some(Callee::Opaque) => "the call cannot be followed (a cycle, or too deep)".to_string(),
+                Some(Callee::Unsaved) => "an unsaved document's calls are not followed".to_string(),
+                Some(Callee::NotInstalled) | None => "its source is not read: a registry or remote source is read once \
+                                                      `terraform init` has installed it (`.terraform/modules`)"
+                    .to_string(),
+            };
+            let line = format!("`{}` of module `{ty}`: the module's variables are unknown, {why}.", name.word);
             return Some(HoverInfo { range: name.range.clone(), ty: Type::any(), prose: vec![line] });
         }
         _ => return None,
@@ -156,12 +163,9 @@ fn name_at(d: &Document, offset: usize) -> Option<Name<'_>> {
         let mut words = head.split_whitespace();
         let ty = words.next()?;
         let label = words.next().map(|l| l.trim_matches('"'));
-        match ty {
-            // A dynamic block's `content` is the block it names.
-            "dynamic" => blocks.push((label?, None)),
-            "content" if blocks.last().is_some() => {}
-            _ => blocks.push((ty, label)),
-        }
+        // (`dynamic` stays itself: its `for_each` and `content` are the
+        // language's; what is inside `content` is the provider's.)
+        blocks.push((ty, label));
     }
     // A top-level name is a block's type only at the item's start.
     if blocks.is_empty() && (argument || prefix.trim() != "") {
