@@ -153,7 +153,7 @@ module "vpc" {
 "#,
         expect![[r#"
             `cidr`: any
-            `cidr` of module `vpc`: the module's source is not read, so its variables are unknown. A registry or remote source is read once `terraform init` has installed it (`.terraform/modules`).
+            `cidr` of module `vpc`: the module's variables are unknown. Its source is not read: a registry or remote source is read once `terraform init` has installed it (`.terraform/modules`).
         "#]],
     );
 }
@@ -173,7 +173,12 @@ resource "aws_security_group" "sg" {
   }
 }
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            `for_each`: any
+            Argument `for_each` of `resource › dynamic`: required.
+            ---
+            The collection: one block per element, read as `LABEL.key` and `LABEL.value` (or the iterator's name).
+        "#]],
     );
     check(
         r#"
@@ -186,7 +191,9 @@ resource "aws_security_group" "sg" {
   }
 }
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            no hover
+        "#]],
     );
 }
 
@@ -204,7 +211,9 @@ module "net" {
 //- net/main.tf
 variable "cidr_block" {}
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            no hover
+        "#]],
     );
 }
 

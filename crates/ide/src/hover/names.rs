@@ -114,14 +114,16 @@ fn no_schema(name: &Name, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
             // a name it lacks is a diagnostic): only one not read is left.
             let why = match analysis.context.callee(ty) {
                 Some(Callee::Module(_)) => return None,
-                Some(Callee::Missing(_)) => "its source has no module files".to_string(),
-                Some(Callee::Opaque) => "the call cannot be followed (a cycle, or too deep)".to_string(),
-                Some(Callee::Unsaved) => "an unsaved document's calls are not followed".to_string(),
-                Some(Callee::NotInstalled) | None => "its source is not read: a registry or remote source is read once \
+                Some(Callee::Missing(_)) => "Its source has no module files".to_string(),
+                Some(Callee::Opaque) => "The call cannot be followed (a cycle, or too deep)".to_string(),
+                Some(Callee::Unsaved) => "An unsaved document's calls are not followed".to_string(),
+                Some(Callee::NotInstalled) | None => {
+                    "Its source is not read: a registry or remote source is read once \
                                                       `terraform init` has installed it (`.terraform/modules`)"
-                    .to_string(),
+                        .to_string()
+                }
             };
-            let line = format!("`{}` of module `{ty}`: the module's variables are unknown, {why}.", name.word);
+            let line = format!("`{}` of module `{ty}`: the module's variables are unknown. {why}.", name.word);
             return Some(HoverInfo { range: name.range.clone(), ty: Type::any(), prose: vec![line] });
         }
         _ => return None,
