@@ -197,6 +197,38 @@ resource "aws_security_group" "sg" {
     );
 }
 
+/// A called module's variable: its type, description, default and (Terraform
+/// 1.15) deprecation.
+#[test]
+fn a_module_argument_shows_its_variable_and_deprecation() {
+    check(
+        r#"
+//- main.tf
+module "net" {
+  source = "./net"
+  old_ci$0dr = "10.0.0.0/16"
+}
+//- net/main.tf
+variable "old_cidr" {
+  type        = string
+  description = "The network's range."
+  default     = null
+  deprecated  = "Use `cidr` instead."
+}
+"#,
+        expect![[r#"
+            `old_cidr`: string
+            Variable `old_cidr` of module `net` (main.tf)
+            ---
+            The network's range.
+            ---
+            **Deprecated**: Use `cidr` instead.
+            ---
+            Default: `null`
+        "#]],
+    );
+}
+
 /// A module that is read, and has no such variable: the diagnostics say so,
 /// hover nothing.
 #[test]
