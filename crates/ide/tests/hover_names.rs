@@ -598,3 +598,19 @@ output "n" { value = var.$0n }
         "#]],
     );
 }
+
+/// A character of several bytes before a name (found by
+/// tests/robustness.rs): no panic.
+#[test]
+fn a_multibyte_character_before_a_name() {
+    check(
+        r#"
+resource "a" "b" {
+  ¥cou$0nt = 2
+}
+"#,
+        expect![[r#"
+            no hover
+        "#]],
+    );
+}
