@@ -164,6 +164,32 @@ fn bench(size: &str, edits: usize) {
     report("hover", size, &mut hovers);
     report("completion", size, &mut completions);
 
+    // Hover on argument names (issue 48.1): a name two spaces into its
+    // line before `=` (`type`, `description`, a resource's arguments, a
+    // local's name), in the same file, as many as the hovers above.
+    let names: Vec<usize> = text
+        .match_indices("\n  ")
+        .map(|(i, _)| i + 3)
+        .filter(|&i| {
+            // Two spaces in: an argument of a top-level block, not a key
+            // of an object value.
+            let line = &text[i..text[i..].find('\n').map_or(text.len(), |e| i + e)];
+            let word = line.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+            !word.is_empty() && line[word.len()..].trim_start().starts_with('=')
+        })
+        .take(2000)
+        .collect();
+    let mut name_hovers = Vec::new();
+    for k in 0..edits.min(names.len()) {
+        let at = names[(k * 104_729) % names.len()];
+        let pos = position(&text, at + 1);
+        let t = Instant::now();
+        let id = server.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos}));
+        server.response(id);
+        name_hovers.push(t.elapsed());
+    }
+    report("hover on argument names", size, &mut name_hovers);
+
     // An unbalanced `{` or `"` in the middle of the file, then removed.
     let mut unbalanced = Vec::new();
     for (k, ch) in ["{", "\"", "{", "\"", "{", "\"", "{", "\"", "{", "\""].iter().enumerate() {

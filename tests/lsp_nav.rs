@@ -69,14 +69,15 @@ async fn selection_ranges_answer_each_position_and_links_point_at_the_registry()
 }
 
 #[tokio::test]
-async fn reference_lenses_only_when_the_setting_asks() {
+async fn reference_lenses_by_default_and_none_when_the_setting_says_so() {
     let tf = "variable \"n\" {}\noutput \"o\" { value = var.n }\nlocals { a = var.n }\n";
-    let mut s = Session::start(Enc::Utf16).await;
+    let mut s = Session::start_with(Enc::Utf16, json!({"hclTypes": {"codeLens": {"references": false}}})).await;
     let u = s.open("main.tf", tf).await;
     let lenses = s.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).await;
     assert_eq!(lenses, json!([]));
 
-    let mut s = Session::start_with(Enc::Utf16, json!({"hclTypes": {"codeLens": {"references": true}}})).await;
+    // On by default (issue 48.5): a client that shows lenses asks for them.
+    let mut s = Session::start(Enc::Utf16).await;
     let u = s.open("main.tf", tf).await;
     let lenses = s.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).await;
     let titles: Vec<&str> = lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();

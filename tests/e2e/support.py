@@ -338,6 +338,21 @@ def change(client, doc_uri: str, version: int, text: str, old: str, new: str, en
     return text[:start] + new + text[start + len(old) :]
 
 
+def pos(text: str, offset: int, enc: str) -> types.Position:
+    return types.Position(**offset_to_position(text, offset, enc))
+
+
+def open_doc(client, path, text, language="hcl"):
+    """Writes `text` at `path` and opens it (version 1) in a pytest-lsp client."""
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri(path), language_id=language, version=1, text=text)
+        )
+    )
+    return uri(path)
+
+
 def first_block(hover) -> str:
     value = hover.contents.value
     assert value.startswith("```hcl\n"), f"hover must open with a fenced block: {value!r}"

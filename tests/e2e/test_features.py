@@ -7,7 +7,7 @@ import time
 import pytest
 from lsprotocol import types
 
-from support import capabilities, first_block, initialize, offset_to_position, uri, wait_published
+from support import capabilities, first_block, initialize, open_doc, pos, uri, wait_published
 
 # `output` and `promise` are not type keywords of the pcl dialect
 # (type-expressions.md §1): these two labels are reported as `type-dialect`
@@ -23,20 +23,6 @@ config "p" "promise(int)" {}
 
 typed = { note = "😀é", v = flag ? o : p }
 """
-
-
-def pos(text: str, offset: int, enc: str) -> types.Position:
-    return types.Position(**offset_to_position(text, offset, enc))
-
-
-def open_doc(client, path, text, language="hcl"):
-    path.write_text(text, encoding="utf-8")
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri(path), language_id=language, version=1, text=text)
-        )
-    )
-    return uri(path)
 
 
 @pytest.mark.parametrize("enc", ["utf-8", "utf-16"])

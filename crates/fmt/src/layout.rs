@@ -26,6 +26,12 @@ pub(crate) fn format(toks: &mut [Tok<'_>]) {
     cells(toks, &lines);
 }
 
+/// Sets only the indentation (the spaces before each line's first token).
+pub(crate) fn indent_only(toks: &mut [Tok<'_>]) {
+    let lines = lines(toks);
+    indent(toks, &lines);
+}
+
 /// The net brackets a token opens (positive) or closes (negative).
 pub(crate) fn bracket_change(k: K) -> i64 {
     match k {

@@ -12,7 +12,10 @@
 
 mod layout;
 mod lex;
+mod on_type;
 mod tree;
+
+pub use on_type::{block_start, line_indent};
 
 use std::fmt;
 use std::ops::Range;

@@ -13,6 +13,10 @@ use types::Type;
 
 use crate::*;
 
+mod declared;
+mod language;
+mod names;
+
 /// What hover shows: the type (one line of canonical text) and prose.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HoverInfo {
@@ -131,7 +135,8 @@ pub fn hover_in<'a>(
     }
     // An expression: the innermost one, with every note recorded for it.
     let Some(best) = probe.iter().filter(|t| contains(&t.range)).min_by_key(|t| t.range.len()) else {
-        return resources::hover_argument(docs, doc, offset, analysis);
+        return resources::hover_argument(docs, doc, offset, analysis)
+            .or_else(|| names::hover_name(docs, doc, offset, analysis));
     };
     let same: Vec<_> = probe.iter().filter(|t| t.range == best.range).collect();
     let main = same.iter().find(|t| !matches!(t.note, Note::Checked(..))).unwrap_or(&same[0]);
@@ -178,6 +183,7 @@ pub fn hover_in<'a>(
             prose.push(EPHEMERAL.to_string());
         }
         prose.extend(resources::reference_description(analysis, text));
+        prose.extend(declared::declared_beside_value(docs, analysis, text, &main.ty));
     }
     Some(HoverInfo { range: main.range.clone(), ty: main.ty.clone(), prose })
 }

@@ -83,7 +83,9 @@ pub(super) fn hover_argument(
     let d = docs.get(doc)?;
     let text = &d.file.text;
     let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
-    let start = text[..offset.min(text.len())].rfind(|c: char| !is_word(c)).map_or(0, |p| p + 1);
+    // (A non-word character before the name may be several bytes long.)
+    let before = text.get(..offset.min(text.len()))?;
+    let start = before.char_indices().rev().find(|&(_, c)| !is_word(c)).map_or(0, |(i, c)| i + c.len_utf8());
     let end = text[start..].find(|c: char| !is_word(c)).map_or(text.len(), |p| start + p);
     let word = text.get(start..end).filter(|w| !w.is_empty())?;
     let after = text[end..].trim_start_matches([' ', '\t']);

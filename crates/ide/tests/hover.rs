@@ -68,6 +68,8 @@ output "s" { value = var.o.si$0ze }
         expect![[r#"
             `var.o.size`: number
             Variable `o` is declared here (main.tf:1)
+            ---
+            Declared `optional(number, 1)` (in variable `o`'s type): the default it names when the value leaves it out.
         "#]],
     );
 }
@@ -139,13 +141,16 @@ output "c" { value = local.$0c }
 }
 
 #[test]
-fn nothing_on_a_keyword() {
+fn a_top_level_keyword_describes_its_block() {
     check(
         r#"
 varia$0ble "x" {}
 "#,
         expect![[r#"
-            no hover
+            `variable`: object({default = any, description = string, ephemeral = bool, nullable = bool, sensitive = bool, type = any})
+            Block `variable` of a module file.
+            ---
+            Declares an input variable of the module: a value the caller (or the root module's user) sets, read as `var.NAME`.
         "#]],
     );
 }

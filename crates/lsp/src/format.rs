@@ -8,7 +8,7 @@ use std::path::Path;
 
 use ropey::Rope;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use tower_lsp_server::ls_types::{Range, TextEdit};
+use tower_lsp_server::ls_types::{Position, Range, TextEdit};
 
 use crate::text::{self, Encoding};
 
@@ -81,4 +81,29 @@ fn refused(e: fmt::Error) -> Error {
         message: format!("not formatted: a syntax error at line {}, column {}: {}", e.line, e.column, e.message).into(),
         data: None,
     }
+}
+
+/// `textDocument/onTypeFormatting` after `ch` was typed at `pos`: for `}`,
+/// the block it closes as [`range`] formats it (when the document parses),
+/// else the `}` line's indentation; for a newline, the new line's
+/// indentation. Indentation is `terraform fmt`'s (`fmt::line_indent`), read
+/// from the text as it is: the rest of a document being typed need not
+/// parse. Minimal edits; none when nothing changes.
+pub(crate) fn on_type(rope: &Rope, path: &Path, pos: Position, ch: &str, enc: Encoding) -> Option<Vec<TextEdit>> {
+    let src = rope.to_string();
+    let at = text::offset(rope, pos, enc).min(src.len());
+    let line_start = src[..at].rfind('\n').map_or(0, |p| p + 1);
+    if ch == "}" {
+        let close = src[..at].rfind('}')?;
+        if let Some(open) = fmt::block_start(&src, close) {
+            if let Ok(found) = fmt::format_range(&src, open..close + 1, style(path)) {
+                return Some(found.and_then(|e| edit(rope, &src, e.range, &e.text, enc)).unwrap_or_default());
+            }
+        }
+    } else if ch != "\n" {
+        return None;
+    }
+    let indent = fmt::line_indent(&src, line_start)?;
+    let lead = src[line_start..].len() - src[line_start..].trim_start_matches([' ', '\t']).len();
+    edit(rope, &src, line_start..line_start + lead, &" ".repeat(indent), enc)
 }

@@ -433,6 +433,11 @@ impl LanguageServer for Backend {
         handlers::definition::goto_definition(self, params).await
     }
 
+    async fn goto_declaration(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        // HCL declares each name once: its declaration is its definition.
+        handlers::definition::goto_definition(self, params).await
+    }
+
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         handlers::references::references(self, params).await
     }
@@ -479,6 +484,14 @@ impl LanguageServer for Backend {
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         handlers::code_lens::code_lens(self, params).await
+    }
+
+    async fn on_type_formatting(&self, params: DocumentOnTypeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        handlers::on_type_formatting::on_type_formatting(self, params).await
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        handlers::execute_command::execute_command(self, params).await
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -310,7 +310,7 @@ impl Backend {
 
     /// The reports of the closed files of the modules an edit affects (or
     /// of the module of `only`, for that file). Runs off the message loop.
-    fn closed_reports(&self, only: Option<&Path>) -> Vec<Report> {
+    pub(crate) fn closed_reports(&self, only: Option<&Path>) -> Vec<Report> {
         let (open, enc, recheck) = {
             let st = self.state.locked();
             let open: HashSet<PathBuf> = st.documents.open.keys().cloned().collect();

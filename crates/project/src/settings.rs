@@ -227,13 +227,21 @@ pub struct Settings {
     pub id: u64,
 }
 
+/// A new [`Settings::id`].
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             dialects: Vec::new(),
             severity: BTreeMap::new(),
             inlay_hints: true,
-            code_lens_references: false,
+            // On where the client shows lenses (a client that does not
+            // never asks for them): issue 48.5.
+            code_lens_references: true,
             log_level: None,
             schemas: None,
             session: Arc::default(),
@@ -252,8 +260,7 @@ impl Settings {
     /// Unknown or malformed entries are skipped, not fatal.
     pub fn from_json(v: &serde_json::Value) -> Settings {
         let v = v.get("hclTypes").unwrap_or(v);
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let mut s = Settings { id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed), ..Settings::default() };
+        let mut s = Settings { id: next_id(), ..Settings::default() };
         if let Some(map) = v.get("dialects").and_then(|d| d.as_object()) {
             for (glob, dialect) in map {
                 let (Ok(g), Some(Ok(d))) = (globset::Glob::new(glob), dialect.as_str().map(str::parse::<Dialect>))
@@ -297,6 +304,20 @@ impl Settings {
         let packages = files("packageSchemas", &|p| read_cached(p, schema::pulumi::load_package).is_ok());
         s.schemas = schemas::from_files(&providers, &packages).ok().filter(|s| !s.is_empty()).map(Arc::new);
         (s.provider_files, s.package_files) = (providers, packages);
+        s
+    }
+
+    /// These settings with their schema files read again (the caches
+    /// dropped first: `schemas::forget_all`), as new settings (what was
+    /// made of the old ones is not kept): the `hcl-types.reloadSchemas`
+    /// command.
+    pub fn schemas_reloaded(&self) -> Settings {
+        schemas::forget_all();
+        let mut s = Settings { id: next_id(), ..self.clone() };
+        s.provider_files.retain(|p| read_cached(p, schema::load).is_ok());
+        s.package_files.retain(|p| read_cached(p, schema::pulumi::load_package).is_ok());
+        s.schemas =
+            schemas::from_files(&s.provider_files, &s.package_files).ok().filter(|s| !s.is_empty()).map(Arc::new);
         s
     }
 

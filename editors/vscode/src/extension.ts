@@ -130,7 +130,7 @@ export function serverSettings(): { hclTypes: Record<string, unknown> } {
       dialects: c.get<Record<string, string>>("dialects", {}),
       severity: c.get<Record<string, string>>("severity", {}),
       inlayHints: { enable: c.get<boolean>("inlayHints.enable", true) },
-      codeLens: { references: c.get<boolean>("codeLens.references", false) },
+      codeLens: { references: c.get<boolean>("codeLens.references", true) },
       logLevel: c.get<string>("logLevel", "info"),
       providerSchemas: schemaPaths(c.get<unknown>("providerSchemas", [])),
       packageSchemas: schemaPaths(c.get<unknown>("packageSchemas", [])),

@@ -321,6 +321,10 @@ pub(super) fn describe_input_at(inf: &mut Infer, range: Range<usize>, input: &In
     if let Some(d) = &input.description {
         inf.note(range.clone(), &ty, Note::Doc(d.clone()));
     }
+    if let Some(why) = &input.deprecated {
+        // (Terraform 1.15's `deprecated`: hover says it where it is set.)
+        inf.note(range.clone(), &ty, Note::Doc(format!("**Deprecated**: {why}")));
+    }
     let default = match (&input.default, input.required) {
         (Some(d), _) => format!("Default: `{d}`"),
         (None, true) => format!("Required: the {} has no default.", w.input),

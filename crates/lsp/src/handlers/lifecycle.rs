@@ -84,6 +84,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
                 },
             )),
             definition_provider: Some(OneOf::Left(true)),
+            declaration_provider: Some(DeclarationCapability::Simple(true)),
             references_provider: Some(OneOf::Left(true)),
             document_highlight_provider: Some(OneOf::Left(true)),
             rename_provider: Some(OneOf::Right(RenameOptions {
@@ -102,6 +103,14 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
+            document_on_type_formatting_provider: Some(DocumentOnTypeFormattingOptions {
+                first_trigger_character: "}".into(),
+                more_trigger_character: Some(vec!["\n".into()]),
+            }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: super::execute_command::commands(),
+                work_done_progress_options: Default::default(),
+            }),
             diagnostic_provider: pull.then(|| {
                 DiagnosticServerCapabilities::Options(DiagnosticOptions {
                     identifier: Some("hcl-types".into()),

@@ -25,6 +25,8 @@ pub mod provided;
 pub fn from_files(providers: &[PathBuf], packages: &[PathBuf]) -> Result<Schemas, (PathBuf, String)> {
     let mut files = Vec::new();
     let mut h = rustc_hash::FxHasher::default();
+    // Read again after [`forget_all`]: a new version, though no time changed.
+    RELOADS.load(std::sync::atomic::Ordering::Relaxed).hash(&mut h);
     for path in providers {
         let (schemas, mtime) = read_cached(path, load).map_err(|e| (path.clone(), e))?;
         (path, mtime).hash(&mut h);
@@ -51,7 +53,7 @@ pub fn from_files(providers: &[PathBuf], packages: &[PathBuf]) -> Result<Schemas
 pub fn with_own(base: Option<&Schemas>, own: Arc<ProviderSchemas>, key: u64) -> Schemas {
     let path = own::cache_path(key).unwrap_or_default();
     let mut h = rustc_hash::FxHasher::default();
-    (base.map(|b| b.version), key).hash(&mut h);
+    (base.map(|b| b.version), key, RELOADS.load(std::sync::atomic::Ordering::Relaxed)).hash(&mut h);
     let label = "the module's `terraform providers schema`".to_string();
     let mut files = vec![SchemaFile { label, source: source(&path), path, schemas: own, trusted: true }];
     files.extend(base.iter().flat_map(|b| b.files.iter().cloned()));
@@ -101,6 +103,23 @@ fn source(path: &Path) -> Source {
 type Shared = Arc<dyn std::any::Any + Send + Sync>;
 type Cache = Mutex<HashMap<PathBuf, (SystemTime, Shared)>>;
 
+/// How many times [`forget_all`] ran (part of every schema set's version).
+static RELOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn cache() -> &'static Cache {
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(Cache::default)
+}
+
+/// Drops every schema read (the files named, and the modules' own
+/// printed ones that are not being printed now): the next use reads or
+/// prints them again (`hcl-types.reloadSchemas`).
+pub fn forget_all() {
+    RELOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    cache().locked().clear();
+    own::forget_finished();
+}
+
 /// A schema file read by `read`, read again only when its modification
 /// time changed (one process-wide cache for every kind of schema). Only a
 /// regular file of at most [`crate::fsread::SCHEMA_CAP`] bytes is read: a
@@ -109,8 +128,7 @@ pub fn read_cached<T: Send + Sync + 'static>(
     path: &Path,
     read: fn(&[u8]) -> Result<T, String>,
 ) -> Result<(Arc<T>, SystemTime), String> {
-    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
-    let cache = CACHE.get_or_init(Cache::default);
+    let cache = cache();
     // The caller knows the path: messages do not repeat it.
     let fail = |e: &dyn std::fmt::Display| e.to_string();
     // Opened first (never blocking on a FIFO), so the time is that of

@@ -250,6 +250,12 @@ fn states() -> &'static Mutex<HashMap<u64, State>> {
     STATES.get_or_init(Mutex::default)
 }
 
+/// Forgets the schemas printed and the runs that failed (not those
+/// running): each is printed again when next asked for.
+pub(crate) fn forget_finished() {
+    states().locked().retain(|_, s| matches!(s, State::Running));
+}
+
 /// Whether the schema of `dir` is still being printed (started by
 /// [`in_background`]), so a server knows to analyse again once it is done.
 pub fn running(exe: &Path, dir: &Path) -> bool {
