@@ -335,6 +335,25 @@ pub struct Context {
     /// `symbols` blocks), read by the project layer
     /// ([`crate::module::symbol_libraries::load`]).
     pub symbols: crate::module::symbol_libraries::Libraries,
+    /// The files Terragrunt units generate into the module as they run it
+    /// (`generate` blocks, docs/spec/terragrunt.md §6): analysed with the
+    /// module's own, never shown as files (see [`Generated`]).
+    pub generated: Generated,
+}
+
+/// Files a Terragrunt unit writes into the module it runs (its `generate`
+/// blocks), parsed: read by the project layer
+/// ([`crate::module::terragrunt_generate`]), analysed after the module's
+/// own documents (their diagnostics are not the user's to see: the memo
+/// leaves them out). Equal when the same files hold the same texts.
+#[derive(Clone, Debug, Default)]
+pub struct Generated(pub Arc<[crate::Document]>);
+
+impl PartialEq for Generated {
+    fn eq(&self, other: &Generated) -> bool {
+        self.0.len() == other.0.len()
+            && self.0.iter().zip(other.0.iter()).all(|(a, b)| a.file.path == b.file.path && a.file.text == b.file.text)
+    }
 }
 
 /// Reads a file an analysis needs besides the module's documents (a

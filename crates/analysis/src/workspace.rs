@@ -205,6 +205,7 @@ impl Workspace {
             schemas: self.schemas.clone(),
             reader: self.reader.clone(),
             symbols: Default::default(),
+            generated: Default::default(),
         }
     }
 
@@ -324,7 +325,7 @@ const MAX_FOLDERS: usize = 100;
 /// gruntwork-io/terragrunt `pkg/config/config_helpers.go`), and
 /// `#parent:FILE#dir:/REST` the file REST beside it; else a path relative
 /// to the unit's directory. `None` when there is no such file.
-fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+pub(crate) fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
     let file = included_path(files, dir, source)?;
     files.read(&file)?;
     Some(normalize(&file))
@@ -333,7 +334,7 @@ fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf>
 /// The path an include's call source names (see [`included_file`]),
 /// whether or not a file is there; `None` when `find_in_parent_folders`
 /// finds nothing.
-fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+pub(crate) fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
     match source.strip_prefix(crate::calls::PARENT) {
         Some(wanted) => {
             let (name, beside) = match wanted.split_once(crate::calls::BESIDE) {
@@ -356,7 +357,7 @@ fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf>
 /// include names leads to, seen from the unit in `dir`
 /// (`module::terraform_source_in`): `None` when the file has no source,
 /// `Some(None)` when it has one not followed (remote or built otherwise).
-fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -> Option<Option<PathBuf>> {
+pub(crate) fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -> Option<Option<PathBuf>> {
     let file = included_file(files, dir, include)?;
     let text = files.read(&file)?;
     Some(match crate::module::terraform_source_in(&text)? {

@@ -54,6 +54,9 @@ pub struct Graph {
     /// Per module with OpenTofu `symbols` blocks: the directories of the
     /// symbol libraries it read (an edit there refreshes it, [`Self::callers`]).
     libraries: Mutex<HashMap<Key, Vec<PathBuf>>>,
+    /// The Terragrunt units of the tree, for what they generate into the
+    /// modules they run ([`crate::generate`]).
+    units: Mutex<crate::generate::Units>,
 }
 
 /// What a module's context was resolved from: while its calls, the
@@ -211,6 +214,22 @@ impl Graph {
             };
         }
         memo.set_symbols(symbols);
+        self.prepare_generated(sources, docs, memo);
+    }
+
+    /// The files Terragrunt units generate into a Terraform module as they
+    /// run it, into its context (docs/spec/terragrunt.md §6).
+    fn prepare_generated(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        let Some((dir, Family::Terraform)) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
+        if is_virtual(&dir) {
+            return;
+        }
+        let (events, tree) = (sources.disk.events(), &sources.settings.session.tree);
+        let (generated, _) = crate::generate::generated(&self.units, sources, events, tree, &dir, docs);
+        if memo.context().generated != generated {
+            let context = analysis::Context { generated, ..memo.context().clone() };
+            memo.set_context(context);
+        }
     }
 
     /// [`Self::prepare`]'s calls and schemas.
@@ -238,7 +257,8 @@ impl Graph {
             };
             let symbols = memo.context().symbols.clone();
             let reader = Some(settings.session.tree.reader());
-            memo.set_context(analysis::Context { schemas, calls, reader, symbols });
+            let generated = memo.context().generated.clone();
+            memo.set_context(analysis::Context { schemas, calls, reader, symbols, generated });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -264,7 +284,8 @@ impl Graph {
             ws.context(sources, &home, &calls)
         };
         let symbols = memo.context().symbols.clone();
-        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, ..resolved.context });
+        let generated = memo.context().generated.clone();
+        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, generated, ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));

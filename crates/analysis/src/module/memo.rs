@@ -232,7 +232,25 @@ impl Memo {
     }
 
     /// [`Self::analysis`], unless `stop` says to stop first (see [`Stop`]).
+    /// The files Terragrunt units generate into the module
+    /// ([`Context::generated`]) are analysed after `docs`; what is found in
+    /// them is left out of the answer, which describes `docs` alone.
     pub fn analysis_unless(&mut self, docs: &[Document], stop: Stop) -> Option<Arc<ModuleAnalysis>> {
+        if self.context.generated.0.is_empty() {
+            return self.analysis_of(docs, stop);
+        }
+        let all = self.with_generated(docs);
+        let whole = self.analysis_of(&all, stop)?;
+        Some(Arc::new(shown_only(&whole, docs.len())))
+    }
+
+    /// `docs` and the files generated into the module, in that order.
+    fn with_generated(&self, docs: &[Document]) -> Vec<Document> {
+        docs.iter().cloned().chain(self.context.generated.0.iter().cloned()).collect()
+    }
+
+    /// The analysis of `docs`, generated files among them.
+    fn analysis_of(&mut self, docs: &[Document], stop: Stop) -> Option<Arc<ModuleAnalysis>> {
         // (The last analysis when nothing changed since.)
         if let Some(patched) = self.patch(docs) {
             return Some(patched);
@@ -267,6 +285,14 @@ impl Memo {
     /// (what [`analyze_probe`] records, at the cost of one item).
     pub fn probe(&mut self, docs: &[Document], doc: usize, offset: usize) -> (Arc<ModuleAnalysis>, Vec<Typed>) {
         let analysis = self.analysis(docs);
+        let all;
+        let docs = match self.context.generated.0.is_empty() {
+            true => docs,
+            false => {
+                all = self.with_generated(docs);
+                &all[..]
+            }
+        };
         let Some(d) = docs.get(doc) else { return (analysis, Vec::new()) };
         // Like `probed`: an item whose range contains the offset, ends included.
         let Some(item) = d.items.iter().find(|i| i.range.start <= offset && offset <= i.range.end) else {
@@ -309,4 +335,21 @@ impl Memo {
         let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
         (analysis, recorded)
     }
+}
+
+/// `whole` (an analysis of `n` documents and the files generated after
+/// them) as an analysis of the first `n`: what lies in a generated file is
+/// no file's the user has (its declarations still type the module).
+fn shown_only(whole: &ModuleAnalysis, n: usize) -> ModuleAnalysis {
+    let mut a = whole.clone();
+    a.diagnostics.truncate(n);
+    a.type_nodes.truncate(n);
+    a.kept.truncate(n);
+    if a.symbols.iter().any(|s| s.doc >= n) {
+        a.symbols.retain(|s| s.doc < n);
+    }
+    if a.resources.iter().any(|s| s.doc >= n) {
+        a.resources.retain(|s| s.doc < n);
+    }
+    a
 }
