@@ -74,6 +74,8 @@ pub fn unit(files: &dyn Files, file: &Path) -> Option<Unit> {
         else {
             continue;
         };
+        // (One file included under several labels is read once.)
+        includes.retain(|(_, s)| *s != source);
         includes.push((label, source));
     }
     let module = match super::terraform_source_in(&text) {
