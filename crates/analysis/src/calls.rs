@@ -82,6 +82,17 @@ pub fn exposed_call(label: &str) -> String {
     format!("{INCLUDE}{label}#exposed")
 }
 
+/// The call name of a Terragrunt unit's `dependency "NAME"`: the module
+/// the dependency's unit runs, whose outputs are `dependency.NAME.outputs`
+/// (docs/spec/terragrunt.md §7).
+pub fn dependency_call(name: &str) -> String {
+    format!("#dependency:{name}")
+}
+
+/// How the source of a [`dependency_call`] starts: followed by the
+/// dependency's `config_path` (the unit whose module counts).
+pub const DEPENDENCY_OF: &str = "#dependency-of:";
+
 /// What an include's callee calls the included file's whole `inputs`.
 pub const INCLUDED: &str = "#inputs";
 
@@ -347,12 +358,26 @@ pub struct Context {
 /// own documents (their diagnostics are not the user's to see: the memo
 /// leaves them out). Equal when the same files hold the same texts.
 #[derive(Clone, Debug, Default)]
-pub struct Generated(pub Arc<[crate::Document]>);
+pub struct Generated {
+    pub docs: Arc<[crate::Document]>,
+    /// A unit (its `terragrunt.hcl`) that generates a file (its `path`)
+    /// into the module whose text is not known without running it: what
+    /// it may declare is not known either.
+    pub unknown: Option<(std::path::PathBuf, String)>,
+}
+
+impl Generated {
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty() && self.unknown.is_none()
+    }
+}
 
 impl PartialEq for Generated {
     fn eq(&self, other: &Generated) -> bool {
-        self.0.len() == other.0.len()
-            && self.0.iter().zip(other.0.iter()).all(|(a, b)| a.file.path == b.file.path && a.file.text == b.file.text)
+        self.unknown == other.unknown
+            && self.docs.len() == other.docs.len()
+            && (self.docs.iter().zip(other.docs.iter()))
+                .all(|(a, b)| a.file.path == b.file.path && a.file.text == b.file.text)
     }
 }
 

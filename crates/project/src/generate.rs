@@ -82,7 +82,7 @@ pub fn generated(
     tree: &crate::confine::Tree,
     dir: &Path,
     docs: &[Document],
-) -> (Generated, bool) {
+) -> Generated {
     let units = {
         use analysis::sync::Locked;
         units.locked().get(files, events, tree)
@@ -91,6 +91,5 @@ pub fn generated(
         return Default::default();
     }
     let own: Vec<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
-    let (docs, unknown) = generated_into(dir, &units, &own);
-    (Generated(docs.into()), unknown)
+    generated_into(dir, &units, &own)
 }

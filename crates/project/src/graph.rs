@@ -225,7 +225,7 @@ impl Graph {
             return;
         }
         let (events, tree) = (sources.disk.events(), &sources.settings.session.tree);
-        let (generated, _) = crate::generate::generated(&self.units, sources, events, tree, &dir, docs);
+        let generated = crate::generate::generated(&self.units, sources, events, tree, &dir, docs);
         if memo.context().generated != generated {
             let context = analysis::Context { generated, ..memo.context().clone() };
             memo.set_context(context);

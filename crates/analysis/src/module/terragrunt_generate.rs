@@ -247,13 +247,14 @@ fn relative(from: &Path, to: &Path) -> String {
 /// name is not written; of several units generating one name, the first
 /// one's text stands. A file whose text is known from a file outside the
 /// module keeps that file's path (a definition leads there); another is
-/// named by a path no disk has (it starts with a NUL byte). Also whether
-/// some unit generates a Terraform file whose text is not known.
-pub fn generated_into(dir: &Path, units: &[Unit], own: &[PathBuf]) -> (Vec<crate::Document>, bool) {
+/// named by a path no disk has (it starts with a NUL byte). Also the
+/// first unit that generates a Terraform file whose text is not known,
+/// and that file.
+pub fn generated_into(dir: &Path, units: &[Unit], own: &[PathBuf]) -> crate::calls::Generated {
     let dir = normalize(dir);
     let mut docs: Vec<crate::Document> = Vec::new();
     let mut targets: Vec<PathBuf> = Vec::new();
-    let mut unknown = false;
+    let mut unknown = None;
     for u in units.iter().filter(|u| u.module.as_deref() == Some(dir.as_path())) {
         for g in &u.files {
             let target = normalize(&dir.join(&g.path));
@@ -265,7 +266,7 @@ pub fn generated_into(dir: &Path, units: &[Unit], own: &[PathBuf]) -> (Vec<crate
                 continue;
             }
             let Contents::Known { text, from } = &g.contents else {
-                unknown = true;
+                unknown = unknown.take().or_else(|| Some((u.file.clone(), g.path.clone())));
                 continue;
             };
             targets.push(target.clone());
@@ -278,7 +279,7 @@ pub fn generated_into(dir: &Path, units: &[Unit], own: &[PathBuf]) -> (Vec<crate
             docs.push(crate::Document::parse(file));
         }
     }
-    (docs, unknown)
+    crate::calls::Generated { docs: docs.into(), unknown }
 }
 
 /// A path no file has: `target` after a NUL byte (the project layer's
