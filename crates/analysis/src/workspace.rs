@@ -227,6 +227,12 @@ impl Workspace {
                 return Callee::Opaque;
             }
         }
+        // A dependency without a unit there is not followed.
+        if let Some(path) = call.source.as_deref().and_then(|s| s.strip_prefix(crate::calls::DEPENDENCY_OF)) {
+            if dependency_module(files, dir, path).is_none() {
+                return Callee::Opaque;
+            }
+        }
         let Some(target) = resolve(files, &mut self.manifests, dir, call) else { return Callee::NotInstalled };
         let key = (target.clone(), call.family);
         if stack.contains(&key) || stack.len() > MAX_DEPTH {
@@ -289,6 +295,9 @@ fn resolve(files: &dyn Files, manifests: &mut Manifests, dir: &Path, call: &Call
     }
     if let Some(include) = source.strip_prefix(crate::calls::SOURCE_OF) {
         return included_terraform(files, dir, include).flatten();
+    }
+    if let Some(path) = source.strip_prefix(crate::calls::DEPENDENCY_OF) {
+        return dependency_module(files, dir, path).flatten();
     }
     if is_local(source) {
         return Some(normalize(&dir.join(source.replace('\\', "/"))));
@@ -364,6 +373,17 @@ pub(crate) fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -
         crate::module::IncludedSource::Local(source) => included_path(files, dir, &source).map(|p| normalize(&p)),
         crate::module::IncludedSource::NotFollowed => None,
     })
+}
+
+/// The module the unit at `config_path` (relative to the unit in `dir`)
+/// runs, as Terragrunt reads that unit (its own `terraform { source }`,
+/// an include's, or its directory: `terragrunt_generate::unit`). `None`
+/// when no `terragrunt.hcl` is there, `Some(None)` when its module is not
+/// followed (remote).
+fn dependency_module(files: &dyn Files, dir: &Path, config_path: &str) -> Option<Option<PathBuf>> {
+    let unit = normalize(&dir.join(config_path.replace('\\', "/")));
+    let unit = crate::module::terragrunt_generate::unit(files, &unit.join("terragrunt.hcl"))?;
+    Some(unit.module)
 }
 
 /// What a unit's include sees of the included file's module: only that

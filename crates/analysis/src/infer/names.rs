@@ -107,6 +107,9 @@ impl<'e, 's> Infer<'e, 's> {
         if let Some(found) = self.included_inputs(dialect, name, &range, ops) {
             return found;
         }
+        if let Some(found) = self.dependency_outputs(dialect, name, &range, ops) {
+            return found;
+        }
         if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
@@ -324,6 +327,55 @@ impl<'e, 's> Infer<'e, 's> {
         let t = whole.ty.clone();
         self.note(range.start..self.range(&ops[1]).end, &t, Note::Reference(Some(related.clone())));
         Some((self.apply(t, &ops[2..]), Note::Reference(Some(related))))
+    }
+
+    /// A Terragrunt unit's `dependency.NAME.outputs…` (terragrunt.md §7):
+    /// the outputs of the module the dependency's unit runs, so an output
+    /// it does not declare is HCL's "Unsupported attribute" once the
+    /// dependency is applied. `None` where the dependency's module is not
+    /// known (or its outputs are not the module's: `skip_outputs`, mocks
+    /// merged with the state).
+    fn dependency_outputs(
+        &mut self,
+        dialect: Dialect,
+        name: &str,
+        range: &Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<(Type, Note)> {
+        if dialect != Dialect::Hcl || name != "dependency" {
+            return None;
+        }
+        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+            _ => None,
+        };
+        let (label, "outputs") = (attr(0)?, attr(1)?) else { return None };
+        let Some(Callee::Module(i)) = self.env.callee(&crate::calls::dependency_call(label)) else { return None };
+        let whole = i.value();
+        if let Some(out) = attr(2) {
+            let Some(o) = i.output(out).filter(|_| !out.starts_with('#')) else {
+                let mut msg = format!(
+                    "the module of dependency `{label}` ({}) has no output `{out}`, so its state has none either",
+                    i.dir.display()
+                );
+                let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
+                if let Some(s) = types::suggest::closest(out, names) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                let r = range.start..self.range(&ops[2]).end;
+                self.report(Diagnostic::new(Code::Traversal, r, msg));
+                return Some((Type::any(), Note::Plain));
+            };
+            let related = Related {
+                path: Some(o.path.clone()),
+                range: o.name_range.clone(),
+                message: format!("output `{out}` of dependency `{label}`'s module"),
+            };
+            let t = o.ty.clone();
+            self.note(range.start..self.range(&ops[2]).end, &t, Note::Reference(Some(related.clone())));
+            return Some((self.apply(t, &ops[3..]), Note::Reference(Some(related))));
+        }
+        Some((self.apply(whole, &ops[2..]), Note::Plain))
     }
 
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a
