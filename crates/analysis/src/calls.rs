@@ -93,6 +93,17 @@ pub fn dependency_call(name: &str) -> String {
 /// dependency's `config_path` (the unit whose module counts).
 pub const DEPENDENCY_OF: &str = "#dependency-of:";
 
+/// What stands for the `K`th `unit "NAME"` block of a stack that
+/// instantiates a unit configuration: its `values` keys as outputs
+/// (docs/spec/terragrunt.md §8). Not a call any block declares: the
+/// project layer puts it in the unit's context.
+pub fn stack_values_call(k: usize) -> String {
+    format!("{STACK_VALUES}{k}")
+}
+
+/// How a [`stack_values_call`] starts.
+pub const STACK_VALUES: &str = "#stack-values:";
+
 /// What an include's callee calls the included file's whole `inputs`.
 pub const INCLUDED: &str = "#inputs";
 

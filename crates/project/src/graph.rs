@@ -220,11 +220,28 @@ impl Graph {
     /// The files Terragrunt units generate into a Terraform module as they
     /// run it, into its context (docs/spec/terragrunt.md §6).
     fn prepare_generated(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
-        let Some((dir, Family::Terraform)) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
+        let Some((dir, family)) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
         if is_virtual(&dir) {
             return;
         }
         let (events, tree) = (sources.disk.events(), &sources.settings.session.tree);
+        // A unit configuration that stacks instantiate: the `values` they
+        // give it, as callees of its context (terragrunt.md §8).
+        if family == Family::Hcl && docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
+            let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir);
+            if !given.is_empty() {
+                let mut calls = (*memo.context().calls).clone();
+                calls.extend(given);
+                if calls != *memo.context().calls {
+                    let context = analysis::Context { calls: Arc::new(calls), ..memo.context().clone() };
+                    memo.set_context(context);
+                }
+            }
+            return;
+        }
+        if family != Family::Terraform {
+            return;
+        }
         let generated = crate::generate::generated(&self.units, sources, events, tree, &dir, docs);
         if memo.context().generated != generated {
             let context = analysis::Context { generated, ..memo.context().clone() };

@@ -289,3 +289,92 @@ fn virtual_path(target: &Path) -> PathBuf {
     s.push(target.as_os_str());
     PathBuf::from(s)
 }
+
+/// A `unit "NAME" { source  path  values }` of a stack file
+/// (docs/spec/terragrunt.md §4, §8): the unit configuration its local
+/// `source` names reads `values.KEY` from what `values` sets (Terragrunt
+/// writes it as `terragrunt.values.hcl` beside the generated unit:
+/// `WriteValues` and `ReadValues` in gruntwork-io/terragrunt
+/// `pkg/config/stack.go`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackUnit {
+    /// The stack file, and the block's label.
+    pub stack: PathBuf,
+    pub name: String,
+    /// The directory `source` names (relative to the stack file's).
+    pub source: PathBuf,
+    /// Each key of `values = { … }` written as an object, with the type of
+    /// its value (a constant's, else `any`) and the key's range in the
+    /// stack file; `None` when `values` is built otherwise (not known).
+    pub values: Option<Vec<(String, types::Type, std::ops::Range<usize>)>>,
+}
+
+/// The `unit` blocks of the stack file `file` with a constant local
+/// `source`.
+pub fn stack_units(files: &dyn Files, file: &Path) -> Vec<StackUnit> {
+    let (Some(dir), Some(text)) = (file.parent(), files.read(file)) else { return Vec::new() };
+    let Ok(body) = syntax::deep::parse_body(&text) else { return Vec::new() };
+    let src = Source::new(&text, 0);
+    let mut out = Vec::new();
+    for b in body.blocks().filter(|b| b.ident.value().as_str() == "unit") {
+        let Some(name) = b.labels.first().map(super::label_text) else { continue };
+        let Some(Ok(Value::String(source))) = b.body.get_attribute("source").map(|a| eval(&a.value, src)) else {
+            continue;
+        };
+        if !crate::calls::is_local(&source) {
+            continue;
+        }
+        let values = match b.body.get_attribute("values").map(|a| &a.value) {
+            None => Some(Vec::new()),
+            Some(Expression::Object(obj)) => obj
+                .iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
+                        hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                        _ => return None,
+                    };
+                    let ty = eval(v.expr(), src).map_or_else(|_| types::Type::any(), |v| v.type_of());
+                    Some((key, ty, src.range(k)))
+                })
+                .collect(),
+            Some(_) => None,
+        };
+        let source = normalize(&dir.join(source.replace("//", "/")));
+        out.push(StackUnit { stack: file.to_path_buf(), name: name.to_string(), source, values });
+    }
+    out
+}
+
+/// The values the stack units that instantiate the unit configuration in
+/// `dir` give it, one callee per `unit` block (`#stack-values:K`, see
+/// [`crate::calls::stack_values_call`]): its outputs are the keys.
+pub fn stack_values_into(dir: &Path, units: &[StackUnit]) -> Vec<(String, crate::Callee)> {
+    let dir = normalize(dir);
+    let mut out = Vec::new();
+    for u in units.iter().filter(|u| u.source == dir) {
+        let Some(values) = &u.values else {
+            // Not known: no key can be said to be missing.
+            return Vec::new();
+        };
+        let outputs = values
+            .iter()
+            .map(|(name, ty, range)| crate::calls::OutputInfo {
+                name: name.clone(),
+                ty: ty.clone(),
+                description: Some(format!("the `values` of `unit \"{}\"`", u.name)),
+                path: u.stack.clone(),
+                name_range: range.clone(),
+                deprecated: None,
+                ephemeral: false,
+                constant: None,
+                typed: false,
+            })
+            .collect();
+        // (Its `dir` is the stack file, which messages name.)
+        let interface = crate::calls::Interface::new(u.stack.clone(), Vec::new(), outputs);
+        let name = crate::calls::stack_values_call(out.len());
+        out.push((name, crate::Callee::Module(std::sync::Arc::new(interface))));
+    }
+    out
+}
