@@ -100,7 +100,7 @@ pub fn unit(files: &dyn Files, file: &Path) -> Option<Unit> {
     let included: Vec<PathBuf> = includes.iter().filter_map(|(_, s)| included_file(files, &dir, s)).collect();
     let first_include = included.first().cloned();
     for path in &included {
-        let Some(text) = files.read(&path) else { continue };
+        let Some(text) = files.read(path) else { continue };
         let Ok(body) = syntax::deep::parse_body(&text) else { continue };
         let at = Place { files, unit: &dir, file: path, include: Some(path) };
         for (g, disabled) in blocks(&body, Source::new(&text, 0), &at) {
