@@ -358,15 +358,18 @@ impl<'e, 's> Infer<'e, 's> {
         if let Some(out) = attr(2) {
             let Some(o) = i.output(out).filter(|_| !out.starts_with('#')) else {
                 let mut msg = format!(
-                    "the module of dependency `{label}` ({}) has no output `{out}`, so its state has none either",
+                    "the module of dependency `{label}` ({}) has no output `{out}`, so its state has none either \
+                     (Terragrunt reads it as an empty value where it renders, not as an error)",
                     i.dir.display()
                 );
                 let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
                 if let Some(s) = types::suggest::closest(out, names) {
                     msg.push_str(&format!("; did you mean `{s}`?"));
                 }
+                // A warning: Terragrunt's own `TestTFRenderJsonWithInputsNotExistingOutput`
+                // (test/integration_json_tf_test.go) renders such an input as "".
                 let r = range.start..self.range(&ops[2]).end;
-                self.report(Diagnostic::new(Code::Traversal, r, msg));
+                self.report(Diagnostic::new(Code::Traversal, r, msg).with_severity(Severity::Warning));
                 return Some((Type::any(), Note::Plain));
             };
             let related = Related {
