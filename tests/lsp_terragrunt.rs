@@ -109,3 +109,34 @@ async fn editing_the_module_an_include_names_rechecks_the_unit() {
     let diags = s.newest_until(&unit, |d| d.is_empty()).await;
     assert!(diags.is_empty(), "{diags:?}");
 }
+
+/// A root `terragrunt.hcl` that a unit includes generates `variables.tf`
+/// into the module the unit runs (issue 43.1, docs/spec/terragrunt.md §6;
+/// `WriteToFile` in gruntwork-io/terragrunt internal/codegen/generate.go):
+/// the module's `var.env` is declared as it runs, and its definition is
+/// the file the text was read from.
+#[tokio::test]
+async fn a_module_has_what_its_units_generate_into_it() {
+    let mut s = Session::start_in_folder(Enc::Utf16).await;
+    for d in ["modules/app", "live/app", ".git"] {
+        std::fs::create_dir_all(s.dir.join(d)).unwrap();
+    }
+    s.disk(
+        "terragrunt.hcl",
+        "generate \"shared_vars\" {\n  path      = \"shared_vars.tf\"\n  if_exists = \"overwrite\"\n  \
+         contents  = file(\"variables.tf\")\n}\n",
+    );
+    s.disk("variables.tf", "variable \"env\" {\n  type = string\n}\n");
+    s.disk(
+        "live/app/terragrunt.hcl",
+        "include \"root\" {\n  path = find_in_parent_folders()\n}\n\nterraform {\n  source = \"../../modules//app\"\n}\n",
+    );
+    let m = s.open("modules/app/main.tf", "output \"env\" {\n  value = var.env\n}\n").await;
+    let diags = s.diagnostics(&m, 1).await;
+    assert!(diags.is_empty(), "{diags:?}");
+    let at = json!({"textDocument": {"uri": m}, "position": {"line": 1, "character": 15}});
+    let d = s.request("textDocument/definition", at).await;
+    let uri = d["uri"].as_str().unwrap_or("");
+    assert!(uri.ends_with("/variables.tf") && !uri.contains("modules/app"), "{d}");
+    assert_eq!(d["range"]["start"], json!({"line": 0, "character": 9}), "{d}");
+}

@@ -133,7 +133,7 @@ fn pkrvars_are_checked_against_the_templates_variables() {
         vars,
         vec![
             "prod.pkrvars.hcl:2:13: hint[implicit-conversion]: \"20\" converts implicitly to number",
-            "prod.pkrvars.hcl:3:13: error[type-mismatch]: a `tuple([string])` value cannot be used where `map(string)` is expected: tuple([string]) cannot convert to map(string)",
+            "prod.pkrvars.hcl:3:13: error[invalid-value]: invalid value for `map(string)`: […] is not an object: map(string) needs a { … } value",
             "prod.pkrvars.hcl:4:1: warning[undefined-reference]: `zone` is not a variable of this module; Packer ignores it with a warning",
         ]
     );

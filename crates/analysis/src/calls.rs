@@ -82,6 +82,28 @@ pub fn exposed_call(label: &str) -> String {
     format!("{INCLUDE}{label}#exposed")
 }
 
+/// The call name of a Terragrunt unit's `dependency "NAME"`: the module
+/// the dependency's unit runs, whose outputs are `dependency.NAME.outputs`
+/// (docs/spec/terragrunt.md §7).
+pub fn dependency_call(name: &str) -> String {
+    format!("#dependency:{name}")
+}
+
+/// How the source of a [`dependency_call`] starts: followed by the
+/// dependency's `config_path` (the unit whose module counts).
+pub const DEPENDENCY_OF: &str = "#dependency-of:";
+
+/// What stands for the `K`th `unit "NAME"` block of a stack that
+/// instantiates a unit configuration: its `values` keys as outputs
+/// (docs/spec/terragrunt.md §8). Not a call any block declares: the
+/// project layer puts it in the unit's context.
+pub fn stack_values_call(k: usize) -> String {
+    format!("{STACK_VALUES}{k}")
+}
+
+/// How a [`stack_values_call`] starts.
+pub const STACK_VALUES: &str = "#stack-values:";
+
 /// What an include's callee calls the included file's whole `inputs`.
 pub const INCLUDED: &str = "#inputs";
 
@@ -341,6 +363,39 @@ pub struct Context {
     /// untyped variable's default is reported only where the default is
     /// used (analysis.md §3.2, untyped variables).
     pub passed: Option<Arc<std::collections::BTreeSet<String>>>,
+    /// The files Terragrunt units generate into the module as they run it
+    /// (`generate` blocks, docs/spec/terragrunt.md §6): analysed with the
+    /// module's own, never shown as files (see [`Generated`]).
+    pub generated: Generated,
+}
+
+/// Files a Terragrunt unit writes into the module it runs (its `generate`
+/// blocks), parsed: read by the project layer
+/// ([`crate::module::terragrunt_generate`]), analysed after the module's
+/// own documents (their diagnostics are not the user's to see: the memo
+/// leaves them out). Equal when the same files hold the same texts.
+#[derive(Clone, Debug, Default)]
+pub struct Generated {
+    pub docs: Arc<[crate::Document]>,
+    /// A unit (its `terragrunt.hcl`) that generates a file (its `path`)
+    /// into the module whose text is not known without running it: what
+    /// it may declare is not known either.
+    pub unknown: Option<(std::path::PathBuf, String)>,
+}
+
+impl Generated {
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty() && self.unknown.is_none()
+    }
+}
+
+impl PartialEq for Generated {
+    fn eq(&self, other: &Generated) -> bool {
+        self.unknown == other.unknown
+            && self.docs.len() == other.docs.len()
+            && (self.docs.iter().zip(other.docs.iter()))
+                .all(|(a, b)| a.file.path == b.file.path && a.file.text == b.file.text)
+    }
 }
 
 /// Reads a file an analysis needs besides the module's documents (a

@@ -206,6 +206,7 @@ impl Workspace {
             reader: self.reader.clone(),
             symbols: Default::default(),
             passed: None,
+            generated: Default::default(),
         }
     }
 
@@ -224,6 +225,12 @@ impl Workspace {
         // no module (the unit's own or an earlier include's counts).
         if let Some(include) = call.source.as_deref().and_then(|s| s.strip_prefix(crate::calls::SOURCE_OF)) {
             if included_terraform(files, dir, include).is_none() {
+                return Callee::Opaque;
+            }
+        }
+        // A dependency without a unit there is not followed.
+        if let Some(path) = call.source.as_deref().and_then(|s| s.strip_prefix(crate::calls::DEPENDENCY_OF)) {
+            if dependency_module(files, dir, path).is_none() {
                 return Callee::Opaque;
             }
         }
@@ -290,6 +297,9 @@ fn resolve(files: &dyn Files, manifests: &mut Manifests, dir: &Path, call: &Call
     if let Some(include) = source.strip_prefix(crate::calls::SOURCE_OF) {
         return included_terraform(files, dir, include).flatten();
     }
+    if let Some(path) = source.strip_prefix(crate::calls::DEPENDENCY_OF) {
+        return dependency_module(files, dir, path).flatten();
+    }
     if is_local(source) {
         return Some(normalize(&dir.join(source.replace('\\', "/"))));
     }
@@ -325,7 +335,7 @@ const MAX_FOLDERS: usize = 100;
 /// gruntwork-io/terragrunt `pkg/config/config_helpers.go`), and
 /// `#parent:FILE#dir:/REST` the file REST beside it; else a path relative
 /// to the unit's directory. `None` when there is no such file.
-fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+pub(crate) fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
     let file = included_path(files, dir, source)?;
     files.read(&file)?;
     Some(normalize(&file))
@@ -334,7 +344,7 @@ fn included_file(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf>
 /// The path an include's call source names (see [`included_file`]),
 /// whether or not a file is there; `None` when `find_in_parent_folders`
 /// finds nothing.
-fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
+pub(crate) fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf> {
     match source.strip_prefix(crate::calls::PARENT) {
         Some(wanted) => {
             let (name, beside) = match wanted.split_once(crate::calls::BESIDE) {
@@ -357,13 +367,24 @@ fn included_path(files: &dyn Files, dir: &Path, source: &str) -> Option<PathBuf>
 /// include names leads to, seen from the unit in `dir`
 /// (`module::terraform_source_in`): `None` when the file has no source,
 /// `Some(None)` when it has one not followed (remote or built otherwise).
-fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -> Option<Option<PathBuf>> {
+pub(crate) fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -> Option<Option<PathBuf>> {
     let file = included_file(files, dir, include)?;
     let text = files.read(&file)?;
     Some(match crate::module::terraform_source_in(&text)? {
         crate::module::IncludedSource::Local(source) => included_path(files, dir, &source).map(|p| normalize(&p)),
         crate::module::IncludedSource::NotFollowed => None,
     })
+}
+
+/// The module the unit at `config_path` (relative to the unit in `dir`)
+/// runs, as Terragrunt reads that unit (its own `terraform { source }`,
+/// an include's, or its directory: `terragrunt_generate::unit`). `None`
+/// when no `terragrunt.hcl` is there, `Some(None)` when its module is not
+/// followed (remote).
+fn dependency_module(files: &dyn Files, dir: &Path, config_path: &str) -> Option<Option<PathBuf>> {
+    let unit = normalize(&dir.join(config_path.replace('\\', "/")));
+    let unit = crate::module::terragrunt_generate::unit(files, &unit.join("terragrunt.hcl"))?;
+    Some(unit.module)
 }
 
 /// What a unit's include sees of the included file's module: only that

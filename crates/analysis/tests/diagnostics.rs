@@ -78,7 +78,7 @@ fn convert_checks_its_value_against_its_type() {
         locals {
           ok  = convert({ a = 1 }, map(string))
           bad = convert([1], bool)
-                       #^^^ error[type-mismatch]
+                       #^^^ error[invalid-value]
         }
     "#]]);
 }
@@ -114,7 +114,7 @@ fn a_module_argument_checked_against_the_callee_variable() {
         module "net" {
           source = "./modules/net"
           cidr   = ["10.0.0.0/16"]
-                  #^^^^^^^^^^^^^^^ error[type-mismatch]
+                  #^^^^^^^^^^^^^^^ error[invalid-value]
           extra  = 1
          #^^^^^ error[unsupported-argument]
         }
@@ -183,7 +183,7 @@ fn a_test_files_variables_checked_against_the_module_under_test() {
         run "first" {
           variables {
             replicas = [1]
-                      #^^^ error[type-mismatch]
+                      #^^^ error[invalid-value]
             name     = "web"
             nmae     = "x"
            #^^^^ warning[unsupported-argument]
@@ -193,7 +193,7 @@ fn a_test_files_variables_checked_against_the_module_under_test() {
             condition     = output.replicas
                            #^^^^^^^^^^^^^^^ error[type-mismatch]
             error_message = ["not a string"]
-                           #^^^^^^^^^^^^^^^^ error[type-mismatch]
+                           #^^^^^^^^^^^^^^^^ error[invalid-value]
           }
           assert {
             condition     = var.used && output.nope == 1
@@ -297,7 +297,7 @@ fn an_override_module_checked_against_the_called_modules_outputs() {
             target = module.other[0]
             outputs = {
               size = [1]
-                    #^^^ warning[type-mismatch]
+                    #^^^ warning[invalid-value]
               id   = "the setup module's `other` has none"
              #^^ warning[unsupported-argument]
             }
@@ -308,7 +308,7 @@ fn an_override_module_checked_against_the_called_modules_outputs() {
             target = module.child
             outputs = {
               id = {}
-                  #^^ warning[type-mismatch]
+                  #^^ warning[invalid-value]
             }
           }
           override_module {
@@ -571,7 +571,7 @@ fn a_stack_variable_or_output_without_type() {
           inputs = {
             regions = ["eu-west-1"]
             typed   = "eu-west-1"
-                     #^^^^^^^^^^^ error[type-mismatch]
+                     #^^^^^^^^^^^ error[invalid-value]
           }
         }
     "#]]);

@@ -57,6 +57,9 @@ pub struct Graph {
     /// Per module with known callers: the variables every one of them
     /// sets ([`analysis::Context::passed`]; `check` knows its callers).
     passed: Mutex<HashMap<Key, Arc<std::collections::BTreeSet<String>>>>,
+    /// The Terragrunt units of the tree, for what they generate into the
+    /// modules they run ([`crate::generate`]).
+    units: Mutex<crate::generate::Units>,
 }
 
 /// What a module's context was resolved from: while its calls, the
@@ -214,6 +217,39 @@ impl Graph {
             };
         }
         memo.set_symbols(symbols);
+        self.prepare_generated(sources, docs, memo);
+    }
+
+    /// The files Terragrunt units generate into a Terraform module as they
+    /// run it, into its context (docs/spec/terragrunt.md §6).
+    fn prepare_generated(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        let Some((dir, family)) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
+        if is_virtual(&dir) {
+            return;
+        }
+        let (events, tree) = (sources.disk.events(), &sources.settings.session.tree);
+        // A unit configuration that stacks instantiate: the `values` they
+        // give it, as callees of its context (terragrunt.md §8).
+        if family == Family::Hcl && docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
+            let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir);
+            if !given.is_empty() {
+                let mut calls = (*memo.context().calls).clone();
+                calls.extend(given);
+                if calls != *memo.context().calls {
+                    let context = analysis::Context { calls: Arc::new(calls), ..memo.context().clone() };
+                    memo.set_context(context);
+                }
+            }
+            return;
+        }
+        if family != Family::Terraform {
+            return;
+        }
+        let generated = crate::generate::generated(&self.units, sources, events, tree, &dir, docs);
+        if memo.context().generated != generated {
+            let context = analysis::Context { generated, ..memo.context().clone() };
+            memo.set_context(context);
+        }
     }
 
     /// [`Self::prepare`]'s calls and schemas.
@@ -242,7 +278,8 @@ impl Graph {
             let symbols = memo.context().symbols.clone();
             let reader = Some(settings.session.tree.reader());
             let passed = self.passed.locked().get(&key).cloned();
-            memo.set_context(analysis::Context { schemas, calls, reader, symbols, passed });
+            let generated = memo.context().generated.clone();
+            memo.set_context(analysis::Context { schemas, calls, reader, symbols, passed, generated });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -269,7 +306,14 @@ impl Graph {
         };
         let symbols = memo.context().symbols.clone();
         let passed = self.passed.locked().get(&key).cloned();
-        memo.set_context(analysis::Context { schemas: schemas.0.clone(), symbols, passed, ..resolved.context });
+        let generated = memo.context().generated.clone();
+        memo.set_context(analysis::Context {
+            schemas: schemas.0.clone(),
+            symbols,
+            passed,
+            generated,
+            ..resolved.context
+        });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));

@@ -17,6 +17,7 @@ pub mod documents;
 pub mod exclude;
 pub mod files;
 pub mod fsread;
+pub mod generate;
 pub mod graph;
 pub mod index;
 pub mod nearest;

@@ -120,6 +120,11 @@ impl<'e, 's> Infer<'e, 's> {
         if name == "templatefile" && dialect_is_terraform(self) && args.len() == 2 && !call.args.expand_final() {
             self.template_file(args[0], args[1], &types[1].strip(Strip::Eventuals));
         }
+        if name == "jsondecode" && self.env.dialect() == Dialect::Hcl && args.len() == 1 {
+            if let Some(t) = self.tfvars_file(args[0]) {
+                return t;
+            }
+        }
         if name == "try" && !call.args.expand_final() {
             // After an argument that cannot fail, the others are never used.
             if let Some(i) = args.iter().position(|a| self.cannot_fail(a)) {
@@ -289,5 +294,56 @@ impl<'e, 's> Infer<'e, 's> {
             (None, Some(d)) => Some(d.clone()),
             (None, None) => None,
         }
+    }
+}
+
+impl Infer<'_, '_> {
+    /// `jsondecode(read_tfvars_file(PATH))` in a Terragrunt file
+    /// (terragrunt.md §9): Terragrunt's `read_tfvars_file` gives a tfvars
+    /// file's values as JSON (`readTFVarsFileImpl` in gruntwork-io/terragrunt
+    /// `pkg/config/config_helpers.go`, PATH relative to the working
+    /// directory, the unit's), so the decoded object has the file's
+    /// attributes, each of its constant's type (else `any`). `None` for a
+    /// path not constant, a `.json` file, or a file not read.
+    fn tfvars_file(&mut self, e: &Expression) -> Option<Type> {
+        let Expression::FuncCall(call) = e else { return None };
+        if call.name.is_namespaced() || call.name.name.value().as_str() != "read_tfvars_file" || call.args.len() != 1 {
+            return None;
+        }
+        let arg = call.args.iter().next()?;
+        let path = match eval(arg, self.src) {
+            Ok(Value::String(s)) => s,
+            _ => {
+                // `"${get_terragrunt_dir()}/REST"`
+                let Expression::StringTemplate(t) = arg else { return None };
+                let mut parts = t.iter();
+                let Some(hcl_edit::template::Element::Interpolation(i)) = parts.next() else { return None };
+                let Expression::FuncCall(f) = &i.expr else { return None };
+                if f.name.name.value().as_str() != "get_terragrunt_dir" || !f.args.is_empty() {
+                    return None;
+                }
+                let mut rest = String::new();
+                for p in parts {
+                    let hcl_edit::template::Element::Literal(l) = p else { return None };
+                    rest.push_str(l.value());
+                }
+                rest.strip_prefix('/')?.to_string()
+            }
+        };
+        if path.ends_with("json") || std::path::Path::new(&path).is_absolute() {
+            return None;
+        }
+        let file: std::path::PathBuf = self.env.module_dir()?.join(path).components().collect();
+        let text = self.env.read_file(&file)?;
+        let body = syntax::deep::parse_body(&text).ok()?;
+        let src = syntax::constant::Source::new(&text, 0);
+        let attrs = body
+            .attributes()
+            .map(|a| {
+                let t = eval(&a.value, src).map_or_else(|_| Type::any(), |v| v.type_of());
+                (a.key.value().to_string(), t)
+            })
+            .collect::<Vec<_>>();
+        Some(Type::object(attrs))
     }
 }

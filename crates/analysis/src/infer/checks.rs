@@ -147,45 +147,59 @@ impl<'e, 's> Infer<'e, 's> {
             Some(r) => d.with_related(r.clone()),
             None => d,
         };
+        let constant = match eval(e, self.src) {
+            Ok(v) => Some(v),
+            Err(NotConstant::IntPrecision(..)) | Err(NotConstant::Dynamic(_)) => None,
+        };
+        // A constant is judged by its value wherever it meets a type (a
+        // tfvars file, a deployment, a test's `variables`, a Terragrunt
+        // unit's `inputs`, an argument): one code, `invalid-value`, at the
+        // offending element (issue 43, last paragraph). A type mismatch
+        // is the word for what is not a constant.
+        let by_value = constant.as_ref().map(|v| check_value(v, expected, dialect.is_terraform()));
         match safety {
+            Safety::None if by_value.as_ref().is_some_and(|vc| !vc.errors.is_empty()) => {
+                for issue in by_value.into_iter().flat_map(|vc| vc.errors) {
+                    let at = range_at(e, &issue.path, self.src);
+                    self.report(with_related(Diagnostic::new(
+                        Code::InvalidValue,
+                        at,
+                        format!("invalid value for `{}`: {}", expected.brief(), issue.message),
+                    )));
+                }
+            }
             Safety::None => {
                 let msg =
                     format!("a `{}` value cannot be used where `{}` is expected", actual.brief(), expected.brief());
                 let msg = because(msg, &s, expected, dialect);
                 self.report(with_related(Diagnostic::new(Code::TypeMismatch, range, msg)));
             }
-            Safety::Unsafe | Safety::Safe => {
-                let constant = match eval(e, self.src) {
-                    Ok(v) => Some(v),
-                    Err(NotConstant::IntPrecision(..)) | Err(NotConstant::Dynamic(_)) => None,
-                };
-                match constant {
-                    Some(v) => {
-                        let vc = check_value(&v, expected, dialect.is_terraform());
-                        for issue in vc.errors {
+            Safety::Unsafe | Safety::Safe => match constant {
+                Some(_) => {
+                    let vc = by_value.unwrap_or_default();
+                    for issue in vc.errors {
+                        let at = range_at(e, &issue.path, self.src);
+                        self.report(with_related(Diagnostic::new(
+                            Code::InvalidValue,
+                            at,
+                            format!("invalid value for `{}`: {}", expected.brief(), issue.message),
+                        )));
+                    }
+                    if safety == Safety::Unsafe {
+                        for issue in vc.implicit {
                             let at = range_at(e, &issue.path, self.src);
-                            self.report(with_related(Diagnostic::new(
-                                Code::InvalidValue,
-                                at,
-                                format!("invalid value for `{}`: {}", expected.brief(), issue.message),
-                            )));
-                        }
-                        if safety == Safety::Unsafe {
-                            for issue in vc.implicit {
-                                let at = range_at(e, &issue.path, self.src);
-                                self.report(Diagnostic::new(Code::ImplicitConversion, at, issue.message));
-                            }
+                            self.report(Diagnostic::new(Code::ImplicitConversion, at, issue.message));
                         }
                     }
-                    None if safety == Safety::Unsafe && self.constant_elements(e, expected, &related) => {}
-                    None if safety == Safety::Unsafe => {
-                        let msg = format!("`{}` may not convert to `{}` at run time", actual.brief(), expected.brief());
-                        let msg = because(msg, &s, expected, dialect);
-                        self.report(with_related(Diagnostic::new(Code::UnsafeConversion, range, msg)));
-                    }
-                    None => {}
                 }
-            }
+                None if safety == Safety::Unsafe && self.constant_elements(e, expected, &related) => {}
+                None if safety == Safety::Unsafe => {
+                    let msg = format!("`{}` may not convert to `{}` at run time", actual.brief(), expected.brief());
+                    let msg = because(msg, &s, expected, dialect);
+                    self.report(with_related(Diagnostic::new(Code::UnsafeConversion, range, msg)));
+                }
+                None => {}
+            },
         }
         safety
     }

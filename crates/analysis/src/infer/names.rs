@@ -112,6 +112,12 @@ impl<'e, 's> Infer<'e, 's> {
         if let Some(found) = self.included_inputs(dialect, name, &range, ops) {
             return found;
         }
+        if let Some(found) = self.dependency_outputs(dialect, name, &range, ops) {
+            return found;
+        }
+        if let Some(found) = self.stack_values(dialect, name, &range, ops) {
+            return found;
+        }
         if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
                 return (self.apply(t, ops), Note::Reference(related));
@@ -329,6 +335,108 @@ impl<'e, 's> Infer<'e, 's> {
         let t = whole.ty.clone();
         self.note(range.start..self.range(&ops[1]).end, &t, Note::Reference(Some(related.clone())));
         Some((self.apply(t, &ops[2..]), Note::Reference(Some(related))))
+    }
+
+    /// A Terragrunt unit's `dependency.NAME.outputs…` (terragrunt.md §7):
+    /// the outputs of the module the dependency's unit runs, so an output
+    /// it does not declare is HCL's "Unsupported attribute" once the
+    /// dependency is applied. `None` where the dependency's module is not
+    /// known (or its outputs are not the module's: `skip_outputs`, mocks
+    /// merged with the state).
+    fn dependency_outputs(
+        &mut self,
+        dialect: Dialect,
+        name: &str,
+        range: &Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<(Type, Note)> {
+        if dialect != Dialect::Hcl || name != "dependency" {
+            return None;
+        }
+        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+            _ => None,
+        };
+        let (label, "outputs") = (attr(0)?, attr(1)?) else { return None };
+        let Some(Callee::Module(i)) = self.env.callee(&crate::calls::dependency_call(label)) else { return None };
+        let whole = i.value();
+        if let Some(out) = attr(2) {
+            let Some(o) = i.output(out).filter(|_| !out.starts_with('#')) else {
+                let mut msg = format!(
+                    "the module of dependency `{label}` ({}) has no output `{out}`, so its state has none either \
+                     (Terragrunt reads it as an empty value where it renders, not as an error)",
+                    i.dir.display()
+                );
+                let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
+                if let Some(s) = types::suggest::closest(out, names) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                // A warning: Terragrunt's own `TestTFRenderJsonWithInputsNotExistingOutput`
+                // (test/integration_json_tf_test.go) renders such an input as "".
+                let r = range.start..self.range(&ops[2]).end;
+                self.report(Diagnostic::new(Code::Traversal, r, msg).with_severity(Severity::Warning));
+                return Some((Type::any(), Note::Plain));
+            };
+            let related = Related {
+                path: Some(o.path.clone()),
+                range: o.name_range.clone(),
+                message: format!("output `{out}` of dependency `{label}`'s module"),
+            };
+            let t = o.ty.clone();
+            self.note(range.start..self.range(&ops[2]).end, &t, Note::Reference(Some(related.clone())));
+            return Some((self.apply(t, &ops[3..]), Note::Reference(Some(related))));
+        }
+        Some((self.apply(whole, &ops[2..]), Note::Plain))
+    }
+
+    /// `values.KEY…` in a unit configuration that stacks instantiate
+    /// (terragrunt.md §8): each `unit` block whose `source` names it must
+    /// set `KEY` in its `values` (Terragrunt reads them from the generated
+    /// `terragrunt.values.hcl`, `ReadValues` in `pkg/config/stack.go`; a
+    /// key it lacks is "Unsupported attribute" when the unit is parsed).
+    /// The type is the value's when every stack gives the same, else `any`.
+    fn stack_values(
+        &mut self,
+        dialect: Dialect,
+        name: &str,
+        range: &Range<usize>,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+    ) -> Option<(Type, Note)> {
+        if dialect != Dialect::Hcl || name != "values" {
+            return None;
+        }
+        let TraversalOperator::GetAttr(key) = ops.first()?.value() else { return None };
+        let key = key.value().as_str();
+        let mut given: Vec<(Type, Related)> = Vec::new();
+        for k in 0.. {
+            let Some(Callee::Module(i)) = self.env.callee(&crate::calls::stack_values_call(k)) else { break };
+            match i.output(key) {
+                Some(o) => given.push((
+                    o.ty.clone(),
+                    Related {
+                        path: Some(o.path.clone()),
+                        range: o.name_range.clone(),
+                        message: format!("`{key}` is given here"),
+                    },
+                )),
+                None => {
+                    let mut msg = format!(
+                        "the stack `{}` instantiates this unit without `{key}` in its `values`",
+                        i.dir.display()
+                    );
+                    if let Some(s) = types::suggest::closest(key, i.outputs.iter().map(|o| o.name.as_str())) {
+                        msg.push_str(&format!("; did you mean `{s}`?"));
+                    }
+                    let r = range.start..self.range(&ops[0]).end;
+                    self.report(Diagnostic::new(Code::Traversal, r, msg));
+                    return Some((Type::any(), Note::Plain));
+                }
+            }
+        }
+        let (first, related) = given.first().cloned()?;
+        let t = if given.iter().all(|(t, _)| *t == first) { first } else { Type::any() };
+        self.note(range.start..self.range(&ops[0]).end, &t, Note::Reference(Some(related.clone())));
+        Some((self.apply(t, &ops[1..]), Note::Reference(Some(related))))
     }
 
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a

@@ -54,6 +54,12 @@ pub(super) fn check_item(
                     {
                         super::terragrunt::include(&mut inf, &env.unit(&view, doc), b);
                     }
+                    if b.ident.value().as_str() == "dependency"
+                        && kind == FileKind::Hcl
+                        && crate::is_terragrunt_unit(&doc.file.path)
+                    {
+                        super::terragrunt_dependency::block(&mut inf, b);
+                    }
                     check_block(&mut inf, doc, b, own);
                     if kind == FileKind::Hcl {
                         super::stacks::deployment(&mut inf, &view, &doc.file.path, b, vars);

@@ -667,6 +667,9 @@ pub(super) fn declare_block(
         ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
             d.calls.extend(super::terragrunt::include_decl(b, src))
         }
+        ("dependency", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
+            d.calls.extend(super::terragrunt_dependency::decl(b, src))
+        }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {
                 d.computed.push(ComputedDecl {

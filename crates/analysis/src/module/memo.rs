@@ -240,7 +240,25 @@ impl Memo {
     }
 
     /// [`Self::analysis`], unless `stop` says to stop first (see [`Stop`]).
+    /// The files Terragrunt units generate into the module
+    /// ([`Context::generated`]) are analysed after `docs`; what is found in
+    /// them is left out of the answer, which describes `docs` alone.
     pub fn analysis_unless(&mut self, docs: &[Document], stop: Stop) -> Option<Arc<ModuleAnalysis>> {
+        if self.context.generated.is_empty() {
+            return self.analysis_of(docs, stop);
+        }
+        let all = self.with_generated(docs);
+        let whole = self.analysis_of(&all, stop)?;
+        Some(Arc::new(shown_only(&whole, docs.len(), self.context.generated.unknown.as_ref())))
+    }
+
+    /// `docs` and the files generated into the module, in that order.
+    fn with_generated(&self, docs: &[Document]) -> Vec<Document> {
+        docs.iter().cloned().chain(self.context.generated.docs.iter().cloned()).collect()
+    }
+
+    /// The analysis of `docs`, generated files among them.
+    fn analysis_of(&mut self, docs: &[Document], stop: Stop) -> Option<Arc<ModuleAnalysis>> {
         // (The last analysis when nothing changed since.)
         if let Some(patched) = self.patch(docs) {
             return Some(patched);
@@ -278,6 +296,14 @@ impl Memo {
     /// (what [`analyze_probe`] records, at the cost of one item).
     pub fn probe(&mut self, docs: &[Document], doc: usize, offset: usize) -> (Arc<ModuleAnalysis>, Vec<Typed>) {
         let analysis = self.analysis(docs);
+        let all;
+        let docs = match self.context.generated.docs.is_empty() {
+            true => docs,
+            false => {
+                all = self.with_generated(docs);
+                &all[..]
+            }
+        };
         let Some(d) = docs.get(doc) else { return (analysis, Vec::new()) };
         // Like `probed`: an item whose range contains the offset, ends included.
         let Some(item) = d.items.iter().find(|i| i.range.start <= offset && offset <= i.range.end) else {
@@ -320,4 +346,42 @@ impl Memo {
         let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
         (analysis, recorded)
     }
+}
+
+/// `whole` (an analysis of `n` documents and the files generated after
+/// them) as an analysis of the first `n`: what lies in a generated file is
+/// no file's the user has (its declarations still type the module). When
+/// a unit generates a file whose text is not known (`unknown`), a name
+/// that no file declares may be declared there: one hint says so, at the
+/// first such reference, instead of an error at each.
+fn shown_only(whole: &ModuleAnalysis, n: usize, unknown: Option<&(std::path::PathBuf, String)>) -> ModuleAnalysis {
+    let mut a = whole.clone();
+    a.diagnostics.truncate(n);
+    if let Some((unit, file)) = unknown {
+        let undeclared = |d: &Diagnostic| d.code == Code::UndefinedReference && d.severity == Severity::Error;
+        let mut said = false;
+        for diags in a.diagnostics.iter_mut().filter(|d| d.iter().any(undeclared)) {
+            let first = diags.iter().find(|d| undeclared(d)).map(|d| d.range.clone());
+            diags.retain(|d| !undeclared(d));
+            if let (Some(range), false) = (first, said) {
+                let msg = format!(
+                    "not checked: `{}` generates `{file}` into this module from text not known without running \
+                     Terragrunt, so names it may declare are not reported as undeclared",
+                    unit.display()
+                );
+                diags.push(Diagnostic::new(Code::UndefinedReference, range, msg).with_severity(Severity::Hint));
+                diags.sort_by_key(|d| d.range.start);
+                said = true;
+            }
+        }
+    }
+    a.type_nodes.truncate(n);
+    a.kept.truncate(n);
+    if a.symbols.iter().any(|s| s.doc >= n) {
+        a.symbols.retain(|s| s.doc < n);
+    }
+    if a.resources.iter().any(|s| s.doc >= n) {
+        a.resources.retain(|s| s.doc < n);
+    }
+    a
 }

@@ -76,6 +76,8 @@ mod terragrunt;
 pub mod terragrunt_stack;
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
+mod terragrunt_dependency;
+pub mod terragrunt_generate;
 mod terragrunt_merge;
 mod test_decls;
 mod tftest;

@@ -300,7 +300,7 @@ fn a_variadic_parameter_takes_any_number_of_arguments() {
 
         output "list" {
           value = symbols::lib::greeting("Hello", ["A"])
-                                                 #^^^^^ error[type-mismatch]
+                                                 #^^^^^ error[invalid-value]
         }
         //- lib/lib.sym.hcl
         function "greeting" {

@@ -1,0 +1,119 @@
+//! The Terragrunt units of the checked tree and what they generate into
+//! the modules they run (docs/spec/terragrunt.md §6): a walk of the roots
+//! for `terragrunt.hcl` files, each read as
+//! [`analysis::module::terragrunt_generate::unit`] reads it. The walk is
+//! kept while the disk does not change ([`crate::disk::Disk::events`]), so
+//! a keystroke costs no walk.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use analysis::calls::Generated;
+use analysis::module::terragrunt_generate::{generated_into, stack_units, stack_values_into, unit, StackUnit, Unit};
+use analysis::workspace::Files;
+use analysis::Document;
+
+/// Bounds of the walk (a home directory opened as the workspace).
+const MAX_DIRS: usize = 20_000;
+const MAX_DEPTH: usize = 32;
+
+/// The units found under some roots, from one walk.
+#[derive(Default)]
+pub struct Units {
+    /// The disk's events count when they were found, and the roots.
+    at: Option<(u64, Vec<PathBuf>)>,
+    units: Arc<[Unit]>,
+    /// The `unit` blocks of the stack files (`terragrunt.stack.hcl`).
+    stacks: Arc<[StackUnit]>,
+}
+
+impl Units {
+    /// The units under `files`' roots, walked again when the disk changed.
+    fn get(&mut self, files: &dyn Files, events: u64, tree: &crate::confine::Tree) -> (Arc<[Unit]>, Arc<[StackUnit]>) {
+        let roots = files.roots().to_vec();
+        if self.at.as_ref().is_some_and(|(e, r)| *e == events && *r == roots) {
+            return (self.units.clone(), self.stacks.clone());
+        }
+        let (units, stacks): (Vec<PathBuf>, Vec<PathBuf>) =
+            walk(&roots, tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
+        self.stacks = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
+        let mut found: Vec<Unit> = units.iter().filter_map(|f| unit(files, f)).collect();
+        // A root `terragrunt.hcl` that units include is their configuration.
+        let included: std::collections::HashSet<PathBuf> =
+            found.iter().flat_map(|u| u.includes.iter().cloned()).collect();
+        found.retain(|u| !included.contains(&analysis::workspace::normalize(&u.file)));
+        self.units = found.into();
+        self.at = Some((events, roots));
+        (self.units.clone(), self.stacks.clone())
+    }
+}
+
+const UNIT: &str = "terragrunt.hcl";
+const STACK: &str = "terragrunt.stack.hcl";
+
+/// Every `terragrunt.hcl` and `terragrunt.stack.hcl` under `roots` (hidden directories, such as
+/// `.terragrunt-cache`, and `node_modules` left out), inside `tree`.
+fn walk(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut seen = 0;
+    let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|r| (r.clone(), 0)).collect();
+    while let Some((dir, depth)) = stack.pop() {
+        seen += 1;
+        if seen > MAX_DIRS {
+            break;
+        }
+        if !tree.allows(&dir) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.filter_map(Result::ok) {
+            let Ok(kind) = e.file_type() else { continue };
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if kind.is_dir() && !name.starts_with('.') && name != "node_modules" && depth < MAX_DEPTH {
+                stack.push((e.path(), depth + 1));
+            } else if kind.is_file() && (name == UNIT || name == STACK) {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What the units under the roots generate into the Terraform module of
+/// `docs` (its documents): see [`generated_into`].
+pub fn generated(
+    units: &std::sync::Mutex<Units>,
+    files: &dyn Files,
+    events: u64,
+    tree: &crate::confine::Tree,
+    dir: &Path,
+    docs: &[Document],
+) -> Generated {
+    let (units, _) = {
+        use analysis::sync::Locked;
+        units.locked().get(files, events, tree)
+    };
+    if units.is_empty() {
+        return Default::default();
+    }
+    let own: Vec<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
+    generated_into(dir, &units, &own)
+}
+
+/// What the stacks that instantiate the unit configuration in `dir` give
+/// its `values` (docs/spec/terragrunt.md §8): one callee per `unit` block.
+pub fn stack_values(
+    units: &std::sync::Mutex<Units>,
+    files: &dyn Files,
+    events: u64,
+    tree: &crate::confine::Tree,
+    dir: &Path,
+) -> Vec<(String, analysis::Callee)> {
+    let (_, stacks) = {
+        use analysis::sync::Locked;
+        units.locked().get(files, events, tree)
+    };
+    stack_values_into(dir, &stacks)
+}
