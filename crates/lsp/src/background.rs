@@ -61,17 +61,30 @@ pub(crate) enum Scope {
 
 impl Backend {
     /// Whether this session checks the workspace in the background: a
-    /// client that is published to, with the setting on.
-    fn checks_in_background(&self) -> bool {
+    /// client that is published to, with workspace folders (and, unless
+    /// `anyway`, the setting on).
+    fn checks_in_background(&self, anyway: bool) -> bool {
         let st = self.state.locked();
-        !st.pull && st.documents.settings.workspace_diagnostics && !st.documents.settings.session.roots.is_empty()
+        !st.pull
+            && (anyway || st.documents.settings.workspace_diagnostics)
+            && !st.documents.settings.session.roots.is_empty()
     }
 
     /// Starts a background check of `scope` (see the module's comment).
     pub(crate) fn check_in_background(&self, scope: Scope) {
-        if !self.checks_in_background() {
-            return;
+        if self.checks_in_background(false) {
+            self.start_check(scope);
         }
+    }
+
+    /// The same, whatever the setting says (the user asked: `hcl-types.checkWorkspace`).
+    pub(crate) fn check_in_background_anyway(&self, scope: Scope) {
+        if self.checks_in_background(true) {
+            self.start_check(scope);
+        }
+    }
+
+    fn start_check(&self, scope: Scope) {
         let generation = self.background.latest.fetch_add(1, Ordering::SeqCst) + 1;
         let (roots, progress) = {
             let st = self.state.locked();
@@ -270,7 +283,7 @@ impl Backend {
     /// Publishes a closed file's list, unless it was opened meanwhile (its
     /// own analyses publish it then): checked under the state lock, as
     /// every publication is queued, so it never overtakes an open document's.
-    fn publish_closed(&self, path: &std::path::Path, list: &[u8]) {
+    pub(crate) fn publish_closed(&self, path: &std::path::Path, list: &[u8]) {
         let Some(uri) = Uri::from_file_path(path) else { return };
         let st = self.state.locked();
         if st.documents.open.contains_key(path) {

@@ -1,6 +1,8 @@
 //! `workspace/executeCommand`: `hcl-types.checkWorkspace` analyses the
 //! open modules and those that call them again and publishes (or has a
-//! pulling client pull) their diagnostics, closed files included;
+//! pulling client pull) their diagnostics, closed files included, and a
+//! client published to gets every module of the workspace checked in the
+//! background (`background.rs`);
 //! `hcl-types.reloadSchemas` drops the schemas read and analyses again with
 //! them read anew (docs/spec/lsp.md).
 
@@ -57,16 +59,11 @@ impl Backend {
             return Ok(reports.len());
         }
         for (path, _, list) in &reports {
-            let Some(uri) = Uri::from_file_path(path) else { continue };
-            let uri_json = crate::publish::json_string(uri.as_str());
-            let mut msg = format!(
-                r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{uri_json},"diagnostics":"#
-            )
-            .into_bytes();
-            msg.extend_from_slice(list);
-            msg.extend_from_slice(b"}}");
-            self.outbox.publish(uri.as_str(), crate::outbox::Body::from(msg));
+            self.publish_closed(path, list);
         }
+        // And every module of the workspace folders, in the background
+        // (asked for: whatever `diagnostics.workspace` says).
+        self.check_in_background_anyway(crate::background::Scope::Workspace);
         Ok(reports.len())
     }
 }
