@@ -38,6 +38,10 @@ fn rule_text(code: Code) -> &'static str {
         }
         Code::FileNotRead => "A file of the module that was not read (over the size limit, or not text).",
         Code::OutsideTree => "A path that leads outside the checked tree (a link, `..`, an absolute path): not read.",
+        Code::UnusedVariable => "A variable that no expression of its module reads.",
+        Code::UnusedLocal => "A local value that no expression of its module reads.",
+        Code::UnusedData => "A data source that no expression of its module reads.",
+        Code::UnusedProvider => "A required_providers entry that no block of its module uses.",
     }
 }
 

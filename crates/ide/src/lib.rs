@@ -2,9 +2,11 @@
 //! API" idea): the server only converts positions and wraps these in LSP
 //! types. One file per feature; what several share is here.
 
+mod actions;
 mod code_lens;
 mod completion;
 mod cursor;
+mod declare_variable;
 mod definition;
 mod document_links;
 mod document_symbols;
@@ -14,6 +16,7 @@ mod inlay_hints;
 mod nodes;
 mod quick_fix;
 mod references;
+mod remove_unused;
 mod rename;
 mod resources;
 mod selection;
@@ -21,8 +24,10 @@ mod semantic_tokens;
 mod signature;
 pub mod workspace_symbols;
 
+pub use actions::{Action, ActionKind, FileEdit};
 pub use code_lens::{caller_count, reference_counts, Caller, ReferenceCount};
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
+pub use declare_variable::declare_variable;
 pub use definition::{definition, definition_with};
 pub use document_links::{document_links, Link, LinkTarget};
 pub use document_symbols::{document_symbols, OutlineKind, OutlineSymbol};
@@ -31,6 +36,7 @@ pub use hover::{hover, hover_in, hover_with, HoverInfo};
 pub use inlay_hints::inlay_hints;
 pub use quick_fix::{quick_fix, type_fix, QuickFix};
 pub use references::{callees, calls_to, document_highlight, references, Module, Reference};
+pub use remove_unused::remove_unused;
 pub use rename::{is_identifier, left_out, prepare_rename, rename};
 pub use selection::selection_ranges;
 pub use semantic_tokens::{semantic_tokens, TokenKind};

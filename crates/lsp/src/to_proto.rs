@@ -41,7 +41,15 @@ pub(crate) const SOURCE: &str = "hcl-types";
 
 /// Editors strike deprecated provider attributes through.
 pub(crate) fn tags(d: &syntax::diagnostic::Diagnostic) -> Option<Vec<DiagnosticTag>> {
-    (d.code == syntax::diagnostic::Code::Deprecated).then(|| vec![DiagnosticTag::DEPRECATED])
+    use syntax::diagnostic::Code;
+    match d.code {
+        Code::Deprecated => Some(vec![DiagnosticTag::DEPRECATED]),
+        // Shown faded, as editors show unused code.
+        Code::UnusedVariable | Code::UnusedLocal | Code::UnusedData | Code::UnusedProvider => {
+            Some(vec![DiagnosticTag::UNNECESSARY])
+        }
+        _ => None,
+    }
 }
 
 /// A diagnostic of `rope`'s text (the published ones are serialised by

@@ -66,6 +66,10 @@ codes! {
     MissingType = "missing-type", Hint;
     FileNotRead = "file-not-read", Warning;
     OutsideTree = "outside-tree", Warning;
+    UnusedVariable = "unused-variable", Warning;
+    UnusedLocal = "unused-local", Warning;
+    UnusedData = "unused-data", Warning;
+    UnusedProvider = "unused-provider", Warning;
 }
 
 impl fmt::Display for Code {

@@ -74,6 +74,7 @@ pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
 mod terragrunt_merge;
 mod test_decls;
 mod tftest;
+mod unused;
 mod versions;
 
 use calls::*;

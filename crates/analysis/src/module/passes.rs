@@ -1,6 +1,7 @@
 //! The module-level passes that judge across items — functions a
-//! `required_version` excludes (versions.rs) and ephemeral values
-//! (ephemeral.rs) — run by a full analysis and again after each patch.
+//! `required_version` excludes (versions.rs), ephemeral values
+//! (ephemeral.rs) and declarations nothing reads (unused.rs) — run by a
+//! full analysis and again after each patch.
 //!
 //! A pass needs every item of the module, so walking their trees at each
 //! keystroke cost a 1 MB module with a pinned `required_version` ~120 ms
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
-use super::{ephemeral, module_dialect, versions, Document, FileKind, Item, ItemId, Kept};
+use super::{ephemeral, module_dialect, unused, versions, Document, FileKind, Item, ItemId, Kept};
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
 
@@ -23,6 +24,7 @@ use syntax::diagnostic::Diagnostic;
 pub(super) struct ItemFacts {
     versions: versions::Facts,
     ephemeral: ephemeral::Facts,
+    unused: unused::Facts,
 }
 
 /// Each item's facts, by id (kept in the memo, pruned with it).
@@ -60,7 +62,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
     let dialect = module_dialect(docs);
     let bounded = versions::bounded(docs, dialect);
     let marked = ephemeral::applies(docs, dialect, context);
-    if !bounded && !marked {
+    let lints = dialect.is_terraform() && docs.iter().any(|d| d.file.kind == FileKind::Terraform);
+    if !bounded && !marked && !lints {
         return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
@@ -81,6 +84,11 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         }
         addresses = a;
     }
+    if lints {
+        for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
+            all.extend(more);
+        }
+    }
     for ds in &mut diagnostics {
         ds.sort_by_key(|d| (d.range.start, d.range.end));
         ds.dedup();
@@ -97,8 +105,16 @@ pub(super) fn has(text: &str, word: &str) -> bool {
 /// An item's facts, from its tree (none for a broken item).
 fn read(doc: &Document, item: &Item) -> ItemFacts {
     match item.body(&doc.file.text) {
-        Some(body) => ItemFacts { versions: versions::facts(&body), ephemeral: ephemeral::facts(&body) },
-        None => ItemFacts { versions: Vec::new(), ephemeral: ephemeral::Facts::default() },
+        Some(body) => ItemFacts {
+            versions: versions::facts(&body),
+            ephemeral: ephemeral::facts(&body),
+            unused: unused::facts(&body),
+        },
+        None => ItemFacts {
+            versions: Vec::new(),
+            ephemeral: ephemeral::Facts::default(),
+            unused: unused::Facts::default(),
+        },
     }
 }
 
