@@ -1195,3 +1195,7 @@ fn an_ephemeral_output_of_a_module_with_a_backend() {
         }
     "#]]);
 }
+
+/// The lints of unused declarations (analysis.md §5.1).
+#[path = "diagnostics/unused.rs"]
+mod unused;
