@@ -55,8 +55,12 @@ pub fn remove_unused(d: &Diagnostic, docs: &[Document], doc: usize, callers: &[C
     let item = item_at(here, d.range.start)?;
     let name = text.get(d.range.clone())?.trim_matches('"');
     let whole = |what: String| {
-        let edit = FileEdit { path: here.file.path.clone(), range: whole_lines(text, &item.range), text: String::new() };
-        Some(Action { fixes: Some(d.clone()), ..Action::new(format!("Remove {what}"), ActionKind::QuickFix, vec![edit]) })
+        let edit =
+            FileEdit { path: here.file.path.clone(), range: whole_lines(text, &item.range), text: String::new() };
+        Some(Action {
+            fixes: Some(d.clone()),
+            ..Action::new(format!("Remove {what}"), ActionKind::QuickFix, vec![edit])
+        })
     };
     match d.code {
         Code::UnusedVariable if !set_elsewhere(name, docs, callers) => whole(format!("`var.{name}`")),
@@ -69,15 +73,22 @@ pub fn remove_unused(d: &Diagnostic, docs: &[Document], doc: usize, callers: &[C
             let at = item.range.start;
             let key = d.range.start - at..d.range.end - at;
             let (a, siblings) = attribute_at(&body, &key)?;
-            let what = if d.code == Code::UnusedLocal { format!("`local.{name}`") } else { format!("the provider `{name}`") };
+            let what =
+                if d.code == Code::UnusedLocal { format!("`local.{name}`") } else { format!("the provider `{name}`") };
             // The last local of its `locals` block: the block goes too.
             if d.code == Code::UnusedLocal && siblings == 1 {
                 return whole(what);
             }
             let span = a.span()?;
-            let edit =
-                FileEdit { path: here.file.path.clone(), range: whole_lines(text, &(span.start + at..span.end + at)), text: String::new() };
-            Some(Action { fixes: Some(d.clone()), ..Action::new(format!("Remove {what}"), ActionKind::QuickFix, vec![edit]) })
+            let edit = FileEdit {
+                path: here.file.path.clone(),
+                range: whole_lines(text, &(span.start + at..span.end + at)),
+                text: String::new(),
+            };
+            Some(Action {
+                fixes: Some(d.clone()),
+                ..Action::new(format!("Remove {what}"), ActionKind::QuickFix, vec![edit])
+            })
         }
         _ => None,
     }

@@ -86,6 +86,7 @@ pub use interface::Call;
 pub use memo::Memo;
 use memo::*;
 use order::*;
+pub use overrides::is_override;
 use pcl_range::*;
 use readers::*;
 use refs::*;

@@ -24,7 +24,7 @@ use syntax::diagnostic::{Code, Diagnostic};
 /// Whether Terraform reads this file as an override file: its name without
 /// the extension is `override` or ends in `_override`
 /// (internal/configs/parser_config_dir.go `dirFiles`).
-pub(crate) fn is_override(path: &Path) -> bool {
+pub fn is_override(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
     let stem = [".tf", ".tf.json", ".tofu", ".tofu.json"].iter().find_map(|ext| name.strip_suffix(ext));
     stem.is_some_and(|s| s == "override" || s.ends_with("_override"))

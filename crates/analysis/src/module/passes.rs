@@ -110,11 +110,9 @@ fn read(doc: &Document, item: &Item) -> ItemFacts {
             ephemeral: ephemeral::facts(&body),
             unused: unused::facts(&body),
         },
-        None => ItemFacts {
-            versions: Vec::new(),
-            ephemeral: ephemeral::Facts::default(),
-            unused: unused::Facts::default(),
-        },
+        None => {
+            ItemFacts { versions: Vec::new(), ephemeral: ephemeral::Facts::default(), unused: unused::Facts::default() }
+        }
     }
 }
 

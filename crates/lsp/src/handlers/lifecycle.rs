@@ -177,6 +177,12 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .unwrap_or(false);
     let document_changes =
         c.workspace.as_ref().and_then(|w| w.workspace_edit.as_ref()).and_then(|e| e.document_changes).unwrap_or(false);
+    let create_files = c
+        .workspace
+        .as_ref()
+        .and_then(|w| w.workspace_edit.as_ref())
+        .and_then(|e| e.resource_operations.as_ref())
+        .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create));
     let line_folding_only =
         text.and_then(|t| t.folding_range.as_ref()).and_then(|f| f.line_folding_only).unwrap_or(false);
     let hierarchical_symbols = text
@@ -184,5 +190,13 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|d| d.hierarchical_document_symbol_support)
         .unwrap_or(false);
     let work_done_progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
-    crate::Caps { markdown, snippets, document_changes, line_folding_only, hierarchical_symbols, work_done_progress }
+    crate::Caps {
+        markdown,
+        snippets,
+        document_changes,
+        create_files,
+        line_folding_only,
+        hierarchical_symbols,
+        work_done_progress,
+    }
 }
