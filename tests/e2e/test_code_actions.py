@@ -77,7 +77,7 @@ async def test_an_unused_local_is_removed(client, tmp_path):
     actions = await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3)
     action = actions["Remove `local.b`"]
     assert action.diagnostics[0].code == "unused-local"
-    assert action.diagnostics[0].tags == [types.DiagnosticTag.Unnecessary]
+    assert list(action.diagnostics[0].tags) == [types.DiagnosticTag.Unnecessary]
     edits, _ = changes(action)
     assert apply(main, edits[uri(tmp_path / "main.tf")]) == 'locals {\n  a = 1\n}\noutput "o" { value = local.a }\n'
 
