@@ -9,6 +9,12 @@
 //! unseen: a block that does not parse, a file that was not read. A module
 //! call that does not pass `providers` inherits the default providers
 //! (Terraform's implicit inheritance), so then no provider is unused.
+//!
+//! Not reported, as deliberate: a name that starts with `_` (a local kept
+//! for what evaluating it checks, as in Rust), and a data source whose
+//! reading is what it is for (`archive_file` writes its archive,
+//! `external` runs its program: Terraform reads every data source, read
+//! or not).
 
 use std::ops::Range;
 
@@ -36,7 +42,10 @@ enum Kind {
 #[derive(Default)]
 pub(super) struct Facts {
     declared: Vec<(Kind, String, Range<usize>)>,
-    reads: Vec<(Kind, String)>,
+    /// What it reads, each as its [`key`], sorted, once: at a keystroke
+    /// the pass gathers every item's, and hashing names again each time
+    /// would cost milliseconds in a 10 MB module.
+    reads: Vec<u64>,
     /// A module call without `providers`: it may use any default provider.
     inherits: bool,
 }
@@ -89,7 +98,7 @@ fn provider_root(e: &Expression) -> Option<String> {
 
 /// The providers a block uses (recursively: scoped data sources of `check`
 /// blocks included).
-fn providers(b: &Block, out: &mut Facts) {
+fn providers(b: &Block, out: &mut Gathered) {
     let ident = b.ident.value().as_str();
     match ident {
         "resource" | "data" | "ephemeral" | "list" | "action" => {
@@ -99,7 +108,8 @@ fn providers(b: &Block, out: &mut Facts) {
                 out.reads.push((Kind::Provider, p));
             }
         }
-        "provider" => {
+        // (`provider_meta` in a `terraform` block: metadata for the provider.)
+        "provider" | "provider_meta" => {
             if let Some(l) = b.labels.first() {
                 out.reads.push((Kind::Provider, label_text(l).to_owned()));
             }
@@ -117,9 +127,26 @@ fn providers(b: &Block, out: &mut Facts) {
     }
 }
 
+/// A name's key: its kind and name hashed (a collision only silences).
+fn key(kind: Kind, name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    kind.hash(&mut h);
+    name.hash(&mut h);
+    h.finish()
+}
+
+/// What [`facts`] gathers before the reads are keyed.
+#[derive(Default)]
+struct Gathered {
+    declared: Vec<(Kind, String, Range<usize>)>,
+    reads: Vec<(Kind, String)>,
+    inherits: bool,
+}
+
 /// The facts of one item's body (spans relative to the item).
 pub(super) fn facts(body: &Body) -> Facts {
-    let mut f = Facts::default();
+    let mut f = Gathered::default();
     let span = |s: Option<Range<usize>>| s.unwrap_or(0..0);
     for b in body.blocks() {
         let label = |i: usize| b.labels.get(i).map(label_text).unwrap_or("").to_owned();
@@ -154,7 +181,25 @@ pub(super) fn facts(body: &Body) -> Facts {
         providers(b, &mut f);
         f.reads.append(&mut reads.0);
     }
-    f
+    let mut keys: Vec<u64> = f.reads.iter().map(|(k, n)| key(*k, n)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    Facts { declared: f.declared, reads: keys, inherits: f.inherits }
+}
+
+/// Data sources read for what reading them does.
+const SIDE_EFFECTS: &[&str] = &["archive_file", "external"];
+
+/// Whether an unread declaration is meant so (see the module's doc).
+fn deliberate(kind: Kind, name: &str) -> bool {
+    match kind {
+        Kind::Provider => false,
+        Kind::Data => {
+            let (t, n) = name.split_once('.').unwrap_or(("", name));
+            SIDE_EFFECTS.contains(&t) || n.starts_with('_')
+        }
+        _ => name.starts_with('_'),
+    }
 }
 
 /// Whether a file's declarations are judged: a Terraform or OpenTofu
@@ -175,11 +220,11 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
     if docs.iter().any(Document::is_unanalysed) || terraform().any(|d| d.items.iter().any(|i| !i.parses())) {
         return out;
     }
-    let mut read: HashSet<(Kind, &str)> = HashSet::default();
+    let mut read: HashSet<u64> = HashSet::default();
     let mut inherits = false;
     for d in terraform() {
         for f in d.items.iter().filter_map(&facts) {
-            read.extend(f.reads.iter().map(|(k, n)| (*k, n.as_str())));
+            read.extend(f.reads.iter().copied());
             inherits |= f.inherits;
         }
     }
@@ -187,7 +232,8 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
         for item in d.items.iter() {
             let Some(f) = facts(item) else { continue };
             for (kind, name, r) in &f.declared {
-                if read.contains(&(*kind, name.as_str())) || (*kind == Kind::Provider && inherits) {
+                if read.contains(&key(*kind, name)) || (*kind == Kind::Provider && inherits) || deliberate(*kind, name)
+                {
                     continue;
                 }
                 let (code, message) = match kind {

@@ -145,3 +145,31 @@ fn a_broken_block_silences_and_override_files_read() {
         output "o" { value = var.v }
     "#]]);
 }
+
+/// Deliberately unread (analysis.md §5.1): a name starting with `_` (a
+/// local kept for the check its evaluation makes, as in fabric's
+/// `modules/project-factory/projects-defaults.tf`), a data source read for
+/// its side effect (`archive_file` writes its archive), and a provider
+/// named by `provider_meta` (fabric's `versions.tf` files).
+#[test]
+fn deliberate_declarations_are_not_reported() {
+    check(expect![[r#"
+        terraform {
+          required_providers {
+            google-beta = { source = "hashicorp/google-beta" }
+          }
+          provider_meta "google-beta" {
+            module_name = "m"
+          }
+        }
+        variable "_spare" { type = string }
+        locals {
+          _uniqueness = { for k in ["a"] : k => k }
+        }
+        data "archive_file" "bundle" {
+          type        = "zip"
+          source_dir  = "src"
+          output_path = "bundle.zip"
+        }
+    "#]]);
+}

@@ -183,6 +183,11 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|w| w.workspace_edit.as_ref())
         .and_then(|e| e.resource_operations.as_ref())
         .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create));
+    let change_annotations = c
+        .workspace
+        .as_ref()
+        .and_then(|w| w.workspace_edit.as_ref())
+        .is_some_and(|e| e.change_annotation_support.is_some());
     let line_folding_only =
         text.and_then(|t| t.folding_range.as_ref()).and_then(|f| f.line_folding_only).unwrap_or(false);
     let hierarchical_symbols = text
@@ -195,6 +200,7 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         snippets,
         document_changes,
         create_files,
+        change_annotations,
         line_folding_only,
         hierarchical_symbols,
         work_done_progress,
