@@ -25,9 +25,13 @@ def apply(text: str, edits) -> str:
     return text
 
 
-async def actions_at(client, tmp_path, files, line, start, end):
+# The lints of unused declarations are off unless a severity names them.
+LINTS = {"hclTypes": {"severity": {"unused-local": "warning", "unused-variable": "warning"}}}
+
+
+async def actions_at(client, tmp_path, files, line, start, end, options=None):
     write_module(tmp_path, files)
-    await initialize(client, tmp_path, "utf-16")
+    await initialize(client, tmp_path, "utf-16", options)
     main = tmp_path / "main.tf"
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
@@ -72,9 +76,14 @@ async def test_a_missing_variable_is_declared_in_variables_tf(client, tmp_path):
     assert fixed == variables + '\nvariable "name" {\n  type = string\n}\n', fixed
 
 
-async def test_an_unused_local_is_removed(client, tmp_path):
+async def test_an_unused_local_is_not_offered_while_the_lint_is_off(client, tmp_path):
     main = 'locals {\n  a = 1\n  b = 2\n}\noutput "o" { value = local.a }\n'
-    actions = await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3)
+    assert "Remove `local.b`" not in await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3)
+
+
+async def test_an_unused_local_is_removed_once_the_lint_is_on(client, tmp_path):
+    main = 'locals {\n  a = 1\n  b = 2\n}\noutput "o" { value = local.a }\n'
+    actions = await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3, LINTS)
     action = actions["Remove `local.b`"]
     assert action.diagnostics[0].code == "unused-local"
     assert list(action.diagnostics[0].tags) == [types.DiagnosticTag.Unnecessary]
@@ -91,3 +100,32 @@ async def test_variables_move_to_a_new_variables_tf(client, tmp_path):
     assert created == [target], created
     assert apply("", edits[target]) == 'variable "region" {\n  type = string\n}\n'
     assert apply(main, edits[uri(tmp_path / "main.tf")]) == 'output "r" { value = var.region }\n'
+
+
+async def test_renaming_a_resource_offers_its_moved_block(client, tmp_path):
+    main = 'resource "terraform_data" "old" {}\n\noutput "id" { value = terraform_data.old.id }\n'
+    write_module(tmp_path, {"main.tf": main})
+    await initialize(client, tmp_path, "utf-16")
+    path = tmp_path / "main.tf"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri(path), language_id="terraform", version=1, text=main)
+        )
+    )
+    await wait_published(client, uri(path), 1)
+    edit = await client.text_document_rename_async(
+        types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(path)),
+            position=types.Position(line=0, character=29),
+            new_name="new",
+        )
+    )
+    annotation = edit.change_annotations["moved"]
+    assert annotation.needs_confirmation is True, annotation
+    (doc,) = edit.document_changes
+    moved = [e for e in doc.edits if isinstance(e, types.AnnotatedTextEdit)]
+    assert [e.annotation_id for e in moved] == ["moved"], doc.edits
+    assert apply(main, doc.edits) == (
+        'resource "terraform_data" "new" {}\n\noutput "id" { value = terraform_data.new.id }\n'
+        "\nmoved {\n  from = terraform_data.old\n  to   = terraform_data.new\n}\n"
+    )

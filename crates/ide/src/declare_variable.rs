@@ -27,7 +27,8 @@ fn expected(docs: &[Document], doc: usize, range: &std::ops::Range<usize>, memo:
 /// in `docs[doc]` misses.
 pub fn declare_variable(d: &Diagnostic, docs: &[Document], doc: usize, memo: &mut Memo) -> Option<Action> {
     let here = docs.get(doc)?;
-    if d.code != Code::UndefinedReference || !here.file.dialect.is_terraform() {
+    // A misspelling's fix is the name it suggests ("did you mean"), not a new variable.
+    if d.code != Code::UndefinedReference || !here.file.dialect.is_terraform() || d.message.contains("did you mean") {
         return None;
     }
     let name = here.file.text.get(d.range.clone())?.strip_prefix("var.")?;

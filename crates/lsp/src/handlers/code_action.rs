@@ -26,8 +26,16 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
     let end = from_proto::offset(&rope, params.range.end, enc);
     let (fixes, actions, texts) = blocking(move || {
         let analysis = snap.analysis();
-        let in_range: Vec<_> =
-            analysis.diagnostics[snap.index].iter().filter(|d| d.range.start <= end && start <= d.range.end).collect();
+        // Only what the client is shown (a lint is off unless a setting names it).
+        let shown = |d: &&syntax::diagnostic::Diagnostic| match snap.settings.severity.get(&d.code) {
+            Some(s) => s.is_some(),
+            None => d.code.on_by_default(),
+        };
+        let in_range: Vec<_> = analysis.diagnostics[snap.index]
+            .iter()
+            .filter(|d| d.range.start <= end && start <= d.range.end)
+            .filter(shown)
+            .collect();
         let callers_matter =
             |d: &&syntax::diagnostic::Diagnostic| matches!(d.code, Code::MissingType | Code::UnusedVariable);
         let set = in_range.iter().any(callers_matter).then(|| ModuleSet::gather(&snap));
