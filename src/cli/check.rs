@@ -283,11 +283,11 @@ impl Counts {
 }
 
 /// A diagnostic's severity after the `--severity` overrides; `None` when
-/// its code is turned off.
+/// its code is turned off (or is off unless named: `Code::on_by_default`).
 pub fn effective_severity(d: &Diagnostic, overrides: &BTreeMap<Code, Option<Severity>>) -> Option<Severity> {
     match overrides.get(&d.code) {
         Some(s) => *s,
-        None => Some(d.severity),
+        None => d.code.on_by_default().then_some(d.severity),
     }
 }
 

@@ -48,6 +48,10 @@ fn rule_text(code: Code) -> &'static str {
         Code::DeadCondition => "A condition that can never hold (or always holds): the branch it guards is dead logic.",
         Code::NullValue => "A value that is null where Terraform needs one: it fails at plan (for the inputs named).",
         Code::NotHcl => "A file with an HCL name that is not HCL (encrypted, binary, YAML, JSON): not read.",
+        Code::UnusedVariable => "A variable that no expression of its module reads.",
+        Code::UnusedLocal => "A local value that no expression of its module reads.",
+        Code::UnusedData => "A data source that no expression of its module reads.",
+        Code::UnusedProvider => "A required_providers entry that no block of its module uses.",
     }
 }
 

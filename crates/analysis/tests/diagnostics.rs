@@ -1198,3 +1198,6 @@ fn an_ephemeral_output_of_a_module_with_a_backend() {
 
 #[path = "diagnostics/guards.rs"]
 mod guards;
+/// The lints of unused declarations (analysis.md §5.1).
+#[path = "diagnostics/unused.rs"]
+mod unused;

@@ -73,6 +73,12 @@ pub(crate) struct Caps {
     /// `documentChanges` in workspace edits (versioned edits of open
     /// documents); else a rename answers with `changes`.
     pub document_changes: bool,
+    /// `workspace.workspaceEdit.resourceOperations` has `create`: a code
+    /// action may create a file (`variables.tf`).
+    pub create_files: bool,
+    /// `workspace.workspaceEdit.changeAnnotationSupport`: an edit may ask
+    /// to be confirmed (a rename's `moved` block).
+    pub change_annotations: bool,
     /// Folds of whole lines only (Neovim, VS Code): a fold then ends on
     /// the line before its closing bracket, which stays visible.
     pub line_folding_only: bool,
@@ -89,6 +95,8 @@ impl Default for Caps {
             markdown: true,
             snippets: true,
             document_changes: false,
+            create_files: false,
+            change_annotations: false,
             line_folding_only: false,
             hierarchical_symbols: true,
             work_done_progress: false,

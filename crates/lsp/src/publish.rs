@@ -341,7 +341,7 @@ impl Published {
         let mut others: BTreeMap<PathBuf, Option<Other>> = BTreeMap::new();
         let effective = |d: &Diagnostic| match target.severity.get(&d.code) {
             Some(s) => *s,
-            None => Some(d.severity),
+            None => d.code.on_by_default().then_some(d.severity),
         };
         let mut fresh_entry = |d: &Diagnostic| {
             let mut related = Vec::with_capacity(d.related.len());

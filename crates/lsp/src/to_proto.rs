@@ -41,7 +41,15 @@ pub(crate) const SOURCE: &str = "hcl-types";
 
 /// Editors strike deprecated provider attributes through.
 pub(crate) fn tags(d: &syntax::diagnostic::Diagnostic) -> Option<Vec<DiagnosticTag>> {
-    (d.code == syntax::diagnostic::Code::Deprecated).then(|| vec![DiagnosticTag::DEPRECATED])
+    use syntax::diagnostic::Code;
+    match d.code {
+        Code::Deprecated => Some(vec![DiagnosticTag::DEPRECATED]),
+        // Shown faded, as editors show unused code.
+        Code::UnusedVariable | Code::UnusedLocal | Code::UnusedData | Code::UnusedProvider => {
+            Some(vec![DiagnosticTag::UNNECESSARY])
+        }
+        _ => None,
+    }
 }
 
 /// A diagnostic of `rope`'s text (the published ones are serialised by
@@ -274,6 +282,64 @@ pub(crate) fn quick_fix(
         is_preferred: Some(true),
         ..Default::default()
     })
+}
+
+/// A code action of the ide layer: its edits per file, as `documentChanges`
+/// (open documents with their version, a new file created first) when the
+/// client takes them, else as `changes`. `texts` holds the text of every
+/// file the action edits that exists; `rope` is the requesting document's,
+/// for the diagnostic the action fixes.
+pub(crate) fn action(
+    a: ide::Action,
+    texts: &std::collections::BTreeMap<std::path::PathBuf, Rope>,
+    rope: &Rope,
+    enc: Encoding,
+    versioned: bool,
+    version: &dyn Fn(&std::path::Path) -> Option<i32>,
+) -> Option<CodeActionOrCommand> {
+    let empty = Rope::new();
+    let mut per_file: std::collections::BTreeMap<std::path::PathBuf, Vec<TextEdit>> = Default::default();
+    for e in a.edits {
+        let r = texts.get(&e.path).unwrap_or(&empty);
+        per_file.entry(e.path).or_default().push(TextEdit { range: range(r, &e.range, enc), new_text: e.text });
+    }
+    let mut files = Vec::new();
+    for (path, edits) in per_file {
+        files.push((Uri::from_file_path(&path)?, texts.contains_key(&path), version(&path), edits));
+    }
+    let edit = if versioned {
+        let mut ops = Vec::new();
+        for (uri, exists, version, edits) in files {
+            if !exists {
+                ops.push(DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+                    uri: uri.clone(),
+                    options: Some(CreateFileOptions { overwrite: Some(false), ignore_if_exists: Some(true) }),
+                    annotation_id: None,
+                })));
+            }
+            ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                edits: edits.into_iter().map(OneOf::Left).collect(),
+            }));
+        }
+        WorkspaceEdit { document_changes: Some(DocumentChanges::Operations(ops)), ..Default::default() }
+    } else {
+        let changes = files.into_iter().map(|(uri, _, _, edits)| (uri, edits)).collect();
+        WorkspaceEdit { changes: Some(changes), ..Default::default() }
+    };
+    let kind = match a.kind {
+        ide::ActionKind::QuickFix => CodeActionKind::QUICKFIX,
+        ide::ActionKind::RefactorExtract => CodeActionKind::REFACTOR_EXTRACT,
+        ide::ActionKind::RefactorRewrite => CodeActionKind::REFACTOR_REWRITE,
+        ide::ActionKind::RefactorMove => CodeActionKind::new("refactor.move"),
+    };
+    Some(CodeActionOrCommand::CodeAction(CodeAction {
+        title: a.title,
+        kind: Some(kind),
+        diagnostics: a.fixes.map(|d| vec![diagnostic(rope, &d, enc)]),
+        edit: Some(edit),
+        ..Default::default()
+    }))
 }
 
 /// A symbol of the workspace index.

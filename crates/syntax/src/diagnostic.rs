@@ -74,6 +74,20 @@ codes! {
     DeadCondition = "dead-condition", Warning;
     NullValue = "null-value", Error;
     NotHcl = "not-hcl", Hint;
+    UnusedVariable = "unused-variable", Warning;
+    UnusedLocal = "unused-local", Warning;
+    UnusedData = "unused-data", Warning;
+    UnusedProvider = "unused-provider", Warning;
+}
+
+impl Code {
+    /// Whether the code is shown when no setting names it: the lints of
+    /// unused declarations (analysis.md §5.1) are shown only when a
+    /// severity is set for them (`--severity unused-variable=warning`,
+    /// the configuration file, the editor's settings).
+    pub fn on_by_default(self) -> bool {
+        !matches!(self, Code::UnusedVariable | Code::UnusedLocal | Code::UnusedData | Code::UnusedProvider)
+    }
 }
 
 impl fmt::Display for Code {

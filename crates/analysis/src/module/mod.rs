@@ -81,6 +81,7 @@ pub mod terragrunt_generate;
 mod terragrunt_merge;
 mod test_decls;
 mod tftest;
+mod unused;
 mod versions;
 
 use calls::*;

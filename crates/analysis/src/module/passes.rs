@@ -1,7 +1,8 @@
 //! The module-level passes that judge across items — functions a
 //! `required_version` excludes (versions.rs), ephemeral values
-//! (ephemeral.rs) and names declared twice (duplicates.rs, in every
-//! Terraform module) — run by a full analysis and again after each patch.
+//! (ephemeral.rs), names declared twice (duplicates.rs, in every
+//! Terraform module) and declarations nothing reads (unused.rs) — run by a
+//! full analysis and again after each patch.
 //!
 //! A pass needs every item of the module, so walking their trees at each
 //! keystroke cost a 1 MB module with a pinned `required_version` ~120 ms
@@ -16,7 +17,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
-use super::{duplicates, ephemeral, module_dialect, versions, Document, FileKind, Item, ItemId, Kept};
+use super::{duplicates, ephemeral, module_dialect, unused, versions, Document, FileKind, Item, ItemId, Kept};
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
 
@@ -25,6 +26,7 @@ pub(super) struct ItemFacts {
     versions: versions::Facts,
     ephemeral: ephemeral::Facts,
     duplicates: duplicates::Facts,
+    unused: unused::Facts,
 }
 
 /// Each item's facts, by id (kept in the memo, pruned with it).
@@ -64,7 +66,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
     let bounded = versions::bounded(docs, dialect);
     let marked = ephemeral::applies(docs, dialect, context);
     let named = duplicates::applies(docs, dialect);
-    if !bounded && !marked && !named {
+    let lints = dialect.is_terraform() && docs.iter().any(|d| d.file.kind == FileKind::Terraform);
+    if !bounded && !marked && !named && !lints {
         return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
@@ -91,6 +94,11 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         }
         addresses = a;
     }
+    if lints {
+        for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
+            all.extend(more);
+        }
+    }
     for ds in &mut diagnostics {
         ds.sort_by_key(|d| (d.range.start, d.range.end));
         ds.dedup();
@@ -111,8 +119,14 @@ fn read(doc: &Document, item: &Item) -> ItemFacts {
             versions: versions::facts(&body),
             ephemeral: ephemeral::facts(&body),
             duplicates: duplicates::facts(&body),
+            unused: unused::facts(&body),
         },
-        None => ItemFacts { versions: Vec::new(), ephemeral: ephemeral::Facts::default(), duplicates: Vec::new() },
+        None => ItemFacts {
+            versions: Vec::new(),
+            ephemeral: ephemeral::Facts::default(),
+            duplicates: Vec::new(),
+            unused: unused::Facts::default(),
+        },
     }
 }
 

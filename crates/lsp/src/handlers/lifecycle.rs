@@ -191,6 +191,17 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .unwrap_or(false);
     let document_changes =
         c.workspace.as_ref().and_then(|w| w.workspace_edit.as_ref()).and_then(|e| e.document_changes).unwrap_or(false);
+    let create_files = c
+        .workspace
+        .as_ref()
+        .and_then(|w| w.workspace_edit.as_ref())
+        .and_then(|e| e.resource_operations.as_ref())
+        .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create));
+    let change_annotations = c
+        .workspace
+        .as_ref()
+        .and_then(|w| w.workspace_edit.as_ref())
+        .is_some_and(|e| e.change_annotation_support.is_some());
     let line_folding_only =
         text.and_then(|t| t.folding_range.as_ref()).and_then(|f| f.line_folding_only).unwrap_or(false);
     let hierarchical_symbols = text
@@ -198,5 +209,14 @@ fn caps(c: &ClientCapabilities) -> crate::Caps {
         .and_then(|d| d.hierarchical_document_symbol_support)
         .unwrap_or(false);
     let work_done_progress = c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
-    crate::Caps { markdown, snippets, document_changes, line_folding_only, hierarchical_symbols, work_done_progress }
+    crate::Caps {
+        markdown,
+        snippets,
+        document_changes,
+        create_files,
+        change_annotations,
+        line_folding_only,
+        hierarchical_symbols,
+        work_done_progress,
+    }
 }

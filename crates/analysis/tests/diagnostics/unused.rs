@@ -1,0 +1,175 @@
+//! The lints of unused declarations (analysis.md §5.1): a variable, local
+//! or data source no expression of the module reads, a `required_providers`
+//! entry no block uses (tflint's `terraform_unused_declarations` and
+//! `terraform_unused_required_providers`). These fixtures show the lints
+//! (`fixture::annotated_with`), the others do not.
+
+use expect_test::{expect, Expect};
+
+fn check(fixture: Expect) {
+    let text = fixture::trim_indent(fixture.data());
+    fixture.assert_eq(&fixture::annotated_with(&text, true));
+}
+
+/// What is read (in a template, a `for`, `depends_on`, another local of
+/// the same block, another file) is used; the rest is reported, each
+/// with its own code.
+#[test]
+fn declarations_nothing_reads_are_reported() {
+    check(expect![[r#"
+        //- main.tf
+        terraform {
+          required_providers {
+            aws    = { source = "hashicorp/aws" }
+            random = { source = "hashicorp/random" }
+           #^^^^^^ warning[unused-provider]
+          }
+        }
+        variable "name" { type = string }
+        variable "tags" { type = map(string) }
+        variable "unused" { type = string }
+                #^^^^^^^^ warning[unused-variable]
+        locals {
+          prefix = "${var.name}-x"
+          all    = [for k, v in var.tags : "${local.prefix}${k}"]
+          spare  = 1
+         #^^^^^ warning[unused-local]
+        }
+        data "aws_ami" "ubuntu" {}
+        data "aws_region" "current" {}
+        resource "aws_instance" "a" {
+          ami        = data.aws_ami.ubuntu.id
+          depends_on = [data.aws_region.current]
+        }
+        data "aws_caller_identity" "me" {}
+                                  #^^^^ warning[unused-data]
+        //- outputs.tf
+        output "all" { value = local.all }
+    "#]]);
+}
+
+/// A variable read only by its own `validation` is not used; one read by
+/// another variable's validation (Terraform 1.9) is.
+#[test]
+fn a_variable_read_only_by_its_own_validation_is_unused() {
+    check(expect![[r#"
+        variable "a" {
+                #^^^ warning[unused-variable]
+          type = number
+          validation {
+            condition     = var.a > 0 && var.b > 0
+            error_message = "positive"
+          }
+        }
+        variable "b" { type = number }
+    "#]]);
+}
+
+/// A provider is used by a `provider` block, a resource's `provider`
+/// argument, a module call's `providers`, a provider function, or a
+/// nested data source of a `check` block.
+#[test]
+fn providers_used_in_every_way_are_not_reported() {
+    check(expect![[r#"
+        terraform {
+          required_providers {
+            google = { source = "hashicorp/google" }
+            beta   = { source = "hashicorp/google-beta" }
+            fns    = { source = "example/fns" }
+            http   = { source = "hashicorp/http" }
+            tls    = { source = "hashicorp/tls" }
+            null   = { source = "hashicorp/null" }
+           #^^^^ warning[unused-provider]
+          }
+        }
+        provider "google" {}
+        resource "google_compute_network" "n" {
+          provider = beta.west
+          name     = provider::fns::upper("n")
+        }
+        module "m" {
+          source    = "./m"
+                     #^^^^^ warning[module-source]
+          providers = { tls = tls }
+        }
+        check "up" {
+          data "http" "h" { url = "https://example.com" }
+          assert {
+            condition     = data.http.h.status_code == 200
+            error_message = "down"
+          }
+        }
+    "#]]);
+}
+
+/// A module call without `providers` inherits the default providers, so
+/// none is reported.
+#[test]
+fn a_call_that_inherits_providers_uses_them_all() {
+    check(expect![[r#"
+        terraform {
+          required_providers {
+            aws = { source = "hashicorp/aws" }
+          }
+        }
+        variable "v" {}
+                #^^^ hint[missing-type]
+                #^^^ warning[unused-variable]
+        module "m" {
+          source = "./m"
+                  #^^^^^ warning[module-source]
+        }
+    "#]]);
+}
+
+/// A block that does not parse may read anything: nothing is reported.
+/// Declarations of override files are not judged (they merge into a base
+/// block); what they read counts.
+#[test]
+fn a_broken_block_silences_and_override_files_read() {
+    check(expect![[r#"
+        variable "v" { type = string }
+        locals {
+          x = var.v
+                 #^ error[syntax]
+        output "o" {
+                  #^ error[syntax]
+    "#]]);
+    check(expect![[r#"
+        //- main.tf
+        variable "v" { type = string }
+        variable "w" { type = string }
+                #^^^ warning[unused-variable]
+        //- override.tf
+        variable "w" { default = "x" }
+        output "o" { value = var.v }
+    "#]]);
+}
+
+/// Deliberately unread (analysis.md §5.1): a name starting with `_` (a
+/// local kept for the check its evaluation makes, as in fabric's
+/// `modules/project-factory/projects-defaults.tf`), a data source read for
+/// its side effect (`archive_file` writes its archive), and a provider
+/// named by `provider_meta` (fabric's `versions.tf` files).
+#[test]
+fn deliberate_declarations_are_not_reported() {
+    check(expect![[r#"
+        terraform {
+          required_providers {
+            google-beta = { source = "hashicorp/google-beta" }
+          }
+          provider_meta "google-beta" {
+            module_name = "m"
+          }
+        }
+        variable "_spare" { type = string }
+        locals {
+          _uniqueness = { for k in ["a"] : k => k }
+        }
+        data "archive_file" "bundle" {
+          type        = "zip"
+          source_dir  = "src"
+          output_path = "bundle.zip"
+        }
+    "#]]);
+}

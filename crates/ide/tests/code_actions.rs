@@ -1,0 +1,401 @@
+//! Code actions (lsp.md, "Code actions"): each fixture's action applied,
+//! every file it edits (or creates) printed after the edit. `$0` marks
+//! the cursor; a selection is the text between `«` and `»`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use expect_test::{expect, Expect};
+use fixture::Fixture;
+use hcl_types_ide as ide;
+use ide::Action;
+
+/// Each edited file of the fixture after `action`, with the title.
+fn applied(f: &Fixture, action: Option<Action>) -> String {
+    let Some(action) = action else { return "no action\n".into() };
+    let mut per_file: BTreeMap<PathBuf, Vec<ide::FileEdit>> = BTreeMap::new();
+    for e in action.edits {
+        per_file.entry(e.path.clone()).or_default().push(e);
+    }
+    let mut out = format!("{} ({:?})\n", action.title, action.kind);
+    for (path, mut edits) in per_file {
+        let mut text =
+            f.files.iter().find(|(p, _)| p.file_name() == path.file_name()).map(|(_, t)| t.clone()).unwrap_or_default();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start));
+        for e in edits {
+            text.replace_range(e.range.clone(), &e.text);
+        }
+        out.push_str(&format!("//- {}\n{text}", path.file_name().unwrap().to_string_lossy()));
+    }
+    out
+}
+
+/// The quick fix of the diagnostic with `code` in the cursor's file.
+fn fix(text: &str, code: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let mut a = f.analyse();
+    let d = a.analysis.diagnostics[a.doc].iter().find(|d| d.code.as_str() == code).cloned();
+    let action = d.and_then(|d| match d.code.as_str() {
+        "undefined-reference" => ide::declare_variable(&d, &a.docs, a.doc, &mut a.memo),
+        _ => ide::remove_unused(&d, &a.docs, a.doc, &[]),
+    });
+    expect.assert_eq(&applied(&f, action));
+}
+
+#[test]
+fn an_unused_variable_is_removed() {
+    fix(
+        r#"
+variable "used" { type = string }
+
+variable "unused" {
+  type = string
+}
+
+output "o" { value = var.used }
+"#,
+        "unused-variable",
+        expect![[r#"
+            Remove `var.unused` (QuickFix)
+            //- main.tf
+            variable "used" { type = string }
+
+            output "o" { value = var.used }
+        "#]],
+    );
+}
+
+#[test]
+fn a_variable_a_tfvars_file_sets_is_not_removed() {
+    fix(
+        r#"
+//- main.tf
+variable "unused" { type = string }
+//- terraform.tfvars
+unused = "x"
+"#,
+        "unused-variable",
+        expect![[r#"
+            no action
+        "#]],
+    );
+}
+
+#[test]
+fn an_unused_local_is_removed_and_its_block_with_the_last() {
+    fix(
+        r#"
+locals {
+  a = 1
+  b = 2
+}
+output "o" { value = local.a }
+"#,
+        "unused-local",
+        expect![[r#"
+            Remove `local.b` (QuickFix)
+            //- main.tf
+            locals {
+              a = 1
+            }
+            output "o" { value = local.a }
+        "#]],
+    );
+    fix(
+        r#"
+locals {
+  b = 2
+}
+output "o" { value = 1 }
+"#,
+        "unused-local",
+        expect![[r#"
+            Remove `local.b` (QuickFix)
+            //- main.tf
+            output "o" { value = 1 }
+        "#]],
+    );
+}
+
+#[test]
+fn an_unused_data_source_and_provider_are_removed() {
+    fix(
+        r#"
+data "aws_ami" "a" {}
+output "o" { value = 1 }
+"#,
+        "unused-data",
+        expect![[r#"
+            Remove `data.aws_ami.a` (QuickFix)
+            //- main.tf
+            output "o" { value = 1 }
+        "#]],
+    );
+    fix(
+        r#"
+terraform {
+  required_providers {
+    aws  = { source = "hashicorp/aws" }
+    null = { source = "hashicorp/null" }
+  }
+}
+resource "aws_vpc" "v" {}
+"#,
+        "unused-provider",
+        expect![[r#"
+            Remove the provider `null` (QuickFix)
+            //- main.tf
+            terraform {
+              required_providers {
+                aws  = { source = "hashicorp/aws" }
+              }
+            }
+            resource "aws_vpc" "v" {}
+        "#]],
+    );
+}
+
+/// The declaration takes the type the use expects: `upper`'s parameter
+/// is a string, `count` a number; it goes in `variables.tf` when the
+/// module has one.
+#[test]
+fn a_missing_variable_is_declared_with_the_type_its_use_expects() {
+    fix(
+        r#"
+output "o" { value = upper(var.name) }
+"#,
+        "undefined-reference",
+        expect![[r#"
+            Declare `variable "name"` (string) (QuickFix)
+            //- main.tf
+            output "o" { value = upper(var.name) }
+
+            variable "name" {
+              type = string
+            }
+        "#]],
+    );
+    fix(
+        r#"
+//- main.tf
+resource "null_resource" "r" {
+  count = var.n$0
+}
+//- variables.tf
+variable "other" {
+  type = string
+}
+"#,
+        "undefined-reference",
+        expect![[r#"
+            Declare `variable "n"` (number) (QuickFix)
+            //- variables.tf
+            variable "other" {
+              type = string
+            }
+
+            variable "n" {
+              type = number
+            }
+        "#]],
+    );
+}
+
+/// Extraction: the selected text (between `«` and `»`) becomes a local.
+fn extract(text: &str, expect: Expect) {
+    let (start, end) = (text.find('«').unwrap(), text.find('»').unwrap());
+    let plain = text.replace(['«', '»'], "");
+    let f = Fixture::parse(&plain);
+    let mut a = f.analyse();
+    // (Offsets in the fixture's file: its text starts after the leading newline.)
+    let shift = plain.len() - a.docs[a.doc].file.text.len();
+    let sel = start - shift..end - '«'.len_utf8() - shift;
+    let action = ide::extract_local(&a.docs, a.doc, sel, &mut a.memo);
+    expect.assert_eq(&applied(&f, action));
+}
+
+#[test]
+fn an_expression_is_extracted_to_a_local() {
+    extract(
+        r#"
+variable "names" { type = list(string) }
+resource "null_resource" "r" {
+  triggers = { joined = «join(",", var.names)» }
+}
+"#,
+        expect![[r#"
+            Extract to `local.join` (string) (RefactorExtract)
+            //- main.tf
+            variable "names" { type = list(string) }
+            locals {
+              join = join(",", var.names)
+            }
+
+            resource "null_resource" "r" {
+              triggers = { joined = local.join }
+            }
+        "#]],
+    );
+    extract(
+        r#"
+locals {
+  a = 1
+}
+output "o" {
+  value = «local.a + 1»
+}
+"#,
+        expect![[r#"
+            Extract to `local.value` (int) (RefactorExtract)
+            //- main.tf
+            locals {
+              a = 1
+              value = local.a + 1
+            }
+            output "o" {
+              value = local.value
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn an_expression_reading_each_or_a_for_variable_is_not_extracted() {
+    extract(
+        r#"
+resource "null_resource" "r" {
+  for_each = toset(["a"])
+  triggers = { k = «upper(each.key)» }
+}
+"#,
+        expect![[r#"
+            no action
+        "#]],
+    );
+    extract(
+        r#"
+output "o" { value = [for s in ["a"] : «upper(s)»] }
+"#,
+        expect![[r#"
+            no action
+        "#]],
+    );
+}
+
+fn convert(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let mut a = f.analyse();
+    let action = ide::count_to_for_each(&a.docs, a.doc, a.offset, &mut a.memo);
+    expect.assert_eq(&applied(&f, action));
+}
+
+#[test]
+fn count_over_a_list_of_strings_becomes_for_each() {
+    convert(
+        r#"
+variable "names" { type = list(string) }
+resource "null_resource" "r" {
+  count$0 = length(var.names)
+  triggers = { name = var.names[count.index] }
+}
+output "ids" { value = null_resource.r[*].id }
+"#,
+        expect![[r#"
+            Convert `count` to `for_each` (instances get new addresses: add `moved` blocks to keep them) (RefactorRewrite)
+            //- main.tf
+            variable "names" { type = list(string) }
+            resource "null_resource" "r" {
+              for_each = toset(var.names)
+              triggers = { name = each.value }
+            }
+            output "ids" { value = values(null_resource.r)[*].id }
+        "#]],
+    );
+}
+
+#[test]
+fn count_with_other_uses_or_a_list_of_objects_is_left() {
+    convert(
+        r#"
+variable "names" { type = list(string) }
+resource "null_resource" "r" {
+  count$0 = length(var.names)
+  triggers = { i = count.index }
+}
+"#,
+        expect![[r#"
+            no action
+        "#]],
+    );
+    convert(
+        r#"
+variable "objs" { type = list(object({ a = string })) }
+resource "null_resource" "r" {
+  count$0 = length(var.objs)
+  triggers = { a = var.objs[count.index].a }
+}
+"#,
+        expect![[r#"
+            no action
+        "#]],
+    );
+    convert(
+        r#"
+variable "names" { type = list(string) }
+resource "null_resource" "r" {
+  count$0 = length(var.names)
+}
+output "first" { value = null_resource.r[0].id }
+"#,
+        expect![[r#"
+            no action
+        "#]],
+    );
+}
+
+#[test]
+fn variables_and_outputs_move_to_their_files() {
+    let f = Fixture::parse(
+        r#"
+//- main.tf
+# The region.
+variable "region" {
+  type = string
+}
+
+resource "null_resource" "r" {}
+
+output "id" { value = null_resource.r.id }
+//- outputs.tf
+output "other" { value = 1 }
+"#,
+    );
+    let a = f.analyse();
+    let got: String = ide::move_blocks(&a.docs, a.doc).into_iter().map(|m| applied(&f, Some(m))).collect();
+    expect![[r#"
+        Move the variables of this file to variables.tf (RefactorMove)
+        //- main.tf
+        resource "null_resource" "r" {}
+
+        output "id" { value = null_resource.r.id }
+        //- variables.tf
+        # The region.
+        variable "region" {
+          type = string
+        }
+        Move the outputs of this file to outputs.tf (RefactorMove)
+        //- main.tf
+        # The region.
+        variable "region" {
+          type = string
+        }
+
+        resource "null_resource" "r" {}
+
+        //- outputs.tf
+        output "other" { value = 1 }
+
+        output "id" { value = null_resource.r.id }
+    "#]]
+    .assert_eq(&got);
+}
