@@ -26,11 +26,12 @@ use syntax::Dialect;
 /// One declaration kept by name, relative to its item.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Decl {
-    /// The key Terraform keeps it by (`variable.x`, `data.T.N`, `provider.aws.west`).
-    key: String,
-    /// What is declared, as the message names it (`variable "x"`).
-    what: String,
-    range: Range<usize>,
+    /// The key Terraform keeps it by (`variable.x`, `data.T.N`,
+    /// `provider.aws.west`); the message names it from the key
+    /// ([`describe`]): every local of a module has one, so each costs one
+    /// allocation (tests/memory.rs).
+    key: Box<str>,
+    range: Range<u32>,
     /// A `check` block's data source comes after the file's own data
     /// sources (`appendFile` reads `file.Checks` after `file.DataResources`).
     late: bool,
@@ -56,35 +57,30 @@ pub(super) fn facts(body: &Body) -> Facts {
         let ident = b.ident.value().as_str();
         let l = labels(b);
         let Some(range) = header(b) else { continue };
-        let mut push =
-            |key: String, what: String, range: Range<usize>, late: bool| out.push(Decl { key, what, range, late });
+        let mut push = |key: String, range: Range<usize>, late: bool| {
+            let range = range.start as u32..range.end as u32;
+            out.push(Decl { key: key.into_boxed_str(), range, late })
+        };
         match (ident, l.as_slice()) {
             ("variable" | "output" | "module" | "check", [name]) => {
-                push(format!("{ident}.{name}"), format!("{ident} \"{name}\""), range, false);
+                push(format!("{ident}.{name}"), range, false);
                 if ident == "check" {
                     for d in b.body.blocks().filter(|d| d.ident.value().as_str() == "data") {
                         if let ([t, n], Some(r)) = (labels(d).as_slice(), header(d)) {
-                            push(format!("data.{t}.{n}"), format!("data \"{t}\" \"{n}\""), r, true);
+                            push(format!("data.{t}.{n}"), r, true);
                         }
                     }
                 }
             }
-            ("resource" | "data" | "ephemeral", [t, n]) => {
-                push(format!("{ident}.{t}.{n}"), format!("{ident} \"{t}\" \"{n}\""), range, false)
-            }
+            ("resource" | "data" | "ephemeral", [t, n]) => push(format!("{ident}.{t}.{n}"), range, false),
             ("provider", [name]) => {
                 let alias = b.body.get_attribute("alias").map(|a| match &a.value {
                     Expression::String(s) => Some(s.value().to_string()),
                     _ => None,
                 });
                 match alias {
-                    None => push(format!("provider.{name}"), format!("provider \"{name}\""), range, false),
-                    Some(Some(a)) => push(
-                        format!("provider.{name}.{a}"),
-                        format!("provider \"{name}\" with alias \"{a}\""),
-                        range,
-                        false,
-                    ),
+                    None => push(format!("provider.{name}"), range, false),
+                    Some(Some(a)) => push(format!("provider.{name}.{a}"), range, false),
                     // An alias that is not a literal: Terraform reports it
                     // as invalid, not as a duplicate.
                     Some(None) => {}
@@ -94,7 +90,7 @@ pub(super) fn facts(body: &Body) -> Facts {
                 for a in b.body.attributes() {
                     let name = a.key.value().as_str();
                     if let Some(r) = a.key.span() {
-                        push(format!("local.{name}"), format!("local value \"{name}\""), r, false);
+                        push(format!("local.{name}"), r, false);
                     }
                 }
             }
@@ -104,11 +100,7 @@ pub(super) fn facts(body: &Body) -> Facts {
                     if let (true, Some(r)) =
                         (matches!(kind, "required_providers" | "backend" | "cloud"), header(nested))
                     {
-                        let what = match kind {
-                            "required_providers" => "`required_providers` block".to_owned(),
-                            other => format!("`{other}` block"),
-                        };
-                        push(kind.to_owned(), what, r, false);
+                        push(kind.to_owned(), r, false);
                     }
                 }
             }
@@ -163,20 +155,40 @@ pub(super) fn check<'a>(
         // (A stable sort: source order within each phase.)
         all.sort_by_key(|(d, _)| d.late);
         for (d, at) in all {
-            let range = at + d.range.start..at + d.range.end;
-            match first.get(d.key.as_str()) {
+            let range = at + d.range.start as usize..at + d.range.end as usize;
+            match first.get(&*d.key) {
                 None => {
                     first.insert(&d.key, (di, range));
                 }
                 Some((fi, fr)) => {
                     let path = (*fi != di).then(|| docs[*fi].file.path.clone());
+                    let what = describe(&d.key);
                     let related =
-                        Related { path, range: fr.clone(), message: format!("{} is first declared here", d.what) };
-                    let msg = format!("Duplicate {}: it is already declared in this module", d.what);
+                        Related { path, range: fr.clone(), message: format!("{what} is first declared here") };
+                    let msg = format!("Duplicate {what}: it is already declared in this module");
                     out[di].push(Diagnostic::new(Code::Duplicate, range, msg).with_related(related));
                 }
             }
         }
     }
     out
+}
+
+/// What a declaration's key names, as a message says it (`variable "x"`,
+/// `data "T" "N"`, `provider "aws" with alias "west"`, `local value "x"`).
+fn describe(key: &str) -> String {
+    let (kind, rest) = key.split_once('.').unwrap_or((key, ""));
+    match kind {
+        "local" => format!("local value \"{rest}\""),
+        "resource" | "data" | "ephemeral" => match rest.split_once('.') {
+            Some((t, n)) => format!("{kind} \"{t}\" \"{n}\""),
+            None => format!("{kind} \"{rest}\""),
+        },
+        "provider" => match rest.split_once('.') {
+            Some((name, alias)) => format!("provider \"{name}\" with alias \"{alias}\""),
+            None => format!("provider \"{rest}\""),
+        },
+        "required_providers" | "backend" | "cloud" if rest.is_empty() => format!("`{kind}` block"),
+        _ => format!("{kind} \"{rest}\""),
+    }
 }

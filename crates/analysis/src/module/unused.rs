@@ -41,7 +41,10 @@ enum Kind {
 /// relative to the item) and what it reads.
 #[derive(Default)]
 pub(super) struct Facts {
-    declared: Vec<(Kind, String, Range<usize>)>,
+    /// (Names boxed, ranges as `u32`: every local of a module has an
+    /// entry, and a module of 1 MB of locals must stay within its memory
+    /// budget, tests/memory.rs.)
+    declared: Vec<(Kind, Box<str>, Range<u32>)>,
     /// What it reads, each as its [`key`], sorted, once: at a keystroke
     /// the pass gathers every item's, and hashing names again each time
     /// would cost milliseconds in a 10 MB module.
@@ -184,7 +187,8 @@ pub(super) fn facts(body: &Body) -> Facts {
     let mut keys: Vec<u64> = f.reads.iter().map(|(k, n)| key(*k, n)).collect();
     keys.sort_unstable();
     keys.dedup();
-    Facts { declared: f.declared, reads: keys, inherits: f.inherits }
+    let declared = f.declared.into_iter().map(|(k, n, r)| (k, n.into_boxed_str(), r.start as u32..r.end as u32));
+    Facts { declared: declared.collect(), reads: keys, inherits: f.inherits }
 }
 
 /// Data sources read for what reading them does.
@@ -246,7 +250,7 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
                     ),
                 };
                 let at = item.range.start;
-                out[j].push(Diagnostic::new(code, r.start + at..r.end + at, message));
+                out[j].push(Diagnostic::new(code, r.start as usize + at..r.end as usize + at, message));
             }
         }
     }
