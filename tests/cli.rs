@@ -879,3 +879,19 @@ fn the_shared_directory_is_found_by_one_rule() {
     let expected = var.map_or(beside, PathBuf::from);
     assert_eq!(paths::shared_root(), expected);
 }
+
+/// Issue 43.1: a module checked on its own is checked with what the
+/// Terragrunt units elsewhere in its repository generate into it
+/// (fixture 104: the root's `generate "shared_vars"` of `variables.tf`),
+/// whether named from the repository's root or by its absolute path.
+#[test]
+fn a_module_checked_alone_has_what_its_units_generate_into_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let app = "tests/fixtures/104-terragrunt-generate/modules/app";
+    let absolute = root.join(app);
+    for named in [app, absolute.to_str().unwrap()] {
+        let out = run(root, &["check", named]);
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && text.contains("0 errors"), "check {named}:\n{text}");
+    }
+}

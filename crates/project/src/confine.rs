@@ -202,7 +202,7 @@ fn absolute_of(p: &Path) -> PathBuf {
 
 /// `path` made absolute against the current directory, `.` and `..`
 /// taken out (without asking the disk).
-fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     let joined = match path.is_absolute() {
         true => path.to_path_buf(),
         false => std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf()),

@@ -35,7 +35,7 @@ impl Units {
             return (self.units.clone(), self.stacks.clone());
         }
         let (units, stacks): (Vec<PathBuf>, Vec<PathBuf>) =
-            walk(&roots, tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
+            walk(&walked(&roots, tree), tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
         self.stacks = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
         let mut found: Vec<Unit> = units.iter().filter_map(|f| unit(files, f)).collect();
         // A root `terragrunt.hcl` that units include is their configuration.
@@ -46,6 +46,44 @@ impl Units {
         self.at = Some((events, roots));
         (self.units.clone(), self.stacks.clone())
     }
+}
+
+/// Where the units of `roots` are looked for: each root's repository when
+/// the tree reads it (`check modules/app` alone is checked with what the
+/// units elsewhere in its repository generate into it: issue 43.1), else
+/// the root itself (a workspace folder inside a larger repository); nested
+/// ones once.
+fn walked(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| {
+            let repo = crate::confine::repository(r);
+            if !tree.allows(&repo) {
+                return r.clone();
+            }
+            // Spelled as the root is (a relative root, a relative
+            // repository), as the module directories it is compared with are.
+            match crate::confine::absolute(r).strip_prefix(&repo) {
+                Ok(below) if r.is_relative() => {
+                    let up = r.join(below.components().map(|_| "..").collect::<PathBuf>());
+                    let up = analysis::workspace::normalize(&up);
+                    // (A repository above the current directory would be
+                    // spelled `../..`, which module directories are not:
+                    // the root is walked as it was.)
+                    match up.starts_with("..") {
+                        true => r.clone(),
+                        false => up,
+                    }
+                }
+                _ => repo,
+            }
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    let all = out.clone();
+    out.retain(|r| !all.iter().any(|o| o != r && r.starts_with(o)));
+    out
 }
 
 const UNIT: &str = "terragrunt.hcl";
@@ -65,15 +103,18 @@ fn walk(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
         if !tree.allows(&dir) {
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        // (The empty path is the current directory, its entries spelled
+        // without `./`, as the modules' directories are.)
+        let listed = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
+        let Ok(entries) = std::fs::read_dir(listed) else { continue };
         for e in entries.filter_map(Result::ok) {
             let Ok(kind) = e.file_type() else { continue };
             let name = e.file_name();
             let name = name.to_string_lossy();
             if kind.is_dir() && !name.starts_with('.') && name != "node_modules" && depth < MAX_DEPTH {
-                stack.push((e.path(), depth + 1));
+                stack.push((dir.join(e.file_name()), depth + 1));
             } else if kind.is_file() && (name == UNIT || name == STACK) {
-                out.push(e.path());
+                out.push(dir.join(e.file_name()));
             }
         }
     }
