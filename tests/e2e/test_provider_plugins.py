@@ -118,7 +118,7 @@ def test_schemas_reads_the_plugin_cache_and_check_reads_what_it_wrote(tmp_path):
                              capture_output=True, text=True, timeout=60, check=False)
     assert checked.returncode == 1, checked.stdout + checked.stderr
     found = json.loads(checked.stdout)
-    assert [(d["code"], d["line"]) for d in found] == [("type-mismatch", 8)], found
+    assert [(d["code"], d["line"]) for d in found] == [("invalid-value", 8)], found
     untyped = subprocess.run([BIN, "check", str(mod)], env=env, capture_output=True, text=True, timeout=60,
                              check=False)
     assert untyped.returncode == 0, untyped.stdout
@@ -159,7 +159,7 @@ def test_the_server_types_resources_from_the_plugin_cache_in_a_trusted_workspace
         # again once it is there.
         typed = lambda p: p["uri"] == uri and any(d["range"]["start"]["line"] == 7 for d in p["diagnostics"])  # noqa: E731
         published = server.wait_notification("textDocument/publishDiagnostics", typed, timeout=45)
-        assert [d["code"] for d in published["diagnostics"]] == ["type-mismatch"], published
+        assert [d["code"] for d in published["diagnostics"]] == ["invalid-value"], published
         # Hover on the resource type names the provider, version and binary.
         hover = server.request("textDocument/hover",
                                {"textDocument": {"uri": uri}, "position": {"line": 6, "character": 12}})

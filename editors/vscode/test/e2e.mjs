@@ -404,8 +404,8 @@ async function main() {
       // test/peer-languages stands in for those extensions (their package.json's language IDs).
       const cases = [
         ["peers/tests/defaults.tftest.hcl", "Terraform Test", 3, 16, "invalid value for `number`"],
-        ["peers/stack/components.tfcomponent.hcl", "Terraform Stack", 3, 13, "cannot be used where `set(string)` is expected"],
-        ["peers/stack/main.tfdeploy.hcl", "Terraform Deployment", 3, 15, "a `int` value cannot be used where `set(string)` is expected"],
+        ["peers/stack/components.tfcomponent.hcl", "Terraform Stack", 3, 13, "invalid value for `set(string)`: \"eu-west-1\" is not a list"],
+        ["peers/stack/main.tfdeploy.hcl", "Terraform Deployment", 3, 15, "invalid value for `set(string)`: 42 is not a list"],
       ];
       for (const [file, language, line, col, wants] of cases) {
         await openFile(file);
