@@ -102,6 +102,15 @@ impl Scan {
         subdirs
     }
 
+    /// The modules whose local calls lead to `module` directly.
+    pub fn calling(&self, module: &ModuleKey) -> Vec<ModuleKey> {
+        let module = (normalize(&module.0), module.1);
+        let mut out: Vec<ModuleKey> =
+            self.calls.iter().filter(|(_, targets)| targets.contains(&module)).map(|(c, _)| c.clone()).collect();
+        out.sort();
+        out
+    }
+
     /// The modules that call one of `modules`, directly or through others
     /// (`modules` themselves left out).
     pub fn callers(&self, modules: &HashSet<ModuleKey>) -> HashSet<ModuleKey> {
