@@ -174,6 +174,9 @@ mod tests {
             [tf("live"), tf("modules/app"), hcl("stack"), hcl("unit")]
         );
         assert_eq!(scan.callers(&[tf("loop/a")].into()), [tf("loop/b")].into());
+        // Direct callers only (what the server reads the arguments of).
+        assert_eq!(scan.calling(&tf("modules/net")), [tf("modules/app")]);
+        assert_eq!(scan.calling(&tf("modules/app")), [tf("live"), hcl("stack"), hcl("unit")]);
         // A component calls the PCL program of its directory, not the
         // Terraform module beside it.
         assert_eq!(scan.callers(&[pcl("prog/net")].into()), [pcl("prog")].into());
