@@ -1193,3 +1193,40 @@ async fn a_file_that_is_not_hcl_is_one_hint() {
     let diags = s.diagnostics(&y, 1).await;
     assert_eq!(codes(&diags), vec!["not-hcl"], "{diags:?}");
 }
+
+/// Issue 43.3 in the editor: an untyped variable's placeholder default is
+/// judged only where it is used. A module that a workspace caller calls
+/// with the argument set shows no warning for a traversal that fails only
+/// on the default; a caller that omits it (or edits it away) brings the
+/// warning back (analysis.md §3.2).
+#[tokio::test]
+async fn a_default_only_warning_follows_what_the_callers_pass() {
+    let module = "variable \"objects\" {\n  default = {}\n}\noutput \"o\" {\n  value = var.objects.a.b\n}\n";
+    let passes = "module \"m\" {\n  source  = \"../m\"\n  objects = { a = { b = 1 } }\n}\n";
+    let omits = "module \"m\" {\n  source = \"../m\"\n}\n";
+    let on_default = |d: &[Value]| d.iter().any(|d| d["range"]["start"]["line"] == 4);
+
+    // The caller sets `objects`: no warning on `.a.b`.
+    let files = [("m/main.tf", module), ("root/main.tf", passes)];
+    let mut s = Session::start_in_folder_with(Enc::Utf16, json!({}), &files).await;
+    let m = s.open("m/main.tf", module).await;
+    let found = s.diagnostics(&m, 1).await;
+    assert!(!on_default(&found), "the caller passes objects: {found:?}");
+
+    // The caller, opened and edited to omit it: the warning comes back.
+    let root = s.open("root/main.tf", passes).await;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": root, "version": 2}, "contentChanges": [{"text": omits}]}),
+    )
+    .await;
+    let found = s.newest_until(&m, on_default).await;
+    assert!(on_default(&found), "the caller omits objects now: {found:?}");
+
+    // The caller omits `objects` on disk: the default is used.
+    let files = [("m/main.tf", module), ("root/main.tf", omits)];
+    let mut s = Session::start_in_folder_with(Enc::Utf16, json!({}), &files).await;
+    let m = s.open("m/main.tf", module).await;
+    let found = s.diagnostics(&m, 1).await;
+    assert!(on_default(&found), "the caller omits objects: {found:?}");
+}

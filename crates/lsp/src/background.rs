@@ -245,7 +245,10 @@ impl Backend {
             return Vec::new();
         }
         let mut memo = analysis::Memo::default();
-        let analysis = self.with_sources(&settings, recheck, |s| self.graph.analyse(s, &docs, &mut memo));
+        let analysis = self.with_sources(&settings, recheck, |s| {
+            self.note_passed(s, &docs);
+            self.graph.analyse(s, &docs, &mut memo)
+        });
         let ropes = crate::related_ropes(self, &settings, &docs);
         let mut shown = Vec::new();
         for i in 0..docs.len() {

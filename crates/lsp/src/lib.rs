@@ -18,6 +18,7 @@ mod handlers;
 mod log;
 mod memory;
 mod outbox;
+mod passed;
 mod publish;
 mod pull;
 mod refresh;
@@ -172,6 +173,8 @@ pub struct Backend {
     graph: Arc<Graph>,
     /// What pull diagnostics wait on and report (`pull.rs`).
     pulls: Arc<pull::Pulls>,
+    /// What each module's callers set, and what it was worked out from.
+    passed: Arc<passed::Passed>,
     /// Large pulled lists the transport puts into their answers.
     splices: Arc<splice::Splices>,
     /// Every symbol of the workspace folders (`workspace/symbol`).
@@ -252,6 +255,7 @@ impl Backend {
             delivering: Arc::default(),
             graph: Arc::default(),
             pulls: Arc::default(),
+            passed: Arc::default(),
             splices: Arc::default(),
             index: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
@@ -337,14 +341,20 @@ impl Snap {
     fn analysis(&self) -> Arc<analysis::ModuleAnalysis> {
         let mut memo = self.memo.locked();
         let b = &self.backend;
-        b.with_sources(&self.settings, false, |s| b.graph.analyse(s, &self.docs, &mut memo))
+        b.with_sources(&self.settings, false, |s| {
+            b.note_passed(s, &self.docs);
+            b.graph.analyse(s, &self.docs, &mut memo)
+        })
     }
 
     /// The module's memo, brought up to what its calls lead to.
     fn memo(&self) -> MutexGuard<'_, Memo> {
         let mut memo = self.memo.locked();
         let b = &self.backend;
-        b.with_sources(&self.settings, false, |s| b.graph.prepare(s, &self.docs, &mut memo));
+        b.with_sources(&self.settings, false, |s| {
+            b.note_passed(s, &self.docs);
+            b.graph.prepare(s, &self.docs, &mut memo)
+        });
         memo
     }
 

@@ -372,7 +372,10 @@ impl Backend {
             }
             let analysis = {
                 let mut memo = memo.locked();
-                self.with_sources(&settings, recheck, |s| self.graph.analyse(s, &docs, &mut memo))
+                self.with_sources(&settings, recheck, |s| {
+                    self.note_passed(s, &docs);
+                    self.graph.analyse(s, &docs, &mut memo)
+                })
             };
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
             let ropes = crate::related_ropes(self, &settings, &docs);

@@ -46,8 +46,13 @@ impl Backend {
         self.refresh_one(path, edit).await;
         self.when_schema_ready(dir.as_deref());
         if let Some(dir) = dir {
-            let callers = self.graph.callers(&std::iter::once(dir).collect());
+            let callers = self.graph.callers(&std::iter::once(dir.clone()).collect());
             self.refresh_modules(|_, p| key_of(p).is_some_and(|k| callers.contains(&k))).await;
+            // The open modules it calls whose callers now set other
+            // arguments (analysis.md §3.2).
+            for callee in self.callees_to_refresh(&dir) {
+                self.refresh_one(callee, true).await;
+            }
         }
     }
 
@@ -107,8 +112,10 @@ impl Backend {
                 // so is a full one running when a newer one is asked for.
                 let overtaken = || asked.load(Ordering::SeqCst) > seq;
                 let stop = analysis::Stop(Some(&overtaken));
-                let analysis =
-                    me.with_sources(&settings, recheck, |s| graph.analyse_unless(s, &snapshot.docs, &mut memo, stop));
+                let analysis = me.with_sources(&settings, recheck, |s| {
+                    me.note_passed(s, &snapshot.docs);
+                    graph.analyse_unless(s, &snapshot.docs, &mut memo, stop)
+                });
                 let Some(analysis) = analysis else {
                     phases::mark("cancelled");
                     return None;

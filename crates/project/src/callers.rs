@@ -102,6 +102,15 @@ impl Scan {
         subdirs
     }
 
+    /// The modules whose local calls lead to `module` directly.
+    pub fn calling(&self, module: &ModuleKey) -> Vec<ModuleKey> {
+        let module = (normalize(&module.0), module.1);
+        let mut out: Vec<ModuleKey> =
+            self.calls.iter().filter(|(_, targets)| targets.contains(&module)).map(|(c, _)| c.clone()).collect();
+        out.sort();
+        out
+    }
+
     /// The modules that call one of `modules`, directly or through others
     /// (`modules` themselves left out).
     pub fn callers(&self, modules: &HashSet<ModuleKey>) -> HashSet<ModuleKey> {
@@ -165,6 +174,9 @@ mod tests {
             [tf("live"), tf("modules/app"), hcl("stack"), hcl("unit")]
         );
         assert_eq!(scan.callers(&[tf("loop/a")].into()), [tf("loop/b")].into());
+        // Direct callers only (what the server reads the arguments of).
+        assert_eq!(scan.calling(&tf("modules/net")), [tf("modules/app")]);
+        assert_eq!(scan.calling(&tf("modules/app")), [tf("live"), hcl("stack"), hcl("unit")]);
         // A component calls the PCL program of its directory, not the
         // Terraform module beside it.
         assert_eq!(scan.callers(&[pcl("prog/net")].into()), [pcl("prog")].into());

@@ -363,6 +363,9 @@ impl Graph {
                 && (Arc::ptr_eq(&p.calls, calls) || p.calls == *calls)
                 && p.schemas == *schemas
                 && Arc::ptr_eq(&p.context, &memo.context().calls)
+                // (What its callers set changed: the server learns it
+                // between analyses.)
+                && memo.context().passed == self.passed.locked().get(key).cloned()
         })
     }
 
@@ -385,6 +388,12 @@ impl Graph {
     /// used only for the others ([`analysis::Context::passed`]).
     pub fn set_passed(&self, key: Key, passed: std::collections::BTreeSet<String>) {
         self.passed.locked().insert(key, Arc::new(passed));
+    }
+
+    /// Says that the module `key` has no known caller (again): it is a
+    /// root, whose untyped variables' defaults are all used.
+    pub fn clear_passed(&self, key: &Key) {
+        self.passed.locked().remove(key);
     }
 
     /// The modules whose analysis read one of `dirs` (a callee's, or a

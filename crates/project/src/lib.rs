@@ -21,7 +21,7 @@ pub mod generate;
 pub mod graph;
 pub mod index;
 pub mod nearest;
-mod passed;
+pub mod passed;
 pub mod phases;
 pub mod pulumi;
 pub mod schemas;

@@ -18,7 +18,7 @@ use crate::graph::{Graph, Key, Sources};
 /// every call leading to it sets. A module reached by a call whose
 /// arguments are not read here (a Terragrunt unit's, a test's, a
 /// component's) counts as a caller that sets none.
-pub(crate) fn passed<'a>(
+pub fn passed<'a>(
     graph: &Graph,
     sources: &Sources,
     callers: impl Iterator<Item = (&'a Path, &'a [SourceFile], &'a [Call])>,
