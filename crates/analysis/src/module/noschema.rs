@@ -9,7 +9,8 @@
 //! named, a cache read, a binary read): a `check` run with no schema
 //! source at all stays quiet, as the user did not ask for resource types.
 //! The project layer gives the schemas ([`Context::schemas`]); this pass
-//! only looks at what they lack (no I/O).
+//! only looks at what they lack (no I/O). Terraform and OpenTofu modules
+//! only: a Pulumi HCL program's types come from Pulumi's packages.
 
 use std::ops::Range;
 
@@ -17,6 +18,7 @@ use hcl_edit::structure::Body;
 use hcl_edit::Span;
 
 use super::decls::label_text;
+use super::unused::provider_root;
 use super::{Document, FileKind, Item};
 use crate::calls::Context;
 use syntax::diagnostic::{Code, Diagnostic};
@@ -26,9 +28,18 @@ use syntax::diagnostic::{Code, Diagnostic};
 pub(super) struct Facts {
     /// `required_providers` entries: local name, range of the name.
     required: Vec<(Box<str>, Range<u32>)>,
-    /// Top-level `resource` and `data` blocks: whether data, type, the
-    /// provider's local name, range of the type label.
-    blocks: Vec<(bool, Box<str>, Box<str>, Range<u32>)>,
+    /// Top-level `resource` and `data` blocks.
+    blocks: Vec<Typed>,
+}
+
+/// A `resource` or `data` block.
+struct Typed {
+    data: bool,
+    ty: Box<str>,
+    /// The provider's local name (its `provider`, else the type's prefix).
+    provider: Box<str>,
+    /// The type label's range.
+    range: Range<u32>,
 }
 
 fn span(s: Option<Range<usize>>) -> Range<u32> {
@@ -50,23 +61,15 @@ pub(super) fn facts(body: &Body) -> Facts {
             }
             kind @ ("resource" | "data") if b.labels.len() == 2 => {
                 let ty = label_text(&b.labels[0]);
-                let explicit = b.body.get_attribute("provider").and_then(|a| root(&a.value));
+                let explicit = b.body.get_attribute("provider").and_then(|a| provider_root(&a.value));
                 let provider = explicit.unwrap_or_else(|| ty.split('_').next().unwrap_or("").to_owned());
-                f.blocks.push((kind == "data", ty.into(), provider.into(), span(b.labels[0].span())));
+                let range = span(b.labels[0].span());
+                f.blocks.push(Typed { data: kind == "data", ty: ty.into(), provider: provider.into(), range });
             }
             _ => {}
         }
     }
     f
-}
-
-/// The local name of the provider a `provider = aws.west` names.
-fn root(e: &hcl_edit::expr::Expression) -> Option<String> {
-    match e {
-        hcl_edit::expr::Expression::Variable(v) => Some(v.value().to_string()),
-        hcl_edit::expr::Expression::Traversal(t) => root(&t.expr),
-        _ => None,
-    }
 }
 
 /// What gives a provider a schema (lsp.md "Provider binaries the user
@@ -84,6 +87,11 @@ pub(super) fn check<'a>(
     facts: impl Fn(&Item) -> Option<&'a Facts>,
 ) -> Vec<Vec<Diagnostic>> {
     let mut out = vec![Vec::new(); docs.len()];
+    // A Pulumi HCL program's resources are typed by Pulumi's packages (and
+    // `pulumi_*` by Pulumi itself), not by the plugin cache.
+    if super::module_dialect(docs) == syntax::Dialect::PulumiHcl {
+        return out;
+    }
     let Some(schemas) = context.schemas.as_deref().filter(|s| !s.files.is_empty()) else { return out };
     let known = |name: &str| schemas.files.iter().flat_map(|f| f.schemas.providers.iter()).any(|p| p.name() == name);
     let terraform = || docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform);
@@ -93,7 +101,7 @@ pub(super) fn check<'a>(
     for (j, d) in terraform() {
         for item in d.items.iter() {
             let Some(f) = facts(item) else { continue };
-            for (data, ty, provider, r) in &f.blocks {
+            for Typed { data, ty, provider, range: r } in &f.blocks {
                 let untyped_here = !known(provider) && schemas.find(*data, ty).is_none();
                 if untyped_here && !untyped.iter().any(|(p, ..)| p == &&**provider) {
                     let at = item.range.start;
