@@ -895,3 +895,51 @@ fn a_module_checked_alone_has_what_its_units_generate_into_it() {
         assert!(out.status.success() && text.contains("0 errors"), "check {named}:\n{text}");
     }
 }
+
+/// A provider schema file of one provider (`ADDRESS`) with one resource
+/// type (`TYPE`) of one optional string attribute `name`.
+fn one_type_schema(address: &str, ty: &str) -> String {
+    let block = r#"{"version":0,"block":{"attributes":{"name":{"type":"string","optional":true}}}}"#;
+    format!(
+        r#"{{"format_version":"1.0","provider_schemas":{{"{address}":{{"resource_schemas":{{"{ty}":{block}}}}}}}}}"#
+    )
+}
+
+/// Issue 45.3: with a schema source in play, a module whose provider is in
+/// none of the schemas says so once (`no-schema`, a hint), on that
+/// provider's `required_providers` entry, naming it and what would type
+/// it; with its schema, or with no schema source at all, nothing.
+#[test]
+fn a_provider_without_a_schema_is_said_once_on_its_required_providers_entry() {
+    let dir = tempdir("no-schema");
+    let module =
+        "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n\n\
+                  resource \"aws_s3_bucket\" \"a\" {\n  name = \"a\"\n}\n\n\
+                  resource \"aws_s3_bucket\" \"b\" {\n  name = \"b\"\n}\n";
+    write(&dir, "m/main.tf", module);
+    write(&dir, "google.json", &one_type_schema("registry.terraform.io/hashicorp/google", "google_storage_bucket"));
+    write(&dir, "aws.json", &one_type_schema("registry.terraform.io/hashicorp/aws", "aws_s3_bucket"));
+
+    let out = run(&dir, &["check", "--provider-schema", "google.json", "m"]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("[no-schema]")).collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].starts_with("m/main.tf:3:5: hint[no-schema]: no schema for the provider `aws`"), "{text}");
+    assert!(lines[0].contains("plugin cache") && lines[0].contains("hcl-types schemas DIR"), "{text}");
+
+    let out = run(&dir, &["check", "--provider-schema", "google.json", "--provider-schema", "aws.json", "m"]);
+    assert!(!stdout(&out).contains("no-schema"), "{}", stdout(&out));
+    let out = run(&dir, &["check", "m"]);
+    assert!(!stdout(&out).contains("no-schema"), "{}", stdout(&out));
+
+    // Without a `required_providers` entry: on the first block's type label.
+    write(&dir, "n/main.tf", "resource \"aws_s3_bucket\" \"a\" {\n  name = \"a\"\n}\n");
+    let out = run(&dir, &["check", "--provider-schema", "google.json", "n"]);
+    let text = stdout(&out);
+    assert_eq!(text.matches("[no-schema]").count(), 1, "{text}");
+    assert!(text.contains("n/main.tf:1:10: hint[no-schema]"), "{text}");
+    // A module without resources of an untyped provider says nothing.
+    write(&dir, "o/main.tf", "resource \"google_storage_bucket\" \"a\" {\n  name = \"a\"\n}\n");
+    let out = run(&dir, &["check", "--provider-schema", "google.json", "o"]);
+    assert!(!stdout(&out).contains("no-schema"), "{}", stdout(&out));
+}

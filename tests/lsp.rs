@@ -1230,3 +1230,22 @@ async fn a_default_only_warning_follows_what_the_callers_pass() {
     let found = s.diagnostics(&m, 1).await;
     assert!(on_default(&found), "the caller omits objects: {found:?}");
 }
+
+/// Issue 45.3 in the editor: with a schema named in the settings (here our
+/// own, of `example/example` only), a module of `aws_s3_bucket`s gets one
+/// `no-schema` hint, on its `required_providers` entry `aws`.
+#[tokio::test]
+async fn a_provider_without_a_schema_is_one_hint_on_its_required_providers_entry() {
+    let example = paths::own_schema("terraform/write-only-test.json");
+    let options = json!({"hclTypes": {"providerSchemas": [example.to_string_lossy()]}});
+    let mut s = Session::start_with(Enc::Utf16, options).await;
+    let text = "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n\n\
+                resource \"aws_s3_bucket\" \"a\" {\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n}\n";
+    let u = s.open("main.tf", text).await;
+    let diags = s.diagnostics(&u, 1).await;
+    let hints: Vec<&Value> = diags.iter().filter(|d| d["code"] == "no-schema").collect();
+    assert_eq!(hints.len(), 1, "{diags:?}");
+    assert_eq!(hints[0]["severity"], 4, "{diags:?}");
+    assert_eq!(hints[0]["range"]["start"], json!({"line": 2, "character": 4}), "{diags:?}");
+    assert!(hints[0]["message"].as_str().unwrap().contains("`aws`"), "{diags:?}");
+}

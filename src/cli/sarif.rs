@@ -52,6 +52,9 @@ fn rule_text(code: Code) -> &'static str {
         Code::UnusedLocal => "A local value that no expression of its module reads.",
         Code::UnusedData => "A data source that no expression of its module reads.",
         Code::UnusedProvider => "A required_providers entry that no block of its module uses.",
+        Code::NoSchema => {
+            "A provider whose resources the module uses, in none of the provider schemas read: they are untyped."
+        }
     }
 }
 

@@ -78,6 +78,7 @@ codes! {
     UnusedLocal = "unused-local", Warning;
     UnusedData = "unused-data", Warning;
     UnusedProvider = "unused-provider", Warning;
+    NoSchema = "no-schema", Hint;
 }
 
 impl Code {

@@ -51,6 +51,7 @@ mod memo;
 mod meta_arguments;
 pub mod mocks;
 pub mod nomad_vars;
+mod noschema;
 mod order;
 mod overrides;
 mod passes;

@@ -17,7 +17,9 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
-use super::{duplicates, ephemeral, module_dialect, unused, versions, Document, FileKind, Item, ItemId, Kept};
+use super::{
+    duplicates, ephemeral, module_dialect, noschema, unused, versions, Document, FileKind, Item, ItemId, Kept,
+};
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
 
@@ -27,6 +29,7 @@ pub(super) struct ItemFacts {
     ephemeral: ephemeral::Facts,
     duplicates: duplicates::Facts,
     unused: unused::Facts,
+    noschema: noschema::Facts,
 }
 
 /// Each item's facts, by id (kept in the memo, pruned with it).
@@ -98,6 +101,10 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
             all.extend(more);
         }
+        let found = noschema::check(docs, context, |i| get(i).map(|f| &f.noschema));
+        for (all, more) in diagnostics.iter_mut().zip(found) {
+            all.extend(more);
+        }
     }
     for ds in &mut diagnostics {
         ds.sort_by_key(|d| (d.range.start, d.range.end));
@@ -120,12 +127,14 @@ fn read(doc: &Document, item: &Item) -> ItemFacts {
             ephemeral: ephemeral::facts(&body),
             duplicates: duplicates::facts(&body),
             unused: unused::facts(&body),
+            noschema: noschema::facts(&body),
         },
         None => ItemFacts {
             versions: Vec::new(),
             ephemeral: ephemeral::Facts::default(),
             duplicates: Vec::new(),
             unused: unused::Facts::default(),
+            noschema: noschema::Facts::default(),
         },
     }
 }

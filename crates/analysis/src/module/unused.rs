@@ -91,7 +91,7 @@ impl Visit for Reads {
 }
 
 /// The local name of the provider a reference such as `aws.west` names.
-fn provider_root(e: &Expression) -> Option<String> {
+pub(super) fn provider_root(e: &Expression) -> Option<String> {
     match e {
         Expression::Variable(v) => Some(v.value().to_string()),
         Expression::Traversal(t) => provider_root(&t.expr),
