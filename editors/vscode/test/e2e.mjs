@@ -547,7 +547,7 @@ async function main() {
       );
       await openFile("schemas/main.tf");
       await waitSquiggle("error", "schemas/main.tf once hclTypes.providerSchemas names local-file-test.json");
-      await gotoLine(6, 14);
+      await gotoLine(13, 14);
       await hover(["cannot be used where `string` is expected"]);
       await shot("provider-schemas-setting");
       await editUserSettings(
