@@ -189,7 +189,10 @@ impl Document {
         } else {
             found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect()
         };
-        if let Some(what) = unparsed(&items).then(|| syntax::foreign::looks_like(&text)).flatten() {
+        // (A `.tfvars` file is read by value: what does not parse there is
+        // its syntax errors, as the server shows them.)
+        let judged = unparsed(&items) && file.kind != crate::FileKind::Tfvars;
+        if let Some(what) = judged.then(|| syntax::foreign::looks_like(&text)).flatten() {
             return Document::not_hcl(file, what);
         }
         let (diagnostics, collapsed) = syntax_diagnostics(&items);
@@ -326,8 +329,13 @@ impl Document {
         if self.file.kind != file.kind || self.file.dialect != file.dialect || syntax::json::is_json_path(&file.path) {
             return Document::parse(file);
         }
-        // Whether a file is HCL at all is the whole file's question.
-        if self.is_not_hcl() || syntax::foreign::sealed(&file.text).is_some() {
+        // Whether a file is HCL at all is the whole file's question (and a
+        // file that may not be, by its first bytes, is parsed whole, so it
+        // is judged as a fresh parse judges it: fuzz lsp_session).
+        if self.is_not_hcl()
+            || syntax::foreign::sealed(&file.text).is_some()
+            || (file.kind != crate::FileKind::Tfvars && syntax::foreign::looks_like(&file.text).is_some())
+        {
             return Document::parse(file);
         }
         let (prefix, old_end, new_end) = (replaced.start, replaced.end, replaced.start + inserted);
@@ -391,7 +399,11 @@ impl Document {
         let kept = self.kept - items[keep..resync].iter().filter(|i| i.kept()).count()
             + fresh.iter().filter(|i| i.kept()).count();
         items.splice(keep..resync, fresh);
-        if !clean && unparsed(items) && syntax::foreign::looks_like(&file.text).is_some() {
+        if !clean
+            && unparsed(items)
+            && file.kind != crate::FileKind::Tfvars
+            && syntax::foreign::looks_like(&file.text).is_some()
+        {
             return Document::parse(file);
         }
         let (diagnostics, collapsed) = if clean { (Vec::new(), false) } else { syntax_diagnostics(items) };

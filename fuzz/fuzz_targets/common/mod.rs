@@ -71,8 +71,8 @@ pub fn exercise(docs: &[Document], probes: &[(usize, usize)], twice: bool) {
                 fixed.replace_range(fix.range.clone(), &fix.replacement);
             }
         }
-        for (r, _) in ide::semantic_tokens(&analysis, i) {
-            check_range("semantic token", text, &r);
+        for t in ide::semantic_tokens(docs, &analysis, i) {
+            check_range("semantic token", text, &t.range);
         }
         for (at, _) in ide::inlay_hints(&analysis, i) {
             check_range("inlay hint", text, &(at..at));
