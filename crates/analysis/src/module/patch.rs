@@ -115,7 +115,10 @@ impl Memo {
         }
         // A file whose syntax errors are one for the file (it does not read
         // as HCL) is judged whole: its items' errors are not its diagnostics.
-        if changed.is_some() && (last.collapsed || docs.iter().any(Document::collapsed)) {
+        // So is one that was: a not-HCL file and an empty one both have no
+        // items, and an edit from one to the other changes none (fuzz
+        // lsp_session: the old hint was kept).
+        if (changed.is_some() || edited) && (last.collapsed || docs.iter().any(Document::collapsed)) {
             return None;
         }
         let Some((k, p, s)) = changed else {
