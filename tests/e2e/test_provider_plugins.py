@@ -172,3 +172,109 @@ def test_the_server_types_resources_from_the_plugin_cache_in_a_trusted_workspace
         assert f"local: {ADDRESS} 2.5.2 from {binary}" in log, log
     finally:
         server.close()
+
+
+def lock_with_terraform(tmp: pathlib.Path, cache: pathlib.Path, mod: pathlib.Path, env: dict[str, str]) -> str:
+    """The module's `.terraform.lock.hcl` as Terraform writes it for the
+    package in `cache` (laid out as a filesystem mirror is): `terraform
+    providers lock -fs-mirror`, which hashes the unpacked package with its
+    own `h1:` (HashV1). Its text."""
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("skipped the lock-file hash test: no `terraform` on PATH")
+    rc = tmp / "terraformrc-lock"
+    rc.write_text("disable_checkpoint = true\n")
+    tf_env = dict(env, TF_CLI_CONFIG_FILE=str(rc), CHECKPOINT_DISABLE="1")
+    tf_env.pop("TF_PLUGIN_CACHE_DIR", None)
+    ran = subprocess.run([terraform, "providers", "lock", f"-fs-mirror={cache}", f"-platform={os_arch()}"],
+                         cwd=mod, env=tf_env, capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    text = (mod / ".terraform.lock.hcl").read_text()
+    assert '"h1:' in text, text
+    return text
+
+
+@needs_shared("provider schemas over the plugin protocol", REPLAY, LOCAL)
+def test_a_cached_provider_is_used_only_when_it_matches_the_lock_files_h1_hash(tmp_path):
+    """Issue 45: the lock file's `h1:` hashes (Terraform's HashV1 of the
+    unpacked package, `internal/getproviders/hash.go`) are checked: with
+    the hash Terraform wrote the binary is read; with another it is
+    skipped, saying why, and nothing runs."""
+    cache, binary = plugin_cache(tmp_path)
+    mod = module(tmp_path)
+    env = environment(tmp_path, cache)
+    lock = lock_with_terraform(tmp_path, cache, mod, env)
+    out = tmp_path / "schema-cache"
+    schemas = [BIN, "schemas", str(mod), "--cache-dir", str(out)]
+    ran = subprocess.run(schemas, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    assert f"local: typed: {ADDRESS} 2.5.2, the locked version from {binary}" in ran.stdout, ran.stdout
+    assert len(list(out.glob("*.json"))) == 1
+
+    # Another h1 (as for another build of the same version): skipped.
+    shutil.rmtree(out)
+    start = lock.index('"h1:') + 4
+    wrong = lock[:start] + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" + lock[lock.index('"', start):]
+    (mod / ".terraform.lock.hcl").write_text(wrong)
+    ran = subprocess.run(schemas, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    assert f"local: untyped: {ADDRESS} 2.5.2 not run: its package {binary.parent}" in ran.stdout, ran.stdout
+    assert "none of the 1 `h1:` hashes the lock file names" in ran.stdout, ran.stdout
+    assert not out.exists() or not list(out.glob("*.json")), "nothing was read"
+
+    # Only `zh:` hashes (of the registry's zip): an unpacked package cannot
+    # be checked against them, so it is used.
+    zh_only = "\n".join(line for line in lock.splitlines() if '"h1:' not in line) + "\n"
+    (mod / ".terraform.lock.hcl").write_text(zh_only.replace("hashes = [", 'hashes = [\n    "zh:00",'))
+    ran = subprocess.run(schemas, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert f"local: typed: {ADDRESS} 2.5.2, the locked version" in ran.stdout, ran.stdout
+
+    # The server says it in its hint, and reads nothing.
+    (mod / ".terraform.lock.hcl").write_text(wrong)
+    shutil.rmtree(out, ignore_errors=True)
+    server = RawServer([BIN, "lsp"], cwd=str(mod), env=env)
+    uri = "file://" + str(mod / "main.tf")
+    try:
+        server.initialize(str(tmp_path / "work"), options={"hclTypes": {"workspaceTrusted": True}})
+        server.notify("textDocument/didOpen",
+                      {"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": MAIN_TF}})
+        hinted = lambda p: p["uri"] == uri and any(d["code"] == "no-schema" for d in p["diagnostics"])  # noqa: E731
+        published = server.wait_notification("textDocument/publishDiagnostics", hinted, timeout=45)
+        hint = next(d for d in published["diagnostics"] if d["code"] == "no-schema")
+        assert hint["range"]["start"] == {"line": 2, "character": 4}, hint
+        assert "`local`" in hint["message"] and "`h1:` hashes the lock file names" in hint["message"], hint
+        assert "invalid-value" not in [d["code"] for d in published["diagnostics"]], published
+    finally:
+        server.close()
+
+
+def test_the_server_says_no_schema_when_the_user_has_no_plugin_cache_at_all(tmp_path):
+    """Issue 45: in a trusted workspace the server searches the user's
+    provider binaries; with none at all (an empty home, no plugin cache)
+    the module still gets its one `no-schema` hint, as `check` does with
+    a schema source, naming what would type it."""
+    mod = module(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "XDG_", "TOFU_"))}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "xdg-cache"))
+    server = RawServer([BIN, "lsp"], cwd=str(mod), env=env)
+    uri = "file://" + str(mod / "main.tf")
+    try:
+        server.initialize(str(tmp_path / "work"), options={"hclTypes": {"workspaceTrusted": True}})
+        server.notify("textDocument/didOpen",
+                      {"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": MAIN_TF}})
+        hinted = lambda p: p["uri"] == uri and any(d["code"] == "no-schema" for d in p["diagnostics"])  # noqa: E731
+        published = server.wait_notification("textDocument/publishDiagnostics", hinted, timeout=30)
+        hints = [d for d in published["diagnostics"] if d["code"] == "no-schema"]
+        assert len(hints) == 1, published
+        assert hints[0]["range"]["start"] == {"line": 2, "character": 4}, hints
+        assert hints[0]["severity"] == 4, hints
+        assert "no binary of hashicorp/local in the searched directories" in hints[0]["message"], hints
+        server.request("shutdown", timeout=10)
+        server.notify("exit")
+        assert server.wait_exit(10) == 0
+        log = b"".join(server.stderr_lines).decode()
+        assert "local: no binary of hashicorp/local" in log, log
+    finally:
+        server.close()

@@ -120,31 +120,40 @@ fn search_dirs() -> &'static [PathBuf] {
     DIRS.get_or_init(schemas::installed::search_dirs)
 }
 
-/// The schemas read from the module's provider binaries, and whether one
-/// is still being read; says once per module and outcome in the log which
-/// providers are typed from where.
-fn plugin_schemas(dir: &Path, policy: &provided::Policy) -> (Vec<Typed>, bool) {
+/// The schemas read from the module's provider binaries, whether one is
+/// still being read, and the providers not typed with why; says once per
+/// module and outcome in the log which providers are typed from where.
+fn plugin_schemas(dir: &Path, policy: &provided::Policy) -> (Vec<Typed>, bool, schema::Searched) {
     let survey = provided::survey(dir, policy);
     let mut typed = Vec::new();
     let mut running = false;
     let mut said = Vec::new();
+    let mut searched = schema::Searched::default();
     for (name, _, o) in survey {
         match o {
             provided::Outcome::Typed { found, cache, schemas } => {
                 said.push(format!("{name}: {} {} from {}", found.address, found.version, found.binary.display()));
                 typed.push((found, cache, schemas));
             }
-            provided::Outcome::Running(_) => running = true,
-            provided::Outcome::Missing(why) => said.push(format!("{name}: {why}")),
+            provided::Outcome::Running(_) => {
+                running = true;
+                searched.reading.push(name);
+            }
+            provided::Outcome::Missing(why) => {
+                said.push(format!("{name}: {why}"));
+                searched.untyped.push((name, why));
+            }
             provided::Outcome::NotRun(f, why) | provided::Outcome::Failed(f, why) => {
-                said.push(format!("{name}: {} not read: {why}", f.binary.display()))
+                let why = format!("{} not read: {why}", f.binary.display());
+                said.push(format!("{name}: {why}"));
+                searched.untyped.push((name, why));
             }
         }
     }
     if !running && !said.is_empty() {
         log_once(&format!("provider schemas of {}: {}", dir.display(), said.join("; ")));
     }
-    (typed, running)
+    (typed, running, searched)
 }
 
 type Typed = (schemas::installed::Installed, PathBuf, Arc<schema::ProviderSchemas>);
@@ -331,10 +340,13 @@ impl Settings {
         // The providers' own binaries, when the user's trust allows.
         let policy = self.session.plugin_policy();
         provided::take_fresh(dir);
-        let typed = policy.as_ref().map(|p| plugin_schemas(dir, p).0).unwrap_or_default();
-        let base = match typed.is_empty() {
-            true => self.schemas.clone(),
-            false => Some(Arc::new(schemas::with_plugins(self.schemas.as_deref(), &typed))),
+        // Searched: a set even when nothing was found, so that a module
+        // whose providers have no schema says so (`no-schema`).
+        let base = match policy.as_ref().map(|p| plugin_schemas(dir, p)) {
+            Some((typed, _, searched)) => {
+                Some(Arc::new(schemas::with_plugins(self.schemas.as_deref(), &typed, searched)))
+            }
+            None => self.schemas.clone(),
         };
         // Nothing of the module's is looked at unless a run is allowed.
         let exe = self.session.executable();

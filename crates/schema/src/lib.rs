@@ -17,7 +17,7 @@ use types::Type;
 pub mod bridge;
 pub mod pulumi;
 mod set;
-pub use set::{Found, PackageFile, SchemaFile, Schemas, Source};
+pub use set::{Found, PackageFile, SchemaFile, Schemas, Searched, Source};
 
 /// Every provider of one schema file.
 #[derive(Debug, Default)]

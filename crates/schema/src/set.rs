@@ -46,10 +46,23 @@ pub struct Schemas {
     pub packages: Vec<PackageFile>,
     /// Changes whenever a file does (its identity and modification time).
     pub version: u64,
+    /// Set when the user's provider binaries were searched for the module
+    /// (the server, trusted): a module whose providers have no schema says
+    /// so (`no-schema`) even when nothing at all was found.
+    pub searched: Option<Searched>,
     /// The object types of the blocks of files not known to match (their
     /// resources, data sources and nested blocks) → the file's index; built
     /// the first time a traversal of an object fails.
     open: OnceLock<HashMap<Type, usize>>,
+}
+
+/// What a search of the user's provider binaries did not type.
+#[derive(Clone, Debug, Default, Hash)]
+pub struct Searched {
+    /// By local name, with why (no binary, the lock file's hashes, …).
+    pub untyped: Vec<(String, String)>,
+    /// Being read now: not said to have no schema yet.
+    pub reading: Vec<String>,
 }
 
 impl PartialEq for Schemas {
@@ -162,7 +175,7 @@ impl Schemas {
     /// The schemas of `files` and `packages`; `version` changes whenever
     /// one of them does (the project layer hashes identities and times).
     pub fn new(files: Vec<SchemaFile>, packages: Vec<PackageFile>, version: u64) -> Schemas {
-        Schemas { files, packages, version, open: OnceLock::new() }
+        Schemas { files, packages, version, searched: None, open: OnceLock::new() }
     }
 
     pub fn is_empty(&self) -> bool {

@@ -6,8 +6,11 @@
 //! resources is `any`, which a user reads as "typed".
 //!
 //! Said only when some provider schema is in play for the module (a file
-//! named, a cache read, a binary read): a `check` run with no schema
+//! named, a cache read, or the server's search of the user's provider
+//! binaries, even one that found nothing): a `check` run with no schema
 //! source at all stays quiet, as the user did not ask for resource types.
+//! A provider the search is still reading is not said; one it skipped is
+//! said with why (no binary, the lock file's hashes, …).
 //! The project layer gives the schemas ([`Context::schemas`]); this pass
 //! only looks at what they lack (no I/O). Terraform and OpenTofu modules
 //! only: a Pulumi HCL program's types come from Pulumi's packages.
@@ -92,8 +95,12 @@ pub(super) fn check<'a>(
     if super::module_dialect(docs) == syntax::Dialect::PulumiHcl {
         return out;
     }
-    let Some(schemas) = context.schemas.as_deref().filter(|s| !s.files.is_empty()) else { return out };
-    let known = |name: &str| schemas.files.iter().flat_map(|f| f.schemas.providers.iter()).any(|p| p.name() == name);
+    let in_play = |s: &&schema::Schemas| !s.files.is_empty() || s.searched.is_some();
+    let Some(schemas) = context.schemas.as_deref().filter(in_play) else { return out };
+    let reading = |name: &str| schemas.searched.as_ref().is_some_and(|s| s.reading.iter().any(|r| r == name));
+    let known = |name: &str| {
+        reading(name) || schemas.files.iter().flat_map(|f| f.schemas.providers.iter()).any(|p| p.name() == name)
+    };
     let terraform = || docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform);
     // The untyped providers, in the order their blocks come; the first
     // block of each.
@@ -121,9 +128,16 @@ pub(super) fn check<'a>(
     let (j, range) = entry.unwrap_or_else(|| (first.1, first.2.clone()));
     let names: Vec<String> = untyped.iter().map(|(p, ..)| format!("`{p}`")).collect();
     let (noun, pronoun) = if names.len() == 1 { ("provider", "has") } else { ("providers", "have") };
+    // Why the search of the user's binaries did not type them.
+    let skipped = schemas.searched.iter().flat_map(|s| s.untyped.iter());
+    let why: Vec<String> = skipped
+        .filter(|(n, _)| untyped.iter().any(|(p, ..)| p == n))
+        .map(|(n, why)| format!(" (`{n}`: {why})"))
+        .collect();
     let message = format!(
-        "no schema for the {noun} {} of this module: none of the schemas read {pronoun} it; {FIX}",
-        names.join(", ")
+        "no schema for the {noun} {} of this module: none of the schemas read {pronoun} it{}; {FIX}",
+        names.join(", "),
+        why.concat()
     );
     out[j].push(Diagnostic::new(Code::NoSchema, range, message));
     out

@@ -28,6 +28,9 @@ pub struct Installed {
     pub binary: PathBuf,
     /// The version is the one the module's lock file names.
     pub locked: bool,
+    /// The lock file's hashes for it (when locked): its package must
+    /// match one ([`super::lockhash::verify`]).
+    pub hashes: Vec<String>,
 }
 
 /// What a module asks of one provider.
@@ -198,7 +201,7 @@ pub fn find(dirs: &[PathBuf], req: &Required, locked: &[(String, String)]) -> Re
             None => all.into_iter().rev().find(|(_, (v, _))| req.constraints.iter().all(|c| allows(c, v))),
         };
         if let Some((_, (version, binary))) = pick {
-            return Ok(Installed { address, locked: lock.is_some(), version, binary });
+            return Ok(Installed { address, locked: lock.is_some(), version, binary, hashes: Vec::new() });
         }
     }
     let fix = "`terraform init` or `tofu init` with a plugin cache (TF_PLUGIN_CACHE_DIR) installs one";

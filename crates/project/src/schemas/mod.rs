@@ -11,9 +11,10 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use schema::pulumi::load_package;
-use schema::{load, PackageFile, ProviderSchemas, SchemaFile, Schemas, Source};
+use schema::{load, PackageFile, ProviderSchemas, SchemaFile, Schemas, Searched, Source};
 
 pub mod installed;
+pub mod lockhash;
 pub mod own;
 pub mod plugin;
 pub mod provided;
@@ -58,19 +59,23 @@ pub fn with_own(base: Option<&Schemas>, own: Arc<ProviderSchemas>, key: u64) -> 
     let mut files = vec![SchemaFile { label, source: source(&path), path, schemas: own, trusted: true }];
     files.extend(base.iter().flat_map(|b| b.files.iter().cloned()));
     let packages = base.map(|b| b.packages.clone()).unwrap_or_default();
-    Schemas::new(files, packages, h.finish())
+    let mut set = Schemas::new(files, packages, h.finish());
+    set.searched = base.and_then(|b| b.searched.clone());
+    set
 }
 
 /// `base` with the schemas read from the module's provider binaries
 /// first ([`provided`]): each labelled with its address, version and
 /// binary (what hover and messages show); known to match the module when
-/// its version is the lock file's.
+/// its version is the lock file's. `searched`: what the search did not
+/// type ([`Schemas::searched`]).
 pub fn with_plugins(
     base: Option<&Schemas>,
     typed: &[(installed::Installed, PathBuf, Arc<ProviderSchemas>)],
+    searched: Searched,
 ) -> Schemas {
     let mut h = rustc_hash::FxHasher::default();
-    base.map(|b| b.version).hash(&mut h);
+    (base.map(|b| b.version), &searched).hash(&mut h);
     let mut files = Vec::new();
     for (found, cache, schemas) in typed {
         cache.hash(&mut h);
@@ -86,7 +91,9 @@ pub fn with_plugins(
     }
     files.extend(base.iter().flat_map(|b| b.files.iter().cloned()));
     let packages = base.map(|b| b.packages.clone()).unwrap_or_default();
-    Schemas::new(files, packages, h.finish())
+    let mut set = Schemas::new(files, packages, h.finish());
+    set.searched = Some(searched);
+    set
 }
 
 /// What messages call a file: its name (`google-4.27.0.json`).

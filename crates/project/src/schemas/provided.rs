@@ -74,10 +74,13 @@ pub fn module_files(dir: &Path) -> Vec<(PathBuf, String)> {
 
 type Stamp = Vec<(PathBuf, Option<SystemTime>, u64)>;
 
-/// What the module in `dir` requires, and its lock file's providers: read
-/// again only when a file of it changed.
-pub fn requirements(dir: &Path) -> (BTreeMap<String, Required>, Vec<(String, String)>) {
-    type Memo = Mutex<HashMap<PathBuf, (Stamp, BTreeMap<String, Required>, Vec<(String, String)>)>>;
+/// A lock file's providers (address, version) and their hashes.
+type Lock = (Vec<(String, String)>, Vec<(String, Vec<String>)>);
+
+/// What the module in `dir` requires, and its lock file's providers and
+/// their hashes: read again only when a file of it changed.
+pub fn requirements(dir: &Path) -> (BTreeMap<String, Required>, Lock) {
+    type Memo = Mutex<HashMap<PathBuf, (Stamp, BTreeMap<String, Required>, Lock)>>;
     static MEMO: OnceLock<Memo> = OnceLock::new();
     let mut stamp: Stamp = Vec::new();
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -97,7 +100,8 @@ pub fn requirements(dir: &Path) -> (BTreeMap<String, Required>, Vec<(String, Str
     }
     let reqs = installed::requirements(&module_files(dir));
     let lock = crate::fsread::read_regular(&dir.join(".terraform.lock.hcl"), crate::fsread::MANIFEST_CAP)
-        .map(|b| super::own::locked_providers(&String::from_utf8_lossy(&b)))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map(|t| (super::own::locked_providers(&t), super::lockhash::locked_hashes(&t)))
         .unwrap_or_default();
     memo.locked().insert(dir.to_path_buf(), (stamp, reqs.clone(), lock.clone()));
     (reqs, lock)
@@ -137,6 +141,13 @@ fn states() -> &'static Mutex<HashMap<Key, State>> {
     S.get_or_init(Mutex::default)
 }
 
+/// Whether the package of `found` matches the lock file's hashes for it
+/// (nothing to check when it was not locked).
+fn matches_lock(found: &Installed) -> Result<(), String> {
+    let package = found.binary.parent().unwrap_or(Path::new("/"));
+    super::lockhash::verify(package, &found.hashes)
+}
+
 /// One provider's outcome under `policy`, for the module in `dir`.
 fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
     // (`check`, not `allows`: a binary is not a path the repository named.)
@@ -149,6 +160,9 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
     // binary's hash: a large binary is first hashed by a background read,
     // never while an analysis waits.)
     if !policy.background || plugin::hash_known(&found.binary) {
+        if let Err(why) = matches_lock(&found) {
+            return Outcome::NotRun(found, why);
+        }
         match plugin::schema(&found.address, &found.version, &found.binary, &policy.cache_dir, false) {
             Ok((schemas, cache)) => return Outcome::Typed { found, cache, schemas },
             Err(e) if !may_run => return Outcome::NotRun(found, not_run(e)),
@@ -181,7 +195,17 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
         Some(State::Done(Err(e))) => Outcome::NotRun(found, not_run(e.clone())),
         None => {
             map.insert(key.clone(), State::Running(vec![dir.to_path_buf()]));
+            let f = found.clone();
             std::thread::spawn(move || {
+                // The binary's hash first: once it is known, the lock
+                // file's hashes are checked on every survey (above), so a
+                // mismatch is not kept here and a fixed lock file is seen.
+                if plugin::binary_hash(&key.0).is_ok() && matches_lock(&f).is_err() {
+                    if let Some(State::Running(dirs)) = states().locked().remove(&key) {
+                        fresh_dirs().locked().extend(dirs);
+                    }
+                    return;
+                }
                 let r = read();
                 if let (Err(e), true) = (&r, may_run) {
                     eprintln!("hcl-types: the provider schema of {}: {e}", key.0.display());
@@ -199,11 +223,17 @@ fn outcome(found: Installed, policy: &Policy, dir: &Path) -> Outcome {
 /// Each provider the module in `dir` requires (by local name), with its
 /// source and outcome.
 pub fn survey(dir: &Path, policy: &Policy) -> Vec<(String, Required, Outcome)> {
-    let (reqs, lock) = requirements(dir);
+    let (reqs, (lock, hashes)) = requirements(dir);
     reqs.into_iter()
         .map(|(name, req)| {
             let o = match installed::find(&policy.search, &req, &lock) {
-                Ok(found) => outcome(found, policy, dir),
+                Ok(mut found) => {
+                    if found.locked {
+                        let of = hashes.iter().find(|(a, _)| a.eq_ignore_ascii_case(&found.address));
+                        found.hashes = of.map(|(_, h)| h.clone()).unwrap_or_default();
+                    }
+                    outcome(found, policy, dir)
+                }
                 Err(why) => Outcome::Missing(why),
             };
             (name, req, o)
