@@ -1,5 +1,6 @@
 //! Editor features from provider schemas: hover on a resource's argument
-//! (its type, what the schema says of it and its description) and on a
+//! (its type, what the schema says of it and its description; a provider
+//! block's own arguments likewise, from its configuration schema) and on a
 //! reference to a resource attribute; completion of resource types after
 //! `resource "` (`data "`, `action "`, `list "`), of arguments (required
 //! first) and blocks in a resource body (an action's or list block's
@@ -23,7 +24,8 @@ struct Place {
 }
 
 /// Where `prefix` (an item's text up to the cursor) ends, when every open
-/// bracket is a block's `{` inside `resource "T" "N" {` or `data "T" "N" {`,
+/// bracket is a block's `{` inside `resource "T" "N" {`, `data "T" "N" {`
+/// or `provider "NAME" {`,
 /// or inside the `config {` of `action "T" "N" {` or `list "T" "N" {`
 /// (Terraform 1.14; their schemas type only the config block).
 fn place(prefix: &str) -> Option<Place> {
@@ -35,6 +37,8 @@ fn place(prefix: &str) -> Option<Place> {
         "data" => BlockKind::DataSource,
         "action" => BlockKind::Action,
         "list" => BlockKind::ListResource,
+        // Its own configuration, by the provider's name.
+        "provider" => BlockKind::Provider,
         _ => return None,
     };
     let ty = words.next()?.trim_matches('"').to_string();
@@ -171,7 +175,14 @@ pub(super) fn hover_type_label(
             "No provider schema has {noun} `{word}`: its attributes are `any`. `hcl-types schemas DIR` says which \
              providers are typed and from where."
         );
-        return Some(HoverInfo { range: start..end, ty: types::Type::any(), prose: vec![prose] });
+        let mut prose = vec![prose];
+        // Why the search of the user's provider binaries did not type it
+        // (by the type's prefix: the provider's usual local name).
+        let provider = word.split('_').next().unwrap_or(word);
+        let searched = analysis.context.schemas.as_ref().and_then(|s| s.searched.as_ref());
+        let why = searched.and_then(|s| s.untyped.iter().find(|(n, _)| n == provider));
+        prose.extend(why.map(|(n, why)| format!("The plugin cache was searched for `{n}`: {why}.")));
+        return Some(HoverInfo { range: start..end, ty: types::Type::any(), prose });
     };
     let prose = vec![
         format!("{} `{word}` of provider `{}`.", crate::hover::capitalise(noun), found.provider.address),

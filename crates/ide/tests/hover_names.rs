@@ -361,7 +361,9 @@ provider "aws" {
 "#,
         expect![[r#"
             `region`: any
-            `region` of provider `aws`: a provider's own configuration arguments are not typed yet (only its resources' and data sources').
+            `region` of provider `aws`: no provider schema is known, so its arguments are not typed.
+            ---
+            Name a `terraform providers schema -json` file in the editor setting `hclTypes.providerSchemas` (or `provider_schemas` in `.hcl-types.hcl`), or let the server run Terraform for it after `terraform init` (`terraform.runForSchemas`).
         "#]],
     );
 }

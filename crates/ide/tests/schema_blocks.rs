@@ -260,3 +260,112 @@ data "other_th$0ing" "a" {}
         "#]],
     );
 }
+
+/// The diagnostics of the fixture's file with the demo schema, as
+/// annotations, then their messages.
+fn diagnostics(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let a = f.analyse_with(Some(fixture::schemas(DEMO)));
+    let body = &f.files[0].1;
+    let diags = &a.analysis.diagnostics[a.doc];
+    let mut got = fixture::render(body, diags);
+    got.extend(diags.iter().map(|d| format!("{}: {}\n", d.code.as_str(), d.message)));
+    expect.assert_eq(&got);
+}
+
+/// Issue 48: a provider block's own arguments are typed from the
+/// provider's configuration schema (`provider.block`), as Terraform's
+/// `ValidateProvider` decodes them: types, unknown names, required ones.
+/// A block of meta-arguments only (`alias`) is not validated by Terraform,
+/// so nothing is required of it.
+#[test]
+fn a_provider_blocks_arguments_are_checked_against_its_configuration_schema() {
+    diagnostics(
+        r#"
+provider "demo" {
+  region = ["a"]
+  zone   = "x"
+}
+
+provider "demo" {
+  alias = "other"
+}
+
+provider "demo" {
+  alias   = "third"
+  project = "p"
+  region  = "eu"
+}
+"#,
+        expect![[r#"
+            provider "demo" {
+            ^^^^^^^^^^^^^^^ error[missing-argument]
+              region = ["a"]
+                      #^^^^^ error[invalid-value]
+              zone   = "x"
+             #^^^^ error[unsupported-argument]
+            }
+
+            provider "demo" {
+              alias = "other"
+            }
+
+            provider "demo" {
+              alias   = "third"
+              project = "p"
+              region  = "eu"
+            }
+            missing-argument: provider `demo` needs the argument `project`
+            invalid-value: invalid value for `string`: […] is a collection and cannot become a string
+            unsupported-argument: provider `demo` has no argument `zone`
+        "#]],
+    );
+}
+
+#[test]
+fn a_provider_blocks_argument_hovers_with_its_schema() {
+    hover(
+        r#"
+provider "demo" {
+  proj$0ect = "p"
+}
+"#,
+        expect![[r#"
+            `project`: string
+            `project` of provider `demo`: required.
+            ---
+            The project to work in.
+            ---
+            From the schema schema.json.
+        "#]],
+    );
+    // Its meta-arguments stay the language's.
+    hover(
+        r#"
+provider "demo" {
+  ali$0as = "west"
+}
+"#,
+        expect![[r#"
+            `alias`: string
+            Meta-argument `alias` of a `provider` block: optional (the language's own, not the provider's or the module's).
+            ---
+            A second name for another configuration of the same provider, referred to as `PROVIDER.ALIAS`.
+        "#]],
+    );
+}
+
+#[test]
+fn a_provider_block_completes_its_arguments_required_first() {
+    complete(
+        r#"
+provider "demo" {
+  $0
+}
+"#,
+        expect![[r#"
+            Attribute project — required: string
+            Attribute region — string
+        "#]],
+    );
+}

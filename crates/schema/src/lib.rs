@@ -40,6 +40,10 @@ pub struct Provider {
     /// `config` (Terraform prints the config block itself:
     /// `marshalProvider` in internal/command/jsonprovider/provider.go).
     pub list_resources: HashMap<String, Arc<BlockSchema>>,
+    /// The `provider "NAME" { … }` block's own arguments (`provider.block`
+    /// in `providers schema -json`; the plugin protocol's provider
+    /// schema), under the provider's name: at most one entry.
+    pub config: HashMap<String, Arc<BlockSchema>>,
     pub functions: HashMap<String, FunctionSchema>,
 }
 
@@ -50,6 +54,8 @@ pub enum BlockKind {
     DataSource,
     /// `action "TYPE" "NAME" { config { … } }` (Terraform 1.14).
     Action,
+    /// `provider "NAME" { … }`: the provider's configuration, by its name.
+    Provider,
     /// `list "TYPE" "NAME" { config { … } }` in a `.tfquery.hcl` file.
     ListResource,
 }
@@ -70,6 +76,7 @@ impl BlockKind {
             BlockKind::DataSource => "data_source_schemas",
             BlockKind::Action => "action_schemas",
             BlockKind::ListResource => "list_resource_schemas",
+            BlockKind::Provider => "provider",
         }
     }
 
@@ -80,6 +87,7 @@ impl BlockKind {
             BlockKind::DataSource => "data source",
             BlockKind::Action => "action",
             BlockKind::ListResource => "list resource",
+            BlockKind::Provider => "provider",
         }
     }
 }
@@ -92,6 +100,7 @@ impl Provider {
             BlockKind::DataSource => &self.data_sources,
             BlockKind::Action => &self.actions,
             BlockKind::ListResource => &self.list_resources,
+            BlockKind::Provider => &self.config,
         }
     }
 
@@ -222,6 +231,12 @@ pub fn load(json: &[u8]) -> Result<ProviderSchemas, String> {
         let data_sources = blocks(BlockKind::DataSource.key(), &mut types)?;
         let actions = blocks(BlockKind::Action.key(), &mut types)?;
         let list_resources = blocks(BlockKind::ListResource.key(), &mut types)?;
+        let mut config = HashMap::new();
+        if let Some(block) = p.get("provider").and_then(|c| c.get("block")) {
+            let schema = block_schema(block, &mut types).map_err(|e| format!("{address}: provider: {e}"))?;
+            let name = address.rsplit('/').next().unwrap_or(address);
+            config.insert(name.to_string(), Arc::new(schema));
+        }
         let mut functions = HashMap::new();
         for (name, f) in p.get("functions").and_then(Value::as_object).into_iter().flatten() {
             let f = function(f, &mut types).map_err(|e| format!("{address}: function {name}: {e}"))?;
@@ -233,6 +248,7 @@ pub fn load(json: &[u8]) -> Result<ProviderSchemas, String> {
             data_sources,
             actions,
             list_resources,
+            config,
             functions,
         });
     }

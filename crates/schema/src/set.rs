@@ -91,8 +91,13 @@ impl<'a> Found<'a> {
     pub fn description_of(&self, kind: BlockKind, ty: &str, path: &[&str]) -> Option<String> {
         let bytes = (self.file.source.0)()?;
         let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-        let mut block =
-            doc.get("provider_schemas")?.get(&self.provider.address)?.get(kind.key())?.get(ty)?.get("block")?;
+        let provider = doc.get("provider_schemas")?.get(&self.provider.address)?;
+        // (A provider's own configuration is not under a type name.)
+        let of = match kind {
+            BlockKind::Provider => provider.get(kind.key())?,
+            _ => provider.get(kind.key())?.get(ty)?,
+        };
+        let mut block = of.get("block")?;
         let Some((last, inner)) = path.split_last() else {
             return block.get("description")?.as_str().map(String::from);
         };

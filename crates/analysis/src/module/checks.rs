@@ -263,9 +263,13 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             terraform_block(inf, b);
             body(inf, &b.body, dialect, false)
         }
-        ("provider", FileKind::Terraform) if dialect == Dialect::OpenTofu => {
-            provider_for_each(inf, b);
-            body(inf, &b.body, dialect, false)
+        ("provider", FileKind::Terraform) if matches!(dialect, Dialect::Terraform | Dialect::OpenTofu) => {
+            if dialect == Dialect::OpenTofu {
+                provider_for_each(inf, b);
+            }
+            if !super::resources::provider(inf, b, dialect) {
+                body(inf, &b.body, dialect, false)
+            }
         }
         _ => body(inf, &b.body, dialect, false),
     }

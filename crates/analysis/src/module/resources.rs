@@ -15,12 +15,19 @@ use schema::{BlockKind, BlockSchema, Found};
 /// Arguments Terraform itself takes in every resource and data source.
 const META: [&str; 4] = ["count", "for_each", "provider", "depends_on"];
 
+/// Arguments Terraform itself takes in a `provider` block
+/// (`decodeProviderBlock` in internal/configs/provider.go: `alias` and the
+/// deprecated `version`; OpenTofu 1.9's `for_each`): the rest of its body
+/// is the provider's configuration.
+const PROVIDER_META: [&str; 3] = ["alias", "version", "for_each"];
+
 /// Who reports: the resource type and its schema's trust.
 struct Site<'a> {
     /// `resource \`google_compute_network\``
     what: String,
     origin: &'a str,
     trusted: bool,
+    kind: BlockKind,
 }
 
 impl Site<'_> {
@@ -85,7 +92,36 @@ fn site<'a>(found: &Found<'a>, data: bool, ty: &str) -> Site<'a> {
 }
 
 fn site_of<'a>(found: &Found<'a>, kind: BlockKind, ty: &str) -> Site<'a> {
-    Site { what: format!("{} `{ty}`", kind.noun()), origin: found.origin(), trusted: found.file.trusted }
+    Site { what: format!("{} `{ty}`", kind.noun()), origin: found.origin(), trusted: found.file.trusted, kind }
+}
+
+/// `provider "NAME" { … }` against the provider's configuration schema
+/// (`provider.block` of `providers schema -json`), as Terraform's
+/// `ValidateProvider` (internal/terraform/node_provider.go) decodes it:
+/// argument types, unknown arguments and blocks, required arguments. A
+/// block that sets nothing but its meta-arguments is not validated at all
+/// there (the provider may be configured from its environment), so nothing
+/// is required of it here either. The schema is the one of the provider
+/// whose name is the block's label. False when no schema has it (the
+/// caller checks the body as any other).
+pub(super) fn provider(inf: &mut Infer, b: &Block, dialect: Dialect) -> bool {
+    let name = b.labels.first().map(label_text).unwrap_or("");
+    let schemas = inf.env().schemas();
+    let Some(found) = schemas.as_ref().and_then(|s| s.find_kind(BlockKind::Provider, name)) else { return false };
+    let bound = repetition(inf, &b.body);
+    let site = site_of(&found, BlockKind::Provider, name);
+    let meta_only = b.body.blocks().next().is_none()
+        && b.body.attributes().all(|a| PROVIDER_META.contains(&a.key.value().as_str()));
+    if meta_only {
+        for a in b.body.attributes().filter(|a| a.key.value().as_str() != "for_each") {
+            inf.expr(&a.value);
+        }
+    } else {
+        let header = header_range(inf, b);
+        check_body(inf, &b.body, found.block, &site, header, dialect, true);
+    }
+    inf.unbind(bound);
+    true
 }
 
 /// `action "TYPE" "NAME" { config { … } }` (Terraform 1.14,
@@ -142,9 +178,17 @@ fn check_body(
     top: bool,
 ) {
     let mut counts: HashMap<&str, (u64, bool)> = HashMap::default();
+    let provider = site.kind == BlockKind::Provider;
     for a in body.attributes() {
         let key = a.key.value().as_str();
-        if top && META.contains(&key) {
+        if top && provider && PROVIDER_META.contains(&key) {
+            // `for_each` was checked; `alias` and `version` are strings.
+            if key != "for_each" {
+                inf.expr(&a.value);
+            }
+            continue;
+        }
+        if top && !provider && META.contains(&key) {
             // count and for_each were checked; the others are addresses.
             continue;
         }
@@ -188,8 +232,8 @@ fn check_body(
     for nested in body.blocks() {
         let name = nested.ident.value().as_str();
         match name {
-            "lifecycle" if top => lifecycle(inf, nested, dialect),
-            "provisioner" | "connection" if top => nested_body(inf, &nested.body, dialect),
+            "lifecycle" if top && !provider => lifecycle(inf, nested, dialect),
+            "provisioner" | "connection" if top && !provider => nested_body(inf, &nested.body, dialect),
             // Checked by `check_block` (pulumi_hcl.rs).
             "pulumi" if top && super::pulumi_hcl::is_options(dialect, nested) => {}
             "dynamic" => {
@@ -361,7 +405,7 @@ pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
         _ => return body(inf, &b.body, dialect, false),
     };
-    let site = Site { what: format!("resource `{token}`"), origin: &file.label, trusted: file.trusted };
+    let site = Site { what: format!("resource `{token}`"), origin: &file.label, trusted: file.trusted, kind: BlockKind::Resource };
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
         let t = inf.expr(&a.value);
@@ -416,7 +460,7 @@ fn pulumi_hcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect, schemas: &s
         return false;
     };
     let site =
-        Site { what: format!("resource `{ty}` ({})", bridged.token), origin: &file.label, trusted: file.trusted };
+        Site { what: format!("resource `{ty}` ({})", bridged.token), origin: &file.label, trusted: file.trusted, kind: BlockKind::Resource };
     let inputs: Vec<(String, &schema::pulumi::Property)> =
         bridged.resource.inputs.iter().map(|p| (bridged.tf_name(&p.name), p)).collect();
     let bound = repetition(inf, &b.body);

@@ -102,13 +102,19 @@ fn no_schema(name: &Name, analysis: &ModuleAnalysis) -> Option<HoverInfo> {
                 ),
             }
         }
-        "provider" => {
-            let line = format!(
-                "`{}` of provider `{ty}`: a provider's own configuration arguments are not typed yet (only its resources' and data sources').",
+        "provider" => match &analysis.context.schemas {
+            // The schema has the provider's configuration and no such
+            // name: the diagnostics say so.
+            Some(s) if s.find_kind(BlockKind::Provider, ty).is_some() => return None,
+            Some(_) => format!(
+                "`{}` of provider `{ty}`: no provider schema loaded has this provider, so its arguments are not typed.",
                 name.word
-            );
-            return Some(HoverInfo { range: name.range.clone(), ty: Type::any(), prose: vec![line] });
-        }
+            ),
+            None => format!(
+                "`{}` of provider `{ty}`: no provider schema is known, so its arguments are not typed.",
+                name.word
+            ),
+        },
         "module" => {
             // A module read has its variables noted on the arguments (and
             // a name it lacks is a diagnostic): only one not read is left.
