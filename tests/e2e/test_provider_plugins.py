@@ -278,3 +278,85 @@ def test_the_server_says_no_schema_when_the_user_has_no_plugin_cache_at_all(tmp_
         assert "local: no binary of hashicorp/local" in log, log
     finally:
         server.close()
+
+
+def dev_override_env(tmp: pathlib.Path, binary: pathlib.Path, env: dict[str, str]) -> dict[str, str]:
+    """An environment in which Terraform runs `binary` for the local
+    provider (`dev_overrides`; no `terraform init`)."""
+    dev = tmp / "dev"
+    dev.mkdir()
+    (dev / "terraform-provider-local").symlink_to(binary)
+    rc = tmp / "terraformrc-dev"
+    rc.write_text("disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n"
+                  f'    "{ADDRESS}" = "{dev}"\n  }}\n  filesystem_mirror {{ path = "{tmp / "empty"}" }}\n}}\n')
+    return dict(env, TF_CLI_CONFIG_FILE=str(rc), CHECKPOINT_DISABLE="1")
+
+
+@needs_shared("provider schemas over the plugin protocol", REPLAY, LOCAL)
+def test_a_provider_blocks_own_arguments_are_checked_as_terraform_validate_does(tmp_path):
+    """Issue 48: a `provider` block's arguments are checked against the
+    provider's configuration schema read over the plugin protocol; the
+    local provider's takes no argument, so `foo` is unknown there, as
+    `terraform validate` (with the same binary) says too."""
+    cache, binary = plugin_cache(tmp_path)
+    mod = module(tmp_path)
+    (mod / "providers.tf").write_text('provider "local" {\n  foo = 1\n}\n')
+    env = environment(tmp_path, cache)
+    out = tmp_path / "schema-cache"
+    ran = subprocess.run([BIN, "schemas", str(mod), "--cache-dir", str(out)], env=env, capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    checked = subprocess.run([BIN, "check", str(mod), "--schema-cache", str(out), "--format", "json"], env=env,
+                             capture_output=True, text=True, timeout=60, check=False)
+    found = [(pathlib.Path(d["path"]).name, d["code"], d["line"]) for d in json.loads(checked.stdout)]
+    assert ("providers.tf", "unsupported-argument", 2) in found, found
+
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("skipped the Terraform comparison: no `terraform` on PATH")
+    (mod / "main.tf").write_text(MAIN_TF.replace('["not", "a", "string"]', '"f.txt"'))
+    validated = subprocess.run([terraform, "validate", "-json"], cwd=mod, env=dev_override_env(tmp_path, binary, env),
+                               capture_output=True, text=True, timeout=120, check=False)
+    theirs = json.loads(validated.stdout)
+    errors = [(d["summary"], d["range"]["filename"], d["range"]["start"]["line"])
+              for d in theirs["diagnostics"] if d["severity"] == "error"]
+    assert errors == [("Unsupported argument", "providers.tf", 2)], theirs
+
+
+@needs_shared("provider schemas over the plugin protocol", REPLAY, LOCAL)
+def test_opentofus_plugin_directory_and_registry_are_searched(tmp_path):
+    """OpenTofu's own places (`internal/command/cliconfig` in
+    opentofu/opentofu): its implied plugin directory
+    `$XDG_DATA_HOME/opentofu/plugins`, a provider under
+    `registry.opentofu.org`, and `plugin_cache_dir` of `~/.tofurc`. No
+    `tofu` binary can be installed here (no Debian, PyPI or npm package
+    ships one), so OpenTofu itself does not confirm the schema."""
+    python = replay_python()
+    replay = shared(REPLAY, "the replay provider")
+    schema = shared(LOCAL, "the local provider's schema")
+    tofu_address = "registry.opentofu.org/hashicorp/local"
+    wrapper = f"#!/bin/sh\nexec '{python}' '{replay}' --schema '{schema}' --provider {tofu_address}\n"
+    home = tmp_path / "home"
+    home.mkdir()
+    mod = module(tmp_path)
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "XDG_", "TOFU_"))}
+    base.update(HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "xdg-cache"))
+    # The implied plugin directory.
+    data = tmp_path / "xdg-data"
+    binary = data / "opentofu/plugins" / tofu_address / "2.5.2" / os_arch() / "terraform-provider-local_v2.5.2"
+    executable(binary, wrapper)
+    env = dict(base, XDG_DATA_HOME=str(data))
+    ran = subprocess.run([BIN, "schemas", str(mod), "--cache-dir", str(tmp_path / "out1")], env=env,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    assert f"local: typed: {tofu_address} 2.5.2 from {binary}" in ran.stdout, ran.stdout
+    # `plugin_cache_dir` of `~/.tofurc`.
+    shutil.rmtree(data)
+    cache = tmp_path / "tofu-cache"
+    binary = cache / tofu_address / "2.5.2" / os_arch() / "terraform-provider-local_v2.5.2"
+    executable(binary, wrapper)
+    (home / ".tofurc").write_text(f'plugin_cache_dir = "{cache}"\n')
+    ran = subprocess.run([BIN, "schemas", str(mod), "--cache-dir", str(tmp_path / "out2")], env=base,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr + ran.stdout
+    assert f"local: typed: {tofu_address} 2.5.2 from {binary}" in ran.stdout, ran.stdout
