@@ -405,7 +405,12 @@ pub(super) fn pcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
         _ => return body(inf, &b.body, dialect, false),
     };
-    let site = Site { what: format!("resource `{token}`"), origin: &file.label, trusted: file.trusted, kind: BlockKind::Resource };
+    let site = Site {
+        what: format!("resource `{token}`"),
+        origin: &file.label,
+        trusted: file.trusted,
+        kind: BlockKind::Resource,
+    };
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
         let t = inf.expr(&a.value);
@@ -459,8 +464,12 @@ fn pulumi_hcl_resource(inf: &mut Infer, b: &Block, dialect: Dialect, schemas: &s
     let Some(file) = schemas.packages.iter().find(|p| p.package.resources.contains_key(bridged.token)) else {
         return false;
     };
-    let site =
-        Site { what: format!("resource `{ty}` ({})", bridged.token), origin: &file.label, trusted: file.trusted, kind: BlockKind::Resource };
+    let site = Site {
+        what: format!("resource `{ty}` ({})", bridged.token),
+        origin: &file.label,
+        trusted: file.trusted,
+        kind: BlockKind::Resource,
+    };
     let inputs: Vec<(String, &schema::pulumi::Property)> =
         bridged.resource.inputs.iter().map(|p| (bridged.tf_name(&p.name), p)).collect();
     let bound = repetition(inf, &b.body);
