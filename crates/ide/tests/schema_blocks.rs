@@ -369,3 +369,46 @@ provider "demo" {
         "#]],
     );
 }
+
+/// What the server's search of the user's provider binaries gives when it
+/// found nothing (issue 45): no schema file, the search's reasons.
+fn searched_nothing() -> std::sync::Arc<schema::Schemas> {
+    let mut s = schema::Schemas::new(Vec::new(), Vec::new(), 7);
+    let why = "no binary of hashicorp/aws in the searched directories".to_string();
+    s.searched = Some(schema::Searched { untyped: vec![("aws".into(), why)], reading: Vec::new() });
+    std::sync::Arc::new(s)
+}
+
+/// Issue 45: with the plugin search run and nothing found, the module still
+/// gets its one `no-schema` hint (as `check` does with any schema source),
+/// with the search's reason; a provider still being read is not named; and
+/// the type label's hover says why.
+#[test]
+fn a_search_that_found_nothing_still_says_no_schema_and_why() {
+    let text = "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n\n\
+                resource \"aws_insta$0nce\" \"a\" {}\n";
+    let f = Fixture::parse(text);
+    let mut a = f.analyse_with(Some(searched_nothing()));
+    let hints: Vec<String> = a.analysis.diagnostics[a.doc]
+        .iter()
+        .filter(|d| d.code.as_str() == "no-schema")
+        .map(|d| format!("{:?} {}", d.range, d.message))
+        .collect();
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    assert!(hints[0].starts_with("39..42 no schema for the provider `aws` of this module"), "{hints:?}");
+    assert!(hints[0].contains("(`aws`: no binary of hashicorp/aws in the searched directories)"), "{hints:?}");
+    let h = ide::hover_with(&a.docs, a.doc, a.offset, &mut a.memo).expect("hover");
+    assert_eq!(
+        h.prose.last().map(String::as_str),
+        Some("The plugin cache was searched for `aws`: no binary of hashicorp/aws in the searched directories.")
+    );
+
+    // Being read: not said yet.
+    let mut s = schema::Schemas::new(Vec::new(), Vec::new(), 8);
+    s.searched = Some(schema::Searched { untyped: Vec::new(), reading: vec!["aws".into()] });
+    let a = f.analyse_with(Some(std::sync::Arc::new(s)));
+    assert!(a.analysis.diagnostics[a.doc].iter().all(|d| d.code.as_str() != "no-schema"));
+    // No search and no schema file: nothing is said either.
+    let a = f.analyse_with(Some(std::sync::Arc::new(schema::Schemas::new(Vec::new(), Vec::new(), 9))));
+    assert!(a.analysis.diagnostics[a.doc].iter().all(|d| d.code.as_str() != "no-schema"));
+}
