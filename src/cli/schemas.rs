@@ -80,8 +80,17 @@ pub fn run(args: SchemasArgs) -> u8 {
             let line = match outcome {
                 Outcome::Typed { found, cache, .. } => {
                     let lock = if found.locked { ", the locked version" } else { "" };
+                    // What the lock file's hashes could say of the package.
+                    let checked = match found.hashes.iter().any(|h| h.starts_with("h1:")) {
+                        true => "; its package matches the lock file's `h1:` hash",
+                        false if !found.hashes.is_empty() => {
+                            "; the lock file lists only `zh:` hashes (of the registry's zip), which an unpacked \
+                             package cannot be checked against"
+                        }
+                        false => "",
+                    };
                     format!(
-                        "typed: {} {}{lock} from {} (cached {})",
+                        "typed: {} {}{lock} from {} (cached {}){checked}",
                         found.address,
                         found.version,
                         found.binary.display(),

@@ -209,6 +209,7 @@ def test_a_cached_provider_is_used_only_when_it_matches_the_lock_files_h1_hash(t
     ran = subprocess.run(schemas, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert ran.returncode == 0, ran.stderr + ran.stdout
     assert f"local: typed: {ADDRESS} 2.5.2, the locked version from {binary}" in ran.stdout, ran.stdout
+    assert "; its package matches the lock file's `h1:` hash" in ran.stdout, ran.stdout
     assert len(list(out.glob("*.json"))) == 1
 
     # Another h1 (as for another build of the same version): skipped.
@@ -228,6 +229,7 @@ def test_a_cached_provider_is_used_only_when_it_matches_the_lock_files_h1_hash(t
     (mod / ".terraform.lock.hcl").write_text(zh_only.replace("hashes = [", 'hashes = [\n    "zh:00",'))
     ran = subprocess.run(schemas, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert f"local: typed: {ADDRESS} 2.5.2, the locked version" in ran.stdout, ran.stdout
+    assert "the lock file lists only `zh:` hashes" in ran.stdout, ran.stdout
 
     # The server says it in its hint, and reads nothing.
     (mod / ".terraform.lock.hcl").write_text(wrong)
