@@ -164,12 +164,16 @@ pub(super) fn hover_type_label(
     let kind = match item_prefix(d, start).strip_suffix('"')?.trim() {
         "resource" => BlockKind::Resource,
         "data" => BlockKind::DataSource,
+        "provider" => BlockKind::Provider,
         _ => return None,
     };
     if !text[end..].starts_with('"') {
         return None;
     }
     let noun = kind.noun();
+    if kind == BlockKind::Provider {
+        return provider_label(analysis, word, start..end);
+    }
     let Some(found) = analysis.context.schemas.as_ref().and_then(|s| s.find_kind(kind, word)) else {
         let prose = format!(
             "No provider schema has {noun} `{word}`: its attributes are `any`. `hcl-types schemas DIR` says which \
@@ -189,6 +193,26 @@ pub(super) fn hover_type_label(
         format!("Its schema: {}.", found.origin()),
     ];
     Some(HoverInfo { range: start..end, ty: found.block.value_type(), prose })
+}
+
+/// Hover on a provider block's name (`provider "aws"`): the provider and
+/// where its configuration's schema comes from, or why none is known.
+fn provider_label(analysis: &ModuleAnalysis, word: &str, range: std::ops::Range<usize>) -> Option<HoverInfo> {
+    let schemas = analysis.context.schemas.as_ref();
+    let Some(found) = schemas.and_then(|s| s.find_kind(BlockKind::Provider, word)) else {
+        let mut prose = vec![format!(
+            "No provider schema has provider `{word}`: its configuration's arguments are not typed. \
+             `hcl-types schemas DIR` says which providers are typed and from where."
+        )];
+        let why = schemas.and_then(|s| s.searched.as_ref()).and_then(|s| s.untyped.iter().find(|(n, _)| n == word));
+        prose.extend(why.map(|(n, why)| format!("The plugin cache was searched for `{n}`: {why}.")));
+        return Some(HoverInfo { range, ty: types::Type::any(), prose });
+    };
+    let prose = vec![
+        format!("Configuration of provider `{}`.", found.provider.address),
+        format!("Its schema: {}.", found.origin()),
+    ];
+    Some(HoverInfo { range, ty: found.block.value_type(), prose })
 }
 
 /// Hover on an argument of a Pulumi HCL resource that a package resource

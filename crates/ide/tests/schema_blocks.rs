@@ -412,3 +412,31 @@ fn a_search_that_found_nothing_still_says_no_schema_and_why() {
     let a = f.analyse_with(Some(std::sync::Arc::new(schema::Schemas::new(Vec::new(), Vec::new(), 9))));
     assert!(a.analysis.diagnostics[a.doc].iter().all(|d| d.code.as_str() != "no-schema"));
 }
+
+/// A provider block's name: the provider and its configuration schema's
+/// origin, or that no schema has it.
+#[test]
+fn a_provider_blocks_name_names_its_provider_and_schema() {
+    hover(
+        r#"
+//- /main.tf
+provider "de$0mo" {}
+"#,
+        expect![[r#"
+            `demo`: object({project = string, region = string})
+            Configuration of provider `registry.terraform.io/hashicorp/demo`.
+            ---
+            Its schema: schema.json.
+        "#]],
+    );
+    hover(
+        r#"
+//- /main.tf
+provider "oth$0er" {}
+"#,
+        expect![[r#"
+            `other`: any
+            No provider schema has provider `other`: its configuration's arguments are not typed. `hcl-types schemas DIR` says which providers are typed and from where.
+        "#]],
+    );
+}
