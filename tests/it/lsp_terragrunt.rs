@@ -2,7 +2,7 @@
 //! §3): a unit's module is handed the included file's `inputs` too, so an
 //! edit of that file checks the units that include it again.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::json;

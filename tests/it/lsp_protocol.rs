@@ -4,7 +4,7 @@
 //! (`hcl-types.checkWorkspace`, `hcl-types.reloadSchemas`), and hover on an
 //! argument's name (48.1).
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::{json, Value};
@@ -129,7 +129,7 @@ async fn check_workspace_publishes_the_closed_files_of_the_open_modules() {
 async fn reload_schemas_reads_the_schema_files_again() {
     let dir = tempdir();
     let schema = dir.join("schema.json");
-    let demo = include_str!("schemas/demo.json");
+    let demo = include_str!("../schemas/demo.json");
     std::fs::write(&schema, demo).unwrap();
     let t0 = std::fs::metadata(&schema).unwrap().modified().unwrap();
     let mut s =

@@ -4,7 +4,6 @@
 //! and `hcl-types types` report them.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use hcl_types::cli::check::{render_diagnostics, render_types, run_analysis, CommonArgs, Format};
 
@@ -70,14 +69,12 @@ zone      = "x"
 /// Writes the files to a fresh directory and checks it: (diagnostic lines,
 /// type lines), paths relative to the directory.
 fn check(name: &str, files: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
-    let dir = std::env::temp_dir().join(format!("hcl-types-packer-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch::Scratch::named(name);
     for (file, text) in files {
         std::fs::write(dir.join(file), text).unwrap();
     }
     let args = CommonArgs {
-        paths: vec![PathBuf::from(&dir)],
+        paths: vec![dir.to_path_buf()],
         format: Format::Text,
         dialect: None,
         var_files: Vec::new(),

@@ -2,8 +2,8 @@
 //! resource that a package schema's resource types is checked by its
 //! argument's Terraform names, and hover on an argument shows its type.
 
-mod lsp_support;
-mod paths;
+use crate::lsp_support;
+use crate::paths;
 
 use lsp_support::*;
 use serde_json::json;

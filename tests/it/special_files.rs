@@ -13,16 +13,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-mod paths;
+use crate::paths;
 
 /// How long anything here may take; far more than any of it needs.
 const DEADLINE: Duration = Duration::from_secs(30);
 
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hcl-types-special-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::named(name)
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {
@@ -167,13 +164,13 @@ fn a_file_swapped_for_a_fifo_after_discovery_is_refused() {
     let dir = tempdir("swap");
     write(&dir, "main.tf", BAD_BOOL);
     write(&dir, "x.tf", "locals {}\n");
-    let (modules, failures) = hcl_types::cli::check::discover(std::slice::from_ref(&dir));
+    let (modules, failures) = hcl_types::cli::check::discover(&[dir.to_path_buf()]);
     assert!(failures.is_empty());
     let files: Vec<PathBuf> = modules.into_values().flatten().collect();
     assert_eq!(files.len(), 2, "{files:?}");
     mkfifo(&dir.join("x.tf"));
     let (tx, rx) = mpsc::channel();
-    let roots = vec![dir.clone()];
+    let roots = vec![dir.to_path_buf()];
     std::thread::spawn(move || {
         let checked =
             hcl_types::project::check::check_modules(&[&files], None, &hcl_types::project::check::Quiet, None, &roots);

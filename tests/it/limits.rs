@@ -2,7 +2,7 @@
 //! items 4, 5 and 9), through the real transport (`lsp_support`): a file
 //! too large for the memory budget is skipped and said to be, never read.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use hcl_types::project::fsread::SOURCE_CAP;
 use lsp_support::*;

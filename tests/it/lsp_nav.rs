@@ -3,7 +3,7 @@
 //! hierarchical symbols only to a client that takes them, whole-line
 //! folds to one that folds only lines.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::json;

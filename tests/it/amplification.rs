@@ -5,50 +5,20 @@
 //! outline (`documentSymbol`) in proportion to the file.
 //!
 //! Cost is counted, not timed: the number of heap allocations, counted by
-//! a global allocator (so this test is its own binary), each measurement
-//! in a process of its own (this binary again, as `tests/memory.rs` does),
+//! the test binary's global allocator (`counting.rs`), each measurement
+//! in a process of its own (this binary again, as `memory.rs` does),
 //! so that nothing else counts. Each case is measured at `N` and `2N`
 //! names: linear work doubles, work per name per name quadruples. Before
 //! the fix every case grew 3.5–4× (see the assertion's message).
 
-mod lsp_support;
-
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
+use crate::counting::ALLOCATIONS;
+use crate::lsp_support;
 use hcl_types::cli::check::{run_analysis, CommonArgs, Format};
 use lsp_support::*;
 use serde_json::json;
-
-/// The system allocator, counting allocations.
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 fn counted() -> u64 {
     ALLOCATIONS.load(Ordering::Relaxed)
@@ -126,11 +96,11 @@ fn write(dir: &Path, files: &[(String, String)]) {
 
 /// The allocations of `check` of the case's directory.
 fn check(name: &str, n: usize) -> u64 {
-    let dir = std::env::temp_dir().join(format!("hcl-types-amplification-{}-{name}", std::process::id()));
+    let dir = crate::scratch::Scratch::named(name);
     let (files, _) = case(name, n);
     write(&dir, &files);
     let args = CommonArgs {
-        paths: vec![dir.clone()],
+        paths: vec![dir.to_path_buf()],
         format: Format::Text,
         dialect: None,
         var_files: Vec::new(),
@@ -181,7 +151,7 @@ const CASE: &str = "HCL_TYPES_AMPLIFICATION_CASE";
 fn measured(test: &str, name: &str, n: usize, mode: &str) -> u64 {
     let exe = std::env::current_exe().expect("the test binary");
     let out = std::process::Command::new(&exe)
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .args(["--exact", &crate::exact(module_path!(), test), "--nocapture", "--test-threads=1"])
         .env(CASE, format!("{name}:{n}:{mode}"))
         .output()
         .expect("run a case");

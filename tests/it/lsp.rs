@@ -2,8 +2,8 @@
 //! `LanguageServer` handlers, positions in both encodings. Fixtures mark the
 //! cursor with `$0`.
 
-mod lsp_support;
-mod paths;
+use crate::lsp_support;
+use crate::paths;
 
 use lsp_support::*;
 

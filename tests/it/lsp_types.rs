@@ -2,7 +2,7 @@
 //! output's `type` and `convert`'s second argument (issue 28 items 1–2).
 //! Cursors are `$0`.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::{json, Value};

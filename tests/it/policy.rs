@@ -5,7 +5,7 @@
 //! `*.policy.hcl` file as a unit of its own: two files may declare the same
 //! input differently, and neither sees the other's.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::Value;

@@ -4,19 +4,16 @@
 //! picks them: `.tofu` and `.tofutest.hcl` files, and of `x.tf` beside
 //! `x.tofu` only `x.tofu` (`filterTfPathsWithTofuAlternatives`).
 
-mod lsp_support;
+use crate::lsp_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use lsp_support::*;
 use serde_json::{json, Value};
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hcl-types-tofu-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn dir(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::named(name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) {

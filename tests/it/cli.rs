@@ -6,18 +6,15 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-mod paths;
+use crate::paths;
 
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
 /// A fresh directory for one test.
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hcl-types-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::named(name)
 }
 
 /// Writes `text` to `dir/rel`, creating directories.
@@ -294,7 +291,7 @@ fn json_output_of_check_and_types() {
 }
 
 /// A module with one variable and test inputs kept apart from it.
-fn var_file_layout(name: &str) -> PathBuf {
+fn var_file_layout(name: &str) -> crate::scratch::Scratch {
     let dir = tempdir(name);
     write(&dir, "module/variables.tf", "variable \"size\" {\n  type = number\n}\n");
     write(&dir, "tests/inputs/ok.tfvars", "size = 3\n");
@@ -578,7 +575,7 @@ fn linked_variable_files_are_loaded() {
 
 /// A repository in `dir/repo` (a `.git` marks it) and, beside it, what a
 /// CI machine holds outside it: credentials, a token.
-fn repository_and_secrets(name: &str) -> (PathBuf, PathBuf) {
+fn repository_and_secrets(name: &str) -> (crate::scratch::Scratch, PathBuf) {
     let dir = tempdir(name);
     let repo = dir.join("repo");
     std::fs::create_dir_all(repo.join(".git")).unwrap();

@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-mod paths;
+use crate::paths;
 
 use hcl_types::cli::check::{run_analysis, CommonArgs, Format};
 use hcl_types::syntax::diagnostic::Severity;

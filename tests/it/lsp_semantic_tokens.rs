@@ -2,7 +2,7 @@
 //! both encodings (multi-line tokens split per line), `semanticTokens/range`,
 //! and `semanticTokens/full/delta` against the last result.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::{json, Value};

@@ -538,8 +538,8 @@ fn a_default_of_type_any_edited_is_followed_by_its_readers() {
 /// after an edit of the module) reads it again, memo or not.
 #[test]
 fn a_template_read_again_after_it_changes() {
-    let dir = std::env::temp_dir().join(format!("hcl-types-template-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = crate::scratch::Scratch::new();
+    let dir = scratch.to_path_buf();
     let tpl = dir.join("t.tpl");
     std::fs::write(&tpl, "${a}\n").unwrap();
     let path = dir.join("main.tf");

@@ -4,7 +4,7 @@
 //! hashicorp/nomad), so two jobs of one directory may declare the same
 //! variable differently.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::Value;
@@ -19,9 +19,7 @@ fn codes(diags: &[Value]) -> Vec<String> {
 
 #[test]
 fn check_finds_every_job_file_and_checks_each_alone() {
-    let d = std::env::temp_dir().join(format!("hcl-types-nomad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = crate::scratch::Scratch::new();
     std::fs::write(d.join("web.nomad.hcl"), WEB.replace("count = var.count + 1", "count = var.count + var.web_only"))
         .unwrap();
     std::fs::write(d.join("batch.nomad"), BATCH).unwrap();

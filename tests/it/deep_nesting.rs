@@ -7,10 +7,10 @@
 //! threads and rayon's get the stack such a tree needs). Run in a debug
 //! build by `cargo test`, whose stack frames are the biggest.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::{Enc, Session};
 use serde_json::json;
@@ -49,11 +49,8 @@ fn programs(n: usize) -> Vec<(String, String)> {
     out
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hcl-types-deep-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::named(name)
 }
 
 fn check(dir: &Path) -> (Option<i32>, String) {

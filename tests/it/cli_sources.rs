@@ -4,15 +4,12 @@
 //! upward, and `--color`. (tests/cli.rs holds the rest of the command line.)
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hcl-types-sources-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::named(name)
 }
 
 /// Writes `text` to `dir/rel`, creating directories.

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
@@ -64,17 +64,13 @@ pub struct Session {
     pub logs: Arc<Mutex<Vec<Value>>>,
     /// window/showMessage params, in arrival order.
     pub shown: Arc<Mutex<Vec<Value>>>,
-    pub dir: PathBuf,
+    /// The workspace folder, removed with the session.
+    pub dir: crate::scratch::Scratch,
 }
 
-pub fn tempdir() -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir =
-        std::env::temp_dir().join(format!("hcl-types-lsp-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory, removed when dropped.
+pub fn tempdir() -> crate::scratch::Scratch {
+    crate::scratch::Scratch::new()
 }
 
 pub fn uri(path: &Path) -> String {
@@ -139,7 +135,7 @@ impl Session {
         Session::start_full(enc, options, text, Some(dir)).await
     }
 
-    async fn start_full(enc: Enc, options: Value, text_document: Value, folder: Option<PathBuf>) -> Session {
+    async fn start_full(enc: Enc, options: Value, text_document: Value, folder: Option<crate::scratch::Scratch>) -> Session {
         let (input, server_in) = tokio::io::duplex(1 << 20);
         let (tx, mut rx) = mpsc::unbounded_channel();
         tokio::spawn(hcl_types::lsp::serve(server_in, Pipe(tx)));

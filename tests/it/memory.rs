@@ -5,64 +5,17 @@
 //! byte (a 100 MB one asked for a single 9.6 GB vector and aborted), a list
 //! of references ~170.
 //!
-//! The peak is measured with a counting global allocator, so this test is
-//! its own binary (a global allocator is per binary), and each case runs in
-//! a process of its own (this binary again), so that no other allocation
-//! counts. The worst
+//! The peak is measured by the test binary's counting global allocator
+//! (`counting.rs`), and each case runs in a process of its own (this binary
+//! again), so that no other allocation counts. The worst
 //! cases are those of `tools/gen-hcl.py --worst` (BENCHMARKS.md, "Memory per
 //! source byte").
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
+use crate::counting::{HELD, PEAK};
 use hcl_types::cli::check::{run_analysis, CommonArgs, Format};
-
-/// The system allocator, counting the bytes held now and at most.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    let now = HELD.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 /// `item(i)` joined by `sep` until `size` bytes, inside `head` and `tail`.
 fn generated(head: &str, item: impl Fn(usize) -> String, sep: &str, tail: &str, size: usize) -> String {
@@ -81,13 +34,12 @@ fn generated(head: &str, item: impl Fn(usize) -> String, sep: &str, tail: &str, 
 /// analyses a directory holding only `files`, and how many diagnostics it
 /// reported.
 fn peak_of_check(name: &str, files: &[(&str, String)]) -> (usize, usize) {
-    let dir = std::env::temp_dir().join(format!("hcl-types-memory-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let dir = crate::scratch::Scratch::named(name);
     for (file, text) in files {
         std::fs::write(dir.join(file), text).expect("write the generated file");
     }
     let args = CommonArgs {
-        paths: vec![dir.clone()],
+        paths: vec![dir.to_path_buf()],
         format: Format::Text,
         dialect: None,
         var_files: Vec::new(),
@@ -200,7 +152,7 @@ const SIZE: usize = 1_000_000;
 fn measure(test: &str, name: &str) -> (usize, usize, usize) {
     let exe = std::env::current_exe().expect("the test binary");
     let out = std::process::Command::new(&exe)
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .args(["--exact", &crate::exact(module_path!(), test), "--nocapture", "--test-threads=1"])
         .env(CASE, name)
         .output()
         .expect("run a case");

@@ -5,7 +5,7 @@
 //! by the rows this project added with its own spec changes
 //! (`tests/conformance/`, same names and headers).
 
-mod paths;
+use crate::paths;
 
 use hcl_types::cli::calc::{calc, TypeCommand};
 use hcl_types::syntax::Dialect;

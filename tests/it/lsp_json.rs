@@ -2,7 +2,7 @@
 //! a module file like any `.tf`, re-read whole after every edit since its
 //! document holds its lowering to native syntax (docs/spec/analysis.md §7.1).
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::{json, Value};

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-mod paths;
+use crate::paths;
 
 use hcl_types::cli::check::{render_diagnostics, render_types, run_analysis, CommonArgs, Format, VarFileTarget};
 
@@ -83,7 +83,11 @@ fn fixture_snapshots() {
         let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let Some(output) = render(dir) else { continue };
         let result = std::panic::catch_unwind(|| {
-            insta::assert_snapshot!(name.clone(), output);
+            // The snapshots stay in `tests/snapshots/`, named as when this
+            // file was a test binary of its own (`fixtures__NAME.snap`).
+            insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+                insta::assert_snapshot!(format!("fixtures__{name}"), output);
+            });
         });
         if result.is_err() {
             failed.push(name);
@@ -166,15 +170,6 @@ fn unreadable_and_binary_files_are_reported() {
     assert!(out.contains("var.ok: string"), "{out}");
 }
 
-fn tempdir() -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hcl-types-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir() -> crate::scratch::Scratch {
+    crate::scratch::Scratch::new()
 }
