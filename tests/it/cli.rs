@@ -849,7 +849,7 @@ fn fmt_refuses_stdin_over_the_cap() {
     assert!(stderr(&o).contains("larger than 12 MiB"), "{}", stderr(&o));
 }
 
-/// Issue 41: the Rust tests (`tests/paths/mod.rs`) and the scripts and
+/// Issue 41: the Rust tests (`tests/it/paths/mod.rs`) and the scripts and
 /// Python tests (`scripts/shared-dir`) look for the shared directory by one
 /// rule: `$HCL_TYPES_SHARED` when set, else `../shared` beside the checkout;
 /// the script prints nothing and fails when it is absent.

@@ -1,7 +1,7 @@
 //! Which files `hcl-types check` reads and how it prints them, driving the
 //! real binary (docs/spec/cli.md, docs/spec/config.md): `--exclude`,
 //! `check - --stdin-filename`, the `.hcl-types.hcl` configuration found
-//! upward, and `--color`. (tests/cli.rs holds the rest of the command line.)
+//! upward, and `--color`. (tests/it/cli.rs holds the rest of the command line.)
 
 use std::io::Write;
 use std::path::Path;

@@ -9,7 +9,7 @@
 //! known true positive must be reported, the whole multiset of (path, line,
 //! code, severity), warnings and hints included, must equal the checked-in
 //! `tests/corpus/diagnostics.tsv` (refresh: `HCL_TYPES_BLESS=1 cargo test
-//! --test corpus`, then review the diff), and the README's figures for it
+//! --test it -- corpus::`, then review the diff), and the README's figures for it
 //! must be the ones found.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,9 +50,9 @@ const HEADER: &str = "\
 # Every diagnostic hcl-types reports on the real-world corpus, ../shared/corpus beside the
 # checkout or $HCL_TYPES_SHARED/corpus (checked with --var-file-table
 # ../shared/corpus/tfvars-targets.tsv), one row per diagnostic: path under the corpus, line,
-# code, severity. tests/corpus.rs fails on any difference, so a change in errors, warnings
+# code, severity. tests/it/corpus.rs fails on any difference, so a change in errors, warnings
 # or hints shows in review. After a deliberate change, refresh it with
-#   HCL_TYPES_BLESS=1 cargo test --test corpus
+#   HCL_TYPES_BLESS=1 cargo test --test it -- corpus::
 # and read the diff: a new error must be a true positive, triaged in
 # tests/corpus/true-positives.tsv (the test fails on an untriaged one even when blessed).
 ";
@@ -233,7 +233,7 @@ fn corpus_has_only_known_errors() {
         minus(&want, &found).into_iter().map(|r| format!("{}:{}: {}[{}]", r.0, r.1, r.3, r.2)).collect();
     assert!(
         added.is_empty() && gone.is_empty(),
-        "the corpus diagnostics differ from {EXPECTED} (if deliberate, refresh it: HCL_TYPES_BLESS=1 cargo test --test corpus)\nnew:\n{}\nno longer reported:\n{}",
+        "the corpus diagnostics differ from {EXPECTED} (if deliberate, refresh it: HCL_TYPES_BLESS=1 cargo test --test it -- corpus::)\nnew:\n{}\nno longer reported:\n{}",
         added.join("\n"),
         gone.join("\n")
     );

@@ -1,7 +1,7 @@
 //! Fixture modules (`tests/fixtures/<case>/`): the `check` and `types`
 //! output of each directory, as a reviewed snapshot (`tests/snapshots/`).
 //! Update after a deliberate change with `INSTA_UPDATE=always cargo test
-//! --test fixtures`, then read the diff.
+//! --test it -- fixtures::`, then read the diff.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

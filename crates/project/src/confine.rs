@@ -329,7 +329,7 @@ mod tests {
         assert_eq!(repository(&base.join("plain/x")), base.join("plain/x"));
         assert_eq!(repository(&base.join("plain/x/main.tf")), base.join("plain/x"));
         // The temporary directory is shared: never a tree by being where
-        // `check` runs (the current directory's case is tests/cli.rs's).
+        // `check` runs (the current directory's case is tests/it/cli.rs's).
         assert!(!std::env::temp_dir().join(".git").exists());
         let _ = std::fs::remove_dir_all(&base);
     }

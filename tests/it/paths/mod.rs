@@ -28,7 +28,7 @@ pub fn own_schema(rel: &str) -> PathBuf {
 /// and not empty, else `../shared` from this checkout's root (CI lays a copy
 /// beside its clone; `.ci/run` passes the one beside the checkout it runs
 /// from). `scripts/shared-dir` follows the same rule for the scripts and the
-/// Python tests (`tests/cli.rs` holds the two together).
+/// Python tests (`tests/it/cli.rs` holds the two together).
 pub fn shared_root() -> PathBuf {
     match std::env::var_os(SHARED_VAR) {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
