@@ -96,7 +96,7 @@ fn write(dir: &Path, files: &[(String, String)]) {
 
 /// The allocations of `check` of the case's directory.
 fn check(name: &str, n: usize) -> u64 {
-    let dir = crate::scratch::Scratch::named(name);
+    let dir = crate::scratch::named(name);
     let (files, _) = case(name, n);
     write(&dir, &files);
     let args = CommonArgs {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// A fresh directory for one test.
 fn tempdir(name: &str) -> crate::scratch::Scratch {
-    crate::scratch::Scratch::named(name)
+    crate::scratch::named(name)
 }
 
 /// Writes `text` to `dir/rel`, creating directories.

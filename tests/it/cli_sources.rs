@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> crate::scratch::Scratch {
-    crate::scratch::Scratch::named(name)
+    crate::scratch::named(name)
 }
 
 /// Writes `text` to `dir/rel`, creating directories.

@@ -50,7 +50,7 @@ fn programs(n: usize) -> Vec<(String, String)> {
 }
 
 fn tempdir(name: &str) -> crate::scratch::Scratch {
-    crate::scratch::Scratch::named(name)
+    crate::scratch::named(name)
 }
 
 fn check(dir: &Path) -> (Option<i32>, String) {

@@ -171,5 +171,5 @@ fn unreadable_and_binary_files_are_reported() {
 }
 
 fn tempdir() -> crate::scratch::Scratch {
-    crate::scratch::Scratch::new()
+    crate::scratch::named("test")
 }

@@ -538,7 +538,7 @@ fn a_default_of_type_any_edited_is_followed_by_its_readers() {
 /// after an edit of the module) reads it again, memo or not.
 #[test]
 fn a_template_read_again_after_it_changes() {
-    let scratch = crate::scratch::Scratch::new();
+    let scratch = crate::scratch::named("test");
     let dir = scratch.to_path_buf();
     let tpl = dir.join("t.tpl");
     std::fs::write(&tpl, "${a}\n").unwrap();

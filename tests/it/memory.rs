@@ -34,7 +34,7 @@ fn generated(head: &str, item: impl Fn(usize) -> String, sep: &str, tail: &str, 
 /// analyses a directory holding only `files`, and how many diagnostics it
 /// reported.
 fn peak_of_check(name: &str, files: &[(&str, String)]) -> (usize, usize) {
-    let dir = crate::scratch::Scratch::named(name);
+    let dir = crate::scratch::named(name);
     for (file, text) in files {
         std::fs::write(dir.join(file), text).expect("write the generated file");
     }

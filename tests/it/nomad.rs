@@ -19,7 +19,7 @@ fn codes(diags: &[Value]) -> Vec<String> {
 
 #[test]
 fn check_finds_every_job_file_and_checks_each_alone() {
-    let d = crate::scratch::Scratch::new();
+    let d = crate::scratch::named("test");
     std::fs::write(d.join("web.nomad.hcl"), WEB.replace("count = var.count + 1", "count = var.count + var.web_only"))
         .unwrap();
     std::fs::write(d.join("batch.nomad"), BATCH).unwrap();

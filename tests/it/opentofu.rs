@@ -13,7 +13,7 @@ use lsp_support::*;
 use serde_json::{json, Value};
 
 fn dir(name: &str) -> crate::scratch::Scratch {
-    crate::scratch::Scratch::named(name)
+    crate::scratch::named(name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) {

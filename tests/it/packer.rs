@@ -69,7 +69,7 @@ zone      = "x"
 /// Writes the files to a fresh directory and checks it: (diagnostic lines,
 /// type lines), paths relative to the directory.
 fn check(name: &str, files: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
-    let dir = crate::scratch::Scratch::named(name);
+    let dir = crate::scratch::named(name);
     for (file, text) in files {
         std::fs::write(dir.join(file), text).unwrap();
     }

@@ -228,7 +228,7 @@ fn own_schemas_run_once_per_lock_and_are_cached_on_disk() {
     // its own with it set to a scratch directory (setting it here would set
     // it for every test of the binary, racing their reads).
     const CACHE: &str = "XDG_CACHE_HOME";
-    let scratch = crate::scratch::Scratch::new();
+    let scratch = crate::scratch::named("test");
     let dir: &Path = &scratch;
     if std::env::var_os("HCL_TYPES_OWN_SCHEMA_CASE").is_none() {
         let test = crate::exact(module_path!(), "own_schemas_run_once_per_lock_and_are_cached_on_disk");

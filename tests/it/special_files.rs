@@ -19,7 +19,7 @@ use crate::paths;
 const DEADLINE: Duration = Duration::from_secs(30);
 
 fn tempdir(name: &str) -> crate::scratch::Scratch {
-    crate::scratch::Scratch::named(name)
+    crate::scratch::named(name)
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {

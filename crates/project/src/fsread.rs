@@ -211,15 +211,11 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Undecodable> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
     use std::sync::mpsc;
     use std::time::Duration;
 
-    fn tempdir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("hcl-types-fsread-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn tempdir(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("fsread-{name}")).unwrap()
     }
 
     /// `f` on another thread, failing (not hanging) when it blocks.

@@ -70,7 +70,7 @@ pub struct Session {
 
 /// A fresh directory, removed when dropped.
 pub fn tempdir() -> crate::scratch::Scratch {
-    crate::scratch::Scratch::new()
+    crate::scratch::named("test")
 }
 
 pub fn uri(path: &Path) -> String {
