@@ -45,6 +45,7 @@ mod robustness;
 mod schema;
 mod soak;
 mod special_files;
+mod tidy;
 
 /// The name libtest knows the test `function` of `module` (a
 /// `module_path!()`) by, for `--exact`: the path without the crate's name.
