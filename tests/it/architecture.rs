@@ -174,7 +174,8 @@ fn the_names_architecture_md_gives_exist() {
                 let before = &text[..i];
                 let after = &text[i + name.len()..];
                 let whole = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
-                whole && (defs.iter().any(|d| before.ends_with(d)) || after.starts_with(':') && !after.starts_with("::"))
+                whole
+                    && (defs.iter().any(|d| before.ends_with(d)) || after.starts_with(':') && !after.starts_with("::"))
             })
         })
     };
@@ -236,7 +237,8 @@ fn every_request_has_its_handler_and_the_page_says_which_are_unguarded() {
         .cloned()
         .collect();
     let doc = architecture_md();
-    let from = doc.find("the\n  handlers that do not call `blocking` are").expect("the page's list of unguarded handlers");
+    let from =
+        doc.find("the\n  handlers that do not call `blocking` are").expect("the page's list of unguarded handlers");
     let para = &doc[from..from + doc[from..].find("Held by").unwrap()];
     let said: BTreeSet<String> = quoted(para).into_iter().filter(|w| w.ends_with(".rs")).map(String::from).collect();
     assert_eq!(said, unguarded, "docs/architecture.md's handlers that do not call `blocking`");

@@ -4,9 +4,9 @@
 //! exit statuses 0/1/2, `--dialect`, `--severity`, the JSON shapes, and the
 //! parsing of `--var-file` and `--var-file-table`).
 
+use crate::paths;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use crate::paths;
 
 use std::process::{Command, Output};
 

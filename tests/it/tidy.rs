@@ -116,7 +116,8 @@ fn is_glob_import(line: &str) -> bool {
 /// `dep CRATE NAME` for each `[dependencies]` entry of the root package
 /// and of each crate under `crates/` that its sources never name.
 fn unused_dependencies(out: &mut BTreeSet<String>) {
-    let mut crates: Vec<PathBuf> = std::fs::read_dir(root().join("crates")).unwrap().flatten().map(|e| e.path()).collect();
+    let mut crates: Vec<PathBuf> =
+        std::fs::read_dir(root().join("crates")).unwrap().flatten().map(|e| e.path()).collect();
     crates.push(root());
     crates.sort();
     for dir in crates {
@@ -125,9 +126,11 @@ fn unused_dependencies(out: &mut BTreeSet<String>) {
         let text: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
         for dep in dependencies(&dir.join("Cargo.toml")) {
             let ident = dep.replace('-', "_");
-            let named = [format!("{ident}::"), format!("use {ident}"), format!("extern crate {ident}")]
-                .iter()
-                .any(|x| text.match_indices(x.as_str()).any(|(i, _)| !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')));
+            let named =
+                [format!("{ident}::"), format!("use {ident}"), format!("extern crate {ident}")].iter().any(|x| {
+                    text.match_indices(x.as_str())
+                        .any(|(i, _)| !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+                });
             if !named {
                 let krate = relative(&dir);
                 out.insert(format!("dep {} {dep}", if krate.is_empty() { "." } else { &krate }));

@@ -135,7 +135,12 @@ impl Session {
         Session::start_full(enc, options, text, Some(dir)).await
     }
 
-    async fn start_full(enc: Enc, options: Value, text_document: Value, folder: Option<crate::scratch::Scratch>) -> Session {
+    async fn start_full(
+        enc: Enc,
+        options: Value,
+        text_document: Value,
+        folder: Option<crate::scratch::Scratch>,
+    ) -> Session {
         let (input, server_in) = tokio::io::duplex(1 << 20);
         let (tx, mut rx) = mpsc::unbounded_channel();
         tokio::spawn(hcl_types::lsp::serve(server_in, Pipe(tx)));
