@@ -2,7 +2,8 @@
 //! 46.5): files of at most [`FILE_LINES`] lines, functions of at most
 //! [`FN_LINES`], no `[dependencies]` entry a crate's sources never name,
 //! no glob import (`use …::*`) outside tests and preludes, and the root
-//! tests in the one binary of `tests/it/`.
+//! tests in the one binary of `tests/it/`, where none changes the process's
+//! environment or current directory (they all share one process).
 //!
 //! Today's exceptions are listed, one a line, in `tests/tidy-allow.txt`.
 //! The list only shrinks: an entry that no longer needs to be there fails
@@ -139,6 +140,21 @@ fn unused_dependencies(out: &mut BTreeSet<String>) {
     }
 }
 
+/// `process-global PATH` for a root test that changes what every test of
+/// the one binary shares: the environment or the current directory (a
+/// child process is given its own instead, as `schema.rs` does).
+fn process_globals(files: &[PathBuf], out: &mut BTreeSet<String>) {
+    // (This file names them, to look for them.)
+    for f in files.iter().filter(|f| relative(f).starts_with("tests/it/") && !f.ends_with("tidy.rs")) {
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = text.lines().map(|l| l.split("//").next().unwrap_or(""));
+        if code.clone().any(|l| ["env::set_var(", "env::remove_var(", "set_current_dir("].iter().any(|x| l.contains(x)))
+        {
+            out.insert(format!("process-global {}", relative(f)));
+        }
+    }
+}
+
 /// `root-test PATH` for a test file beside `tests/it` (a binary of its own).
 fn stray_root_tests(out: &mut BTreeSet<String>) {
     for e in std::fs::read_dir(root().join("tests")).unwrap().flatten() {
@@ -157,6 +173,7 @@ fn the_tree_is_tidy_but_for_the_listed_exceptions() {
     glob_imports(&files, &mut found);
     unused_dependencies(&mut found);
     stray_root_tests(&mut found);
+    process_globals(&files, &mut found);
     let listed: BTreeSet<String> = std::fs::read_to_string(root().join(ALLOWLIST))
         .unwrap()
         .lines()
@@ -170,7 +187,7 @@ fn the_tree_is_tidy_but_for_the_listed_exceptions() {
     if !new.is_empty() {
         said += &format!(
             "not tidy (files over {FILE_LINES} lines, functions over {FN_LINES}, glob imports, unused \
-             dependencies, test files beside tests/it): fix them\n  {}\n",
+             dependencies, test files beside tests/it, root tests that set the environment or cwd): fix them\n  {}\n",
             new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  ")
         );
     }
