@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod client;
-#[path = "../tests/paths/mod.rs"]
+#[path = "../tests/it/paths/mod.rs"]
 mod paths;
 use client::{generated, ms, percentile, position, Server};
 

@@ -51,7 +51,7 @@ fn retained(path: &std::path::Path) -> (f64, f64) {
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-#[path = "../tests/paths/mod.rs"]
+#[path = "../tests/it/paths/mod.rs"]
 mod paths;
 
 fn bench(c: &mut Criterion) {

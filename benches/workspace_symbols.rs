@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use hcl_types::project::{check, fsread, index::Index};
 
-#[path = "../tests/paths/mod.rs"]
+#[path = "../tests/it/paths/mod.rs"]
 mod paths;
 
 /// The generated monorepo: `modules/mNNNNN/{main,variables,outputs}.tf`,

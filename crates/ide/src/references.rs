@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use analysis::calls::is_local;
 use analysis::document::Revision;
+use analysis::sync::Locked;
 use analysis::workspace::normalize;
 use analysis::{Document, FileKind};
 use hcl_edit::expr::{Expression, FuncCall, Traversal, TraversalOperator};
@@ -101,17 +102,17 @@ fn scan(doc: &Document) -> Arc<Vec<Occ>> {
     const CACHED: usize = 500_000;
     static CACHE: Mutex<Vec<(Revision, Arc<Vec<Occ>>)>> = Mutex::new(Vec::new());
     let rev = doc.revision();
-    if let Some(hit) = CACHE.lock().ok().and_then(|c| c.iter().find(|(r, _)| *r == rev).map(|(_, o)| o.clone())) {
+    if let Some(hit) = CACHE.locked().iter().find(|(r, _)| *r == rev).map(|(_, o)| o.clone()) {
         return hit;
     }
     let occs = Arc::new(scan_items(doc, |_| true));
-    if let Ok(mut c) = CACHE.lock() {
-        c.push((rev, occs.clone()));
-        let mut total: usize = c.iter().map(|(_, o)| o.len()).sum();
-        while total > CACHED && c.len() > 1 {
-            total -= c.remove(0).1.len();
-        }
+    let mut c = CACHE.locked();
+    c.push((rev, occs.clone()));
+    let mut total: usize = c.iter().map(|(_, o)| o.len()).sum();
+    while total > CACHED && c.len() > 1 {
+        total -= c.remove(0).1.len();
     }
+    drop(c);
     occs
 }
 

@@ -602,7 +602,7 @@ output "n" { value = var.$0n }
 }
 
 /// A character of several bytes before a name (found by
-/// tests/robustness.rs): no panic.
+/// tests/it/robustness.rs): no panic.
 #[test]
 fn a_multibyte_character_before_a_name() {
     check(

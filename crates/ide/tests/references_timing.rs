@@ -20,16 +20,15 @@ use std::path::{Path, PathBuf};
 #[ignore = "a measurement: run it in release with --ignored --nocapture"]
 fn references_on_the_10_mb_module() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = std::env::temp_dir().join(format!("hcl-types-refs-{}.tf", std::process::id()));
+    let out = tempfile::Builder::new().prefix("hcl-types-refs-").suffix(".tf").tempfile().expect("a scratch file");
     let status = std::process::Command::new("python3")
         .arg(root.join("tools/gen-hcl.py"))
         .args(["--size", "10MB", "--seed", "1", "-o"])
-        .arg(&out)
+        .arg(out.path())
         .status()
         .expect("python3 runs");
     assert!(status.success());
-    let text = std::fs::read_to_string(&out).expect("generated");
-    let _ = std::fs::remove_file(&out);
+    let text = std::fs::read_to_string(out.path()).expect("generated");
     let f = Fixture { files: vec![(PathBuf::from("mod/main.tf"), text.clone())], cursor: None };
     let docs = f.module(Path::new("mod"), Family::Terraform);
     let off = text.find("\nvariable \"").expect("a variable") + 11;

@@ -139,8 +139,7 @@ mod tests {
 
     #[test]
     fn callers_are_found_through_chains_and_cycles() {
-        let root = std::env::temp_dir().join(format!("hcl-types-scan-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = crate::scratch::Scratch::new("scan").unwrap();
         let write = |rel: &str, text: &str| {
             let p = root.join(rel);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -159,7 +158,7 @@ mod tests {
         write("prog/net/main.tf", "variable \"x\" {}\n");
         write("stack/main.tfcomponent.hcl", "component \"app\" {\n  source = \"../modules/app\"\n}\n");
         write("unit/terragrunt.hcl", "terraform {\n  source = \"../modules//app\"\n}\n");
-        let scan = Scan::new(std::slice::from_ref(&root));
+        let scan = Scan::new(&[root.to_path_buf()]);
         let tf = |rel: &str| (root.join(rel), Family::Terraform);
         let hcl = |rel: &str| (root.join(rel), Family::Hcl);
         let pcl = |rel: &str| (root.join(rel), Family::Pcl);

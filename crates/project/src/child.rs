@@ -243,8 +243,7 @@ mod tests {
 
     #[test]
     fn a_hanging_child_and_its_children_are_killed_at_the_timeout() {
-        let dir = std::env::temp_dir().join(format!("hcl-types-child-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = crate::scratch::Scratch::new("child").unwrap();
         let pids = dir.join("pids");
         // The child starts a grandchild, records both, and hangs.
         let script = format!("sleep 300 & echo $$ $! > {}; wait", pids.display());

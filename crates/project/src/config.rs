@@ -231,7 +231,7 @@ package_schemas  = ["schemas/random.json"]
 
     #[test]
     fn the_nearest_file_upward_is_found() {
-        let root = std::env::temp_dir().join(format!("hcl-types-config-{}", std::process::id()));
+        let root = crate::scratch::Scratch::new("config").unwrap();
         let deep = root.join("a/b");
         std::fs::create_dir_all(&deep).unwrap();
         std::fs::create_dir_all(root.join(".git")).unwrap();
@@ -248,7 +248,7 @@ package_schemas  = ["schemas/random.json"]
     /// above the checked directory (when `check` runs elsewhere).
     #[test]
     fn a_file_above_the_repository_is_not_found() {
-        let shared = std::env::temp_dir().join(format!("hcl-types-config-above-{}", std::process::id()));
+        let shared = crate::scratch::Scratch::new("config-above").unwrap();
         let repo = shared.join("repo");
         std::fs::create_dir_all(repo.join(".git")).unwrap();
         std::fs::create_dir_all(repo.join("modules/app")).unwrap();

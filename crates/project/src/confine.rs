@@ -270,16 +270,16 @@ mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("hcl-types-confine-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        resolve(&dir)
+    /// A scratch directory and its resolved path.
+    fn scratch(name: &str) -> (crate::scratch::Scratch, PathBuf) {
+        let dir = crate::scratch::Scratch::new(&format!("confine-{name}")).unwrap();
+        let resolved = resolve(&dir);
+        (dir, resolved)
     }
 
     #[test]
     fn links_and_dotdots_that_leave_the_tree_are_refused_and_said_once() {
-        let base = scratch("rule");
+        let (_scratch, base) = scratch("rule");
         let (repo, secret) = (base.join("repo"), base.join("home/.aws"));
         std::fs::create_dir_all(repo.join("m")).unwrap();
         std::fs::create_dir_all(repo.join("shared")).unwrap();
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn the_repository_is_the_nearest_directory_with_git_else_the_path() {
-        let base = scratch("repo");
+        let (_scratch, base) = scratch("repo");
         std::fs::create_dir_all(base.join("r/.git")).unwrap();
         std::fs::create_dir_all(base.join("r/modules/app")).unwrap();
         std::fs::create_dir_all(base.join("w/sub")).unwrap();
@@ -329,7 +329,7 @@ mod tests {
         assert_eq!(repository(&base.join("plain/x")), base.join("plain/x"));
         assert_eq!(repository(&base.join("plain/x/main.tf")), base.join("plain/x"));
         // The temporary directory is shared: never a tree by being where
-        // `check` runs (the current directory's case is tests/cli.rs's).
+        // `check` runs (the current directory's case is tests/it/cli.rs's).
         assert!(!std::env::temp_dir().join(".git").exists());
         let _ = std::fs::remove_dir_all(&base);
     }
@@ -338,7 +338,7 @@ mod tests {
     /// repositories of the documents opened.
     #[test]
     fn without_folders_each_opened_documents_repository_is_the_tree() {
-        let base = scratch("per-document");
+        let (_scratch, base) = scratch("per-document");
         std::fs::create_dir_all(base.join("repo/.git")).unwrap();
         std::fs::create_dir_all(base.join("repo/modules/app")).unwrap();
         std::fs::create_dir_all(base.join("other")).unwrap();
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn installed_modules_are_not_editable_however_reached() {
-        let base = scratch("editable");
+        let (_scratch, base) = scratch("editable");
         std::fs::create_dir_all(base.join("repo/.terraform/modules/vpc")).unwrap();
         std::fs::create_dir_all(base.join("repo/app")).unwrap();
         std::fs::create_dir_all(base.join("other")).unwrap();

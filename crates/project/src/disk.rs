@@ -524,11 +524,8 @@ impl Disk {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("hcl-types-disk-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("disk-{name}")).unwrap()
     }
 
     fn texts(disk: &Disk, dir: &Path, recheck: bool) -> Vec<String> {
@@ -659,9 +656,9 @@ mod tests {
         // An entry made: listed again.
         std::fs::write(dir.join("b.tf"), "locals {}\n").unwrap();
         assert_eq!(texts(&disk, &dir, true).len(), 3);
-        assert!(disk.unchanged(&HashSet::from([dir.clone()]), &Tree::default()));
+        assert!(disk.unchanged(&HashSet::from([dir.to_path_buf()]), &Tree::default()));
         let before = listings();
-        assert!(disk.unchanged(&HashSet::from([dir.clone()]), &Tree::default()));
+        assert!(disk.unchanged(&HashSet::from([dir.to_path_buf()]), &Tree::default()));
         assert_eq!(listings(), before, "nor to tell whether it changed");
         let _ = std::fs::remove_dir_all(&dir);
         let _ = std::fs::remove_dir_all(&elsewhere);

@@ -20,7 +20,7 @@ use std::path::Path;
 /// Terraform of 10 MB is benchmarked and must work; real modules are
 /// kilobytes. The cap is what bounds one file's memory: analysing a file
 /// costs at most [`HEAP_PER_SOURCE_BYTE`] bytes of heap per byte, whatever
-/// it holds (`tests/memory.rs` measures every shape), so no file costs
+/// it holds (`tests/it/memory.rs` measures every shape), so no file costs
 /// more than [`FILE_HEAP_BUDGET`]. A file past the cap is skipped and
 /// said to be (`check`: an I/O failure; the server: a `file-not-read`
 /// warning on its module's open documents), never read in part. At 64 MiB
@@ -28,7 +28,7 @@ use std::path::Path;
 pub const SOURCE_CAP: u64 = 12 << 20;
 
 /// The most heap any shape of source costs per byte, measured at 1 MB
-/// by `tests/memory.rs` (a file of `a{}` lines or of `l=1` lines: 278 and
+/// by `tests/it/memory.rs` (a file of `a{}` lines or of `l=1` lines: 278 and
 /// 288, an item's overhead of ~1 KB for 4 bytes of text; long literals
 /// 30-180), with some room.
 pub const HEAP_PER_SOURCE_BYTE: u64 = 320;
@@ -211,15 +211,11 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Undecodable> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
     use std::sync::mpsc;
     use std::time::Duration;
 
-    fn tempdir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("hcl-types-fsread-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn tempdir(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("fsread-{name}")).unwrap()
     }
 
     /// `f` on another thread, failing (not hanging) when it blocks.

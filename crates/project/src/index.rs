@@ -335,11 +335,8 @@ impl State {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("hcl-types-index-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("index-{name}")).unwrap()
     }
 
     fn names(found: &[Found]) -> Vec<String> {
@@ -363,7 +360,7 @@ mod tests {
         std::fs::write(root.join(".terraform/modules/x/main.tf"), "variable \"hidden\" {}\n").unwrap();
         let index = Index::default();
         let reports = Mutex::new(Vec::new());
-        index.build(std::slice::from_ref(&root), &|done, total| reports.locked().push((done, total)));
+        index.build(&[root.to_path_buf()], &|done, total| reports.locked().push((done, total)));
         assert_eq!(reports.locked().last(), Some(&(2, 2)), "{:?}", reports.locked());
         assert_eq!(index.status(), (true, 0));
         assert_eq!(names(&index.search("", 10, &[])), ["aws_vpc.main", "module.net", "output.id", "var.region"]);
@@ -402,7 +399,7 @@ mod tests {
         std::fs::write(root.join("variables.tf.json"), json).unwrap();
         std::fs::write(root.join("broken.tf.json"), "{\"variable\": {\"nope\": {}},}").unwrap();
         let index = Index::default();
-        index.build(std::slice::from_ref(&root), &|_, _| {});
+        index.build(&[root.to_path_buf()], &|_, _| {});
         let found = index.search("", 10, &[]);
         assert_eq!(names(&found), ["output.id", "var.region"]);
         assert_eq!(found[1].start.line, 2, "on the JSON's line of `region`");
@@ -410,7 +407,7 @@ mod tests {
         let min = "{\"locals\":{\"é\":1},\"variable\":{\"zone\":{}},\"output\":{\"ip\":{\"value\":2}}}";
         std::fs::write(root.join("variables.tf.json"), min).unwrap();
         let index = Index::default();
-        index.build(std::slice::from_ref(&root), &|_, _| {});
+        index.build(&[root.to_path_buf()], &|_, _| {});
         let found = index.search("", 10, &[]);
         assert_eq!(names(&found), ["local.é", "output.ip", "var.zone"]);
         for (s, name) in found.iter().zip(["é", "\"ip\"", "\"zone\""]) {
@@ -430,11 +427,11 @@ mod tests {
             std::fs::write(root.join(format!("m{k:02}/main.tf")), format!("variable \"v{k:02}\" {{}}\n")).unwrap();
         }
         let index = Index::default();
-        index.build_within(std::slice::from_ref(&root), 10, &|_, _| {});
+        index.build_within(&[root.to_path_buf()], 10, &|_, _| {});
         assert!(index.cut());
         let found = index.search("v", 100, &[]).len();
         assert!(found > 0 && found < 20, "{found}");
-        index.build_within(std::slice::from_ref(&root), MAX_WALKED, &|_, _| {});
+        index.build_within(&[root.to_path_buf()], MAX_WALKED, &|_, _| {});
         assert!(!index.cut());
         assert_eq!(index.search("v", 100, &[]).len(), 20);
         let _ = std::fs::remove_dir_all(&root);

@@ -25,6 +25,7 @@ pub mod passed;
 pub mod phases;
 pub mod pulumi;
 pub mod schemas;
+pub mod scratch;
 pub mod settings;
 pub mod threads;
 pub mod watch;

@@ -235,8 +235,7 @@ mod tests {
     /// seconds).
     #[test]
     fn a_file_is_read_off_the_lock_and_the_old_settings_stand_meanwhile() {
-        let root = std::env::temp_dir().join(format!("hcl-types-nearest-off-{}", std::process::id()));
-        std::fs::create_dir_all(&root).unwrap();
+        let root = crate::scratch::Scratch::new("nearest-off").unwrap();
         let file = root.join(config::FILE_NAME);
         std::fs::write(&file, "severity = { unsafe-conversion = \"error\" }\n").unwrap();
         let (mut nearest, rx) = told();
@@ -272,7 +271,7 @@ mod tests {
 
     #[test]
     fn a_directory_gets_its_nearest_files_settings_under_the_editors() {
-        let root = std::env::temp_dir().join(format!("hcl-types-nearest-{}", std::process::id()));
+        let root = crate::scratch::Scratch::new("nearest").unwrap();
         let dir = root.join("modules/app");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::create_dir_all(root.join(".git")).unwrap();

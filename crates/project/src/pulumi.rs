@@ -85,9 +85,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_project_file_does_not_hang() {
-        let dir = std::env::temp_dir().join(format!("hcl-types-pulumi-fifo-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::Scratch::new("pulumi-fifo").unwrap();
         let fifo = dir.join("Pulumi.yaml");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if made.is_ok_and(|s| s.success()) {
@@ -100,7 +98,7 @@ mod tests {
     /// names it (and only a project file's event forgets anything).
     #[test]
     fn a_changed_project_file_is_read_again() {
-        let root = std::env::temp_dir().join(format!("hcl-types-pulumi-changed-{}", std::process::id()));
+        let root = crate::scratch::Scratch::new("pulumi-changed").unwrap();
         std::fs::create_dir_all(root.join("net")).unwrap();
         let (main, module) = (root.join("main.tf"), root.join("net/main.tf"));
         assert_eq!(dialect(&main), None);
@@ -120,7 +118,7 @@ mod tests {
     /// `.tf` file of a YAML program, or of no program, is not.
     #[test]
     fn the_nearest_project_file_decides() {
-        let root = std::env::temp_dir().join(format!("hcl-types-pulumi-{}", std::process::id()));
+        let root = crate::scratch::Scratch::new("pulumi").unwrap();
         let hcl = root.join("hcl");
         std::fs::create_dir_all(hcl.join("modules/net")).unwrap();
         std::fs::write(hcl.join("Pulumi.yaml"), "name: p\nruntime: hcl\n").unwrap();

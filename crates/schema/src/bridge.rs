@@ -124,7 +124,7 @@ mod tests {
 
     /// Pulumi's names become Terraform's in snake case. The lookup itself,
     /// on the real random and tls schemas (shared test data), is tested in
-    /// the root package's `tests/schema.rs`, which finds them.
+    /// the root package's `tests/it/schema.rs`, which finds them.
     #[test]
     fn snake_case_follows_the_bridge() {
         assert_eq!(snake("publicKeyFingerprintMd5"), "public_key_fingerprint_md5");

@@ -1,7 +1,7 @@
 //! An independent model of the server's text store: LSP positions over a
 //! plain `String`, written from the spec (lines end at `\n`, `\r\n` or `\r`;
 //! columns in UTF-8 bytes or UTF-16 units; everything clamps; a reversed
-//! range is ordered). tests/soak.rs has a copy of the same model.
+//! range is ordered). tests/it/soak.rs has a copy of the same model.
 
 #![allow(dead_code)]
 

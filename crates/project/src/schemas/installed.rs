@@ -316,8 +316,7 @@ data "terraform_remote_state" "c" {}
     #[test]
     fn the_locked_version_else_the_newest_allowed_is_found() {
         use std::os::unix::fs::PermissionsExt;
-        let d = std::env::temp_dir().join(format!("hcl-types-installed-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
+        let d = crate::scratch::Scratch::new("installed").unwrap();
         for v in ["4.27.0", "5.45.0", "7.45.0"] {
             let dir = d.join("registry.terraform.io/hashicorp/google").join(v).join(os_arch());
             std::fs::create_dir_all(&dir).expect("dir");
@@ -325,7 +324,7 @@ data "terraform_remote_state" "c" {}
             std::fs::write(&bin, "#!/bin/sh\n").expect("bin");
             std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         }
-        let dirs = [d.clone()];
+        let dirs = [d.to_path_buf()];
         let req = Required { source: "hashicorp/google".into(), constraints: vec![">= 4.0, < 7.0".into()] };
         let found = find(&dirs, &req, &[]).expect("found");
         assert_eq!((found.version.as_str(), found.locked), ("5.45.0", false));

@@ -137,41 +137,15 @@ fn scratch_config(providers: &[(String, String)]) -> String {
     s
 }
 
-/// A directory of our own that goes away with it.
-pub(crate) struct Scratch(PathBuf);
-
-impl Scratch {
-    pub(crate) fn path(&self) -> &Path {
-        &self.0
-    }
-
-    pub(crate) fn new() -> Result<Scratch, String> {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("hcl-types-schema-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // Links (the providers) are removed, never followed.
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::scratch::Scratch;
 
 /// The command for `exe` in a new scratch directory for the module in
 /// `dir`: its configuration, lock file, data directory (the module's
 /// installed providers linked in), home and CLI configuration are ours,
 /// and the environment holds nothing else but the absolute `PATH`.
 fn command(exe: &Path, dir: &Path) -> Result<(std::process::Command, Scratch), String> {
-    let scratch = Scratch::new()?;
-    let at = |name: &str| scratch.0.join(name);
+    let scratch = Scratch::new("schema")?;
+    let at = |name: &str| scratch.path().join(name);
     let write = |name: &str, text: &[u8]| std::fs::write(at(name), text).map_err(|e| format!("{name}: {e}"));
     let lock = crate::fsread::read_regular(&dir.join(".terraform.lock.hcl"), LOCK_CAP).unwrap_or_default();
     let providers = locked_providers(&String::from_utf8_lossy(&lock));
@@ -189,10 +163,10 @@ fn command(exe: &Path, dir: &Path) -> Result<(std::process::Command, Scratch), S
     }
     let mut cmd = std::process::Command::new(exe);
     cmd.args(["providers", "schema", "-json"])
-        .current_dir(&scratch.0)
+        .current_dir(scratch.path())
         .env_clear()
         .env("PATH", absolute_path())
-        .env("HOME", &scratch.0)
+        .env("HOME", scratch.path())
         .env("TF_DATA_DIR", &data)
         .env("TF_CLI_CONFIG_FILE", at("terraformrc"))
         .env("CHECKPOINT_DISABLE", "1")
@@ -297,11 +271,8 @@ mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
-    fn temp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("hcl-types-own-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("temp dir");
-        d
+    fn temp(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("own-{name}")).unwrap()
     }
 
     fn script(path: &Path, body: &str) {
@@ -396,7 +367,7 @@ provider "registry.terraform.io/hashicorp/null" {
         );
         let (cmd, scratch) = command(&exe, &module).expect("command");
         let out = child::run(cmd, Duration::from_secs(30), 1 << 20).expect("ran");
-        let scratch_dir = scratch.0.clone();
+        let scratch_dir = scratch.to_path_buf();
         drop(scratch);
         assert!(out.success);
         let seen = std::fs::read_to_string(&log).expect("log");

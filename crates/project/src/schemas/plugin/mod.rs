@@ -73,7 +73,7 @@ pub fn handshake(line: &str) -> Result<Handshake, String> {
 /// but the handshake, and reads its schema: one provider's entry of
 /// `providers schema -json`.
 pub fn read_schema(binary: &Path, timeout: Duration) -> Result<serde_json::Value, String> {
-    let scratch = super::own::Scratch::new()?;
+    let scratch = crate::scratch::Scratch::new("plugin")?;
     let mut cmd = std::process::Command::new(binary);
     cmd.current_dir(scratch.path())
         .env_clear()
