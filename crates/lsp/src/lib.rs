@@ -429,12 +429,7 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        notification!(
-            self,
-            "workspace/didChangeWatchedFiles",
-            handlers::configuration::did_change_watched_files,
-            params
-        )
+        self.sync::<handlers::configuration::DidChangeWatchedFiles>(params).await
     }
 
     async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
