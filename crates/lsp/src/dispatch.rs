@@ -37,6 +37,10 @@ use tower_lsp_server::ls_types::*;
 
 use crate::{Backend, State};
 
+/// What lets a [`SyncNotification`]'s `apply` change texts; made here
+/// only, by [`Backend::sync`].
+pub(crate) struct Applying(());
+
 /// A notification whose first part changes the server's state; see the
 /// module's documentation.
 pub(crate) trait SyncNotification {
@@ -46,8 +50,9 @@ pub(crate) trait SyncNotification {
     type Then: Send;
 
     /// Changes the state; runs to completion before anything else reads
-    /// it. `None`: nothing follows.
-    fn apply(b: &Backend, st: &mut State, params: Self::Params) -> Option<Self::Then>;
+    /// it. `None`: nothing follows. `applying` opens the texts
+    /// ([`crate::docs::Docs::texts`]).
+    fn apply(b: &Backend, st: &mut State, applying: &Applying, params: Self::Params) -> Option<Self::Then>;
 
     /// What follows, off the state: analysis and publications.
     fn then(b: &Backend, then: Self::Then) -> impl Future<Output = ()> + Send;
@@ -97,7 +102,7 @@ impl Backend {
         let applied = {
             let mut st = self.state.locked();
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                let then = H::apply(self, &mut st, params);
+                let then = H::apply(self, &mut st, &Applying(()), params);
                 // An armed fault not taken in the middle ([`fault_point`])
                 // fires at the end of `apply`, with the state changed.
                 fire(armed(H::METHOD, target.as_ref()), H::METHOD);

@@ -12,6 +12,7 @@
 mod background;
 mod body;
 mod dispatch;
+mod docs;
 mod entries;
 mod format;
 mod from_proto;
@@ -48,7 +49,7 @@ use analysis::{Document, Memo};
 pub use dispatch::inject_panic;
 use outbox::Outbox;
 use project::disk::Disk;
-use project::documents::{Documents, Settings};
+use project::documents::Settings;
 use project::graph::{Graph, OpenDocs, Sources};
 use project::phases;
 use publish::Published;
@@ -109,7 +110,8 @@ impl Default for Caps {
 }
 
 struct State {
-    documents: Documents,
+    /// Read by anyone; texts changed only by a sync handler (`docs.rs`).
+    documents: docs::Docs,
     encoding: Encoding,
     caps: Caps,
     /// Per open document: what was last published (see [`Sent`]).
@@ -235,7 +237,7 @@ impl Backend {
         Backend {
             client,
             state: Arc::new(Mutex::new(State {
-                documents: Documents::default(),
+                documents: Default::default(),
                 encoding: Encoding::Utf16,
                 caps: Caps::default(),
                 published: Default::default(),

@@ -1,7 +1,7 @@
 //! Settings pushed or pulled, and files changed on disk.
 
 use super::prelude::*;
-use crate::dispatch::SyncNotification;
+use crate::dispatch::{Applying, SyncNotification};
 use crate::State;
 
 pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfigurationParams) {
@@ -26,7 +26,7 @@ impl SyncNotification for DidChangeWatchedFiles {
     /// The files, and whether a configuration file is among them.
     type Then = (Vec<PathBuf>, bool);
 
-    fn apply(_: &Backend, st: &mut State, params: Self::Params) -> Option<Self::Then> {
+    fn apply(_: &Backend, st: &mut State, _: &Applying, params: Self::Params) -> Option<Self::Then> {
         let mut config = false;
         let mut paths = Vec::new();
         for change in &params.changes {
@@ -65,7 +65,7 @@ impl Backend {
             let mut st = self.state.locked();
             // What may run stays as `initialize` said (`Session`).
             let session = st.documents.settings.session.clone();
-            st.documents.settings = Settings { session, ..Settings::from_json(v) };
+            st.documents.set_settings(Settings { session, ..Settings::from_json(v) });
             self.settings_logged(&st.documents.settings);
             drop(loaded);
             self.graph.settings_changed();

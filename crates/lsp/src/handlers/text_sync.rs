@@ -4,7 +4,7 @@
 //! later message is read; analysis and publications follow in `then`.
 
 use super::prelude::*;
-use crate::dispatch::{fault_point, SyncNotification};
+use crate::dispatch::{fault_point, Applying, SyncNotification};
 use crate::State;
 
 pub(crate) struct DidOpen;
@@ -14,17 +14,18 @@ impl SyncNotification for DidOpen {
     type Params = DidOpenTextDocumentParams;
     type Then = PathBuf;
 
-    fn apply(b: &Backend, st: &mut State, params: Self::Params) -> Option<PathBuf> {
+    fn apply(b: &Backend, st: &mut State, applying: &Applying, params: Self::Params) -> Option<PathBuf> {
         let opened = b.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let doc = params.text_document;
         let text = b.stash.take(doc.text);
-        let path = from_proto::open_path(&mut st.documents, &doc.uri, &doc.language_id);
+        let docs = st.documents.texts(applying);
+        let path = from_proto::open_path(docs, &doc.uri, &doc.language_id);
         // Without a workspace folder, what the server reads is confined to
         // the repositories of the documents opened (`project::confine`).
         if let Some(dir) = path.parent() {
-            st.documents.settings.session.tree.admit(dir);
+            docs.settings.session.tree.admit(dir);
         }
-        st.documents.open.insert(path.clone(), Open::new(doc.uri.as_str().to_owned(), &text, doc.version, opened));
+        docs.open.insert(path.clone(), Open::new(doc.uri.as_str().to_owned(), &text, doc.version, opened));
         Some(path)
     }
 
@@ -41,7 +42,7 @@ impl SyncNotification for DidChange {
     type Params = DidChangeTextDocumentParams;
     type Then = PathBuf;
 
-    fn apply(b: &Backend, st: &mut State, mut params: Self::Params) -> Option<PathBuf> {
+    fn apply(b: &Backend, st: &mut State, applying: &Applying, mut params: Self::Params) -> Option<PathBuf> {
         phases::mark("did_change");
         for change in &mut params.content_changes {
             change.text = b.stash.take(std::mem::take(&mut change.text));
@@ -49,7 +50,7 @@ impl SyncNotification for DidChange {
         let uri = &params.text_document.uri;
         let path = from_proto::doc_path(&st.documents, uri)?;
         let enc = st.encoding;
-        let ws = &mut st.documents;
+        let ws = st.documents.texts(applying);
         let open = ws.open.get_mut(&path)?;
         // Versions only grow: an out-of-order change is never applied
         // on top of newer text.
@@ -82,7 +83,7 @@ impl SyncNotification for DidSave {
     /// The file, and whether it is a configuration file.
     type Then = (PathBuf, bool);
 
-    fn apply(_: &Backend, st: &mut State, params: Self::Params) -> Option<(PathBuf, bool)> {
+    fn apply(_: &Backend, st: &mut State, _: &Applying, params: Self::Params) -> Option<(PathBuf, bool)> {
         let path = from_proto::doc_path(&st.documents, &params.text_document.uri)?;
         let config = st.documents.config_changed(&path);
         Some((path, config))
@@ -109,10 +110,10 @@ impl SyncNotification for DidClose {
     type Params = DidCloseTextDocumentParams;
     type Then = (PathBuf, project::documents::Closed);
 
-    fn apply(b: &Backend, st: &mut State, params: Self::Params) -> Option<Self::Then> {
+    fn apply(b: &Backend, st: &mut State, applying: &Applying, params: Self::Params) -> Option<Self::Then> {
         let uri = params.text_document.uri;
         let path = from_proto::doc_path(&st.documents, &uri)?;
-        let closed = st.documents.close(&path);
+        let closed = st.documents.texts(applying).close(&path);
         closed.open.as_ref()?;
         st.published.remove(&path);
         if closed.memo.is_some() {
