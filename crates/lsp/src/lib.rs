@@ -201,9 +201,21 @@ pub fn service(
     make: impl FnOnce(Client) -> Backend,
 ) -> (tower_lsp_server::LspService<Backend>, tower_lsp_server::ClientSocket) {
     tower_lsp_server::LspService::build(make)
-        .custom_method("$/setTrace", Backend::set_trace)
-        .custom_method("window/workDoneProgress/cancel", Backend::cancel_progress)
+        .custom_method("$/setTrace", Backend::dispatch_set_trace)
+        .custom_method("window/workDoneProgress/cancel", Backend::dispatch_cancel_progress)
         .finish()
+}
+
+impl Backend {
+    /// `$/setTrace` through the dispatcher.
+    async fn dispatch_set_trace(&self, params: SetTraceParams) {
+        self.notification("$/setTrace", false, self.set_trace(params)).await
+    }
+
+    /// `window/workDoneProgress/cancel` through the dispatcher.
+    async fn dispatch_cancel_progress(&self, params: WorkDoneProgressCancelParams) {
+        self.notification("window/workDoneProgress/cancel", false, self.cancel_progress(params)).await
+    }
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
