@@ -245,3 +245,32 @@ async fn a_panicking_notification_handler_is_logged_and_the_text_stays_the_clien
         .await;
     assert!(!h.is_null(), "the server answers after three panics");
 }
+
+/// A module's analysis panicking on the blocking pool (after a change) is
+/// logged, naming it, and costs that analysis only: the next change is
+/// analysed and published. Before, `blocking` swallowed the panic silently.
+#[tokio::test]
+async fn a_panicking_analysis_is_logged_and_the_next_change_publishes() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("main.tf", "locals {\n  a = 1\n}\n").await;
+    let _ = s.diagnostics(&u, 1).await;
+    hcl_types::lsp::inject_panic("analysis", s.dir.to_str().unwrap());
+    let end = json!({"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}});
+    let change = |v: i64, text: &str| json!({"textDocument": {"uri": u, "version": v}, "contentChanges": [{"range": end, "text": text}]});
+    s.notify("textDocument/didChange", change(2, "output \"o\" { value = local.b }\n")).await;
+    for _ in 0..1000 {
+        let logged = s.logs.lock().unwrap().iter().any(|l| {
+            l["type"] == 1 && l["message"].as_str().unwrap().contains("internal error in the analysis of a module")
+        });
+        if logged {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    s.notify("textDocument/didChange", change(3, "# done\n")).await;
+    let diags = s.diagnostics(&u, 3).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0]["message"].as_str().unwrap().contains('b'), "{diags:?}");
+    let logs = s.logs.lock().unwrap();
+    assert!(logs.iter().any(|l| l["message"].as_str().unwrap().contains("the analysis of a module")), "{logs:?}");
+}

@@ -105,7 +105,7 @@ impl Backend {
                 let then = H::apply(self, &mut st, &Applying(()), params);
                 // An armed fault not taken in the middle ([`fault_point`])
                 // fires at the end of `apply`, with the state changed.
-                fire(armed(H::METHOD, target.as_ref()), H::METHOD);
+                fire(armed(H::METHOD, target.as_ref().map(|u| u.as_str())), H::METHOD);
                 then
             }))
         };
@@ -117,9 +117,10 @@ impl Backend {
     }
 }
 
-/// The one error a panicking handler answers with (also what
-/// [`crate::blocking`] answers when its work panicked): an internal error
-/// that names the method, when known, and the panic's message.
+/// The one error a panicking handler answers with (its work on the
+/// blocking pool included: [`crate::blocking`] resumes the panic in it):
+/// an internal error that names the method, when known, and the panic's
+/// message.
 pub(crate) fn panicked(method: Option<&str>, payload: &(dyn Any + Send)) -> Error {
     let what = payload
         .downcast_ref::<&str>()
@@ -129,7 +130,7 @@ pub(crate) fn panicked(method: Option<&str>, payload: &(dyn Any + Send)) -> Erro
     let mut e = Error::internal_error();
     e.message = match method {
         Some(m) => format!("hcl-types: internal error in {m}: {what} (the server goes on; please report this)"),
-        None => format!("hcl-types: internal error while answering this request: {what}"),
+        None => format!("hcl-types: {what}"),
     }
     .into();
     e
@@ -224,16 +225,16 @@ pub fn inject_panic(method: &'static str, marker: &str) {
 
 /// Whether a fault is armed for this message (and disarms it).
 pub(crate) fn armed_for(method: &str, params: &impl Target) -> bool {
-    ARMED.load(Ordering::Relaxed) && armed(method, params.target())
+    ARMED.load(Ordering::Relaxed) && armed(method, params.target().map(|u| u.as_str()))
 }
 
-fn armed(method: &str, target: Option<&Uri>) -> bool {
+fn armed(method: &str, target: Option<&str>) -> bool {
     if !ARMED.load(Ordering::Relaxed) {
         return false;
     }
     let Some(uri) = target else { return false };
     let mut faults = FAULTS.locked();
-    let Some(k) = faults.iter().position(|(m, marker)| *m == method && uri.as_str().contains(marker.as_str())) else {
+    let Some(k) = faults.iter().position(|(m, marker)| *m == method && uri.contains(marker.as_str())) else {
         return false;
     };
     faults.remove(k);
@@ -250,5 +251,30 @@ fn fire(fault: bool, method: &str) {
 /// A point in the middle of a handler where an armed fault for `method`
 /// fires (a sync handler's, between its text and its parse).
 pub(crate) fn fault_point(method: &str, target: &Uri) {
-    fire(armed(method, Some(target)), method);
+    fire(armed(method, Some(target.as_str())), method);
+}
+
+/// [`fault_point`] for work about a file (a module's analysis, on the
+/// blocking pool: method `analysis`).
+pub(crate) fn fault_point_at(method: &str, path: &std::path::Path) {
+    if ARMED.load(Ordering::Relaxed) {
+        fire(armed(method, path.to_str()), method);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic on the blocking pool reaches the guard around the handler
+    /// that waited for it, with its message (before, `blocking` answered a
+    /// nameless error of its own and nothing was logged).
+    #[test]
+    fn a_panic_on_the_blocking_pool_goes_on_in_the_handler() {
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let handler = async { crate::blocking(|| -> u8 { panic!("deep in the ide layer") }).await };
+        let caught = rt.block_on(AssertUnwindSafe(handler).catch_unwind()).unwrap_err();
+        let e = panicked(Some("textDocument/hover"), caught.as_ref());
+        assert!(e.message.contains("textDocument/hover") && e.message.contains("deep in the ide layer"), "{e:?}");
+    }
 }

@@ -34,7 +34,6 @@ mod transport;
 
 use analysis::sync::Locked;
 use std::collections::HashMap;
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -226,13 +225,17 @@ impl notification::Notification for RawPublish {
     const METHOD: &'static str = "textDocument/publishDiagnostics";
 }
 
-/// Runs `f` on the blocking pool; a panic becomes the dispatcher's
-/// internal error ([`dispatch::panicked`]).
+/// Runs `f` on the blocking pool. A panic there goes on in the caller,
+/// so the dispatcher's guard (`dispatch.rs`) answers it as it answers a
+/// panic of the handler itself: one error naming the method, and a log
+/// line. `Err` only when the runtime is shutting down.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    match tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(f))).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(payload)) => Err(dispatch::panicked(None, payload.as_ref())),
-        Err(_) => Err(dispatch::panicked(None, &"the work was cancelled")),
+    match tokio::task::spawn_blocking(f).await {
+        Ok(v) => Ok(v),
+        Err(e) => match e.try_into_panic() {
+            Ok(payload) => std::panic::resume_unwind(payload),
+            Err(_) => Err(dispatch::panicked(None, &"the server is stopping")),
+        },
     }
 }
 
