@@ -1,7 +1,10 @@
 //! `hcl-types lsp`: the language server (docs/spec/lsp.md). A thin
 //! adapter: each handler converts positions, asks `analysis::ide`, and
-//! converts back. Analysis runs off the message loop; text changes are
-//! applied synchronously, before any `.await`, so edits are never reordered.
+//! converts back. Every message goes through one dispatcher (`dispatch.rs`:
+//! one panic guard, one error answer); analysis runs off the message loop;
+//! text changes are applied synchronously by construction (a sync handler's
+//! `apply`, the only code that can change a text: `docs.rs`), so edits are
+//! never reordered.
 //! No handler waits for the client (what asks it something runs as a task
 //! of its own), so the session ends at `exit` or end of input whatever the
 //! client left unanswered; publications go through one outbox
