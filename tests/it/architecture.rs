@@ -224,24 +224,30 @@ fn handler_files() -> (BTreeSet<String>, BTreeSet<String>) {
 }
 
 /// One file per request (or family of requests) in `handlers/`, every one
-/// of them serving one; and the handlers the page says do not run under
-/// `blocking` (the panic guard) are exactly those that do not call it.
+/// of them serving one; every method of the `LanguageServer` impl goes
+/// through the dispatcher (`request!`, `notification!` or `self.sync`, all
+/// under `lsp::dispatch`'s panic guard), as the page says.
 #[test]
-fn every_request_has_its_handler_and_the_page_says_which_are_unguarded() {
+fn every_request_has_its_handler_and_runs_under_the_dispatcher() {
     let (files, called) = handler_files();
     assert_eq!(files, called, "handlers/*.rs against the handlers the LanguageServer impl calls");
-    let dir = root().join("crates/lsp/src/handlers");
-    let unguarded: BTreeSet<String> = files
-        .iter()
-        .filter(|f| !std::fs::read_to_string(dir.join(f)).unwrap().contains("blocking("))
-        .cloned()
-        .collect();
+    let lib = std::fs::read_to_string(root().join("crates/lsp/src/lib.rs")).unwrap();
+    let impl_ = &lib[lib.find("impl LanguageServer for Backend").expect("the LanguageServer impl")..];
+    let methods: Vec<&str> = impl_.split("\n    async fn ").skip(1).collect();
+    assert!(methods.len() > 20, "the LanguageServer impl's methods");
+    for m in methods {
+        let body = &m[..m.find("\n    }").unwrap_or(m.len())];
+        let name = &m[..m.find('(').unwrap_or(0)];
+        assert!(
+            body.contains("request!(") || body.contains("notification!(") || body.contains("self.sync::<"),
+            "{name} does not go through the dispatcher"
+        );
+    }
     let doc = architecture_md();
-    let from =
-        doc.find("the\n  handlers that do not call `blocking` are").expect("the page's list of unguarded handlers");
-    let para = &doc[from..from + doc[from..].find("Held by").unwrap()];
-    let said: BTreeSet<String> = quoted(para).into_iter().filter(|w| w.ends_with(".rs")).map(String::from).collect();
-    assert_eq!(said, unguarded, "docs/architecture.md's handlers that do not call `blocking`");
+    assert!(
+        doc.contains("every request and notification\n  handler runs under one panic guard (`lsp::dispatch`"),
+        "docs/architecture.md says every handler runs under the dispatcher's guard"
+    );
 }
 
 /// The lock order of docs/architecture.md ("Locks, and their order"): for

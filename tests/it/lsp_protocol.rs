@@ -154,3 +154,123 @@ async fn hover_on_an_argument_name_describes_it() {
     assert_eq!(first_block(&h), "number", "{h}");
     assert!(h["contents"]["value"].as_str().unwrap().contains("Meta-argument `count`"), "{h}");
 }
+
+/// Every request's handler runs under the dispatcher's panic guard
+/// (crates/lsp/src/dispatch.rs, issue 46.4): a panic injected into it is
+/// answered with one internal error naming the method, logged, and the
+/// same request then answers. Before, a panic in `formatting` (run on the
+/// message loop) or anywhere outside `blocking` ended the session.
+#[tokio::test]
+async fn a_panicking_request_handler_is_an_error_answer_and_the_server_goes_on() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let text = "locals {\n  a = 1\n}\noutput \"o\" { value = local.a }\n";
+    let u = s.open("main.tf", text).await;
+    let doc = json!({"uri": u});
+    let at = json!({"line": 3, "character": 28});
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 4, "character": 0}});
+    let options = json!({"tabSize": 2, "insertSpaces": true});
+    let requests = [
+        ("textDocument/hover", json!({"textDocument": doc, "position": at})),
+        ("textDocument/completion", json!({"textDocument": doc, "position": at})),
+        ("textDocument/definition", json!({"textDocument": doc, "position": at})),
+        ("textDocument/formatting", json!({"textDocument": doc, "options": options})),
+        ("textDocument/rangeFormatting", json!({"textDocument": doc, "range": range, "options": options})),
+        ("textDocument/semanticTokens/full", json!({"textDocument": doc})),
+        ("textDocument/documentSymbol", json!({"textDocument": doc})),
+        ("textDocument/foldingRange", json!({"textDocument": doc})),
+        ("textDocument/codeAction", json!({"textDocument": doc, "range": range, "context": {"diagnostics": []}})),
+        ("textDocument/inlayHint", json!({"textDocument": doc, "range": range})),
+    ];
+    for (method, params) in requests {
+        hcl_types::lsp::inject_panic(method, s.dir.to_str().unwrap());
+        let e = s.try_request(method, params.clone()).await.expect_err(method);
+        assert_eq!(e.code, tower_lsp_server::jsonrpc::ErrorCode::InternalError, "{method}: {e:?}");
+        assert!(e.message.contains(method) && e.message.contains("panic injected"), "{method}: {e:?}");
+        s.try_request(method, params).await.unwrap_or_else(|e| panic!("{method} after its panic: {e:?}"));
+        let logged =
+            s.logs.lock().unwrap().iter().any(|l| l["type"] == 1 && l["message"].as_str().unwrap().contains(method));
+        assert!(logged, "{method}: no error logged");
+    }
+}
+
+/// A notification's handler panicking is a log line and the server goes
+/// on; a `didChange` that panics between applying its text and parsing it
+/// leaves the client's text (the next change applies on top of it, and the
+/// diagnostics are of both), `didOpen` the document open.
+#[tokio::test]
+async fn a_panicking_notification_handler_is_logged_and_the_text_stays_the_clients() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let marker = s.dir.to_str().unwrap().to_owned();
+    let logged = |s: &Session, method: &str| {
+        s.logs.lock().unwrap().iter().any(|l| l["type"] == 1 && l["message"].as_str().unwrap().contains(method))
+    };
+    let logs = s.logs.clone();
+    let wait_log = |method: &'static str| {
+        let logs = logs.clone();
+        async move {
+            for _ in 0..1000 {
+                if logs.lock().unwrap().iter().any(|l| l["message"].as_str().unwrap().contains(method)) {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            panic!("no log line for {method}");
+        }
+    };
+    hcl_types::lsp::inject_panic("textDocument/didOpen", &marker);
+    let u = s.open("main.tf", "locals {\n  a = 1\n}\n").await;
+    wait_log("textDocument/didOpen").await;
+    hcl_types::lsp::inject_panic("textDocument/didChange", &marker);
+    let end = json!({"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}});
+    let change = json!({"range": end, "text": "output \"o\" { value = local.a }\n"});
+    s.notify("textDocument/didChange", json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [change]}))
+        .await;
+    wait_log("textDocument/didChange").await;
+    let name = json!({"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 3}});
+    let rename = json!({"range": name, "text": "b"});
+    s.notify("textDocument/didChange", json!({"textDocument": {"uri": u, "version": 3}, "contentChanges": [rename]}))
+        .await;
+    let diags = s.diagnostics(&u, 3).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["range"]["start"]["line"], 3, "{diags:?}");
+    assert!(diags[0]["message"].as_str().unwrap().contains('a'), "{diags:?}");
+    // A notification that is not a document's: the watched files.
+    hcl_types::lsp::inject_panic("workspace/didChangeWatchedFiles", &marker);
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(&s.dir.join("x.tf")), "type": 1}]}))
+        .await;
+    wait_log("workspace/didChangeWatchedFiles").await;
+    assert!(logged(&s, "textDocument/didChange"));
+    let h = s
+        .request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": 1, "character": 2}}))
+        .await;
+    assert!(!h.is_null(), "the server answers after three panics");
+}
+
+/// A module's analysis panicking on the blocking pool (after a change) is
+/// logged, naming it, and costs that analysis only: the next change is
+/// analysed and published. Before, `blocking` swallowed the panic silently.
+#[tokio::test]
+async fn a_panicking_analysis_is_logged_and_the_next_change_publishes() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("main.tf", "locals {\n  a = 1\n}\n").await;
+    let _ = s.diagnostics(&u, 1).await;
+    hcl_types::lsp::inject_panic("analysis", s.dir.to_str().unwrap());
+    let end = json!({"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}});
+    let change = |v: i64, text: &str| json!({"textDocument": {"uri": u, "version": v}, "contentChanges": [{"range": end, "text": text}]});
+    s.notify("textDocument/didChange", change(2, "output \"o\" { value = local.b }\n")).await;
+    for _ in 0..1000 {
+        let logged = s.logs.lock().unwrap().iter().any(|l| {
+            l["type"] == 1 && l["message"].as_str().unwrap().contains("internal error in the analysis of a module")
+        });
+        if logged {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    s.notify("textDocument/didChange", change(3, "# done\n")).await;
+    let diags = s.diagnostics(&u, 3).await;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0]["message"].as_str().unwrap().contains('b'), "{diags:?}");
+    let logs = s.logs.lock().unwrap();
+    assert!(logs.iter().any(|l| l["message"].as_str().unwrap().contains("the analysis of a module")), "{logs:?}");
+}

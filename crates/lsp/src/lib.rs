@@ -1,7 +1,10 @@
 //! `hcl-types lsp`: the language server (docs/spec/lsp.md). A thin
 //! adapter: each handler converts positions, asks `analysis::ide`, and
-//! converts back. Analysis runs off the message loop; text changes are
-//! applied synchronously, before any `.await`, so edits are never reordered.
+//! converts back. Every message goes through one dispatcher (`dispatch.rs`:
+//! one panic guard, one error answer); analysis runs off the message loop;
+//! text changes are applied synchronously by construction (a sync handler's
+//! `apply`, the only code that can change a text: `docs.rs`), so edits are
+//! never reordered.
 //! No handler waits for the client (what asks it something runs as a task
 //! of its own), so the session ends at `exit` or end of input whatever the
 //! client left unanswered; publications go through one outbox
@@ -11,6 +14,8 @@
 
 mod background;
 mod body;
+mod dispatch;
+mod docs;
 mod entries;
 mod format;
 mod from_proto;
@@ -32,20 +37,21 @@ mod transport;
 
 use analysis::sync::Locked;
 use std::collections::HashMap;
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use analysis::{Document, Memo};
+#[doc(hidden)]
+pub use dispatch::inject_panic;
 use outbox::Outbox;
 use project::disk::Disk;
-use project::documents::{Documents, Settings};
+use project::documents::Settings;
 use project::graph::{Graph, OpenDocs, Sources};
 use project::phases;
 use publish::Published;
@@ -106,7 +112,8 @@ impl Default for Caps {
 }
 
 struct State {
-    documents: Documents,
+    /// Read by anyone; texts changed only by a sync handler (`docs.rs`).
+    documents: docs::Docs,
     encoding: Encoding,
     caps: Caps,
     /// Per open document: what was last published (see [`Sent`]).
@@ -196,9 +203,21 @@ pub fn service(
     make: impl FnOnce(Client) -> Backend,
 ) -> (tower_lsp_server::LspService<Backend>, tower_lsp_server::ClientSocket) {
     tower_lsp_server::LspService::build(make)
-        .custom_method("$/setTrace", Backend::set_trace)
-        .custom_method("window/workDoneProgress/cancel", Backend::cancel_progress)
+        .custom_method("$/setTrace", Backend::dispatch_set_trace)
+        .custom_method("window/workDoneProgress/cancel", Backend::dispatch_cancel_progress)
         .finish()
+}
+
+impl Backend {
+    /// `$/setTrace` through the dispatcher.
+    async fn dispatch_set_trace(&self, params: SetTraceParams) {
+        self.notification("$/setTrace", false, self.set_trace(params)).await
+    }
+
+    /// `window/workDoneProgress/cancel` through the dispatcher.
+    async fn dispatch_cancel_progress(&self, params: WorkDoneProgressCancelParams) {
+        self.notification("window/workDoneProgress/cancel", false, self.cancel_progress(params)).await
+    }
 }
 
 /// `textDocument/publishDiagnostics` with parameters already written as JSON.
@@ -209,15 +228,17 @@ impl notification::Notification for RawPublish {
     const METHOD: &'static str = "textDocument/publishDiagnostics";
 }
 
-/// Runs `f` on the blocking pool; a panic becomes an internal error.
+/// Runs `f` on the blocking pool. A panic there goes on in the caller,
+/// so the dispatcher's guard (`dispatch.rs`) answers it as it answers a
+/// panic of the handler itself: one error naming the method, and a log
+/// line. `Err` only when the runtime is shutting down.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    match tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(f))).await {
-        Ok(Ok(v)) => Ok(v),
-        _ => {
-            let mut e = Error::internal_error();
-            e.message = "hcl-types: internal error while answering this request".into();
-            Err(e)
-        }
+    match tokio::task::spawn_blocking(f).await {
+        Ok(v) => Ok(v),
+        Err(e) => match e.try_into_panic() {
+            Ok(payload) => std::panic::resume_unwind(payload),
+            Err(_) => Err(dispatch::panicked(None, &"the server is stopping")),
+        },
     }
 }
 
@@ -234,7 +255,7 @@ impl Backend {
         Backend {
             client,
             state: Arc::new(Mutex::new(State {
-                documents: Documents::default(),
+                documents: Default::default(),
                 encoding: Encoding::Utf16,
                 caps: Caps::default(),
                 published: Default::default(),
@@ -368,69 +389,95 @@ impl Snap {
     }
 }
 
+/// A request through the dispatcher (`dispatch.rs`): its handler under
+/// the panic guard.
+macro_rules! request {
+    ($b:ident, $method:literal, $handler:path, $params:ident) => {{
+        let fault = dispatch::armed_for($method, &$params);
+        $b.request($method, fault, $handler($b, $params)).await
+    }};
+    ($b:ident, $method:literal, $handler:path) => {
+        $b.request($method, false, $handler($b)).await
+    };
+}
+
+/// A notification that changes no document, through the dispatcher.
+macro_rules! notification {
+    ($b:ident, $method:literal, $handler:path, $params:ident) => {{
+        let fault = dispatch::armed_for($method, &$params);
+        $b.notification($method, fault, $handler($b, $params)).await
+    }};
+}
+
+/// Every method names its handler and nothing else: the dispatcher runs it.
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        handlers::lifecycle::initialize(self, params).await
+        request!(self, "initialize", handlers::lifecycle::initialize, params)
     }
 
     async fn initialized(&self, params: InitializedParams) {
-        handlers::lifecycle::initialized(self, params).await
+        notification!(self, "initialized", handlers::lifecycle::initialized, params)
     }
 
     async fn shutdown(&self) -> Result<()> {
-        handlers::lifecycle::shutdown(self).await
+        request!(self, "shutdown", handlers::lifecycle::shutdown)
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        handlers::text_sync::did_open(self, params).await
+        self.sync::<handlers::text_sync::DidOpen>(params).await
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        handlers::text_sync::did_change(self, params).await
+        self.sync::<handlers::text_sync::DidChange>(params).await
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        handlers::text_sync::did_save(self, params).await
+        self.sync::<handlers::text_sync::DidSave>(params).await
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        handlers::text_sync::did_close(self, params).await
+        self.sync::<handlers::text_sync::DidClose>(params).await
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        handlers::configuration::did_change_configuration(self, params).await
+        notification!(
+            self,
+            "workspace/didChangeConfiguration",
+            handlers::configuration::did_change_configuration,
+            params
+        )
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        handlers::configuration::did_change_watched_files(self, params).await
+        self.sync::<handlers::configuration::DidChangeWatchedFiles>(params).await
     }
 
     async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
-        handlers::diagnostic::diagnostic(self, params).await
+        request!(self, "textDocument/diagnostic", handlers::diagnostic::diagnostic, params)
     }
 
     async fn workspace_diagnostic(&self, params: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
-        handlers::diagnostic::workspace_diagnostic(self, params).await
+        request!(self, "workspace/diagnostic", handlers::diagnostic::workspace_diagnostic, params)
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        handlers::hover::hover(self, params).await
+        request!(self, "textDocument/hover", handlers::hover::hover, params)
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        handlers::completion::completion(self, params).await
+        request!(self, "textDocument/completion", handlers::completion::completion, params)
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
-        handlers::signature_help::signature_help(self, params).await
+        request!(self, "textDocument/signatureHelp", handlers::signature_help::signature_help, params)
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        handlers::inlay_hint::inlay_hint(self, params).await
+        request!(self, "textDocument/inlayHint", handlers::inlay_hint::inlay_hint, params)
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
-        handlers::semantic_tokens::semantic_tokens_full(self, params).await
+        request!(self, "textDocument/semanticTokens/full", handlers::semantic_tokens::semantic_tokens_full, params)
     }
 
     async fn semantic_tokens_full_delta(
@@ -448,71 +495,71 @@ impl LanguageServer for Backend {
     }
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
-        handlers::definition::goto_definition(self, params).await
+        request!(self, "textDocument/definition", handlers::definition::goto_definition, params)
     }
 
     async fn goto_declaration(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         // HCL declares each name once: its declaration is its definition.
-        handlers::definition::goto_definition(self, params).await
+        request!(self, "textDocument/declaration", handlers::definition::goto_definition, params)
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        handlers::references::references(self, params).await
+        request!(self, "textDocument/references", handlers::references::references, params)
     }
 
     async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
-        handlers::document_highlight::document_highlight(self, params).await
+        request!(self, "textDocument/documentHighlight", handlers::document_highlight::document_highlight, params)
     }
 
     async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
-        handlers::prepare_rename::prepare_rename(self, params).await
+        request!(self, "textDocument/prepareRename", handlers::prepare_rename::prepare_rename, params)
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        handlers::rename::rename(self, params).await
+        request!(self, "textDocument/rename", handlers::rename::rename, params)
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
-        handlers::document_symbol::document_symbol(self, params).await
+        request!(self, "textDocument/documentSymbol", handlers::document_symbol::document_symbol, params)
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        handlers::code_action::code_action(self, params).await
+        request!(self, "textDocument/codeAction", handlers::code_action::code_action, params)
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
-        handlers::workspace_symbol::workspace_symbol(self, params).await
+        request!(self, "workspace/symbol", handlers::workspace_symbol::workspace_symbol, params)
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        handlers::formatting::formatting(self, params).await
+        request!(self, "textDocument/formatting", handlers::formatting::formatting, params)
     }
 
     async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
-        handlers::document_link::document_link(self, params).await
+        request!(self, "textDocument/documentLink", handlers::document_link::document_link, params)
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        handlers::folding_range::folding_range(self, params).await
+        request!(self, "textDocument/foldingRange", handlers::folding_range::folding_range, params)
     }
 
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
-        handlers::selection_range::selection_range(self, params).await
+        request!(self, "textDocument/selectionRange", handlers::selection_range::selection_range, params)
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        handlers::code_lens::code_lens(self, params).await
+        request!(self, "textDocument/codeLens", handlers::code_lens::code_lens, params)
     }
 
     async fn on_type_formatting(&self, params: DocumentOnTypeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        handlers::on_type_formatting::on_type_formatting(self, params).await
+        request!(self, "textDocument/onTypeFormatting", handlers::on_type_formatting::on_type_formatting, params)
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
-        handlers::execute_command::execute_command(self, params).await
+        request!(self, "workspace/executeCommand", handlers::execute_command::execute_command, params)
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        handlers::formatting::range_formatting(self, params).await
+        request!(self, "textDocument/rangeFormatting", handlers::formatting::range_formatting, params)
     }
 }

@@ -5,6 +5,7 @@
 
 use analysis::sync::Locked;
 use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -12,9 +13,11 @@ use std::time::Duration;
 
 use super::publish::{self, Published};
 use super::{blocking, Backend, RawPublish, Sent, TREES_KEPT};
+use futures_util::FutureExt;
 use project::documents::{module_key, Documents};
 use project::graph::key_of;
 use project::phases;
+use project::settings::LogLevel;
 
 /// How long the server's own watch lets events gather before what they
 /// change is analysed again: an editor's save (a new file renamed over
@@ -96,8 +99,12 @@ impl Backend {
             (seq, asked, partial, st.encoding, !st.watching, st.documents.config_errors())
         };
         let me = self.clone();
-        let result = blocking(move || {
+        // One module's analysis panicking costs that module's publication:
+        // logged, and the other modules of the refresh go on.
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let analysed = blocking(move || {
             phases::mark("off_loop");
+            crate::dispatch::fault_point_at("analysis", &path);
             let (published, disk, graph) = (&me.published, &me.disk, &me.graph);
             let settings = partial.settings.clone();
             if let Some(config) = settings.config_file.as_deref().filter(|_| recheck) {
@@ -186,8 +193,15 @@ impl Backend {
             let compact: Vec<PathBuf> =
                 snapshot.docs.iter().filter(|d| d.kept_trees() > TREES_KEPT).map(|d| d.file.path.clone()).collect();
             Some((compact, pull_again))
-        })
-        .await;
+        });
+        let result = match AssertUnwindSafe(analysed).catch_unwind().await {
+            Ok(result) => result,
+            Err(payload) => {
+                let e = crate::dispatch::panicked(Some("the analysis of a module"), payload.as_ref());
+                self.log(LogLevel::Error, format!("{} ({})", e.message, dir.display()));
+                return;
+            }
+        };
         self.say_refused();
         let Ok(Some((compact, pull_again))) = result else { return };
         if !compact.is_empty() {

@@ -1,6 +1,8 @@
 //! Settings pushed or pulled, and files changed on disk.
 
 use super::prelude::*;
+use crate::dispatch::{Applying, SyncNotification};
+use crate::State;
 
 pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfigurationParams) {
     let pull = b.state.locked().pull_config;
@@ -14,14 +16,31 @@ pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfi
     }
 }
 
-pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
-    let mut dirs = std::collections::HashSet::new();
-    let mut config = false;
-    for change in &params.changes {
-        let mut st = b.state.locked();
-        if let Some(path) = from_proto::doc_path(&st.documents, &change.uri) {
-            config |= st.documents.config_changed(&path);
-            drop(st);
+/// Files changed on disk: which of them are configuration files is noted
+/// in the documents at once (a [`SyncNotification`]), the rest follows.
+pub(crate) struct DidChangeWatchedFiles;
+
+impl SyncNotification for DidChangeWatchedFiles {
+    const METHOD: &'static str = "workspace/didChangeWatchedFiles";
+    type Params = DidChangeWatchedFilesParams;
+    /// The files, and whether a configuration file is among them.
+    type Then = (Vec<PathBuf>, bool);
+
+    fn apply(_: &Backend, st: &mut State, _: &Applying, params: Self::Params) -> Option<Self::Then> {
+        let mut config = false;
+        let mut paths = Vec::new();
+        for change in &params.changes {
+            if let Some(path) = from_proto::doc_path(&st.documents, &change.uri) {
+                config |= st.documents.config_changed(&path);
+                paths.push(path);
+            }
+        }
+        Some((paths, config))
+    }
+
+    async fn then(b: &Backend, (paths, mut config): Self::Then) {
+        let mut dirs = std::collections::HashSet::new();
+        for path in paths {
             // A `Pulumi.yaml` may make the `.tf` files below it Pulumi HCL
             // or no longer (pulumi-hcl.md §1): every open document again.
             config |= project::pulumi::changed(&path);
@@ -29,13 +48,13 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
             b.index.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));
         }
+        if config {
+            // A configuration file may change any module's settings.
+            b.graph.settings_changed();
+            b.refresh_all().await;
+        }
+        b.files_changed(dirs, false).await;
     }
-    if config {
-        // A configuration file may change any module's settings.
-        b.graph.settings_changed();
-        b.refresh_all().await;
-    }
-    b.files_changed(dirs, false).await;
 }
 
 impl Backend {
@@ -46,7 +65,7 @@ impl Backend {
             let mut st = self.state.locked();
             // What may run stays as `initialize` said (`Session`).
             let session = st.documents.settings.session.clone();
-            st.documents.settings = Settings { session, ..Settings::from_json(v) };
+            st.documents.set_settings(Settings { session, ..Settings::from_json(v) });
             self.settings_logged(&st.documents.settings);
             drop(loaded);
             self.graph.settings_changed();

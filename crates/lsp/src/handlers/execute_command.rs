@@ -28,7 +28,7 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
                 let mut st = b.state.locked();
                 let s = st.documents.settings.schemas_reloaded();
                 let n = s.provider_files.len() + s.package_files.len();
-                st.documents.settings = s;
+                st.documents.set_settings(s);
                 b.settings_logged(&st.documents.settings);
                 n
             };

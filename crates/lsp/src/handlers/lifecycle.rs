@@ -42,7 +42,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         let roots = pull::roots(&params);
         let opts = params.initialization_options.clone().unwrap_or_default();
         let session = Arc::new(Session::from_init(&opts, roots.clone()));
-        st.documents.settings = Settings { session, ..Settings::from_json(&opts) };
+        st.documents.set_settings(Settings { session, ..Settings::from_json(&opts) });
         b.settings_logged(&st.documents.settings);
         *b.pulls.roots.locked() = roots;
     }

@@ -1,6 +1,9 @@
-//! One handler per request or notification, each a plain function of the
+//! One handler per request or notification, run by the dispatcher
+//! (`crate::dispatch`). A request's is a plain async function of the
 //! [`Backend`](crate::Backend): read the request (`from_proto`), ask the
-//! project or the ide layer off the message loop, answer (`to_proto`).
+//! project or the ide layer off the message loop, answer (`to_proto`). A
+//! notification that changes documents is a `SyncNotification` (`text_sync`,
+//! watched files in `configuration`).
 
 pub(crate) mod code_action;
 pub(crate) mod code_lens;
