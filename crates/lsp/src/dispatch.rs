@@ -33,7 +33,16 @@ use analysis::sync::Locked;
 use futures_util::FutureExt;
 use project::settings::LogLevel;
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::*;
+use tower_lsp_server::ls_types::{
+    CodeActionParams, CodeLensParams, CompletionParams, DidChangeConfigurationParams, DidChangeTextDocumentParams,
+    DidChangeWatchedFilesParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    DocumentDiagnosticParams, DocumentFormattingParams, DocumentHighlightParams, DocumentLinkParams,
+    DocumentOnTypeFormattingParams, DocumentRangeFormattingParams, DocumentSymbolParams, ExecuteCommandParams,
+    FoldingRangeParams, GotoDefinitionParams, HoverParams, InitializeParams, InitializedParams, InlayHintParams,
+    ReferenceParams, RenameParams, SelectionRangeParams, SemanticTokensDeltaParams, SemanticTokensParams,
+    SemanticTokensRangeParams, SignatureHelpParams, TextDocumentPositionParams, Uri, WorkspaceDiagnosticParams,
+    WorkspaceSymbolParams,
+};
 
 use crate::{Backend, State};
 

@@ -484,14 +484,19 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
-        handlers::semantic_tokens::semantic_tokens_full_delta(self, params).await
+        request!(
+            self,
+            "textDocument/semanticTokens/full/delta",
+            handlers::semantic_tokens::semantic_tokens_full_delta,
+            params
+        )
     }
 
     async fn semantic_tokens_range(
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
-        handlers::semantic_tokens::semantic_tokens_range(self, params).await
+        request!(self, "textDocument/semanticTokens/range", handlers::semantic_tokens::semantic_tokens_range, params)
     }
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
