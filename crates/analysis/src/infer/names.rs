@@ -27,6 +27,21 @@ const ROOTS: [&str; 16] = [
     "packer",
 ];
 
+/// The `.NAME` steps of a Terragrunt file's `ROOT.…` (`include.LABEL…`,
+/// `dependency.NAME…`): the attribute name at each step, `None` past the
+/// end or at an index; `None` altogether in another dialect or root.
+fn terragrunt_steps<'o>(
+    dialect: Dialect,
+    name: &str,
+    root: &str,
+    ops: &'o [hcl_edit::Decorated<TraversalOperator>],
+) -> Option<impl Fn(usize) -> Option<&'o str>> {
+    (dialect == Dialect::Hcl && name == root).then_some(move |i: usize| match ops.get(i).map(|o| o.value()) {
+        Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+        _ => None,
+    })
+}
+
 impl<'e, 's> Infer<'e, 's> {
     /// A bare name, then traversal operators applied to it.
     pub(super) fn variable(
@@ -301,13 +316,7 @@ impl<'e, 's> Infer<'e, 's> {
         range: &Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> Option<(Type, Note)> {
-        if dialect != Dialect::Hcl || name != "include" {
-            return None;
-        }
-        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
-            _ => None,
-        };
+        let attr = terragrunt_steps(dialect, name, "include", ops)?;
         let label = attr(0)?;
         self.env.callee(&crate::calls::include_call(label))?;
         let Some(callee) = self.env.callee(&crate::calls::exposed_call(label)) else {
@@ -350,13 +359,7 @@ impl<'e, 's> Infer<'e, 's> {
         range: &Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> Option<(Type, Note)> {
-        if dialect != Dialect::Hcl || name != "dependency" {
-            return None;
-        }
-        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
-            _ => None,
-        };
+        let attr = terragrunt_steps(dialect, name, "dependency", ops)?;
         let (label, "outputs") = (attr(0)?, attr(1)?) else { return None };
         let Some(Callee::Module(i)) = self.env.callee(&crate::calls::dependency_call(label)) else { return None };
         let whole = i.value();
