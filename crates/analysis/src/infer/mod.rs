@@ -27,6 +27,7 @@ mod names;
 mod plan;
 mod symbols;
 mod template;
+mod terragrunt_config;
 
 pub use symbols::LibraryScope;
 

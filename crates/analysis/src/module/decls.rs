@@ -811,7 +811,7 @@ pub(super) fn config_value_type(b: &Block, declared: Option<Type>) -> Type {
     t
 }
 
-pub(super) fn label_text(l: &BlockLabel) -> &str {
+pub(crate) fn label_text(l: &BlockLabel) -> &str {
     match l {
         BlockLabel::Ident(i) => i.value().as_str(),
         BlockLabel::String(s) => s.value().as_str(),
