@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use analysis::calls::Generated;
-use analysis::module::terragrunt_generate::{generated_into, stack_units, stack_values_into, unit, StackUnit, Unit};
+use analysis::module::terragrunt_generate::{generated_into, unit, Unit};
+use analysis::module::terragrunt_values::{nested_stacks, resolve, stack_units, stack_values_into, StackUnit};
 use analysis::workspace::Files;
 use analysis::Document;
 
@@ -23,7 +24,8 @@ pub struct Units {
     /// The disk's events count when they were found, and the roots.
     at: Option<(u64, Vec<PathBuf>)>,
     units: Arc<[Unit]>,
-    /// The `unit` blocks of the stack files (`terragrunt.stack.hcl`).
+    /// The `unit` and `stack` blocks of the stack files
+    /// (`terragrunt.stack.hcl`), nested ones followed.
     stacks: Arc<[StackUnit]>,
 }
 
@@ -36,7 +38,10 @@ impl Units {
         }
         let (units, stacks): (Vec<PathBuf>, Vec<PathBuf>) =
             walk(&walked(&roots, tree), tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
-        self.stacks = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
+        let mut blocks: Vec<StackUnit> = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
+        nested_stacks(files, &mut blocks, &stacks);
+        resolve(&mut blocks);
+        self.stacks = blocks.into();
         let mut found: Vec<Unit> = units.iter().filter_map(|f| unit(files, f)).collect();
         // A root `terragrunt.hcl` that units include is their configuration.
         let included: std::collections::HashSet<PathBuf> =
@@ -143,18 +148,20 @@ pub fn generated(
     generated_into(dir, &units, &own)
 }
 
-/// What the stacks that instantiate the unit configuration in `dir` give
-/// its `values` (docs/spec/terragrunt.md §8): one callee per `unit` block.
+/// What the stacks that instantiate the configuration in `dir` give its
+/// `values` (docs/spec/terragrunt.md §8): one callee per `unit` block (of
+/// `kinds`: `unit` for a unit configuration, `stack` for a nested stack).
 pub fn stack_values(
     units: &std::sync::Mutex<Units>,
     files: &dyn Files,
     events: u64,
     tree: &crate::confine::Tree,
     dir: &Path,
+    kinds: &[&str],
 ) -> Vec<(String, analysis::Callee)> {
     let (_, stacks) = {
         use analysis::sync::Locked;
         units.locked().get(files, events, tree)
     };
-    stack_values_into(dir, &stacks)
+    stack_values_into(dir, &stacks, kinds)
 }

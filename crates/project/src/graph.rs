@@ -228,10 +228,17 @@ impl Graph {
             return;
         }
         let (events, tree) = (sources.disk.events(), &sources.settings.session.tree);
-        // A unit configuration that stacks instantiate: the `values` they
-        // give it, as callees of its context (terragrunt.md §8).
-        if family == Family::Hcl && docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
-            let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir);
+        // A unit configuration or a stack file that stacks instantiate: the
+        // `values` they give it, as callees of its context (terragrunt.md §8).
+        let mut kinds = Vec::new();
+        if docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
+            kinds.push("unit");
+        }
+        if docs.iter().any(|d| analysis::module::terragrunt_stack::is_stack_file(&d.file.path)) {
+            kinds.push("stack");
+        }
+        if family == Family::Hcl && !kinds.is_empty() {
+            let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir, &kinds);
             if !given.is_empty() {
                 let mut calls = (*memo.context().calls).clone();
                 calls.extend(given);

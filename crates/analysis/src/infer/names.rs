@@ -423,15 +423,24 @@ impl<'e, 's> Infer<'e, 's> {
                     },
                 )),
                 None => {
-                    let mut msg = format!(
-                        "the stack `{}` instantiates this unit without `{key}` in its `values`",
-                        i.dir.display()
-                    );
-                    if let Some(s) = types::suggest::closest(key, i.outputs.iter().map(|o| o.name.as_str())) {
+                    // The instantiating block, named with related information.
+                    let block = i.output(crate::module::terragrunt_values::BLOCK);
+                    let what = block.and_then(|b| b.description.clone()).unwrap_or_else(|| "a block".to_string());
+                    let mut msg = format!("{what} in `{}` does not set `values.{key}`", i.dir.display());
+                    let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
+                    if let Some(s) = types::suggest::closest(key, names) {
                         msg.push_str(&format!("; did you mean `{s}`?"));
                     }
                     let r = range.start..self.range(&ops[0]).end;
-                    self.report(Diagnostic::new(Code::Traversal, r, msg));
+                    let mut d = Diagnostic::new(Code::Traversal, r, msg);
+                    if let Some(b) = block {
+                        d = d.with_related(Related {
+                            path: Some(b.path.clone()),
+                            range: b.name_range.clone(),
+                            message: format!("{what} is generated from here without `{key}` in its `values`"),
+                        });
+                    }
+                    self.report(d);
                     return Some((Type::any(), Note::Plain));
                 }
             }

@@ -71,8 +71,12 @@ impl Infer<'_, '_> {
             Some((name, rest)) => (name, Some(rest.trim_start_matches('/'))),
             None => (wanted, None),
         };
-        let found =
-            dir.ancestors().skip(1).take(MAX_FOLDERS).map(|a| a.join(name)).find(|p| self.env.read_file(p).is_some())?;
+        let found = dir
+            .ancestors()
+            .skip(1)
+            .take(MAX_FOLDERS)
+            .map(|a| a.join(name))
+            .find(|p| self.env.read_file(p).is_some())?;
         Some(match beside {
             Some(rest) => found.parent()?.join(rest).components().collect(),
             None => found,
@@ -98,9 +102,14 @@ pub(crate) fn config_type(text: &str) -> Option<Type> {
     out.push(("iam_assume_role_duration".to_string(), Type::number()));
     out.push(("dependencies".to_string(), Type::object([("paths".to_string(), Type::list(Type::string()))])));
     // `convertToCtyWithJSON` of the maps: JSON `null` without the block.
-    let locals: Vec<(String, Type)> =
-        blocks("locals").flat_map(|b| b.body.attributes()).map(|a| (a.key.value().to_string(), constant(a, src))).collect();
-    out.push(("locals".to_string(), if blocks("locals").next().is_some() { Type::object(locals) } else { Type::none() }));
+    let locals: Vec<(String, Type)> = blocks("locals")
+        .flat_map(|b| b.body.attributes())
+        .map(|a| (a.key.value().to_string(), constant(a, src)))
+        .collect();
+    out.push((
+        "locals".to_string(),
+        if blocks("locals").next().is_some() { Type::object(locals) } else { Type::none() },
+    ));
     let inputs = match body.get_attribute("inputs").map(|a| &a.value) {
         None => Type::none(),
         Some(Expression::Object(obj)) => object_type(obj, src).unwrap_or_else(Type::any),
@@ -207,7 +216,8 @@ fn terraform_type(b: &hcl_edit::structure::Block) -> Type {
         ("after_hook".to_string(), named("after_hook")),
         ("error_hook".to_string(), named("error_hook")),
     ];
-    for (key, ty) in [("update_source_with_cas", Type::bool()), ("mutable", Type::bool()), ("version", Type::string())] {
+    for (key, ty) in [("update_source_with_cas", Type::bool()), ("mutable", Type::bool()), ("version", Type::string())]
+    {
         if b.body.has_attribute(key) {
             attrs.push((key.to_string(), ty));
         }
