@@ -24,6 +24,10 @@ pub struct Units {
     /// The disk's events count when they were found, and the roots.
     at: Option<(u64, Vec<PathBuf>)>,
     units: Arc<[Unit]>,
+    /// Whether some walked root is spelled absolute where the roots are
+    /// relative (a repository above the current directory): the
+    /// directories asked about are then compared absolute too.
+    absolute: bool,
     /// The `unit` and `stack` blocks of the stack files
     /// (`terragrunt.stack.hcl`), nested ones followed.
     stacks: Arc<[StackUnit]>,
@@ -36,8 +40,10 @@ impl Units {
         if self.at.as_ref().is_some_and(|(e, r)| *e == events && *r == roots) {
             return (self.units.clone(), self.stacks.clone());
         }
+        let walked = walked(&roots, tree);
+        self.absolute = walked.iter().any(|w| w.is_absolute()) && roots.iter().any(|r| r.is_relative());
         let (units, stacks): (Vec<PathBuf>, Vec<PathBuf>) =
-            walk(&walked(&roots, tree), tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
+            walk(&walked, tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
         let mut blocks: Vec<StackUnit> = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
         nested_stacks(files, &mut blocks, &stacks);
         resolve(&mut blocks);
@@ -74,9 +80,10 @@ fn walked(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
                     let up = analysis::workspace::normalize(&up);
                     // (A repository above the current directory would be
                     // spelled `../..`, which module directories are not:
-                    // the root is walked as it was.)
+                    // it is walked absolute, and the directories asked
+                    // about are compared absolute, `Units::absolute`.)
                     match up.starts_with("..") {
-                        true => r.clone(),
+                        true => repo,
                         false => up,
                     }
                 }
@@ -84,6 +91,10 @@ fn walked(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
             }
         })
         .collect();
+    // One spelling for all: absolute once one is.
+    if out.iter().any(|w| w.is_absolute()) {
+        out = out.iter().map(|w| crate::confine::absolute(w)).collect();
+    }
     out.sort();
     out.dedup();
     let all = out.clone();
@@ -137,15 +148,17 @@ pub fn generated(
     dir: &Path,
     docs: &[Document],
 ) -> Generated {
-    let (units, _) = {
+    let ((units, _), absolute) = {
         use analysis::sync::Locked;
-        units.locked().get(files, events, tree)
+        let mut locked = units.locked();
+        (locked.get(files, events, tree), locked.absolute)
     };
     if units.is_empty() {
         return Default::default();
     }
-    let own: Vec<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
-    generated_into(dir, &units, &own)
+    let spelled = |p: &Path| if absolute { crate::confine::absolute(p) } else { p.to_path_buf() };
+    let own: Vec<PathBuf> = docs.iter().map(|d| spelled(&d.file.path)).collect();
+    generated_into(&spelled(dir), &units, &own)
 }
 
 /// What the stacks that instantiate the configuration in `dir` give its
@@ -159,9 +172,11 @@ pub fn stack_values(
     dir: &Path,
     kinds: &[&str],
 ) -> Vec<(String, analysis::Callee)> {
-    let (_, stacks) = {
+    let ((_, stacks), absolute) = {
         use analysis::sync::Locked;
-        units.locked().get(files, events, tree)
+        let mut locked = units.locked();
+        (locked.get(files, events, tree), locked.absolute)
     };
-    stack_values_into(dir, &stacks, kinds)
+    let dir = if absolute { crate::confine::absolute(dir) } else { dir.to_path_buf() };
+    stack_values_into(&dir, &stacks, kinds)
 }
