@@ -152,11 +152,7 @@ fn constant(a: &hcl_edit::structure::Attribute, src: Source<'_>) -> Type {
 /// `None` when a key is not a name or a string.
 fn object_type(obj: &hcl_edit::expr::Object, src: Source<'_>) -> Option<Type> {
     let attrs = obj.iter().map(|(k, v)| {
-        let key = match k {
-            ObjectKey::Ident(id) => id.value().to_string(),
-            ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-            _ => return None,
-        };
+        let key = crate::module::literal_key(k)?;
         Some((key, eval(v.expr(), src).map_or_else(|_| Type::any(), |v| v.type_of())))
     });
     Some(Type::object(attrs.collect::<Option<Vec<_>>>()?))

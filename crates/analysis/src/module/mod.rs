@@ -75,7 +75,7 @@ pub mod symbol_libraries;
 mod symbols;
 mod terragrunt;
 pub mod terragrunt_stack;
-pub(crate) use decls::label_text;
+pub(crate) use decls::{label_text, literal_key};
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
 mod terragrunt_dependency;

@@ -76,11 +76,7 @@ pub fn stack_units(files: &dyn Files, file: &Path) -> Vec<StackUnit> {
             Some(Expression::Object(obj)) => obj
                 .iter()
                 .map(|(k, v)| {
-                    let key = match k {
-                        hcl_edit::expr::ObjectKey::Ident(id) => id.value().to_string(),
-                        hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                        _ => return None,
-                    };
+                    let key = super::literal_key(k)?;
                     let ty = eval(v.expr(), src).map_or_else(|_| types::Type::any(), |v| v.type_of());
                     Some(StackValue { key, ty, range: src.range(k), passed: passed(v.expr()) })
                 })
