@@ -112,7 +112,7 @@ pub(crate) fn config_type(text: &str) -> Option<Type> {
     ));
     let inputs = match body.get_attribute("inputs").map(|a| &a.value) {
         None => Type::none(),
-        Some(Expression::Object(obj)) => object_type(obj, src).unwrap_or_else(Type::any),
+        Some(Expression::Object(obj)) => object_type(obj, src, 0).unwrap_or_else(Type::any),
         Some(_) => Type::any(),
     };
     out.push(("inputs".to_string(), inputs));
@@ -142,19 +142,40 @@ fn label(b: &hcl_edit::structure::Block) -> Option<String> {
     b.labels.first().map(|l| crate::module::label_text(l).to_string())
 }
 
-/// An attribute's constant type (JSON-shaped, as Terragrunt's round trip
-/// through JSON leaves it), else `any`.
+/// An attribute's type as its text shows it ([`shape`]).
 fn constant(a: &hcl_edit::structure::Attribute, src: Source<'_>) -> Type {
-    eval(&a.value, src).map_or_else(|_| Type::any(), |v| v.type_of())
+    shape(&a.value, src, 0)
 }
 
-/// An object literal's type: each key's constant type, else `any`;
-/// `None` when a key is not a name or a string.
-fn object_type(obj: &hcl_edit::expr::Object, src: Source<'_>) -> Option<Type> {
-    let attrs = obj.iter().map(|(k, v)| {
-        let key = crate::module::literal_key(k)?;
-        Some((key, eval(v.expr(), src).map_or_else(|_| Type::any(), |v| v.type_of())))
-    });
+/// What an expression's text shows of its value's type (JSON-shaped, as
+/// Terragrunt's round trip through JSON leaves it): a constant's type, a
+/// template's `string`, an object or tuple literal's keys and elements so
+/// typed; else `any` (it reads names or calls functions).
+/// A template's `string`: HCL converts what it interpolates to text.
+fn shape(e: &Expression, src: Source<'_>, depth: usize) -> Type {
+    if let Ok(v) = eval(e, src) {
+        return v.type_of();
+    }
+    match e {
+        _ if depth > 32 => Type::any(),
+        // (`"${x}"` alone is x's value, unconverted, as HCL has it.)
+        Expression::StringTemplate(t)
+            if matches!(t.iter().collect::<Vec<_>>().as_slice(), [Element::Interpolation(_)]) =>
+        {
+            Type::any()
+        }
+        Expression::StringTemplate(_) | Expression::HeredocTemplate(_) => Type::string(),
+        Expression::Object(obj) => object_type(obj, src, depth + 1).unwrap_or_else(Type::any),
+        Expression::Array(items) => Type::tuple(items.iter().map(|i| shape(i, src, depth + 1)).collect()),
+        Expression::Parenthesis(p) => shape(p.inner(), src, depth + 1),
+        _ => Type::any(),
+    }
+}
+
+/// An object literal's type: each key's [`shape`]; `None` when a key is
+/// not a name or a string.
+fn object_type(obj: &hcl_edit::expr::Object, src: Source<'_>, depth: usize) -> Option<Type> {
+    let attrs = obj.iter().map(|(k, v)| Some((crate::module::literal_key(k)?, shape(v.expr(), src, depth))));
     Some(Type::object(attrs.collect::<Option<Vec<_>>>()?))
 }
 
