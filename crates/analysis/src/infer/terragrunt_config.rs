@@ -39,8 +39,15 @@ impl Infer<'_, '_> {
     /// file, `default` the second argument's type if given: the target's
     /// configuration when it is found, else the default's; `None` (the
     /// signature's `any`) for a path not known, a stack, values or JSON
-    /// file, or a missing file without default.
+    /// file, or a missing file without default; `None` too outside a
+    /// unit's directory: a file a unit includes is evaluated with the
+    /// unit's paths (`getCleanedTargetConfigPath` resolves against the
+    /// unit's config path; `find_in_parent_folders` and
+    /// `get_terragrunt_dir` are the unit's), which are not known there.
     pub(super) fn terragrunt_config(&mut self, path: &Expression, default: Option<&Type>) -> Option<Type> {
+        if !self.env.terragrunt_unit() {
+            return None;
+        }
         let file = self.terragrunt_path(path)?;
         let name = file.file_name()?.to_string_lossy().to_string();
         if name.ends_with(".json") || name.starts_with("terragrunt.") && name != "terragrunt.hcl" {
