@@ -893,6 +893,44 @@ fn a_module_checked_alone_has_what_its_units_generate_into_it() {
     }
 }
 
+/// Issue 43: `check .` in a directory below the repository's root walks
+/// the repository for the Terragrunt units and stack files that shape the
+/// module (terragrunt.md §6, §8), as `check modules/app` from the root does.
+#[test]
+fn check_dot_below_the_repository_sees_its_units_and_stacks() {
+    let dir = tempdir("check-dot-terragrunt");
+    write(&dir, ".git/HEAD", "ref: refs/heads/main\n");
+    write(
+        &dir,
+        "terragrunt.hcl",
+        "generate \"shared_vars\" {\n  path      = \"shared_vars.tf\"\n  if_exists = \"overwrite\"\n  \
+         contents  = file(\"variables.tf\")\n}\n",
+    );
+    write(&dir, "variables.tf", "variable \"env\" {\n  type = string\n}\n");
+    write(
+        &dir,
+        "live/app/terragrunt.hcl",
+        "include \"root\" {\n  path = find_in_parent_folders()\n}\n\nterraform {\n  source = \"../../modules//app\"\n}\n",
+    );
+    write(&dir, "modules/app/main.tf", "output \"env\" {\n  value = var.env\n}\n");
+    let out = run(&dir.join("modules/app"), &["check", "."]);
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(out.status.success() && text.contains("0 errors"), "{text}");
+
+    write(
+        &dir,
+        "live/terragrunt.stack.hcl",
+        "unit \"app\" {\n  source = \"../units/app\"\n  path   = \"app\"\n  values = {\n    env = \"dev\"\n  }\n}\n",
+    );
+    write(&dir, "units/app/terragrunt.hcl", "locals {\n  env  = values.env\n  cidr = values.cidr\n}\n");
+    let out = run(&dir.join("units/app"), &["check", "."]);
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| l.contains("error[")).collect();
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(errors[0].starts_with("./terragrunt.hcl:3:10: error[traversal]: unit \"app\" in `"), "{text}");
+    assert!(errors[0].ends_with("live/terragrunt.stack.hcl` does not set `values.cidr`"), "{text}");
+}
+
 /// A provider schema file of one provider (`ADDRESS`) with one resource
 /// type (`TYPE`) of one optional string attribute `name`.
 fn one_type_schema(address: &str, ty: &str) -> String {

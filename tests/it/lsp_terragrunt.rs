@@ -140,3 +140,54 @@ async fn a_module_has_what_its_units_generate_into_it() {
     assert!(uri.ends_with("/variables.tf") && !uri.contains("modules/app"), "{d}");
     assert_eq!(d["range"]["start"], json!({"line": 0, "character": 9}), "{d}");
 }
+
+/// Issue 43: a `values.KEY` that a stack's `unit` block does not set names
+/// that block, and points at it (the unit's name in the stack file) as
+/// related information (terragrunt.md §8; `ReadValues` in
+/// gruntwork-io/terragrunt pkg/config/stack.go).
+#[tokio::test]
+async fn a_stack_value_not_set_names_and_points_at_the_unit_block() {
+    let mut s = Session::start_in_folder(Enc::Utf16).await;
+    for d in ["units/app", "live", ".git"] {
+        std::fs::create_dir_all(s.dir.join(d)).unwrap();
+    }
+    s.disk(
+        "live/terragrunt.stack.hcl",
+        "unit \"vpc\" {\n  source = \"../units/app\"\n  path   = \"vpc\"\n  values = {\n    env = \"dev\"\n  }\n}\n",
+    );
+    let unit = s.open("units/app/terragrunt.hcl", "locals {\n  cidr = values.cidr\n}\n").await;
+    let diags = s.newest_until(&unit, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["traversal"], "{diags:?}");
+    let msg = diags[0]["message"].as_str().unwrap_or("");
+    assert!(msg.starts_with("unit \"vpc\" in `") && msg.ends_with("does not set `values.cidr`"), "{msg}");
+    let related = &diags[0]["relatedInformation"][0]["location"];
+    assert!(related["uri"].as_str().unwrap_or("").ends_with("/live/terragrunt.stack.hcl"), "{diags:?}");
+    assert_eq!(related["range"]["start"], json!({"line": 0, "character": 5}), "{diags:?}");
+}
+
+/// Issue 43: `read_terragrunt_config(…)` is typed from the file it reads
+/// in the editor too (terragrunt.md §10), and a change of that file on
+/// disk checks the reader again (read as `templatefile` templates are:
+/// from disk, so an unsaved edit is not seen).
+#[tokio::test]
+async fn read_terragrunt_config_follows_an_edit_of_the_file_it_reads() {
+    let mut s = Session::start_in_folder(Enc::Utf16).await;
+    for d in ["live/app", ".git"] {
+        std::fs::create_dir_all(s.dir.join(d)).unwrap();
+    }
+    let env = "locals {\n  env = \"dev\"\n}\n";
+    s.disk("live/env.hcl", env);
+    let unit = s
+        .open(
+            "live/app/terragrunt.hcl",
+            "locals {\n  region = read_terragrunt_config(find_in_parent_folders(\"env.hcl\")).locals.region\n}\n",
+        )
+        .await;
+    let diags = s.newest_until(&unit, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["traversal"], "{diags:?}");
+    s.disk("live/env.hcl", "locals {\n  region = \"eu-west-1\"\n}\n");
+    let changed = uri(&s.dir.join("live/env.hcl"));
+    s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": changed, "type": 2}]})).await;
+    let diags = s.newest_until(&unit, |d| d.is_empty()).await;
+    assert!(diags.is_empty(), "{diags:?}");
+}

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use analysis::calls::Generated;
-use analysis::module::terragrunt_generate::{generated_into, stack_units, stack_values_into, unit, StackUnit, Unit};
+use analysis::module::terragrunt_generate::{generated_into, unit, Unit};
+use analysis::module::terragrunt_values::{nested_stacks, resolve, stack_units, stack_values_into, StackUnit};
 use analysis::workspace::Files;
 use analysis::Document;
 
@@ -23,7 +24,12 @@ pub struct Units {
     /// The disk's events count when they were found, and the roots.
     at: Option<(u64, Vec<PathBuf>)>,
     units: Arc<[Unit]>,
-    /// The `unit` blocks of the stack files (`terragrunt.stack.hcl`).
+    /// Whether some walked root is spelled absolute where the roots are
+    /// relative (a repository above the current directory): the
+    /// directories asked about are then compared absolute too.
+    absolute: bool,
+    /// The `unit` and `stack` blocks of the stack files
+    /// (`terragrunt.stack.hcl`), nested ones followed.
     stacks: Arc<[StackUnit]>,
 }
 
@@ -34,9 +40,14 @@ impl Units {
         if self.at.as_ref().is_some_and(|(e, r)| *e == events && *r == roots) {
             return (self.units.clone(), self.stacks.clone());
         }
+        let walked = walked(&roots, tree);
+        self.absolute = walked.iter().any(|w| w.is_absolute()) && roots.iter().any(|r| r.is_relative());
         let (units, stacks): (Vec<PathBuf>, Vec<PathBuf>) =
-            walk(&walked(&roots, tree), tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
-        self.stacks = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
+            walk(&walked, tree).into_iter().partition(|p| p.file_name().is_some_and(|n| n == UNIT));
+        let mut blocks: Vec<StackUnit> = stacks.iter().flat_map(|f| stack_units(files, f)).collect();
+        nested_stacks(files, &mut blocks, &stacks);
+        resolve(&mut blocks);
+        self.stacks = blocks.into();
         let mut found: Vec<Unit> = units.iter().filter_map(|f| unit(files, f)).collect();
         // A root `terragrunt.hcl` that units include is their configuration.
         let included: std::collections::HashSet<PathBuf> =
@@ -69,9 +80,10 @@ fn walked(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
                     let up = analysis::workspace::normalize(&up);
                     // (A repository above the current directory would be
                     // spelled `../..`, which module directories are not:
-                    // the root is walked as it was.)
+                    // it is walked absolute, and the directories asked
+                    // about are compared absolute, `Units::absolute`.)
                     match up.starts_with("..") {
-                        true => r.clone(),
+                        true => repo,
                         false => up,
                     }
                 }
@@ -79,6 +91,10 @@ fn walked(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
             }
         })
         .collect();
+    // One spelling for all: absolute once one is.
+    if out.iter().any(|w| w.is_absolute()) {
+        out = out.iter().map(|w| crate::confine::absolute(w)).collect();
+    }
     out.sort();
     out.dedup();
     let all = out.clone();
@@ -132,29 +148,35 @@ pub fn generated(
     dir: &Path,
     docs: &[Document],
 ) -> Generated {
-    let (units, _) = {
+    let ((units, _), absolute) = {
         use analysis::sync::Locked;
-        units.locked().get(files, events, tree)
+        let mut locked = units.locked();
+        (locked.get(files, events, tree), locked.absolute)
     };
     if units.is_empty() {
         return Default::default();
     }
-    let own: Vec<PathBuf> = docs.iter().map(|d| d.file.path.clone()).collect();
-    generated_into(dir, &units, &own)
+    let spelled = |p: &Path| if absolute { crate::confine::absolute(p) } else { p.to_path_buf() };
+    let own: Vec<PathBuf> = docs.iter().map(|d| spelled(&d.file.path)).collect();
+    generated_into(&spelled(dir), &units, &own)
 }
 
-/// What the stacks that instantiate the unit configuration in `dir` give
-/// its `values` (docs/spec/terragrunt.md §8): one callee per `unit` block.
+/// What the stacks that instantiate the configuration in `dir` give its
+/// `values` (docs/spec/terragrunt.md §8): one callee per `unit` block (of
+/// `kinds`: `unit` for a unit configuration, `stack` for a nested stack).
 pub fn stack_values(
     units: &std::sync::Mutex<Units>,
     files: &dyn Files,
     events: u64,
     tree: &crate::confine::Tree,
     dir: &Path,
+    kinds: &[&str],
 ) -> Vec<(String, analysis::Callee)> {
-    let (_, stacks) = {
+    let ((_, stacks), absolute) = {
         use analysis::sync::Locked;
-        units.locked().get(files, events, tree)
+        let mut locked = units.locked();
+        (locked.get(files, events, tree), locked.absolute)
     };
-    stack_values_into(dir, &stacks)
+    let dir = if absolute { crate::confine::absolute(dir) } else { dir.to_path_buf() };
+    stack_values_into(&dir, &stacks, kinds)
 }

@@ -54,6 +54,11 @@ pub struct Graph {
     /// Per module with OpenTofu `symbols` blocks: the directories of the
     /// symbol libraries it read (an edit there refreshes it, [`Self::callers`]).
     libraries: Mutex<HashMap<Key, Vec<PathBuf>>>,
+    /// Per module, the directories of the other files its last analysis
+    /// read (`read_terragrunt_config`, templates: [`Memo::dirs_read`]),
+    /// for [`Self::callers`], and the disk's events count then: after an
+    /// event, what the memo kept of them is looked at again.
+    files_read: Mutex<HashMap<Key, (Vec<PathBuf>, u64)>>,
     /// Per module with known callers: the variables every one of them
     /// sets ([`analysis::Context::passed`]; `check` knows its callers).
     passed: Mutex<HashMap<Key, Arc<std::collections::BTreeSet<String>>>>,
@@ -202,6 +207,7 @@ impl Graph {
     /// Brings the module's memo up to what its calls now lead to. Runs off
     /// the message loop (it may read and analyse called modules).
     pub fn prepare(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        self.files_may_have_changed(sources, docs, memo);
         self.prepare_calls(sources, docs, memo);
         // OpenTofu's symbol libraries: the `.sym.hcl` files of the module's
         // `symbols` blocks, read like a local callee's files (cheap when the
@@ -228,10 +234,17 @@ impl Graph {
             return;
         }
         let (events, tree) = (sources.disk.events(), &sources.settings.session.tree);
-        // A unit configuration that stacks instantiate: the `values` they
-        // give it, as callees of its context (terragrunt.md §8).
-        if family == Family::Hcl && docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
-            let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir);
+        // A unit configuration or a stack file that stacks instantiate: the
+        // `values` they give it, as callees of its context (terragrunt.md §8).
+        let mut kinds = Vec::new();
+        if docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
+            kinds.push("unit");
+        }
+        if docs.iter().any(|d| analysis::module::terragrunt_stack::is_stack_file(&d.file.path)) {
+            kinds.push("stack");
+        }
+        if family == Family::Hcl && !kinds.is_empty() {
+            let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir, &kinds);
             if !given.is_empty() {
                 let mut calls = (*memo.context().calls).clone();
                 calls.extend(given);
@@ -324,7 +337,30 @@ impl Graph {
     /// server's publications, pulls and requests).
     pub fn analyse(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) -> Arc<ModuleAnalysis> {
         self.prepare(sources, docs, memo);
-        memo.analysis(docs)
+        let analysis = memo.analysis(docs);
+        self.note_files_read(sources, docs, memo);
+        analysis
+    }
+
+    /// Keeps what [`Memo::dirs_read`] says for the module of `docs`.
+    fn note_files_read(&self, sources: &Sources, docs: &[Document], memo: &Memo) {
+        let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
+        let dirs = memo.dirs_read();
+        let mut read = self.files_read.locked();
+        match dirs.is_empty() {
+            true => read.remove(&key),
+            false => read.insert(key, (dirs, sources.disk.events())),
+        };
+    }
+
+    /// A module that read other files (a template, a
+    /// `read_terragrunt_config` target) is analysed again, not answered
+    /// from its last analysis, once the disk changed since.
+    fn files_may_have_changed(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
+        if self.files_read.locked().get(&key).is_some_and(|(_, at)| *at != sources.disk.events()) {
+            memo.reread_files();
+        }
     }
 
     /// [`Self::analyse`], unless `stop` says to stop first: a newer
@@ -340,7 +376,9 @@ impl Graph {
             return None;
         }
         self.prepare(sources, docs, memo);
-        memo.analysis_unless(docs, stop)
+        let analysis = memo.analysis_unless(docs, stop);
+        self.note_files_read(sources, docs, memo);
+        analysis
     }
 
     /// An analysed module that others call is handed to them (`check`
@@ -409,6 +447,8 @@ impl Graph {
             .collect();
         let libraries = self.libraries.locked();
         out.extend(libraries.iter().filter(|(_, ds)| ds.iter().any(|d| dirs.contains(d))).map(|(k, _)| k.clone()));
+        let read = self.files_read.locked();
+        out.extend(read.iter().filter(|(_, (ds, _))| ds.iter().any(|d| dirs.contains(d))).map(|(k, _)| k.clone()));
         out
     }
 
@@ -421,6 +461,7 @@ impl Graph {
         }
         self.prepared.locked().remove(&key);
         self.libraries.locked().remove(&key);
+        self.files_read.locked().remove(&key);
         if self.reads.locked().remove(&key).is_some() {
             self.prune();
         }

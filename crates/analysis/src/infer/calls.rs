@@ -125,6 +125,11 @@ impl<'e, 's> Infer<'e, 's> {
                 return t;
             }
         }
+        if name == "read_terragrunt_config" && self.env.dialect() == Dialect::Hcl && (1..=2).contains(&args.len()) {
+            if let Some(t) = self.terragrunt_config(args[0], types.get(1)) {
+                return t;
+            }
+        }
         if name == "try" && !call.args.expand_final() {
             // After an argument that cannot fail, the others are never used.
             if let Some(i) = args.iter().position(|a| self.cannot_fail(a)) {

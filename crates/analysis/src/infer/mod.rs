@@ -27,6 +27,7 @@ mod names;
 mod plan;
 mod symbols;
 mod template;
+mod terragrunt_config;
 
 pub use symbols::LibraryScope;
 
@@ -58,6 +59,11 @@ pub trait Env {
     /// The directory of the module (for `templatefile`'s `path.module`).
     fn module_dir(&self) -> Option<std::path::PathBuf> {
         None
+    }
+    /// Whether the module is a Terragrunt unit's directory (it has a
+    /// `terragrunt.hcl`): Terragrunt's paths are then relative to it.
+    fn terragrunt_unit(&self) -> bool {
+        false
     }
     /// A file's text (a template), recorded as read.
     fn read_file(&self, _path: &std::path::Path) -> Option<std::sync::Arc<str>> {

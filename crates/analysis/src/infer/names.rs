@@ -27,6 +27,21 @@ const ROOTS: [&str; 16] = [
     "packer",
 ];
 
+/// The `.NAME` steps of a Terragrunt file's `ROOT.…` (`include.LABEL…`,
+/// `dependency.NAME…`): the attribute name at each step, `None` past the
+/// end or at an index; `None` altogether in another dialect or root.
+fn terragrunt_steps<'o>(
+    dialect: Dialect,
+    name: &str,
+    root: &str,
+    ops: &'o [hcl_edit::Decorated<TraversalOperator>],
+) -> Option<impl Fn(usize) -> Option<&'o str>> {
+    (dialect == Dialect::Hcl && name == root).then_some(move |i: usize| match ops.get(i).map(|o| o.value()) {
+        Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
+        _ => None,
+    })
+}
+
 impl<'e, 's> Infer<'e, 's> {
     /// A bare name, then traversal operators applied to it.
     pub(super) fn variable(
@@ -301,13 +316,7 @@ impl<'e, 's> Infer<'e, 's> {
         range: &Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> Option<(Type, Note)> {
-        if dialect != Dialect::Hcl || name != "include" {
-            return None;
-        }
-        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
-            _ => None,
-        };
+        let attr = terragrunt_steps(dialect, name, "include", ops)?;
         let label = attr(0)?;
         self.env.callee(&crate::calls::include_call(label))?;
         let Some(callee) = self.env.callee(&crate::calls::exposed_call(label)) else {
@@ -350,13 +359,7 @@ impl<'e, 's> Infer<'e, 's> {
         range: &Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],
     ) -> Option<(Type, Note)> {
-        if dialect != Dialect::Hcl || name != "dependency" {
-            return None;
-        }
-        let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
-            _ => None,
-        };
+        let attr = terragrunt_steps(dialect, name, "dependency", ops)?;
         let (label, "outputs") = (attr(0)?, attr(1)?) else { return None };
         let Some(Callee::Module(i)) = self.env.callee(&crate::calls::dependency_call(label)) else { return None };
         let whole = i.value();
@@ -420,15 +423,24 @@ impl<'e, 's> Infer<'e, 's> {
                     },
                 )),
                 None => {
-                    let mut msg = format!(
-                        "the stack `{}` instantiates this unit without `{key}` in its `values`",
-                        i.dir.display()
-                    );
-                    if let Some(s) = types::suggest::closest(key, i.outputs.iter().map(|o| o.name.as_str())) {
+                    // The instantiating block, named with related information.
+                    let block = i.output(crate::module::terragrunt_values::BLOCK);
+                    let what = block.and_then(|b| b.description.clone()).unwrap_or_else(|| "a block".to_string());
+                    let mut msg = format!("{what} in `{}` does not set `values.{key}`", i.dir.display());
+                    let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
+                    if let Some(s) = types::suggest::closest(key, names) {
                         msg.push_str(&format!("; did you mean `{s}`?"));
                     }
                     let r = range.start..self.range(&ops[0]).end;
-                    self.report(Diagnostic::new(Code::Traversal, r, msg));
+                    let mut d = Diagnostic::new(Code::Traversal, r, msg);
+                    if let Some(b) = block {
+                        d = d.with_related(Related {
+                            path: Some(b.path.clone()),
+                            range: b.name_range.clone(),
+                            message: format!("{what} is generated from here without `{key}` in its `values`"),
+                        });
+                    }
+                    self.report(d);
                     return Some((Type::any(), Note::Plain));
                 }
             }

@@ -811,7 +811,7 @@ pub(super) fn config_value_type(b: &Block, declared: Option<Type>) -> Type {
     t
 }
 
-pub(super) fn label_text(l: &BlockLabel) -> &str {
+pub(crate) fn label_text(l: &BlockLabel) -> &str {
     match l {
         BlockLabel::Ident(i) => i.value().as_str(),
         BlockLabel::String(s) => s.value().as_str(),
@@ -819,7 +819,7 @@ pub(super) fn label_text(l: &BlockLabel) -> &str {
 }
 
 /// An object key's name when it is one written out (`name`, `"name"`).
-pub(super) fn literal_key(key: &hcl_edit::expr::ObjectKey) -> Option<String> {
+pub(crate) fn literal_key(key: &hcl_edit::expr::ObjectKey) -> Option<String> {
     match key {
         hcl_edit::expr::ObjectKey::Ident(id) => Some(id.value().to_string()),
         hcl_edit::expr::ObjectKey::Expression(Expression::String(s)) => Some(s.value().to_string()),

@@ -406,6 +406,9 @@ impl Env for View<'_> {
     fn module_dir(&self) -> Option<std::path::PathBuf> {
         self.env.paths.first()?.parent().map(std::path::Path::to_path_buf)
     }
+    fn terragrunt_unit(&self) -> bool {
+        self.env.paths.iter().any(|p| crate::is_terragrunt_unit(p))
+    }
     fn read_file(&self, path: &std::path::Path) -> Option<Arc<str>> {
         let text = self.env.context.read(path);
         self.files.borrow_mut().push((path.to_path_buf(), text.as_deref().map(text_hash)));

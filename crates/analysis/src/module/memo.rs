@@ -199,6 +199,32 @@ impl Memo {
         }
     }
 
+    /// The directories of the files besides its own that the last
+    /// analysis read (templates, `read_terragrunt_config` targets): a
+    /// change there is a change of the module's answer. Empty, at no
+    /// cost, when it read none.
+    pub fn dirs_read(&self) -> Vec<std::path::PathBuf> {
+        if !self.last.as_ref().is_some_and(|l| l.reads_files) {
+            return Vec::new();
+        }
+        let files =
+            self.checks.values().flat_map(|c| &c.deps.files).chain(self.computed.values().flat_map(|c| &c.deps.files));
+        let mut dirs: Vec<std::path::PathBuf> =
+            files.filter_map(|(p, _)| p.parent()).map(crate::workspace::normalize).collect();
+        dirs.sort();
+        dirs.dedup();
+        dirs
+    }
+
+    /// The other files the last analysis read may have changed (the
+    /// project layer saw the disk change): the next analysis is not the
+    /// last one unchanged, and its items that read them check them again.
+    pub fn reread_files(&mut self) {
+        if self.last.as_ref().is_some_and(|l| l.reads_files) {
+            self.last = None;
+        }
+    }
+
     pub fn context(&self) -> &Context {
         &self.context
     }

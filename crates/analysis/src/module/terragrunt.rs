@@ -115,7 +115,7 @@ pub(super) fn strategy(b: &Block, src: Source<'_>) -> String {
 ///   unit's directory.
 ///
 /// A path built otherwise is not followed.
-pub(super) fn include_source(e: &Expression, src: Source<'_>) -> Option<String> {
+pub(crate) fn include_source(e: &Expression, src: Source<'_>) -> Option<String> {
     if let Some(file) = parent_call(e, src) {
         return Some(format!("{}{file}", crate::calls::PARENT));
     }
