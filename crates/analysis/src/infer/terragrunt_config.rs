@@ -10,8 +10,12 @@
 //! (`terraform`, `remote_state`, `prevent_destroy`, …). DEFAULT is the value
 //! only when the file does not exist.
 
-use super::*;
+use super::Infer;
+use hcl_edit::expr::Expression;
+use hcl_edit::template::Element;
 use std::path::{Path, PathBuf};
+use syntax::constant::{eval, Source};
+use types::Type;
 
 /// How many folders `find_in_parent_folders` looks in (Terragrunt's
 /// `--max-folders-to-check` default).
