@@ -695,7 +695,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         nodes.settled().sort_by_key(|n| n.range.start);
     }
     overrides::settle(docs, &mut out.diagnostics);
-    let found = passes::run(docs, &env.context, &mut memo.facts);
+    let found = passes::run(docs, &env.context, &mut memo.facts, !memo.lints_off);
     for (all, more) in out.diagnostics.iter_mut().zip(&found.diagnostics) {
         if !more.is_empty() {
             all.extend(more.iter().cloned());
