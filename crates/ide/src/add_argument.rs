@@ -97,6 +97,9 @@ fn insert(text: &str, block: std::ops::Range<usize>, lines: &[String]) -> Option
     }
 }
 
+/// A call's header and, per missing argument, its diagnostic and line.
+type Missing<'d> = (std::ops::Range<usize>, Vec<(&'d Diagnostic, String)>);
+
 /// The actions that add the arguments the `missing-argument` diagnostics
 /// `ds` (of `docs[doc]`) name: one each, and one for all the missing
 /// arguments of a call when it misses several. `context` tells the called
@@ -106,7 +109,7 @@ pub fn add_arguments(ds: &[&Diagnostic], docs: &[Document], doc: usize, context:
     let text = &here.file.text;
     let mut out = Vec::new();
     // Per call (its header's range), the (diagnostic, line) of each missing argument.
-    let mut calls: Vec<(std::ops::Range<usize>, Vec<(&Diagnostic, String)>)> = Vec::new();
+    let mut calls: Vec<Missing> = Vec::new();
     for d in ds.iter().copied() {
         let Some(name) = argument(d) else { continue };
         let Some(call) = text.get(d.range.clone()).and_then(call_name) else { continue };
