@@ -141,6 +141,20 @@ pub fn add_arguments(ds: &[&Diagnostic], docs: &[Document], doc: usize, context:
     out
 }
 
+/// The quick fix of a `sensitive-output` (an output of a root module whose
+/// value is sensitive): `sensitive = true` added to the output, as an
+/// argument is added to a call.
+pub fn mark_sensitive(d: &Diagnostic, docs: &[Document], doc: usize) -> Option<Action> {
+    let here = docs.get(doc)?;
+    if d.code != Code::SensitiveOutput {
+        return None;
+    }
+    let item = item_at(here, d.range.start)?;
+    let (range, text) = insert(&here.file.text, item.range.clone(), &["sensitive = true".to_string()])?;
+    let edit = FileEdit { path: here.file.path.clone(), range, text };
+    Some(Action { fixes: Some(d.clone()), ..Action::new("Add `sensitive = true`", ActionKind::QuickFix, vec![edit]) })
+}
+
 /// The call's name in a `module "NAME"` header.
 fn call_name(header: &str) -> Option<&str> {
     let rest = header.strip_prefix("module")?.trim_start();

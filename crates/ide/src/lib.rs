@@ -30,7 +30,7 @@ mod signature;
 pub mod workspace_symbols;
 
 pub use actions::{Action, ActionKind, FileEdit};
-pub use add_argument::add_arguments;
+pub use add_argument::{add_arguments, mark_sensitive};
 pub use code_lens::{caller_count, reference_counts, Caller, ReferenceCount};
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use count_to_for_each::count_to_for_each;

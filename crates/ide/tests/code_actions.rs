@@ -539,3 +539,28 @@ variable "other" { type = number }
         "#]],
     );
 }
+
+/// The quick fix of a sensitive value reaching a root output: the output
+/// is declared sensitive (a one-line block opened up).
+#[test]
+fn an_output_of_a_sensitive_value_is_marked_sensitive() {
+    let f = Fixture::parse(
+        "variable \"pw\" {\n  type      = string\n  sensitive = true\n}\noutput \"o\" { value = var.pw }\n",
+    );
+    let a = f.analyse();
+    let d = a.analysis.diagnostics[a.doc].iter().find(|d| d.code.as_str() == "sensitive-output").cloned();
+    let action = d.and_then(|d| ide::mark_sensitive(&d, &a.docs, a.doc));
+    expect![[r#"
+        Add `sensitive = true` (QuickFix)
+        //- main.tf
+        variable "pw" {
+          type      = string
+          sensitive = true
+        }
+        output "o" {
+          value = var.pw
+          sensitive = true
+        }
+    "#]]
+    .assert_eq(&applied(&f, action));
+}

@@ -79,6 +79,7 @@ codes! {
     UnusedData = "unused-data", Warning;
     UnusedProvider = "unused-provider", Warning;
     NoSchema = "no-schema", Hint;
+    SensitiveOutput = "sensitive-output", Error;
 }
 
 impl Code {

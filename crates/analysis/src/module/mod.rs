@@ -77,6 +77,7 @@ mod terragrunt;
 pub mod terragrunt_stack;
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{terraform_source_in, IncludedSource};
+mod sensitive;
 mod terragrunt_dependency;
 pub mod terragrunt_generate;
 mod terragrunt_merge;

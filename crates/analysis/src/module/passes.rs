@@ -18,7 +18,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
 use super::{
-    duplicates, ephemeral, module_dialect, noschema, unused, versions, Document, FileKind, Item, ItemId, Kept,
+    duplicates, ephemeral, module_dialect, noschema, sensitive, unused, versions, Document, FileKind, Item, ItemId,
+    Kept,
 };
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
@@ -47,7 +48,7 @@ pub(super) struct Found {
 
 /// The words without which no pass applies to a module whose calls lead
 /// to no ephemeral output ([`versions::bounded`], [`ephemeral::applies`]).
-const WORDS: [&str; 3] = ["required_version", "ephemeral", "terraform.applying"];
+const WORDS: [&str; 4] = ["required_version", "ephemeral", "terraform.applying", "sensitive"];
 
 /// [`run`] after a patch: skipped when no pass applied before and the
 /// edited items say none of [`WORDS`] (nor do the calls lead to an
@@ -78,7 +79,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
     let marked = ephemeral::applies(docs, dialect, context);
     let named = duplicates::applies(docs, dialect);
     let lints = dialect.is_terraform() && docs.iter().any(|d| d.file.kind == FileKind::Terraform);
-    if !bounded && !marked && !named && !lints {
+    let secret = sensitive::applies(docs, dialect, context);
+    if !bounded && !marked && !named && !lints && !secret {
         return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
@@ -104,6 +106,11 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
             all.extend(more);
         }
         addresses = a;
+    }
+    if secret {
+        for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, |i| get(i).map(|f| &f.ephemeral))) {
+            all.extend(more);
+        }
     }
     if lints {
         if unused_on {

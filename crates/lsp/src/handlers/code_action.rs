@@ -58,6 +58,7 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
         let mut memo = snap.memo();
         actions.extend(in_range.iter().filter_map(|d| ide::declare_variable(d, docs, doc, &mut memo)));
         actions.extend(ide::add_arguments(&in_range, docs, doc, memo.context()));
+        actions.extend(in_range.iter().filter_map(|d| ide::mark_sensitive(d, docs, doc)));
         actions.extend(ide::extract_local(docs, doc, start..end, &mut memo));
         actions.extend(ide::count_to_for_each(docs, doc, start, &mut memo));
         drop(memo);
