@@ -50,7 +50,7 @@ pub(super) struct Reads {
     /// Inside `ephemeralasnull(…)`, which drops the mark.
     dropped: usize,
     /// (For sensitive.rs: a `sensitive(…)` call, and whether anything is
-    /// read inside `nonsensitive(…)`, which drops that mark.)
+    /// read inside a call whose result drops that mark, see [`SHIELDS`].)
     pub(super) sensitive_call: bool,
     pub(super) shielded: bool,
     nonsensitive: u8,
@@ -106,7 +106,7 @@ impl Visit for Reads {
     fn visit_func_call(&mut self, call: &FuncCall) {
         let name = if call.name.is_namespaced() { "" } else { call.name.name.value().as_str() };
         let drops = name == "ephemeralasnull";
-        let shields = name == "nonsensitive";
+        let shields = SHIELDS.contains(&name);
         self.sensitive_call |= name == "sensitive" && self.nonsensitive == 0;
         self.shielded |= shields;
         self.dropped += usize::from(drops);
@@ -116,6 +116,11 @@ impl Visit for Reads {
         self.nonsensitive -= u8::from(shields);
     }
 }
+
+/// The functions whose result does not carry the sensitive mark of their
+/// arguments (Terraform 1.11 `validate` and `plan`, checked: an output of
+/// `can(var.s)`, `try(var.s, "")` or `issensitive(var.s)` is accepted).
+const SHIELDS: [&str; 4] = ["nonsensitive", "issensitive", "can", "try"];
 
 fn reads(e: &Expression) -> Reads {
     let mut r = Reads::default();

@@ -12,8 +12,8 @@
 //!
 //! A root here is a module no known caller calls (`Context::passed` is
 //! none). Followed by reference over the facts ephemeral.rs gathers; a
-//! value that reads anything inside `nonsensitive(…)` is left alone (the
-//! mark may be dropped there). Not followed yet: provider schema
+//! value that reads anything inside `nonsensitive(…)`, `issensitive(…)`,
+//! `can(…)` or `try(…)` is left alone (their results drop the mark). Not followed yet: provider schema
 //! attributes marked sensitive and called modules' sensitive outputs.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};

@@ -1,7 +1,8 @@
 //! Sensitive values reaching a root module's output (sensitive.rs):
 //! Terraform 1.11 `validate` says "Output refers to sensitive values" on
-//! the header of `o`, `s` and `via_local` below, and nothing of the others
-//! (checked with `terraform validate -json` on this module, 2026-12-07).
+//! the header of `o`, `s`, `via_local` and `cond` below, and nothing of the
+//! others (checked with `terraform validate -json` and `plan` on these
+//! outputs, 2026-12-07).
 
 use expect_test::{expect, Expect};
 
@@ -34,6 +35,11 @@ fn a_sensitive_value_reaching_a_root_output_not_marked_so() {
         output "via_local" { value = length(local.m) }
        #^^^^^^^^^^^^^^^^^^ error[sensitive-output]
         output "plain" { value = "a" }
+        output "can" { value = can(var.pw) }
+        output "try" { value = try(var.pw, "") }
+        output "is" { value = issensitive(var.pw) }
+        output "cond" { value = var.pw != "" ? "a" : "b" }
+       #^^^^^^^^^^^^^ error[sensitive-output]
     "#]]);
 }
 
