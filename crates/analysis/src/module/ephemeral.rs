@@ -53,7 +53,7 @@ pub(super) struct Reads {
     /// read inside a call whose result drops that mark, see [`SHIELDS`].)
     pub(super) sensitive_call: bool,
     pub(super) shielded: bool,
-    nonsensitive: u8,
+    nonsensitive: u32,
 }
 
 impl Reads {
@@ -110,10 +110,10 @@ impl Visit for Reads {
         self.sensitive_call |= name == "sensitive" && self.nonsensitive == 0;
         self.shielded |= shields;
         self.dropped += usize::from(drops);
-        self.nonsensitive = self.nonsensitive.saturating_add(u8::from(shields));
+        self.nonsensitive += u32::from(shields);
         visit::visit_func_call(self, call);
         self.dropped -= usize::from(drops);
-        self.nonsensitive -= u8::from(shields);
+        self.nonsensitive -= u32::from(shields);
     }
 }
 

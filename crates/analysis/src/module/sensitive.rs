@@ -41,6 +41,11 @@ const MESSAGE: &str = "output refers to sensitive values: Terraform requires tha
 /// sensitive mark and that is not declared `sensitive = true`.
 pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a Facts>) -> Vec<Vec<Diagnostic>> {
     let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
+    // An override file may declare an output sensitive (or replace its
+    // value): not followed, so nothing is said.
+    if docs.iter().any(|d| super::overrides::is_override(&d.file.path)) {
+        return out;
+    }
     let all = || {
         docs.iter()
             .enumerate()
