@@ -146,6 +146,7 @@ pub fn prepare(args: &CommonArgs) -> Result<Prepared, IoFailure> {
         exclude,
         stdin,
         tree: Some(tree.clone()),
+        severity: config.severity.iter().cloned().collect(),
     };
     Ok(Prepared { request, severity: config.severity })
 }
@@ -406,7 +407,7 @@ fn print_failures(failures: &[IoFailure]) {
 }
 
 pub fn check(args: CheckArgs) -> u8 {
-    let prepared = match prepare(&args.common) {
+    let mut prepared = match prepare(&args.common) {
         Ok(p) => p,
         Err(f) => {
             print_failures(&[f]);
@@ -418,9 +419,10 @@ pub fn check(args: CheckArgs) -> u8 {
     if prepared.request.stdin.as_ref().is_some_and(|s| prepared.request.exclude.matches(&s.path)) {
         return 0;
     }
-    let (reports, failures) = run_request(&prepared.request, !args.quiet);
     // The command line's overrides after the configuration's: they win.
     let overrides: BTreeMap<Code, Option<Severity>> = prepared.severity.iter().chain(&args.severity).cloned().collect();
+    prepared.request.severity = overrides.clone();
+    let (reports, failures) = run_request(&prepared.request, !args.quiet);
     print_failures(&failures);
     let (lines, counts) = match args.common.format {
         // The log also records the files that could not be read.

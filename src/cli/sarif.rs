@@ -55,6 +55,7 @@ fn rule_text(code: Code) -> &'static str {
         Code::NoSchema => {
             "A provider whose resources the module uses, in none of the provider schemas read: they are untyped."
         }
+        Code::SensitiveOutput => "A root module output, not marked sensitive, whose value is sensitive.",
     }
 }
 

@@ -1,7 +1,7 @@
 """Code actions in a real client (issue 44 items 3-4, issue 48 item 4;
 docs/spec/lsp.md "Code actions"): a missing variable declared in the
 module's `variables.tf` (not open) with the type its use expects, an
-unused local removed, and the variables of a file moved to a
+unused local removed, the missing arguments of a module call added, and the variables of a file moved to a
 `variables.tf` the action creates. The client is VS Code's capabilities
 (`documentChanges`, file creation)."""
 
@@ -74,6 +74,23 @@ async def test_a_missing_variable_is_declared_in_variables_tf(client, tmp_path):
     assert created == [] and list(edits) == [uri(tmp_path / "variables.tf")], edits
     fixed = apply(variables, edits[uri(tmp_path / "variables.tf")])
     assert fixed == variables + '\nvariable "name" {\n  type = string\n}\n', fixed
+
+
+async def test_a_missing_argument_of_a_module_call_is_added(client, tmp_path):
+    main = 'module "net" {\n  source = "./net"\n}\n'
+    net = 'variable "name" { type = string }\nvariable "zones" { type = list(string) }\n'
+    files = {"main.tf": main, "net/main.tf": net}
+    (tmp_path / "net").mkdir(parents=True)
+    actions = await actions_at(client, tmp_path, files, 0, 0, 12)
+    action = actions['Add argument `zones = []`']
+    assert action.kind == types.CodeActionKind.QuickFix
+    assert action.diagnostics and action.diagnostics[0].code == "missing-argument"
+    edits, _ = changes(action)
+    fixed = apply(main, edits[uri(tmp_path / "main.tf")])
+    assert fixed == 'module "net" {\n  source = "./net"\n  zones = []\n}\n', fixed
+    edits, _ = changes(actions["Add all 2 missing arguments"])
+    fixed = apply(main, edits[uri(tmp_path / "main.tf")])
+    assert fixed == 'module "net" {\n  source = "./net"\n  name = ""\n  zones = []\n}\n', fixed
 
 
 async def test_an_unused_local_is_not_offered_while_the_lint_is_off(client, tmp_path):

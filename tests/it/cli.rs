@@ -194,6 +194,12 @@ fn severity_overrides_each_code() {
     );
     // The last override of a code wins.
     assert_eq!(run_with(&["unsafe-conversion=off", "unsafe-conversion=error"]).0, Some(1));
+    // A lint off by default is computed once a severity names it (issue
+    // 44.3: only then, `Memo::set_lints`), and only it is shown.
+    let (status, got) = run_with(&["unused-local=warning"]);
+    assert_eq!(status, Some(0));
+    assert!(got.contains(&pair("unused-local", "warning")), "{got:?}");
+    assert!(!got.iter().any(|(c, _)| c == "unused-variable"), "{got:?}");
 
     // An error turned off or down no longer fails the run, and the summary
     // counts what is printed.

@@ -1201,3 +1201,6 @@ mod guards;
 /// The lints of unused declarations (analysis.md §5.1).
 #[path = "diagnostics/unused.rs"]
 mod unused;
+
+#[path = "diagnostics/sensitive.rs"]
+mod sensitive;

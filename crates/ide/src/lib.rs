@@ -3,6 +3,7 @@
 //! types. One file per feature; what several share is here.
 
 mod actions;
+mod add_argument;
 mod code_lens;
 mod completion;
 mod count_to_for_each;
@@ -29,6 +30,7 @@ mod signature;
 pub mod workspace_symbols;
 
 pub use actions::{Action, ActionKind, FileEdit};
+pub use add_argument::{add_arguments, mark_sensitive};
 pub use code_lens::{caller_count, reference_counts, Caller, ReferenceCount};
 pub use completion::{completion, Completion, CompletionKind, CompletionList, NAME_LIMIT};
 pub use count_to_for_each::count_to_for_each;

@@ -399,3 +399,168 @@ output "other" { value = 1 }
     "#]]
     .assert_eq(&got);
 }
+
+/// Every action adding a missing argument of the cursor's module's calls
+/// (issue 44.4), each applied.
+fn add_arguments(text: &str, expect: Expect) {
+    let f = Fixture::parse(text);
+    let a = f.analyse();
+    let ds: Vec<_> = a.analysis.diagnostics[a.doc].iter().filter(|d| d.code.as_str() == "missing-argument").collect();
+    let actions = ide::add_arguments(&ds, &a.docs, a.doc, a.memo.context());
+    let out: String = actions.into_iter().map(|x| applied(&f, Some(x))).collect();
+    expect.assert_eq(if out.is_empty() { "no action\n" } else { &out });
+}
+
+/// A placeholder of each variable's declared type, indented as the
+/// block's arguments, before its closing brace; "add all" when several.
+#[test]
+fn a_missing_argument_of_a_module_call_is_added_with_a_placeholder() {
+    add_arguments(
+        r#"
+//- main.tf
+module "net" {
+    source = "./net"
+}
+//- net/main.tf
+variable "name" { type = string }
+variable "n" { type = number }
+variable "on" { type = bool }
+variable "zones" { type = list(string) }
+variable "tags" { type = map(string) }
+variable "cfg" {
+  type = object({ a = string, b = optional(number), c = tuple([number, bool]) })
+}
+variable "x" {}
+variable "y" {
+  nullable = false
+}
+variable "ok" {
+  type    = string
+  default = "set"
+}
+"#,
+        expect![[r#"
+            Add argument `name = ""` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                name = ""
+            }
+            Add argument `n = 0` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                n = 0
+            }
+            Add argument `on = false` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                on = false
+            }
+            Add argument `zones = []` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                zones = []
+            }
+            Add argument `tags = {}` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                tags = {}
+            }
+            Add argument `cfg = { a = "", c = [0, false] }` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                cfg = { a = "", c = [0, false] }
+            }
+            Add argument `x = null` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                x = null
+            }
+            Add argument `y = ""` (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                y = ""
+            }
+            Add all 8 missing arguments (QuickFix)
+            //- main.tf
+            module "net" {
+                source = "./net"
+                name = ""
+                n = 0
+                on = false
+                zones = []
+                tags = {}
+                cfg = { a = "", c = [0, false] }
+                x = null
+                y = ""
+            }
+        "#]],
+    );
+}
+
+/// A one-line call is opened up; a nested call keeps its indentation.
+#[test]
+fn a_missing_argument_opens_a_one_line_call() {
+    add_arguments(
+        r#"
+//- main.tf
+module "net" { source = "./net" }
+//- net/main.tf
+variable "name" { type = string }
+"#,
+        expect![[r#"
+            Add argument `name = ""` (QuickFix)
+            //- main.tf
+            module "net" {
+              source = "./net"
+              name = ""
+            }
+        "#]],
+    );
+    add_arguments(
+        r#"
+//- main.tf
+module "net" {
+  source = "./net"
+  other  = 1 }
+//- net/main.tf
+variable "name" { type = string }
+variable "other" { type = number }
+"#,
+        expect![[r#"
+            no action
+        "#]],
+    );
+}
+
+/// The quick fix of a sensitive value reaching a root output: the output
+/// is declared sensitive (a one-line block opened up).
+#[test]
+fn an_output_of_a_sensitive_value_is_marked_sensitive() {
+    let f = Fixture::parse(
+        "variable \"pw\" {\n  type      = string\n  sensitive = true\n}\noutput \"o\" { value = var.pw }\n",
+    );
+    let a = f.analyse();
+    let d = a.analysis.diagnostics[a.doc].iter().find(|d| d.code.as_str() == "sensitive-output").cloned();
+    let action = d.and_then(|d| ide::mark_sensitive(&d, &a.docs, a.doc));
+    expect![[r#"
+        Add `sensitive = true` (QuickFix)
+        //- main.tf
+        variable "pw" {
+          type      = string
+          sensitive = true
+        }
+        output "o" {
+          value = var.pw
+          sensitive = true
+        }
+    "#]]
+    .assert_eq(&applied(&f, action));
+}

@@ -44,6 +44,9 @@ pub struct Request {
     /// Where the run reads ([`crate::confine`]; none: the checked paths'
     /// repositories, [`Tree::for_paths`]).
     pub tree: Option<Arc<Tree>>,
+    /// The severities the run shows (the configuration's and the command
+    /// line's): a lint no severity turns on is not computed.
+    pub severity: std::collections::BTreeMap<syntax::diagnostic::Code, Option<syntax::diagnostic::Severity>>,
 }
 
 /// A file's text read from stdin and the path it stands for.
@@ -322,8 +325,11 @@ pub fn run(req: &Request, progress: &dyn Progress) -> (Vec<FileReport>, Vec<IoFa
     progress.start(modules.values().map(Vec::len).sum());
     let modules: Vec<&Vec<PathBuf>> = modules.values().collect();
     let settings = settings(args.dialect, schemas, &paths, &args.provider_schemas, &args.package_schemas);
-    let settings =
-        Settings { session: Arc::new(Session { tree: tree.clone(), ..(*settings.session).clone() }), ..settings };
+    let settings = Settings {
+        session: Arc::new(Session { tree: tree.clone(), ..(*settings.session).clone() }),
+        severity: args.severity.clone(),
+        ..settings
+    };
     let results = check_modules_with(&modules, &settings, progress, stdin);
     let mut reports = Vec::new();
     for (r, f) in results {

@@ -207,6 +207,7 @@ impl Graph {
     /// Brings the module's memo up to what its calls now lead to. Runs off
     /// the message loop (it may read and analyse called modules).
     pub fn prepare(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        memo.set_lints(syntax::diagnostic::unused_lints_on(&sources.settings.severity));
         self.files_may_have_changed(sources, docs, memo);
         self.prepare_calls(sources, docs, memo);
         // OpenTofu's symbol libraries: the `.sym.hcl` files of the module's

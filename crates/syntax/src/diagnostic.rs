@@ -79,6 +79,7 @@ codes! {
     UnusedData = "unused-data", Warning;
     UnusedProvider = "unused-provider", Warning;
     NoSchema = "no-schema", Hint;
+    SensitiveOutput = "sensitive-output", Error;
 }
 
 impl Code {
@@ -87,8 +88,18 @@ impl Code {
     /// severity is set for them (`--severity unused-variable=warning`,
     /// the configuration file, the editor's settings).
     pub fn on_by_default(self) -> bool {
-        !matches!(self, Code::UnusedVariable | Code::UnusedLocal | Code::UnusedData | Code::UnusedProvider)
+        !UNUSED_LINTS.contains(&self)
     }
+}
+
+/// The lints of unused declarations (analysis.md §5.1).
+pub const UNUSED_LINTS: [Code; 4] = [Code::UnusedVariable, Code::UnusedLocal, Code::UnusedData, Code::UnusedProvider];
+
+/// Whether the settings `severity` (a severity per code, `None`: off)
+/// show one of [`UNUSED_LINTS`]: only then are they computed
+/// (`analysis::Memo::set_lints`).
+pub fn unused_lints_on(severity: &std::collections::BTreeMap<Code, Option<Severity>>) -> bool {
+    UNUSED_LINTS.iter().any(|c| severity.get(c).map_or(c.on_by_default(), Option::is_some))
 }
 
 impl fmt::Display for Code {

@@ -40,7 +40,7 @@ use syntax::Dialect;
 
 /// What an expression reads that may be ephemeral.
 #[derive(Default)]
-struct Reads {
+pub(super) struct Reads {
     vars: HashSet<String>,
     locals: HashSet<String>,
     /// `module.NAME.OUTPUT` (or `module.NAME` whole: `None`).
@@ -49,6 +49,22 @@ struct Reads {
     always: bool,
     /// Inside `ephemeralasnull(…)`, which drops the mark.
     dropped: usize,
+    /// (For sensitive.rs: a `sensitive(…)` call, and whether anything is
+    /// read inside a call whose result drops that mark, see [`SHIELDS`].)
+    pub(super) sensitive_call: bool,
+    pub(super) shielded: bool,
+    nonsensitive: u32,
+}
+
+impl Reads {
+    /// The variables it reads (outside `ephemeralasnull`).
+    pub(super) fn vars(&self) -> impl Iterator<Item = &str> {
+        self.vars.iter().map(String::as_str)
+    }
+    /// The locals it reads (outside `ephemeralasnull`).
+    pub(super) fn locals(&self) -> impl Iterator<Item = &str> {
+        self.locals.iter().map(String::as_str)
+    }
 }
 
 fn attr(op: Option<&hcl_edit::Decorated<TraversalOperator>>) -> Option<&str> {
@@ -60,6 +76,7 @@ fn attr(op: Option<&hcl_edit::Decorated<TraversalOperator>>) -> Option<&str> {
 
 impl Visit for Reads {
     fn visit_traversal(&mut self, t: &Traversal) {
+        self.shielded |= self.nonsensitive > 0;
         if let (Expression::Variable(root), 0) = (&t.expr, self.dropped) {
             let first = attr(t.operators.first());
             match (root.value().as_str(), first) {
@@ -87,12 +104,23 @@ impl Visit for Reads {
     }
 
     fn visit_func_call(&mut self, call: &FuncCall) {
-        let drops = !call.name.is_namespaced() && call.name.name.value().as_str() == "ephemeralasnull";
+        let name = if call.name.is_namespaced() { "" } else { call.name.name.value().as_str() };
+        let drops = name == "ephemeralasnull";
+        let shields = SHIELDS.contains(&name);
+        self.sensitive_call |= name == "sensitive" && self.nonsensitive == 0;
+        self.shielded |= shields;
         self.dropped += usize::from(drops);
+        self.nonsensitive += u32::from(shields);
         visit::visit_func_call(self, call);
         self.dropped -= usize::from(drops);
+        self.nonsensitive -= u32::from(shields);
     }
 }
+
+/// The functions whose result does not carry the sensitive mark of their
+/// arguments (Terraform 1.11 `validate` and `plan`, checked: an output of
+/// `can(var.s)`, `try(var.s, "")` or `issensitive(var.s)` is accepted).
+const SHIELDS: [&str; 4] = ["nonsensitive", "issensitive", "can", "try"];
 
 fn reads(e: &Expression) -> Reads {
     let mut r = Reads::default();
@@ -129,7 +157,12 @@ pub(super) fn applies(docs: &[Document], dialect: Dialect, context: &Context) ->
 pub(super) struct Facts {
     /// Variables declared `ephemeral = true`.
     vars: Vec<String>,
-    locals: Vec<(String, Reads)>,
+    pub(super) locals: Vec<(String, Reads)>,
+    /// Variables declared `sensitive = true` (sensitive.rs).
+    pub(super) sensitive_vars: Vec<String>,
+    /// Outputs not declared `sensitive = true`: header (`output "x"`),
+    /// what the value reads (sensitive.rs).
+    pub(super) plain_outputs: Vec<(Range<usize>, Reads)>,
     /// Name, declared `ephemeral = true`, the value's range, what it reads.
     outputs: Vec<(String, bool, Range<usize>, Reads)>,
     /// Module calls: name, then each argument.
@@ -155,7 +188,14 @@ pub(super) fn facts(body: &Body) -> Facts {
     for b in body.blocks() {
         let label = |i: usize| b.labels.get(i).map(super::decls::label_text).unwrap_or("").to_owned();
         match b.ident.value().as_str() {
-            "variable" if literal_true(&b.body, "ephemeral") => f.vars.push(label(0)),
+            "variable" => {
+                if literal_true(&b.body, "ephemeral") {
+                    f.vars.push(label(0));
+                }
+                if literal_true(&b.body, "sensitive") {
+                    f.sensitive_vars.push(label(0));
+                }
+            }
             "locals" => {
                 for a in b.body.attributes() {
                     f.locals.push((a.key.value().to_string(), reads(&a.value)));
@@ -164,11 +204,19 @@ pub(super) fn facts(body: &Body) -> Facts {
             "output" => {
                 let ephemeral = literal_true(&b.body, "ephemeral");
                 let end = b.labels.last().and_then(|l| l.span()).or_else(|| b.ident.span());
-                if let (true, Some(start), Some(end)) = (ephemeral, b.ident.span(), end) {
+                if let (true, Some(start), Some(end)) = (ephemeral, b.ident.span(), end.clone()) {
                     f.ephemeral_outputs.push((label(0), start.start..end.end));
                 }
                 let Some(a) = b.body.get_attribute("value") else { continue };
                 let Some(r) = range(&a.value) else { continue };
+                // (Any `sensitive` argument but a literal `false` leaves it to Terraform.)
+                let sensitive = b
+                    .body
+                    .get_attribute("sensitive")
+                    .is_some_and(|a| !matches!(&a.value, Expression::Bool(v) if !*v.value()));
+                if let (false, Some(start), Some(end)) = (sensitive, b.ident.span(), end) {
+                    f.plain_outputs.push((start.start..end.end, reads(&a.value)));
+                }
                 f.outputs.push((label(0), ephemeral, r, reads(&a.value)));
             }
             "terraform" => {

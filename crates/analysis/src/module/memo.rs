@@ -82,6 +82,9 @@ pub struct Memo {
     pub(super) libraries_seen: Arc<[(String, String)]>,
     /// The library the module's own `.sym.hcl` files make.
     pub(super) own_library: Option<Arc<super::symbol_libraries::Library>>,
+    /// The lints of unused declarations are off (no setting turns one
+    /// on): their facts are not gathered (see [`Memo::set_lints`]).
+    pub(super) lints_off: bool,
 }
 
 pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
@@ -221,6 +224,21 @@ impl Memo {
     /// last one unchanged, and its items that read them check them again.
     pub fn reread_files(&mut self) {
         if self.last.as_ref().is_some_and(|l| l.reads_files) {
+            self.last = None;
+        }
+    }
+
+    /// Whether the lints of unused declarations (analysis.md §5.1) are
+    /// computed: off, their per-item facts (a name and range per local,
+    /// variable, data source) are neither gathered nor kept — ~10 bytes of
+    /// heap per source byte of a module of locals (tests/memory.rs). On by
+    /// default, as analysing a module without settings reports them all;
+    /// the project layer sets it from the severities. A change forgets the
+    /// facts and the last analysis (its passes ran the other way).
+    pub fn set_lints(&mut self, on: bool) {
+        if self.lints_off == on {
+            self.lints_off = !on;
+            self.facts.clear();
             self.last = None;
         }
     }

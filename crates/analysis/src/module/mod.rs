@@ -78,6 +78,7 @@ pub mod terragrunt_stack;
 pub(crate) use decls::{label_text, literal_key};
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
+mod sensitive;
 mod terragrunt_dependency;
 pub mod terragrunt_generate;
 mod terragrunt_merge;
@@ -697,7 +698,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         nodes.settled().sort_by_key(|n| n.range.start);
     }
     overrides::settle(docs, &mut out.diagnostics);
-    let found = passes::run(docs, &env.context, &mut memo.facts);
+    let found = passes::run(docs, &env.context, &mut memo.facts, !memo.lints_off);
     for (all, more) in out.diagnostics.iter_mut().zip(&found.diagnostics) {
         if !more.is_empty() {
             all.extend(more.iter().cloned());

@@ -18,7 +18,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
 use super::{
-    duplicates, ephemeral, module_dialect, noschema, unused, versions, Document, FileKind, Item, ItemId, Kept,
+    duplicates, ephemeral, module_dialect, noschema, sensitive, unused, versions, Document, FileKind, Item, ItemId,
+    Kept,
 };
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
@@ -47,35 +48,44 @@ pub(super) struct Found {
 
 /// The words without which no pass applies to a module whose calls lead
 /// to no ephemeral output ([`versions::bounded`], [`ephemeral::applies`]).
-const WORDS: [&str; 3] = ["required_version", "ephemeral", "terraform.applying"];
+const WORDS: [&str; 4] = ["required_version", "ephemeral", "terraform.applying", "sensitive"];
 
 /// [`run`] after a patch: skipped when no pass applied before and the
 /// edited items say none of [`WORDS`] (nor do the calls lead to an
 /// ephemeral output): then none applies now either, and the three scans of
 /// every document's text that would tell so (~1 ms at 10 MB) are saved.
-pub(super) fn rerun(docs: &[Document], context: &Context, facts: &mut Facts, before: &Found, edited: &str) -> Found {
+pub(super) fn rerun(
+    docs: &[Document],
+    context: &Context,
+    facts: &mut Facts,
+    before: &Found,
+    edited: &str,
+    unused_on: bool,
+) -> Found {
     let dialect = module_dialect(docs);
     let marks = ephemeral::applies(&[], dialect, context) || duplicates::applies(docs, dialect);
     if before.applied || marks || WORDS.iter().any(|w| has(edited, w)) {
-        return run(docs, context, facts);
+        return run(docs, context, facts, unused_on);
     }
     Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false }
 }
 
 /// Runs the passes that apply to the module (none: nothing found, no
-/// tree walked).
-pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Found {
+/// tree walked). `unused_on`: whether the lints of unused declarations
+/// are computed (else their facts are not gathered, [`super::Memo::set_lints`]).
+pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unused_on: bool) -> Found {
     let dialect = module_dialect(docs);
     let bounded = versions::bounded(docs, dialect);
     let marked = ephemeral::applies(docs, dialect, context);
     let named = duplicates::applies(docs, dialect);
     let lints = dialect.is_terraform() && docs.iter().any(|d| d.file.kind == FileKind::Terraform);
-    if !bounded && !marked && !named && !lints {
+    let secret = sensitive::applies(docs, dialect, context);
+    if !bounded && !marked && !named && !lints && !secret {
         return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
         for item in doc.items.iter() {
-            facts.entry(item.id).or_insert_with(|| Arc::new(read(doc, item)));
+            facts.entry(item.id).or_insert_with(|| Arc::new(read(doc, item, unused_on)));
         }
     }
     let get = |item: &Item| facts.get(&item.id);
@@ -97,9 +107,16 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         }
         addresses = a;
     }
-    if lints {
-        for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
+    if secret {
+        for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, |i| get(i).map(|f| &f.ephemeral))) {
             all.extend(more);
+        }
+    }
+    if lints {
+        if unused_on {
+            for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
+                all.extend(more);
+            }
         }
         let found = noschema::check(docs, context, |i| get(i).map(|f| &f.noschema));
         for (all, more) in diagnostics.iter_mut().zip(found) {
@@ -119,14 +136,15 @@ pub(super) fn has(text: &str, word: &str) -> bool {
     memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some()
 }
 
-/// An item's facts, from its tree (none for a broken item).
-fn read(doc: &Document, item: &Item) -> ItemFacts {
+/// An item's facts, from its tree (none for a broken item; no unused
+/// facts unless `unused_on`).
+fn read(doc: &Document, item: &Item, unused_on: bool) -> ItemFacts {
     match item.body(&doc.file.text) {
         Some(body) => ItemFacts {
             versions: versions::facts(&body),
             ephemeral: ephemeral::facts(&body),
             duplicates: duplicates::facts(&body),
-            unused: unused::facts(&body),
+            unused: if unused_on { unused::facts(&body) } else { unused::Facts::default() },
             noschema: noschema::facts(&body),
         },
         None => ItemFacts {

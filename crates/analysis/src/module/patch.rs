@@ -531,7 +531,7 @@ impl Memo {
             (Some(a), Some(b)) => doc.file.text.get(a.range.start..b.range.end).unwrap_or(""),
             _ => "",
         };
-        let found = super::passes::rerun(docs, &env.context, &mut self.facts, &before, edited);
+        let found = super::passes::rerun(docs, &env.context, &mut self.facts, &before, edited, !self.lints_off);
         super::passes::settle(&mut analysis.diagnostics, &mut kept, &before.diagnostics, &found.diagnostics);
         if *analysis.ephemeral != found.ephemeral {
             analysis.ephemeral = found.ephemeral.clone().into();

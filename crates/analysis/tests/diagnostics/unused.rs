@@ -173,3 +173,21 @@ fn deliberate_declarations_are_not_reported() {
         }
     "#]]);
 }
+
+/// Off (no severity turns one on: the project layer says so with
+/// `Memo::set_lints`), the lints are not computed; turned on again, the
+/// same memo computes them (the facts it did not gather are gathered then).
+#[test]
+fn lints_off_are_not_computed_and_come_back_when_turned_on() {
+    let f = fixture::Fixture::parse("locals {\n  spare = 1\n}\nvariable \"v\" {}\n");
+    let mut a = f.analyse();
+    let unused = |m: &mut hcl_types_analysis::Memo| {
+        let analysis = m.analysis(&a.docs);
+        analysis.diagnostics[0].iter().filter(|d| fixture::is_unused_lint(d)).count()
+    };
+    assert_eq!(unused(&mut a.memo), 2, "on without settings");
+    a.memo.set_lints(false);
+    assert_eq!(unused(&mut a.memo), 0, "off");
+    a.memo.set_lints(true);
+    assert_eq!(unused(&mut a.memo), 2, "on again");
+}

@@ -1,6 +1,7 @@
 //! `textDocument/codeAction`: quick fixes of the diagnostics in the range
 //! (`ide::type_fix`'s certain fixes, the removal of an unused declaration,
-//! the declaration of a missing variable) and the refactorings at the
+//! the declaration of a missing variable, the missing arguments of a
+//! module call) and the refactorings at the
 //! range (lsp.md, "Code actions"). A missing `type` (or `type = any`) is
 //! fixed with the type of every value the variable receives, callers'
 //! arguments included, and an unused variable a caller sets is not
@@ -56,6 +57,8 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
             in_range.iter().filter_map(|d| ide::remove_unused(d, docs, doc, &callers)).collect();
         let mut memo = snap.memo();
         actions.extend(in_range.iter().filter_map(|d| ide::declare_variable(d, docs, doc, &mut memo)));
+        actions.extend(ide::add_arguments(&in_range, docs, doc, memo.context()));
+        actions.extend(in_range.iter().filter_map(|d| ide::mark_sensitive(d, docs, doc)));
         actions.extend(ide::extract_local(docs, doc, start..end, &mut memo));
         actions.extend(ide::count_to_for_each(docs, doc, start, &mut memo));
         drop(memo);
