@@ -58,6 +58,7 @@ mod passes;
 mod patch;
 mod pcl_range;
 mod policy;
+mod provider_refs;
 mod provider_requirements;
 pub mod pulumi_hcl;
 mod readers;

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
 use super::{
-    duplicates, ephemeral, module_dialect, noschema, unused, versions, Document, FileKind, Item, ItemId, Kept,
+    duplicates, ephemeral, module_dialect, noschema, provider_refs, unused, versions, Document, FileKind, Item, ItemId, Kept,
 };
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
@@ -28,6 +28,7 @@ pub(super) struct ItemFacts {
     versions: versions::Facts,
     ephemeral: ephemeral::Facts,
     duplicates: duplicates::Facts,
+    provider_refs: provider_refs::Facts,
     unused: unused::Facts,
     noschema: noschema::Facts,
 }
@@ -88,6 +89,10 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         for (all, more) in diagnostics.iter_mut().zip(found) {
             all.extend(more);
         }
+        let found = provider_refs::check(docs, |i| get(i).map(|f| &f.provider_refs));
+        for (all, more) in diagnostics.iter_mut().zip(found) {
+            all.extend(more);
+        }
     }
     let mut addresses = Vec::new();
     if marked {
@@ -126,6 +131,7 @@ fn read(doc: &Document, item: &Item) -> ItemFacts {
             versions: versions::facts(&body),
             ephemeral: ephemeral::facts(&body),
             duplicates: duplicates::facts(&body),
+            provider_refs: provider_refs::facts(&body),
             unused: unused::facts(&body),
             noschema: noschema::facts(&body),
         },
@@ -133,6 +139,7 @@ fn read(doc: &Document, item: &Item) -> ItemFacts {
             versions: Vec::new(),
             ephemeral: ephemeral::Facts::default(),
             duplicates: Vec::new(),
+            provider_refs: provider_refs::Facts::default(),
             unused: unused::Facts::default(),
             noschema: noschema::Facts::default(),
         },

@@ -55,6 +55,7 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
     match ident {
         "resource" | "data" | "ephemeral" | "module" => {
             super::meta_arguments::block(inf, b, ident, dialect);
+            super::provider_refs::block(inf, b, ident);
             instances(inf, b, ident)
         }
         "provider" => super::meta_arguments::provider_name(inf, b),
