@@ -18,7 +18,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
 use super::{
-    duplicates, ephemeral, module_dialect, noschema, provider_refs, unused, versions, Document, FileKind, Item, ItemId, Kept,
+    duplicates, ephemeral, module_dialect, noschema, provider_refs, unused, versions, Document, FileKind, Item, ItemId,
+    Kept,
 };
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;

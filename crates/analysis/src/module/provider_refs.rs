@@ -173,7 +173,8 @@ pub(super) fn facts(body: &Body) -> Facts {
                     for a in rp.body.attributes() {
                         let Expression::Object(o) = &a.value else { continue };
                         for (key, value) in o.iter() {
-                            let named = matches!(key, ObjectKey::Ident(i) if i.value().as_str() == "configuration_aliases");
+                            let named =
+                                matches!(key, ObjectKey::Ident(i) if i.value().as_str() == "configuration_aliases");
                             let Expression::Array(list) = value.expr() else { continue };
                             if named {
                                 f.declared.extend(list.iter().filter_map(aliased).map(Into::into));
@@ -216,7 +217,8 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
             .filter(|(_, d)| d.file.kind == FileKind::Terraform)
             .flat_map(|(i, d)| d.items.iter().map(move |item| (i, item)))
     };
-    let declared: HashSet<&str> = items().filter_map(|(_, item)| facts(item)).flat_map(|f| f.declared.iter().map(|d| &**d)).collect();
+    let declared: HashSet<&str> =
+        items().filter_map(|(_, item)| facts(item)).flat_map(|f| f.declared.iter().map(|d| &**d)).collect();
     let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
     for (i, item) in items() {
         for (key, r) in facts(item).into_iter().flat_map(|f| f.used.iter()) {

@@ -58,8 +58,12 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
             super::provider_refs::block(inf, b, ident);
             instances(inf, b, ident)
         }
-        "provider" => super::meta_arguments::provider_name(inf, b),
+        "provider" => super::meta_arguments::provider(inf, b),
+        "check" => super::meta_arguments::check(inf, b),
         "locals" | "output" => {
+            if ident == "output" {
+                super::meta_arguments::output(inf, b);
+            }
             let scope = Scope { count: false, each: false, this: false };
             walk(inf, &b.body, scope, ident);
         }
