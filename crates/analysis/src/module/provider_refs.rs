@@ -177,7 +177,9 @@ pub(super) fn facts(body: &Body) -> Facts {
                                 matches!(key, ObjectKey::Ident(i) if i.value().as_str() == "configuration_aliases");
                             let Expression::Array(list) = value.expr() else { continue };
                             if named {
-                                f.declared.extend(list.iter().filter_map(aliased).map(Into::into));
+                                // (Quoted, an alias is an error, and declares nothing.)
+                                let refs = list.iter().filter(|e| !matches!(e, Expression::String(_)));
+                                f.declared.extend(refs.filter_map(aliased).map(Into::into));
                             }
                         }
                     }

@@ -60,6 +60,7 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
         "provider" => super::meta_arguments::provider(inf, b),
         "check" => super::meta_arguments::check(inf, b),
+        "terraform" => super::requirement_rules::block(inf, b),
         "locals" | "output" => {
             if ident == "output" {
                 super::meta_arguments::output(inf, b);
