@@ -151,7 +151,7 @@ def duplicate(r, m):
 def load_fault(r, m):
     """A fault the configuration loader reports."""
     kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition",
-                     "provider", "block", "requirements"])
+                     "provider", "block", "requirements", "address"])
     if kind == "meta":
         return meta_fault(r, m)
     if kind == "provider":
@@ -160,6 +160,8 @@ def load_fault(r, m):
         return block_fault(r, m)
     if kind == "requirements":
         return requirements_fault(r, m)
+    if kind == "address":
+        return address_fault(r, m)
     if kind == "condition":
         return condition_fault(r, m)
     if kind == "duplicate":
@@ -250,8 +252,15 @@ def block_fault(r, m):
     """A block type or argument the loader reserves or refuses: `locals` in
     a resource, reserved provider arguments, an output's postcondition, a
     check's data source with `count`, `for_each`, `lifecycle` or a second one."""
-    kind = r.choice(["locals", "provider", "postcondition", "check_data"])
-    if kind == "locals":
+    kind = r.choice(["locals", "provider", "postcondition", "check_data", "storage", "provider_meta"])
+    if kind == "storage":
+        # A backend and a cloud block (each in either file, in either order).
+        for block in r.sample([['  backend "local" {}'], ["  cloud {", '    organization = "o"', "  }"]], r.randint(1, 2)):
+            m.add(["terraform {"] + block + ["}"])
+    elif kind == "provider_meta":
+        for _ in range(r.randint(1, 2)):
+            m.add(["terraform {", f'  provider_meta "{r.choice(["terraform", "terraform", "other"])}" {{', "  }", "}"])
+    elif kind == "locals":
         if r.random() < 0.5:
             m.add(resource(r, "res", "", None, ["  locals {", "  }"], lifecycle=False))
         else:
@@ -317,6 +326,47 @@ def requirements_fault(r, m):
     return f"requirements {kind}"
 
 
+# Addresses of `moved`, `import` and `removed` and references of
+# `depends_on`: static traversals (a quoted one is only deprecated in
+# `depends_on`).
+RESOURCE_ENDS = ["terraform_data.x", "terraform_data.x[0]", 'terraform_data.x["k"]', "module.m.terraform_data.x",
+                 '"terraform_data.x"', 'upper("x")', "terraform_data.x[var.v0]"]
+MODULE_ENDS = ["module.x", "module.x[0]", "module.x.module.y", '"module.x"']
+DEPENDS = ["terraform_data.r0", "var.v0", "local.l0", '"terraform_data.r0"', 'upper("a")', "terraform_data.r0[0]",
+           "var.v0[var.v0]"]
+# An attribute of an object: refused by the walk ("Invalid depends_on
+# reference", validateDependsOn), a fault of its phase.
+DEPENDS_PAST = ["terraform_data.r0.id", "var.v0.x", "local.l0.x", 'terraform_data.r0[0].output']
+
+
+def address_fault(r, m):
+    """An address or reference the loader rejects (or its valid form)."""
+    kind = r.choice(["moved", "import", "removed", "depends_on", "experiments"])
+    if kind == "moved":
+        ends = [r.choice(RESOURCE_ENDS + MODULE_ENDS) for _ in range(2)]
+        m.add(["moved {", f"  from = {ends[0]}", f"  to   = {ends[1]}", "}"])
+    elif kind == "import":
+        to = r.choice(["terraform_data.r0", '"terraform_data.r0"', "terraform_data.r0.id", 'upper("x")',
+                       "data.terraform_remote_state.x", "module.m"])
+        for _ in range(r.randint(1, 2)):
+            m.add(["import {", f"  to = {to}", '  id = "i"', "}"])
+    elif kind == "removed":
+        gone = r.choice(["terraform_data.gone", '"terraform_data.gone"', "module.gone"])
+        lines = ["removed {", f"  from = {gone}",
+                 "  lifecycle {", "    destroy = false", "  }"]
+        when = r.choice(["", "    when = destroy", "    when = create"])
+        if when or r.random() < 0.3:
+            lines += ['  provisioner "local-exec" {', '    command = "echo"'] + ([when] if when else []) + ["  }"]
+        m.add(lines + ["}"])
+    elif kind == "depends_on":
+        refs = ", ".join(r.sample(DEPENDS, r.randint(1, 3)))
+        m.add(resource(r, "dep", "", None, [f"  depends_on = [{refs}]"], lifecycle=False))
+    else:
+        experiment = r.choice(["foo", '"foo"', "module_variable_optional_attrs"])
+        m.add(["terraform {", f"  experiments = [{experiment}]", "}"])
+    return f"address {kind}"
+
+
 def condition_fault(r, m):
     """A condition that refers to nothing, a validation that does not test
     its variable, a check without assertions (or a valid form beside them)."""
@@ -338,10 +388,14 @@ def condition_fault(r, m):
 
 def walk_fault(r, m):
     """A fault only evaluation reports: count, each or self out of scope."""
-    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version"])
+    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version", "depends_past"])
     where = r.choice(["resource", "resource", "local", "output", "module"])
     if kind == "prerelease":
         m.add(["terraform {", f'  required_version = "{r.choice(PRERELEASES)}"', "}"])
+        return kind
+    if kind == "depends_past":
+        refs = r.sample(DEPENDS_PAST + ["terraform_data.r0", "var.v0"], r.randint(1, 2))
+        m.add(resource(r, "dep", "", None, [f"  depends_on = [{', '.join(refs)}]"], lifecycle=False))
         return kind
     if kind == "strict_version":
         m.add(["terraform {", "  required_providers {", "    terraform = {",

@@ -38,6 +38,7 @@ use syntax::Dialect;
 use types::value::Value;
 use types::{Kind, Strip, Type};
 
+mod address_rules;
 mod calls;
 mod changes;
 mod checks;

@@ -52,6 +52,7 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let ident = b.ident.value().as_str();
     names(inf, b, ident);
     super::conditions::block(inf, b, ident);
+    super::address_rules::block(inf, b, ident, dialect);
     match ident {
         "resource" | "data" | "ephemeral" | "module" => {
             super::meta_arguments::block(inf, b, ident, dialect);
