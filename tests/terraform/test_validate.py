@@ -23,6 +23,7 @@ cases at once. CI runs ORACLE_VALIDATE_CASES (default 1000) cases of seed
 ORACLE_VALIDATE_SEED (default 4401).
 """
 
+import json
 import os
 import random
 import re
@@ -59,6 +60,7 @@ class Module:
         self.files = {"main.tf": [], "other.tf": []}
         self.names = {"variable": [], "local": [], "output": [], "resource": [], "module": [], "check": []}
         self.resources = []  # (name, repetition)
+        self.json = {}  # file name -> the JSON syntax's object (.tf.json)
 
     def add(self, lines, file=None):
         file = file or ("main.tf" if self.r.random() < 0.7 else "other.tf")
@@ -66,7 +68,16 @@ class Module:
         blocks.insert(self.r.randint(0, len(blocks)), lines)
 
     def text(self):
-        return {f: "\n".join("\n".join(b) for b in blocks) + "\n" for f, blocks in self.files.items() if blocks}
+        files = {f: "\n".join("\n".join(b) for b in blocks) + "\n" for f, blocks in self.files.items() if blocks}
+        return files | {f: json.dumps(o, indent=2) + "\n" for f, o in self.json.items()}
+
+    def add_json(self, path, value):
+        """Merges `value`, the JSON syntax's object at `path` (a list of
+        keys), into a `.tf.json` file sorted before or after main.tf."""
+        o = self.json.setdefault(self.r.choice(["a.tf.json", "z.tf.json"]), {})
+        for key in path[:-1]:
+            o = o.setdefault(key, {})
+        o[path[-1]] = value
 
 
 def value(r, rep):
@@ -132,6 +143,14 @@ def background(r):
 def duplicate(r, m):
     kind = r.choice([k for k, v in m.names.items() if v])
     name = r.choice(m.names[kind])
+    if kind != "check" and r.random() < 0.3:
+        # In the JSON syntax (validate.md §1: duplicates across both).
+        path, value = {"variable": (["variable", name], {"type": "string", "default": "x"}),
+                       "local": (["locals", name], "again"), "output": (["output", name], {"value": 2}),
+                       "resource": (["resource", "terraform_data", name], {}),
+                       "module": (["module", name], {"source": "./child"})}[kind]
+        m.add_json(path, value)
+        return f"duplicate {kind} (JSON)"
     if kind == "variable":
         m.add(variable(name))
     elif kind == "local":

@@ -142,13 +142,16 @@ fn address(e: &Expression) -> Option<String> {
 /// `.tofu` file of the same name replaces.
 fn primary(path: &Path, docs: &[Document], dialect: Dialect) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    // (The JSON syntax, `.tf.json`, is read lowered to the native syntax.)
+    let json = if name.ends_with(".json") { ".json" } else { "" };
+    let name = name.strip_suffix(".json").unwrap_or(name);
     let tofu = name.ends_with(".tofu") && dialect == Dialect::OpenTofu;
     if super::overrides::is_override(path) || !(name.ends_with(".tf") || tofu) {
         return false;
     }
     match name.strip_suffix(".tf") {
         Some(stem) if dialect == Dialect::OpenTofu => {
-            let tofu = path.with_file_name(format!("{stem}.tofu"));
+            let tofu = path.with_file_name(format!("{stem}.tofu{json}"));
             !docs.iter().any(|d| d.file.path == tofu)
         }
         _ => true,
