@@ -34,7 +34,13 @@ pub(super) fn block(inf: &mut Infer, b: &Block, ident: &str) {
                 inf.report(Diagnostic::new(Code::CheckRule, r, msg));
             }
         }
-        "output" => rules(inf, &b.body),
+        // (An output's postcondition is not decoded: "Postconditions are
+        // not allowed", meta_arguments.rs.)
+        "output" => {
+            for c in b.body.get_blocks("precondition") {
+                rule(inf, &c.body, "precondition");
+            }
+        }
         "resource" | "data" | "ephemeral" => {
             for l in b.body.get_blocks("lifecycle") {
                 rules(inf, &l.body);

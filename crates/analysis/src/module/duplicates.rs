@@ -86,6 +86,14 @@ pub(super) fn facts(body: &Body) -> Facts {
                     Some(None) => {}
                 }
             }
+            // "Duplicate import configuration" (`appendFile`): one import
+            // per resource instance; one with `for_each` is left alone.
+            ("import", []) if b.body.get_attribute("for_each").is_none() => {
+                let to = b.body.get_attribute("to").map(|a| &a.value);
+                if let (Some(text), Some(r)) = (to.and_then(address), to.and_then(|e| e.span())) {
+                    push(format!("import.{text}"), r, false);
+                }
+            }
             ("locals", []) => {
                 for a in b.body.attributes() {
                     let name = a.key.value().as_str();
@@ -97,10 +105,11 @@ pub(super) fn facts(body: &Body) -> Facts {
             ("terraform", []) => {
                 for nested in b.body.blocks() {
                     let kind = nested.ident.value().as_str();
-                    if let (true, Some(r)) =
-                        (matches!(kind, "required_providers" | "backend" | "cloud"), header(nested))
-                    {
-                        push(kind.to_owned(), r, false);
+                    let Some(r) = header(nested) else { continue };
+                    match (kind, labels(nested).as_slice()) {
+                        ("required_providers" | "backend" | "cloud", _) => push(kind.to_owned(), r, false),
+                        ("provider_meta", [name]) => push(format!("provider_meta.{name}"), r, false),
+                        _ => {}
                     }
                 }
             }
@@ -110,18 +119,39 @@ pub(super) fn facts(body: &Body) -> Facts {
     out
 }
 
+/// A static address's text (`aws_instance.a["k"]`), if it is one.
+fn address(e: &Expression) -> Option<String> {
+    use hcl_edit::expr::TraversalOperator as Op;
+    let Expression::Traversal(t) = e else { return None };
+    let Expression::Variable(root) = &t.expr else { return None };
+    let mut text = root.value().to_string();
+    for o in &t.operators {
+        match o.value() {
+            Op::GetAttr(a) => text.push_str(&format!(".{}", a.value())),
+            Op::Index(Expression::Number(n)) => text.push_str(&format!("[{}]", n.value())),
+            Op::LegacyIndex(n) => text.push_str(&format!("[{}]", n.value())),
+            Op::Index(Expression::String(k)) => text.push_str(&format!("[{:?}]", k.value().as_str())),
+            _ => return None,
+        }
+    }
+    Some(text)
+}
+
 /// Whether Terraform (or OpenTofu) reads `path` as a primary file of the
 /// module: a `.tf` file that is no override file and, in OpenTofu, that no
 /// `.tofu` file of the same name replaces.
 fn primary(path: &Path, docs: &[Document], dialect: Dialect) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    // (The JSON syntax, `.tf.json`, is read lowered to the native syntax.)
+    let json = if name.ends_with(".json") { ".json" } else { "" };
+    let name = name.strip_suffix(".json").unwrap_or(name);
     let tofu = name.ends_with(".tofu") && dialect == Dialect::OpenTofu;
     if super::overrides::is_override(path) || !(name.ends_with(".tf") || tofu) {
         return false;
     }
     match name.strip_suffix(".tf") {
         Some(stem) if dialect == Dialect::OpenTofu => {
-            let tofu = path.with_file_name(format!("{stem}.tofu"));
+            let tofu = path.with_file_name(format!("{stem}.tofu{json}"));
             !docs.iter().any(|d| d.file.path == tofu)
         }
         _ => true,
@@ -146,6 +176,7 @@ pub(super) fn check<'a>(
         .collect();
     order.sort_by(|&a, &b| docs[a].file.path.file_name().cmp(&docs[b].file.path.file_name()));
     let mut first: HashMap<&str, (usize, Range<usize>)> = HashMap::default();
+    let mut conflict = None;
     for di in order {
         let doc = &docs[di];
         let mut all: Vec<(&Decl, usize)> = Vec::new();
@@ -170,8 +201,25 @@ pub(super) fn check<'a>(
                 }
             }
         }
+        // Checked after each file, as `appendFile` does.
+        if conflict.is_none() {
+            conflict = state_storage(&first);
+            if let Some((fi, range, msg)) = conflict.clone() {
+                out[fi].push(Diagnostic::new(Code::Duplicate, range, msg));
+            }
+        }
     }
     out
+}
+
+/// "Conflicting 'cloud' and 'backend' configuration blocks are present": a
+/// module stores its state one way; reported at the backend. (Terraform's
+/// `state_store` block is experimental: 1.15.5 refuses it as an unsupported
+/// block.)
+fn state_storage(first: &HashMap<&str, (usize, Range<usize>)>) -> Option<(usize, Range<usize>, String)> {
+    let (_, (fi, backend)) = (first.get("cloud")?, first.get("backend")?);
+    let msg = "Conflicting `cloud` and `backend` blocks: a module stores its state one way; remove the `backend` block to use HCP Terraform";
+    Some((*fi, backend.clone(), msg.to_owned()))
 }
 
 /// What a declaration's key names, as a message says it (`variable "x"`,
@@ -189,6 +237,8 @@ fn describe(key: &str) -> String {
             None => format!("provider \"{rest}\""),
         },
         "required_providers" | "backend" | "cloud" if rest.is_empty() => format!("`{kind}` block"),
+        "provider_meta" => format!("provider_meta \"{rest}\" block"),
+        "import" => format!("import of `{rest}`"),
         _ => format!("{kind} \"{rest}\""),
     }
 }

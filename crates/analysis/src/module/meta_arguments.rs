@@ -32,6 +32,13 @@ pub(super) fn block(inf: &mut Infer, b: &Block, ident: &str, dialect: Dialect) {
     for l in b.body.get_blocks("lifecycle") {
         lifecycle(inf, l, ident);
     }
+    // `locals` is kept for future use (`ResourceBlockSchema`,
+    // `dataBlockSchema`, `ephemeralBlockSchema`).
+    for nested in b.body.get_blocks("locals") {
+        let r = inf.range(&nested.ident);
+        let msg = format!("Reserved block type name in {ident} block: `locals` is reserved for future use");
+        inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+    }
     for p in b.body.get_blocks("provisioner") {
         provisioner(inf, p);
     }
@@ -113,11 +120,76 @@ fn provisioner(inf: &mut Infer, p: &Block) {
     }
 }
 
+/// A `check` block's data source ("nested" in `decodeDataBlock`): one per
+/// check ("Multiple data resource blocks", `decodeCheckBlock` in
+/// checks.go), without `count`, `for_each` or a `lifecycle` block.
+pub(super) fn check(inf: &mut Infer, b: &Block) {
+    // (A data source with errors is not kept: a later one is then the first.)
+    let mut kept = false;
+    for d in b.body.get_blocks("data") {
+        if kept {
+            let r = inf.range(&d.ident);
+            let msg = "Multiple data resource blocks: a check block has at most one data source";
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+            continue;
+        }
+        kept = ["count", "for_each"].iter().all(|k| d.body.get_attribute(k).is_none())
+            && d.body.get_blocks("lifecycle").next().is_none();
+        for key in ["count", "for_each"] {
+            if let Some(a) = d.body.get_attribute(key) {
+                let r = inf.range(&a.key);
+                let msg = format!(
+                    "Invalid `{key}` attribute: `count` and `for_each` are not supported in a check block's data source"
+                );
+                inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+            }
+        }
+        for l in d.body.get_blocks("lifecycle") {
+            let r = inf.range(&l.ident);
+            let msg = "Invalid lifecycle block: a check block's data source has no lifecycle of its own";
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+        }
+    }
+}
+
+/// "Postconditions are not allowed" in an output (`decodeOutputBlock` in
+/// named_values.go): an output has preconditions only.
+pub(super) fn output(inf: &mut Infer, b: &Block) {
+    for p in b.body.get_blocks("postcondition") {
+        let r = inf.range(&p.ident);
+        let msg = "Postconditions are not allowed: an output can have preconditions only";
+        inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+    }
+}
+
+/// A provider block's reserved arguments and block types
+/// (`providerBlockSchema` in provider.go). `for_each` is left alone:
+/// OpenTofu 1.9 gives provider blocks `for_each`, and a module's `.tf`
+/// files do not say which tool runs it.
+pub(super) fn provider(inf: &mut Infer, b: &Block) {
+    provider_name(inf, b);
+    for key in ["count", "depends_on", "source"] {
+        if let Some(a) = b.body.get_attribute(key) {
+            let r = inf.range(&a.key);
+            let msg = format!("Reserved argument name in provider block: `{key}` is reserved for future use");
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+        }
+    }
+    for nested in b.body.blocks() {
+        let kind = nested.ident.value().as_str();
+        if matches!(kind, "lifecycle" | "locals") {
+            let r = inf.range(&nested.ident);
+            let msg = format!("Reserved block type name in provider block: `{kind}` is reserved for future use");
+            inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
+        }
+    }
+}
+
 /// "Invalid provider local name": a provider block's name must be
 /// normalized, and `addrs.ParseProviderPart` normalizes to lower case
 /// (other characters are left to Terraform: its rules come from
 /// terraform-registry-address).
-pub(super) fn provider_name(inf: &mut Infer, b: &Block) {
+fn provider_name(inf: &mut Infer, b: &Block) {
     let Some(label) = b.labels.first() else { return };
     let name = label_text(label);
     if name.chars().any(|c| c.is_ascii_uppercase()) {

@@ -18,8 +18,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::shared::Shared;
 use super::{
-    duplicates, ephemeral, module_dialect, noschema, sensitive, unused, versions, Document, FileKind, Item, ItemId,
-    Kept,
+    duplicates, ephemeral, module_dialect, noschema, provider_refs, sensitive, unused, versions, Document, FileKind,
+    Item, ItemId, Kept,
 };
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
@@ -29,6 +29,7 @@ pub(super) struct ItemFacts {
     versions: versions::Facts,
     ephemeral: ephemeral::Facts,
     duplicates: duplicates::Facts,
+    provider_refs: provider_refs::Facts,
     unused: unused::Facts,
     noschema: noschema::Facts,
 }
@@ -98,6 +99,10 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
         for (all, more) in diagnostics.iter_mut().zip(found) {
             all.extend(more);
         }
+        let found = provider_refs::check(docs, |i| get(i).map(|f| &f.provider_refs));
+        for (all, more) in diagnostics.iter_mut().zip(found) {
+            all.extend(more);
+        }
     }
     let mut addresses = Vec::new();
     if marked {
@@ -144,6 +149,7 @@ fn read(doc: &Document, item: &Item, unused_on: bool) -> ItemFacts {
             versions: versions::facts(&body),
             ephemeral: ephemeral::facts(&body),
             duplicates: duplicates::facts(&body),
+            provider_refs: provider_refs::facts(&body),
             unused: if unused_on { unused::facts(&body) } else { unused::Facts::default() },
             noschema: noschema::facts(&body),
         },
@@ -151,6 +157,7 @@ fn read(doc: &Document, item: &Item, unused_on: bool) -> ItemFacts {
             versions: Vec::new(),
             ephemeral: ephemeral::Facts::default(),
             duplicates: Vec::new(),
+            provider_refs: provider_refs::Facts::default(),
             unused: unused::Facts::default(),
             noschema: noschema::Facts::default(),
         },

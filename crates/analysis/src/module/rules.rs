@@ -52,13 +52,20 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let ident = b.ident.value().as_str();
     names(inf, b, ident);
     super::conditions::block(inf, b, ident);
+    super::address_rules::block(inf, b, ident, dialect);
     match ident {
         "resource" | "data" | "ephemeral" | "module" => {
             super::meta_arguments::block(inf, b, ident, dialect);
+            super::provider_refs::block(inf, b, ident);
             instances(inf, b, ident)
         }
-        "provider" => super::meta_arguments::provider_name(inf, b),
+        "provider" => super::meta_arguments::provider(inf, b),
+        "check" => super::meta_arguments::check(inf, b),
+        "terraform" => super::requirement_rules::block(inf, b),
         "locals" | "output" => {
+            if ident == "output" {
+                super::meta_arguments::output(inf, b);
+            }
             let scope = Scope { count: false, each: false, this: false };
             walk(inf, &b.body, scope, ident);
         }

@@ -85,6 +85,7 @@ fn providers_used_in_every_way_are_not_reported() {
         provider "google" {}
         resource "google_compute_network" "n" {
           provider = beta.west
+                    #^^^^^^^^^ error[undefined-reference]
           name     = provider::fns::upper("n")
         }
         module "m" {
