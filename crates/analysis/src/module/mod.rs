@@ -10,9 +10,9 @@
 //! Here: the results and [`run`], which combines the steps. Beside it:
 //! `decls` (what items declare), `env` (the module's names), `order`
 //! (locals in dependency order), `checks` (every item's checks), `symbols`
-//! (resources and outputs), `memo` (remembered results), `patch` (an
-//! edit brought into the last analysis in place), `changes` (a rename or
-//! new type taken in place) and `readers` (who read which name).
+//! (resources and outputs). The incremental engine that keeps results
+//! between analyses and brings them up to an edit is `engine`
+//! (src/engine/, see its module doc).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
@@ -39,15 +39,15 @@ use types::value::Value;
 use types::{Kind, Strip, Type};
 
 mod calls;
-mod changes;
 mod checks;
 mod conditions;
 mod decls;
 mod duplicates;
+#[path = "../engine/mod.rs"]
+mod engine;
 mod env;
 pub mod ephemeral;
 mod interface;
-mod memo;
 mod meta_arguments;
 pub mod mocks;
 pub mod nomad_vars;
@@ -55,18 +55,15 @@ mod noschema;
 mod order;
 mod overrides;
 mod passes;
-mod patch;
 mod pcl_range;
 mod policy;
 mod provider_requirements;
 pub mod pulumi_hcl;
-mod readers;
 mod refs;
 mod resources;
 mod roots;
 mod rules;
 mod shared;
-mod shifted;
 mod stacks;
 mod static_eval;
 mod suggest;
@@ -86,22 +83,20 @@ mod unused;
 mod versions;
 
 use calls::*;
-use changes::*;
 use checks::*;
 use decls::*;
+use engine::*;
+pub use engine::{GiveUp, GiveUps, Memo};
+pub use engine::{NodeAt, TypeNodes};
 use env::*;
 pub use interface::Call;
-pub use memo::Memo;
-use memo::*;
 use order::*;
 pub use overrides::is_override;
 use pcl_range::*;
-use readers::*;
 use refs::*;
 pub(crate) use resources::ambiguous;
 use resources::*;
 pub use shared::Shared;
-pub use shifted::{NodeAt, TypeNodes};
 use static_eval::*;
 pub use suggest::{declarable, placeholder, suggested_type, value_type};
 use symbols::*;

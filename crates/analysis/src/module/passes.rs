@@ -9,17 +9,13 @@
 //! (the whole module was analysed again). Instead each item's facts are
 //! read from its tree once and kept by its id ([`Facts`], in the memo);
 //! a pass runs over the facts, and a patch replaces only what the passes
-//! say differently ([`settle`]).
+//! say differently (the engine's `settle`, src/engine/settle.rs).
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::shared::Shared;
-use super::{
-    duplicates, ephemeral, module_dialect, noschema, unused, versions, Document, FileKind, Item, ItemId, Kept,
-};
+use super::{duplicates, ephemeral, module_dialect, noschema, unused, versions, Document, FileKind, Item, ItemId};
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
 
@@ -43,23 +39,6 @@ pub(super) struct Found {
     pub(super) ephemeral: Vec<String>,
     /// Whether a pass applied (else nothing was walked).
     pub(super) applied: bool,
-}
-
-/// The words without which no pass applies to a module whose calls lead
-/// to no ephemeral output ([`versions::bounded`], [`ephemeral::applies`]).
-const WORDS: [&str; 3] = ["required_version", "ephemeral", "terraform.applying"];
-
-/// [`run`] after a patch: skipped when no pass applied before and the
-/// edited items say none of [`WORDS`] (nor do the calls lead to an
-/// ephemeral output): then none applies now either, and the three scans of
-/// every document's text that would tell so (~1 ms at 10 MB) are saved.
-pub(super) fn rerun(docs: &[Document], context: &Context, facts: &mut Facts, before: &Found, edited: &str) -> Found {
-    let dialect = module_dialect(docs);
-    let marks = ephemeral::applies(&[], dialect, context) || duplicates::applies(docs, dialect);
-    if before.applied || marks || WORDS.iter().any(|w| has(edited, w)) {
-        return run(docs, context, facts);
-    }
-    Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false }
 }
 
 /// Runs the passes that apply to the module (none: nothing found, no
@@ -136,66 +115,5 @@ fn read(doc: &Document, item: &Item) -> ItemFacts {
             unused: unused::Facts::default(),
             noschema: noschema::Facts::default(),
         },
-    }
-}
-
-/// After a patch: takes out of `diagnostics` what the passes said before
-/// (`old`, placed where the patch left it) and no longer say, and puts in
-/// what they say now (`new`) where it is missing — a patch drops what lay
-/// in the items it checked again, passes' findings included. `kept` is
-/// narrowed to what stayed in place.
-pub(super) fn settle(
-    diagnostics: &mut [Shared<Vec<Diagnostic>>],
-    kept: &mut [Option<Kept>],
-    old: &[Vec<Diagnostic>],
-    new: &[Vec<Diagnostic>],
-) {
-    let key = |d: &Diagnostic| (d.range.start, d.range.end);
-    for (j, ds) in diagnostics.iter_mut().enumerate() {
-        let (old, new) = (old.get(j).map_or(&[][..], Vec::as_slice), new.get(j).map_or(&[][..], Vec::as_slice));
-        if old.is_empty() && new.is_empty() {
-            continue;
-        }
-        let find = |v: &[Diagnostic], d: &Diagnostic| {
-            let from = v.partition_point(|x| key(x) < key(d));
-            v[from..].iter().take_while(|x| key(x) == key(d)).position(|x| x == d).map(|i| from + i)
-        };
-        let gone: Vec<usize> = old.iter().filter(|d| !new.contains(d)).filter_map(|d| find(ds, d)).collect();
-        let missing: Vec<&Diagnostic> = new.iter().filter(|d| find(ds, d).is_none()).collect();
-        if gone.is_empty() && missing.is_empty() {
-            continue;
-        }
-        let narrow = |kept: &mut Option<Kept>, at: usize, len_after: usize| {
-            if let Some(k) = kept {
-                k.front = k.front.min(at);
-                k.back = k.back.min(len_after - at);
-            }
-        };
-        let v = &mut **ds;
-        let mut gone = gone;
-        gone.sort_unstable();
-        gone.dedup();
-        for at in gone.into_iter().rev() {
-            v.remove(at);
-            narrow(&mut kept[j], at, v.len());
-        }
-        for d in missing {
-            let at = v.partition_point(|x| key(x) <= key(d));
-            v.insert(at, d.clone());
-            narrow(&mut kept[j], at, v.len() - 1);
-        }
-    }
-}
-
-/// `old`'s diagnostics of document `k` as a patch of `window` left them:
-/// those in the window dropped, those after it moved (as
-/// [`super::patch::Window::splice`] does).
-pub(super) fn moved(old: &mut [Vec<Diagnostic>], k: usize, lo: usize, hi: usize, delta: isize) {
-    use super::Placed;
-    let Some(ds) = old.get_mut(k) else { return };
-    ds.retain(|d| !(lo..hi).contains(&d.range.start));
-    let m = |r: &Range<usize>| r.start.saturating_add_signed(delta)..r.end.saturating_add_signed(delta);
-    for d in ds.iter_mut().filter(|d| d.range.start >= hi) {
-        d.map_ranges(m);
     }
 }
