@@ -855,3 +855,36 @@ fn common_edits_give_up_for_nothing() {
         assert_eq!(counts.total(), 1, "{to}: {counts}");
     }
 }
+
+/// Issue 46's done-means: in a module with a pinned `required_version`
+/// and an ephemeral variable, a keystroke that changes nothing the
+/// versions and ephemeral passes learn of the whole module has them judge
+/// only the edited items again (a full judgement walked all 400 outputs'
+/// facts, twice); an edit of what the ephemeral pass learns (an output
+/// now reads an ephemeral local) has it judge every item again, the
+/// versions pass still only the edited ones. Each analysis equals a fresh
+/// one.
+#[test]
+fn module_level_passes_judge_only_the_edited_items_when_the_module_wide_facts_stay() {
+    let outputs: String = (0..400).map(|i| format!("output \"o{i}\" {{\n  value = \"v{i}\"\n}}\n")).collect();
+    let before: Files = vec![("main.tf", outputs.clone()), ("versions.tf", VERSIONS_TF.to_string())];
+    let path = |name: &str| PathBuf::from(format!("/tmp/hcl-types-judged/{name}"));
+    let parse = |name: &str, text: &str| Document::parse(SourceFile::new(path(name), text).unwrap());
+    let mut docs: Vec<Document> = before.iter().map(|(n, t)| parse(n, t)).collect();
+    let mut memo = Memo::default();
+    memo.analysis(&docs);
+    let all = docs.iter().map(|d| d.items.len()).sum::<usize>();
+    assert_eq!(memo.judged_by_passes(), Some(2 * all));
+    let typed = outputs.replace("\"v200\"", "\"v200x\"");
+    let reads = outputs.replace("\"v200\"", "local.bearer");
+    for (text, least) in [(typed.as_str(), 0), (reads.as_str(), all)] {
+        docs[0] = docs[0].edit(SourceFile::new(path("main.tf"), text).unwrap());
+        let patches = memo.patches();
+        let incremental = memo.analysis(&docs);
+        let fresh = analyze(&[parse("main.tf", text), parse("versions.tf", VERSIONS_TF)]);
+        assert_eq!(summary(&incremental), summary(&fresh));
+        let judged = memo.judged_by_passes().unwrap();
+        assert!(memo.patches() > patches, "not patched: {}", memo.give_ups());
+        assert!((least..=least + 3).contains(&judged), "judged {judged} items, wanted {least} and the edited ones");
+    }
+}

@@ -201,14 +201,55 @@ impl Memo {
         }
     }
 
+    /// What the module's analyses are a function of besides its documents.
     pub fn context(&self) -> &Context {
         &self.context
+    }
+
+    /// Sets what the project layer resolved for the module (callees,
+    /// schemas, the file reader, what callers pass); the symbol libraries
+    /// and generated files stay what [`Self::set_symbols`] and
+    /// [`Self::set_generated`] set.
+    pub fn set_resolved(&mut self, resolved: Context) {
+        let (symbols, generated) = (self.context.symbols.clone(), self.context.generated.clone());
+        self.set_context(Context { symbols, generated, ..resolved });
+    }
+
+    /// Adds callees to the module's (a Terragrunt stack's `values` for the
+    /// unit it instantiates); nothing changes when they are there already.
+    pub fn add_callees(&mut self, callees: impl IntoIterator<Item = (String, Callee)>) {
+        let mut calls = (*self.context.calls).clone();
+        calls.extend(callees);
+        if calls != *self.context.calls {
+            self.set_context(Context { calls: Arc::new(calls), ..self.context.clone() });
+        }
+    }
+
+    /// Sets the files Terragrunt units generate into the module.
+    pub fn set_generated(&mut self, generated: crate::calls::Generated) {
+        if self.context.generated != generated {
+            self.set_context(Context { generated, ..self.context.clone() });
+        }
+    }
+
+    /// Sets the provider schemas the module's analyses consult.
+    pub fn set_schemas(&mut self, schemas: Option<Arc<schema::Schemas>>) {
+        self.set_context(Context { schemas, ..self.context.clone() });
     }
 
     /// How many analyses were patched from the last one (for tests).
     #[doc(hidden)]
     pub fn patches(&self) -> usize {
         self.patches
+    }
+
+    /// How many items the module-level passes that judge each item
+    /// (versions, ephemeral values) judged in the last analysis (for
+    /// tests: a patch that leaves what they learnt of the module alone
+    /// judges only the edited items).
+    #[doc(hidden)]
+    pub fn judged_by_passes(&self) -> Option<usize> {
+        self.last.as_ref().map(|l| l.env.passes.judged)
     }
 
     /// Why the analyses of this memo that were not patched ran in full,

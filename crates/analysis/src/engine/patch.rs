@@ -142,6 +142,9 @@ impl Memo {
         // moved (applied as they are read), the changed ones and the
         // edited locals placed anew.
         env.moved(k, edit.window.hi, edit.window.delta);
+        // (What the module-level passes learnt of the calls' callees holds
+        // while they lead where they did.)
+        let same_context = env.context == self.context;
         self.callees(&mut env, &fresh, k, &mut changes)?;
         for c in &changes {
             c.apply(&mut env, k);
@@ -181,7 +184,7 @@ impl Memo {
         let mut analysis = Arc::try_unwrap(analysis).unwrap_or_else(|shared| (*shared).clone());
         analysis.context = env.context.clone();
         let mut kept = splice_results(&mut analysis, docs, &edit, results, parts);
-        self.settle_passes(docs, &edit, &mut env, &mut analysis, &mut kept);
+        self.settle_passes(docs, &edit, &mut env, (&mut analysis, &mut kept), same_context);
 
         let reads_files = reads_files
             || inferred.iter().any(|(_, r)| !r.deps.files.is_empty())
@@ -511,25 +514,25 @@ impl Memo {
         Ok((rechecked, parts))
     }
 
-    /// Phase 9: the module-level passes, again over every item's facts:
-    /// what they said before, where the patch left it, replaced by what
-    /// they say now.
+    /// Phase 9: the module-level passes, again (the edited items' facts
+    /// read): what they said before, where the patch left it, replaced by
+    /// what they say now.
     fn settle_passes(
         &mut self,
         docs: &[Document],
         edit: &Edit,
         env: &mut ModuleEnv,
-        analysis: &mut ModuleAnalysis,
-        kept: &mut [Option<Kept>],
+        (analysis, kept): (&mut ModuleAnalysis, &mut [Option<Kept>]),
+        same_context: bool,
     ) {
         let Window { lo, hi, delta } = edit.window;
         let mut before = std::mem::take(&mut env.passes);
-        super::settle::moved(&mut before.diagnostics, edit.k, lo, hi, delta);
-        let edited = match (edit.new_window.first(), edit.new_window.last()) {
-            (Some(a), Some(b)) => edit.doc.file.text.get(a.range.start..b.range.end).unwrap_or(""),
-            _ => "",
-        };
-        let found = super::settle::rerun(docs, &env.context, &mut self.facts, &before, edited);
+        for found in [&mut before.diagnostics, &mut before.versions, &mut before.marked] {
+            super::settle::moved(found, edit.k, lo, hi, delta);
+        }
+        let old: Vec<ItemId> = edit.old_window.iter().map(|(id, _)| *id).collect();
+        let window = (edit.k, &old[..], edit.new_window);
+        let found = super::settle::rerun(docs, &env.context, &mut self.facts, &before, window, same_context);
         super::settle::settle(&mut analysis.diagnostics, kept, &before.diagnostics, &found.diagnostics);
         if *analysis.ephemeral != found.ephemeral {
             analysis.ephemeral = found.ephemeral.clone().into();

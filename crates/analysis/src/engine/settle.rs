@@ -6,29 +6,40 @@
 use std::ops::Range;
 
 use super::*;
-use crate::module::passes::{has, run, Facts, Found};
+use crate::module::passes::{has, run_with, same_inputs, Facts, Found, Reuse};
 
 /// The words without which no pass applies to a module whose calls lead
 /// to no ephemeral output ([`versions::bounded`], [`ephemeral::applies`]).
 const WORDS: [&str; 3] = ["required_version", "ephemeral", "terraform.applying"];
 
-/// [`run`] after a patch: skipped when no pass applied before and the
+/// [`crate::module::passes::run`] after a patch: skipped when no pass applied before and the
 /// edited items say none of [`WORDS`] (nor do the calls lead to an
 /// ephemeral output): then none applies now either, and the three scans of
 /// every document's text that would tell so (~1 ms at 10 MB) are saved.
+/// Else the passes that judge items by what they learnt of the module
+/// judge only the edited items again when the edit leaves that alone
+/// ([`run_with`]): `old` are the ids of the items the edit replaced in
+/// document `k`, `new` the items that replace them; `same_context`
+/// whether what the calls lead to is as before.
 pub(in crate::module) fn rerun(
     docs: &[Document],
     context: &Context,
     facts: &mut Facts,
     before: &Found,
-    edited: &str,
+    (k, old, new): (usize, &[ItemId], &[Item]),
+    same_context: bool,
 ) -> Found {
     let dialect = module_dialect(docs);
     let marks = ephemeral::applies(&[], dialect, context) || duplicates::applies(docs, dialect);
+    let edited = match (new.first(), new.last()) {
+        (Some(a), Some(b)) => docs[k].file.text.get(a.range.start..b.range.end).unwrap_or(""),
+        _ => "",
+    };
     if before.applied || marks || WORDS.iter().any(|w| has(edited, w)) {
-        return run(docs, context, facts);
+        let same_marks = same_context && same_inputs(facts, &docs[k], old, new);
+        return run_with(docs, context, facts, Some(Reuse { before, doc: k, items: new, same_marks }));
     }
-    Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false }
+    Found { diagnostics: vec![Vec::new(); docs.len()], ..Found::default() }
 }
 
 /// After a patch: takes out of `diagnostics` what the passes said before

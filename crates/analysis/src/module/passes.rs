@@ -39,18 +39,58 @@ pub(super) struct Found {
     pub(super) ephemeral: Vec<String>,
     /// Whether a pass applied (else nothing was walked).
     pub(super) applied: bool,
+    /// The passes that judge each item by what they learnt of the whole
+    /// module (versions.rs, ephemeral.rs), apart: what they learnt, and
+    /// per document what they found. A patch whose edit changes none of
+    /// what they learnt has only the edited items judged again ([`Reuse`]).
+    pub(super) bound: Option<versions::Bound>,
+    pub(super) versions: Vec<Vec<Diagnostic>>,
+    pub(super) marks: Option<Arc<ephemeral::Marks>>,
+    pub(super) marked: Vec<Vec<Diagnostic>>,
+    /// How many items those two passes judged (the work a patch saves).
+    pub(super) judged: usize,
+}
+
+/// What a patch hands [`run_with`]: the last findings (placed where the
+/// patch left them, the edited items' dropped), the edited document and
+/// its new items, and whether the edit leaves what the ephemeral pass
+/// learns of the module as it was (see [`same_inputs`]).
+pub(super) struct Reuse<'a> {
+    pub(super) before: &'a Found,
+    pub(super) doc: usize,
+    pub(super) items: &'a [Item],
+    pub(super) same_marks: bool,
+}
+
+/// Whether the items `old` (by id) became `new` without changing what the
+/// ephemeral pass learns of the module; `false` when an old item's facts
+/// are gone.
+pub(super) fn same_inputs(facts: &mut Facts, doc: &Document, old: &[ItemId], new: &[Item]) -> bool {
+    for item in new {
+        facts.entry(item.id).or_insert_with(|| Arc::new(read(doc, item)));
+    }
+    let old: Option<Vec<&ephemeral::Facts>> = old.iter().map(|id| facts.get(id).map(|f| &f.ephemeral)).collect();
+    let new: Vec<&ephemeral::Facts> = new.iter().filter_map(|i| facts.get(&i.id).map(|f| &f.ephemeral)).collect();
+    old.is_some_and(|old| ephemeral::same_inputs(&old, &new))
 }
 
 /// Runs the passes that apply to the module (none: nothing found, no
 /// tree walked).
 pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Found {
+    run_with(docs, context, facts, None)
+}
+
+/// [`run`], with the versions and ephemeral passes' last findings reused
+/// for the items a patch did not parse again when what they learnt of the
+/// module is the same (`reuse`).
+pub(super) fn run_with(docs: &[Document], context: &Context, facts: &mut Facts, reuse: Option<Reuse>) -> Found {
     let dialect = module_dialect(docs);
     let bounded = versions::bounded(docs, dialect);
     let marked = ephemeral::applies(docs, dialect, context);
     let named = duplicates::applies(docs, dialect);
     let lints = dialect.is_terraform() && docs.iter().any(|d| d.file.kind == FileKind::Terraform);
     if !bounded && !marked && !named && !lints {
-        return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
+        return Found { diagnostics: vec![Vec::new(); docs.len()], ..Found::default() };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
         for item in doc.items.iter() {
@@ -58,30 +98,63 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         }
     }
     let get = |item: &Item| facts.get(&item.id);
-    let mut diagnostics = match bounded {
-        true => versions::check(docs, dialect, |i| get(i).map(|f| &f.versions)),
-        false => vec![Vec::new(); docs.len()],
-    };
-    if named {
-        let found = duplicates::check(docs, dialect, |i| get(i).map(|f| &f.duplicates));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
-            all.extend(more);
+    let items: usize = docs.iter().filter(|d| d.file.kind == FileKind::Terraform).map(|d| d.items.len()).sum();
+    let mut found = Found { diagnostics: vec![Vec::new(); docs.len()], applied: true, ..Found::default() };
+    if bounded {
+        found.bound = versions::bound(docs, dialect);
+        let again = reuse.as_ref().filter(|r| r.before.bound == found.bound && found.bound.is_some());
+        found.versions = match (again, &found.bound) {
+            (Some(r), Some(bound)) => {
+                found.judged += r.items.len();
+                let mut v = r.before.versions.clone();
+                if docs.get(r.doc).is_some_and(|d| d.file.kind == FileKind::Terraform) {
+                    v[r.doc].extend(versions::check_items(docs, bound, r.items, |i| get(i).map(|f| &f.versions)));
+                }
+                v
+            }
+            _ => {
+                found.judged += items;
+                versions::check(docs, dialect, |i| get(i).map(|f| &f.versions))
+            }
+        };
+    }
+    if marked {
+        let again = reuse.as_ref().filter(|r| r.same_marks && r.before.marks.is_some());
+        match again.and_then(|r| Some((r, r.before.marks.clone()?))) {
+            Some((r, marks)) => {
+                found.judged += r.items.len();
+                let mut v = r.before.marked.clone();
+                if docs.get(r.doc).is_some_and(|d| d.file.kind == FileKind::Terraform) {
+                    v[r.doc].extend(ephemeral::check_items(r.items, &marks, context, |i| get(i).map(|f| &f.ephemeral)));
+                }
+                found.marked = v;
+                found.marks = Some(marks);
+                found.ephemeral = r.before.ephemeral.clone();
+            }
+            None => {
+                found.judged += items;
+                let (diagnostics, addresses, marks) = ephemeral::check(docs, context, |i| get(i).map(|f| &f.ephemeral));
+                (found.marked, found.ephemeral, found.marks) = (diagnostics, addresses, Some(Arc::new(marks)));
+            }
         }
     }
-    let mut addresses = Vec::new();
-    if marked {
-        let (found, a) = ephemeral::check(docs, context, |i| get(i).map(|f| &f.ephemeral));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
+    let mut diagnostics = found.versions.clone();
+    diagnostics.resize(docs.len(), Vec::new());
+    for (all, more) in diagnostics.iter_mut().zip(&found.marked) {
+        all.extend(more.iter().cloned());
+    }
+    if named {
+        let more = duplicates::check(docs, dialect, |i| get(i).map(|f| &f.duplicates));
+        for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }
-        addresses = a;
     }
     if lints {
         for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
             all.extend(more);
         }
-        let found = noschema::check(docs, context, |i| get(i).map(|f| &f.noschema));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
+        let more = noschema::check(docs, context, |i| get(i).map(|f| &f.noschema));
+        for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }
     }
@@ -89,7 +162,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts) -> Fo
         ds.sort_by_key(|d| (d.range.start, d.range.end));
         ds.dedup();
     }
-    Found { diagnostics, ephemeral: addresses, applied: true }
+    found.diagnostics = diagnostics;
+    found
 }
 
 /// Whether `text` holds `word` (memchr's search: at every keystroke in a
