@@ -714,9 +714,9 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
         (GiveUp::DocumentsChanged, one("main.tf", out("1")), nothing, vec![("main.tf", out("1")), ("b.tf", out("2"))]),
         (
             GiveUp::OverrideFiles,
-            vec![("main.tf", out("1")), ("override.tf", out("2"))],
+            vec![("main.tf", format!("{apart}{}", out("1"))), ("override.tf", out("2"))],
             nothing,
-            vec![("main.tf", out("12")), ("override.tf", out("2"))],
+            vec![("main.tf", format!("{apart}{}", out("12"))), ("override.tf", out("2"))],
         ),
         (
             GiveUp::StackDeployments,
@@ -732,9 +732,9 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
         ),
         (
             GiveUp::SymbolLibraries,
-            one("main.tofu", format!("symbols \"lib\" {{\n  source = \"./lib\"\n}}\n{}", out("1"))),
+            one("main.tofu", format!("{apart}symbols \"lib\" {{\n  source = \"./lib\"\n}}\n")),
             nothing,
-            one("main.tofu", format!("symbols \"lib\" {{\n  source = \"./lib\"\n}}\n{}", out("12"))),
+            one("main.tofu", format!("{apart}symbols \"lib\" {{\n  source = \"./lib2\"\n}}\n")),
         ),
         (
             GiveUp::TerragruntMerge,
@@ -854,6 +854,22 @@ fn common_edits_give_up_for_nothing() {
         assert!(patched, "{to}: not patched ({counts})");
         assert_eq!(counts.total(), 1, "{to}: {counts}");
     }
+    // Beside a `symbols` block (whose checks judge across items, in the
+    // last step of a full run), an edit elsewhere is patched too.
+    let symbols = "language {\n  experiments = [symbols]\n}\nsymbols \"lib\" {\n  source = \"./lib\"\n}\n";
+    let before: Files = vec![("main.tofu", format!("{symbols}{main}"))];
+    let after: Files = vec![("main.tofu", format!("{symbols}{}", main.replace("value = \"v\"", "value = \"vx\"")))];
+    let (counts, patched) = give_ups_of(&before, Between::Nothing, &after);
+    assert!(patched && counts.total() == 1, "beside a symbols block: {counts}");
+    // Beside an override file, an edit of a block it does not merge into.
+    let over = "output \"o\" {\n  value = \"w\"\n}\nvariable \"a\" {\n  type = number\n}\n";
+    let before: Files = vec![("main.tf", main.to_string()), ("override.tf", over.to_string())];
+    let after: Files = vec![
+        ("main.tf", main.replace("bucket = local.l", "bucket = \"${local.l}x\"")),
+        ("override.tf", over.to_string()),
+    ];
+    let (counts, patched) = give_ups_of(&before, Between::Nothing, &after);
+    assert!(patched && counts.total() == 1, "beside an override file: {counts}");
 }
 
 /// Issue 46's done-means: in a module with a pinned `required_version`

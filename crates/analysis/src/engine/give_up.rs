@@ -14,12 +14,14 @@ pub enum GiveUp {
     NoLast,
     /// A document came, went, or is another file, kind or dialect.
     DocumentsChanged,
-    /// The module has override files: their merge judges across items.
+    /// The edit is of an override file, or of a block one merges into
+    /// (before or after the edit): their merge judges across items.
     OverrideFiles,
     /// The module deploys stacks (`deployment` blocks): judged whole.
     StackDeployments,
-    /// The module has `symbols` blocks or `.sym.hcl` files: their
-    /// libraries type items across files.
+    /// The edit is of a `symbols` block or a `language` block (whose
+    /// checks judge across items), or the module has `.sym.hcl` files
+    /// (their library types items across files).
     SymbolLibraries,
     /// A Terragrunt configuration that merges included files.
     TerragruntMerge,

@@ -112,6 +112,13 @@ pub(in crate::module) struct Last {
     /// Whether a document's syntax errors were one for the file
     /// ([`Document::collapsed`]): an edit of it is then a full run's.
     pub(in crate::module) collapsed: bool,
+    /// The items that `symbols` blocks' checks read (the blocks, and the
+    /// `language` blocks that enable the experiment): an edit of one is a
+    /// full run's, an edit elsewhere is patched.
+    pub(in crate::module) symbol_items: HashSet<ItemId>,
+    /// In a module with override files, what their merge reads: an edit
+    /// of an override file or of an item they merge into is a full run's.
+    pub(in crate::module) merged: Option<Arc<crate::module::overrides::Merged>>,
 }
 
 /// What a module's analysis is a function of: each file's kind, dialect
@@ -331,8 +338,20 @@ impl Memo {
         let whole = judged_whole(docs);
         let collapsed = docs.iter().any(Document::collapsed);
         let exact = true;
-        self.last =
-            Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact, whole, collapsed });
+        let symbol_items =
+            docs.iter().flat_map(|d| d.items.iter().filter(|i| reads_symbols(d, i)).map(|i| i.id)).collect();
+        self.last = Some(Last {
+            signature,
+            analysis: analysis.clone(),
+            env,
+            readers,
+            reads_files,
+            exact,
+            whole,
+            collapsed,
+            symbol_items,
+            merged: crate::module::overrides::Merged::of(docs).map(Arc::new),
+        });
         Some(analysis)
     }
 
@@ -393,14 +412,19 @@ impl Memo {
     }
 }
 
+/// Whether `item` is one the checks of `symbols` blocks read: a `symbols`
+/// block, or a `language` block (which enables the experiment).
+pub(in crate::module) fn reads_symbols(doc: &Document, item: &Item) -> bool {
+    let text = doc.file.text.get(item.range.clone()).unwrap_or("").trim_start();
+    text.starts_with("symbols") || text.starts_with("language")
+}
+
 /// Why a module is judged whole (no patch takes its edits), if it is.
 fn judged_whole(docs: &[Document]) -> Option<GiveUp> {
-    use crate::module::{overrides, stacks, symbol_libraries, terragrunt_merge};
-    if docs.iter().any(|d| overrides::is_override(&d.file.path)) {
-        Some(GiveUp::OverrideFiles)
-    } else if stacks::deploys(docs) {
+    use crate::module::{stacks, symbol_libraries, terragrunt_merge};
+    if stacks::deploys(docs) {
         Some(GiveUp::StackDeployments)
-    } else if symbol_libraries::mentioned(docs) || docs.iter().any(|d| symbol_libraries::is_symbol_file(&d.file.path)) {
+    } else if docs.iter().any(|d| symbol_libraries::is_symbol_file(&d.file.path)) {
         Some(GiveUp::SymbolLibraries)
     } else {
         terragrunt_merge::merges(docs).then_some(GiveUp::TerragruntMerge)

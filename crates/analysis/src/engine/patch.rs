@@ -134,7 +134,7 @@ impl Memo {
 
         // From here on the last analysis is taken apart: giving up leaves
         // no last analysis (the full run that follows makes one).
-        let Last { mut signature, analysis, mut env, exact, reads_files, whole, .. } =
+        let Last { mut signature, analysis, mut env, exact, reads_files, whole, symbol_items, merged, .. } =
             self.last.take().ok_or(GiveUp::NoLast)?;
         let (k, doc, dialect) = (edit.k, edit.doc, module_dialect(docs));
         // The module's names where they are now, for what is inferred and
@@ -205,6 +205,8 @@ impl Memo {
             exact,
             whole,
             collapsed: false,
+            symbol_items,
+            merged,
         });
         self.prune(docs);
         Ok(analysis)
@@ -270,6 +272,27 @@ impl Memo {
         let new_window = &new[p..new.len() - s];
         if new_window.len() > PATCH_ITEMS {
             return Err(GiveUp::TooManyItems);
+        }
+        // The checks of `symbols` blocks judge across items (in the last
+        // step of a full run): an edit of an item they read is a full run's.
+        if old_window.iter().any(|(id, _)| last.symbol_items.contains(id))
+            || new_window.iter().any(|i| reads_symbols(doc, i))
+        {
+            return Err(GiveUp::SymbolLibraries);
+        }
+        // Override files merge into the blocks of their keys (override.rs):
+        // an edit of one, or of a block it merges into (before or after),
+        // is a full run's.
+        if let Some(m) = &last.merged {
+            // (tfvars values are checked against the merged variables,
+            // which only a full run makes.)
+            if crate::module::overrides::is_override(&doc.file.path)
+                || doc.file.kind == FileKind::Tfvars
+                || old_window.iter().any(|(id, _)| m.items.contains(id))
+                || new_window.iter().any(|i| m.merges_into(doc, i))
+            {
+                return Err(GiveUp::OverrideFiles);
+            }
         }
         // Positions separate the items' results only if the changed items
         // lie strictly between the unchanged ones.
