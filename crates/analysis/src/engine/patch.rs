@@ -78,7 +78,7 @@ struct Edit<'d> {
 /// the module's names that makes.
 struct Declared<'d> {
     /// The old items' computed names: (item, index, name's place then, declarations).
-    old_computed: Vec<(ItemId, usize, Range<usize>, Arc<Decls>)>,
+    old_computed: Vec<OldComputed>,
     fresh: Vec<Fresh<'d>>,
     changes: Vec<Change>,
     /// Defaults' keys whose default no longer counts.
@@ -90,6 +90,13 @@ type Again<'d> = (usize, &'d Item, Arc<Decls>, Arc<CheckResult>);
 
 /// A computed name of an edited item: (item, index, declaration).
 type NewComputed<'a> = (&'a Item, usize, &'a ComputedDecl);
+
+/// A computed name of an item the edit replaced: (item, index, its
+/// name's place then, the item's declarations).
+type OldComputed = (ItemId, usize, Range<usize>, Arc<Decls>);
+
+/// Computed names inferred again, by (item, index).
+type Inferred = Vec<((ItemId, usize), ComputedResult)>;
 
 /// The edited items' results, placed: (diagnostics, symbols, resources,
 /// type nodes, checks by item).
@@ -394,7 +401,7 @@ impl Memo {
         &self,
         edit: &Edit,
         new_computed: &[NewComputed],
-        old_computed: &[(ItemId, usize, Range<usize>, Arc<Decls>)],
+        old_computed: &[OldComputed],
         changes: &mut Vec<Change>,
     ) -> Result<(), GiveUp> {
         let last = self.last.as_ref().ok_or(GiveUp::NoLast)?;
@@ -462,7 +469,7 @@ impl Memo {
         &mut self,
         docs: &'d [Document],
         edit: &Edit,
-        (fresh, new_computed, old_computed): (&[Fresh], &[NewComputed], &[(ItemId, usize, Range<usize>, Arc<Decls>)]),
+        (fresh, new_computed, old_computed): (&[Fresh], &[NewComputed], &[OldComputed]),
         changes: &mut Vec<Change>,
         readers: &mut Readers,
         env: &mut ModuleEnv,
@@ -572,7 +579,7 @@ impl Memo {
         mut readers: Option<&mut Readers>,
         again: &[Again],
         fresh: Vec<Fresh>,
-        inferred: Vec<((ItemId, usize), ComputedResult)>,
+        inferred: Inferred,
         checks: Vec<(ItemId, Arc<CheckResult>)>,
         rechecked: Vec<Arc<CheckResult>>,
     ) {
@@ -746,7 +753,7 @@ fn infer_edited_locals(
     doc: &Document,
     new_computed: &[NewComputed],
     changes: &mut Vec<Change>,
-) -> Result<Vec<((ItemId, usize), ComputedResult)>, GiveUp> {
+) -> Result<Inferred, GiveUp> {
     let mut inferred = Vec::new();
     for &(item, index, c) in new_computed {
         let r = infer_computed(env, dialect, doc, item, index).ok_or(GiveUp::UninferredLocal)?;
