@@ -104,8 +104,9 @@ fn literal_true(body: &Body, key: &str) -> bool {
     body.get_attribute(key).is_some_and(|a| matches!(&a.value, Expression::Bool(b) if *b.value()))
 }
 
-/// Whether the pass may report in the module (patches leave such modules
-/// to a full analysis, see patch.rs).
+/// Whether the pass may report in the module (after a patch it judges the
+/// edited items again, or every item when what it learns of the module
+/// changed: see `passes::run_with`).
 pub(super) fn mentioned(docs: &[Document], dialect: Dialect) -> bool {
     dialect.is_terraform()
         && docs.iter().any(|d| {

@@ -155,8 +155,7 @@ impl Visit for Calls<'_> {
 
 /// Whether this pass may report in the module: a Terraform module with a
 /// `required_version` whose upper bound excludes some function of the
-/// table. (Patches leave such modules to a full analysis, see patch.rs:
-/// `~> 1.5`, below 2.0, excludes none and keeps keystrokes patched.)
+/// table. (`~> 1.5`, below 2.0, excludes none: the pass does not run.)
 pub(super) fn bounded(docs: &[Document], dialect: Dialect) -> bool {
     let newest = ADDED.iter().map(|(_, v)| *v).chain([PROVIDER_FUNCTIONS]).max().unwrap_or_default();
     dialect == Dialect::Terraform
