@@ -9,7 +9,8 @@
 //! vscode-jsonrpc in Node, decoding the JSON: benches/keystroke_client.mjs)
 //! and the publication's size; then each kind's 10 MB / 100 KB ratio from
 //! the same run. In process, through one `Memo` as the server keeps it:
-//! the analysis's own time and how many edits were patched in place.
+//! the analysis's own time, how many edits were patched in place and, for
+//! the others, why each ran in full (the engine's `GiveUp` reasons).
 //!
 //! ```sh
 //! cargo build --release && cargo bench --bench keystroke_kinds
@@ -110,7 +111,8 @@ fn locals_lines(text: &str) -> Vec<(usize, &str)> {
 /// The spots of each kind in a document.
 fn spots(kind: &str, text: &str) -> Vec<usize> {
     // The same spots in the module beside `versions.tf`.
-    let kind = kind.strip_suffix(" (versions.tf)").unwrap_or(kind);
+    let kind =
+        [" (versions.tf)", " (override.tf)", " (symbols)"].iter().fold(kind, |k, s| k.strip_suffix(s).unwrap_or(k));
     match kind {
         "variable description" => after(text, "  description = \"The "),
         "variable default" => after(text, "\n  default     = ")
@@ -158,6 +160,19 @@ struct Module {
     docs: Vec<(PathBuf, &'static str, String)>,
     kinds: Vec<(&'static str, usize)>,
 }
+
+/// An override file beside the module typed in (analysis.md §6.1).
+const OVERRIDE_TF: &str = r#"output "override_only" {
+  value = "o"
+}
+"#;
+
+/// A `symbols` block beside the module typed in (OpenTofu's symbol
+/// libraries; the library itself is not there, as before it is written).
+const SYMBOLS_TOFU: &str = r#"symbols "lib" {
+  source = "./lib"
+}
+"#;
 
 /// `versions.tf` of the module typed in beside it.
 const VERSIONS_TF: &str = r#"terraform {
@@ -236,6 +251,24 @@ fn modules(size: &str) -> Vec<Module> {
                 ("resource (versions.tf)", 0),
                 ("module source (versions.tf)", 0),
             ],
+        },
+        // Issue 46's done-means: override files and `symbols` blocks, whose
+        // modules were judged whole (every keystroke a full run).
+        Module {
+            name: "main.tf + override.tf",
+            docs: vec![
+                (write("override", "main.tf", &tf), "terraform", tf.clone()),
+                (write("override", "override.tf", OVERRIDE_TF), "terraform", OVERRIDE_TF.to_string()),
+            ],
+            kinds: vec![("local value (override.tf)", 0), ("resource (override.tf)", 0)],
+        },
+        Module {
+            name: "main.tofu + symbols",
+            docs: vec![
+                (write("symbols", "main.tofu", &tf), "opentofu", tf.clone()),
+                (write("symbols", "symbols.tofu", SYMBOLS_TOFU), "opentofu", SYMBOLS_TOFU.to_string()),
+            ],
+            kinds: vec![("local value (symbols)", 0), ("resource (symbols)", 0)],
         },
         Module {
             name: "main.pp",
@@ -403,17 +436,21 @@ fn client_times(m: &Module, edits: &[Edit], size: &str) -> Option<BTreeMap<Strin
     serde_json::from_slice(&out.stdout).ok()
 }
 
+/// Per kind: how many edits were patched, the analysis's own times, and
+/// why the others ran in full (reason → count).
+type InProcess = (usize, Vec<Duration>, BTreeMap<String, u32>);
+
 /// The same edits in process through `Document::edit` and one `Memo` as
 /// the server keeps it: per kind, how many were patched in place (not the
-/// full combination) and the analysis's own times.
-fn in_process(m: &Module, edits: &[Edit]) -> BTreeMap<&'static str, (usize, Vec<Duration>)> {
-    use hcl_types::analysis::{Document, Memo, SourceFile};
+/// full combination), the analysis's own times and the give-ups.
+fn in_process(m: &Module, edits: &[Edit]) -> BTreeMap<&'static str, InProcess> {
+    use hcl_types::analysis::{Document, GiveUp, Memo, SourceFile};
     let mut texts: Vec<String> = m.docs.iter().map(|(_, _, t)| t.clone()).collect();
     let file = |path: &Path, text: &str| SourceFile::new(path, text).expect("a source file");
     let mut docs: Vec<Document> = m.docs.iter().map(|(p, _, t)| Document::parse(file(p, t))).collect();
     let mut memo = Memo::default();
     memo.analysis(&docs);
-    let mut out: BTreeMap<&'static str, (usize, Vec<Duration>)> = BTreeMap::new();
+    let mut out: BTreeMap<&'static str, InProcess> = BTreeMap::new();
     for e in edits {
         let text = &mut texts[e.doc];
         if e.text.is_empty() {
@@ -422,11 +459,17 @@ fn in_process(m: &Module, edits: &[Edit]) -> BTreeMap<&'static str, (usize, Vec<
             text.insert_str(e.at, e.text);
         }
         docs[e.doc] = docs[e.doc].edit(file(&m.docs[e.doc].0, text));
-        let (patches, t) = (memo.patches(), Instant::now());
+        let (patches, gave_up, t) = (memo.patches(), memo.give_ups().clone(), Instant::now());
         memo.analysis(&docs);
         let entry = out.entry(e.kind).or_default();
         entry.1.push(t.elapsed());
         entry.0 += usize::from(memo.patches() > patches);
+        for why in GiveUp::ALL {
+            let n = memo.give_ups().get(why) - gave_up.get(why);
+            if n > 0 {
+                *entry.2.entry(format!("{why:?}")).or_default() += n;
+            }
+        }
     }
     out
 }
@@ -452,11 +495,12 @@ fn bench(size: &str, edits: usize) -> BTreeMap<&'static str, Row> {
             let c = client.as_ref().and_then(|c| c.get(kind)).map(|c| (percentile(c, 0.5), percentile(c, 0.99)));
             let row = (percentile(&times, 0.5), percentile(&times, 0.99), c, percentile(&sizes, 0.5));
             let client = c.map_or("        -".into(), |(a, b)| format!("{a:>8.2} {b:>8.2}"));
-            let (patched, own) = &analysis[kind];
+            let (patched, own, gave_up) = &analysis[kind];
+            let gave_up: Vec<String> = gave_up.iter().map(|(why, n)| format!("{why}={n}")).collect();
             let own: Vec<f64> = own.iter().copied().map(ms).collect();
             println!(
                 "{size:>6}  {:<26} {:<24} n={:<3} server {:>7.2} {:>7.2}  client {client}  publication {:>7.1} KB  \
-                 analysis {:>7.2} {:>7.2}  patched {patched}/{}",
+                 analysis {:>7.2} {:>7.2}  patched {patched}/{}  gave up: {}",
                 m.name,
                 kind,
                 times.len(),
@@ -465,7 +509,8 @@ fn bench(size: &str, edits: usize) -> BTreeMap<&'static str, Row> {
                 row.3 as f64 / 1000.0,
                 percentile(&own, 0.5),
                 percentile(&own, 0.99),
-                own.len()
+                own.len(),
+                if gave_up.is_empty() { "none".to_string() } else { gave_up.join(" ") }
             );
             rows.insert(kind, row);
         }

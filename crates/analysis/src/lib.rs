@@ -25,8 +25,8 @@ pub use calls::{Callee, Context, Interface};
 pub use document::{shown_diagnostics, Document, Item};
 pub use infer::Typed;
 pub use module::{
-    analyze, analyze_probe, analyze_with, Call, Kept, Memo, ModuleAnalysis, NodeAt, Probe, Stop, Symbol, SymbolKind,
-    TypeNodes,
+    analyze, analyze_probe, analyze_with, Call, GiveUp, GiveUps, Kept, Memo, ModuleAnalysis, NodeAt, Probe, Stop,
+    Symbol, SymbolKind, TypeNodes,
 };
 
 use syntax::Dialect;

@@ -247,12 +247,7 @@ impl Graph {
         if family == Family::Hcl && !kinds.is_empty() {
             let given = crate::generate::stack_values(&self.units, sources, events, tree, &dir, &kinds);
             if !given.is_empty() {
-                let mut calls = (*memo.context().calls).clone();
-                calls.extend(given);
-                if calls != *memo.context().calls {
-                    let context = analysis::Context { calls: Arc::new(calls), ..memo.context().clone() };
-                    memo.set_context(context);
-                }
+                memo.add_callees(given);
             }
             return;
         }
@@ -260,10 +255,7 @@ impl Graph {
             return;
         }
         let generated = crate::generate::generated(&self.units, sources, events, tree, &dir, docs);
-        if memo.context().generated != generated {
-            let context = analysis::Context { generated, ..memo.context().clone() };
-            memo.set_context(context);
-        }
+        memo.set_generated(generated);
     }
 
     /// [`Self::prepare`]'s calls and schemas.
@@ -289,11 +281,9 @@ impl Graph {
                 true => Arc::new(calls.iter().map(|c| (c.name.clone(), unsaved(c))).collect()),
                 false => Default::default(),
             };
-            let symbols = memo.context().symbols.clone();
             let reader = Some(settings.session.tree.reader());
             let passed = self.passed.locked().get(&key).cloned();
-            let generated = memo.context().generated.clone();
-            memo.set_context(analysis::Context { schemas, calls, reader, symbols, passed, generated });
+            memo.set_resolved(analysis::Context { schemas, calls, reader, passed, ..Default::default() });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -318,16 +308,8 @@ impl Graph {
             ws.reader = Some(settings.session.tree.reader());
             ws.context(sources, &home, &calls)
         };
-        let symbols = memo.context().symbols.clone();
         let passed = self.passed.locked().get(&key).cloned();
-        let generated = memo.context().generated.clone();
-        memo.set_context(analysis::Context {
-            schemas: schemas.0.clone(),
-            symbols,
-            passed,
-            generated,
-            ..resolved.context
-        });
+        memo.set_resolved(analysis::Context { schemas: schemas.0.clone(), passed, ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));

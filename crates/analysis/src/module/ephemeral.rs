@@ -39,7 +39,7 @@ use syntax::diagnostic::{Code, Diagnostic};
 use syntax::Dialect;
 
 /// What an expression reads that may be ephemeral.
-#[derive(Default)]
+#[derive(Default, PartialEq)]
 pub(super) struct Reads {
     vars: HashSet<String>,
     locals: HashSet<String>,
@@ -132,8 +132,9 @@ fn literal_true(body: &Body, key: &str) -> bool {
     body.get_attribute(key).is_some_and(|a| matches!(&a.value, Expression::Bool(b) if *b.value()))
 }
 
-/// Whether the pass may report in the module (patches leave such modules
-/// to a full analysis, see patch.rs).
+/// Whether the pass may report in the module (after a patch it judges the
+/// edited items again, or every item when what it learns of the module
+/// changed: see `passes::run_with`).
 pub(super) fn mentioned(docs: &[Document], dialect: Dialect) -> bool {
     dialect.is_terraform()
         && docs.iter().any(|d| {
@@ -281,45 +282,60 @@ const OUTPUT: &str = "ephemeral value not allowed: this output value is not decl
                       value, so it cannot be set to a result derived from an ephemeral value (add `ephemeral = \
                       true`, or drop the mark with `ephemeralasnull(…)`)";
 
-/// Per document, each ephemeral value where Terraform refuses one; and
-/// the addresses whose values are ephemeral (`var.x`, `local.y`,
-/// `module.m.out`, `output.z`), sorted, for hover. `facts` gives each
-/// item's (of the module's Terraform files).
-pub(super) fn check<'a>(
-    docs: &[Document],
-    context: &Context,
-    facts: impl Fn(&super::Item) -> Option<&'a Facts>,
-) -> (Vec<Vec<Diagnostic>>, Vec<String>) {
-    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
-    let all = || {
-        docs.iter()
-            .enumerate()
-            .filter(|(_, d)| d.file.kind == FileKind::Terraform)
-            .flat_map(|(di, d)| d.items.iter().map(move |i| ((di, i.range.start), i)))
-    };
-    let mut vars: HashSet<&str> = HashSet::default();
+/// What the pass learns of the whole module before judging each item:
+/// the ephemeral variables and locals, and whether the module is a root
+/// one. Kept with the pass's findings: an edit that changes nothing it is
+/// made of ([`same_inputs`]) has only the edited items judged again.
+#[derive(Debug, Default)]
+pub(super) struct Marks {
+    vars: HashSet<String>,
+    locals: HashSet<String>,
+    root: bool,
+}
+
+/// Whether the items `a` and the items `b` (an edit's before and after)
+/// tell [`Marks`] and the ephemeral addresses the same: the same
+/// ephemeral variables, locals (and what they read), outputs (and what
+/// they read), and root-ness, wherever they are.
+pub(super) fn same_inputs<'a>(a: &[&'a Facts], b: &[&'a Facts]) -> bool {
+    let vars = |f: &[&'a Facts]| f.iter().flat_map(|f| &f.vars).collect::<Vec<_>>();
+    let locals = |f: &[&'a Facts]| f.iter().flat_map(|f| &f.locals).collect::<Vec<_>>();
+    let outputs =
+        |f: &[&'a Facts]| f.iter().flat_map(|f| f.outputs.iter().map(|(n, d, _, r)| (n, d, r))).collect::<Vec<_>>();
+    let root = |f: &[&'a Facts]| f.iter().any(|f| f.root);
+    vars(a) == vars(b) && locals(a) == locals(b) && outputs(a) == outputs(b) && root(a) == root(b)
+}
+
+/// Whether `r` reads an ephemeral value directly: a mark (`ephemeral.`,
+/// `terraform.applying`), an ephemeral variable, a callee's ephemeral
+/// output, or one of `locals`.
+fn direct(r: &Reads, vars: &HashSet<String>, locals: &HashSet<String>, context: &Context) -> bool {
+    let modules = r.modules.iter().any(|(m, o)| {
+        let Some(i) = context.callee(m).and_then(|c| c.interface()) else { return false };
+        match o {
+            Some(o) => i.output(o).is_some_and(|out| out.ephemeral),
+            None => i.ephemeral_outputs().next().is_some(),
+        }
+    });
+    r.always || modules || r.vars.iter().any(|v| vars.contains(v)) || r.locals.iter().any(|l| locals.contains(l))
+}
+
+/// The module's [`Marks`], from every item's facts.
+fn marks<'a>(all: impl Iterator<Item = &'a Facts> + Clone, context: &Context) -> Marks {
+    let mut vars: HashSet<String> = HashSet::default();
     let mut locals: HashMap<&str, &Reads> = HashMap::default();
-    for (_, item) in all() {
-        let Some(f) = facts(item) else { continue };
-        vars.extend(f.vars.iter().map(String::as_str));
+    for f in all.clone() {
+        vars.extend(f.vars.iter().cloned());
         for (n, r) in &f.locals {
             locals.entry(n.as_str()).or_insert(r);
         }
     }
-    let modules = |r: &Reads| {
-        r.modules.iter().any(|(m, o)| {
-            let Some(i) = context.callee(m).and_then(|c| c.interface()) else { return false };
-            match o {
-                Some(o) => i.output(o).is_some_and(|out| out.ephemeral),
-                None => i.ephemeral_outputs().next().is_some(),
-            }
-        })
-    };
     // Ephemeral locals: those reading an ephemeral name, then those
     // reading them, and so on (the readers indexed only when some local is
     // ephemeral: at each keystroke in a large module none usually is).
-    let seeded = |r: &Reads| r.always || r.vars.iter().any(|v| vars.contains(v.as_str())) || modules(r);
-    let mut ephemeral_locals: HashSet<&str> = locals.iter().filter(|(_, r)| seeded(r)).map(|(n, _)| *n).collect();
+    let none = HashSet::default();
+    let mut ephemeral_locals: HashSet<String> =
+        locals.iter().filter(|(_, r)| direct(r, &vars, &none, context)).map(|(n, _)| n.to_string()).collect();
     if !ephemeral_locals.is_empty() {
         let mut readers: HashMap<&str, Vec<&str>> = HashMap::default();
         for (n, r) in &locals {
@@ -327,79 +343,129 @@ pub(super) fn check<'a>(
                 readers.entry(l.as_str()).or_default().push(n);
             }
         }
-        let mut work: Vec<&str> = ephemeral_locals.iter().copied().collect();
+        let mut work: Vec<String> = ephemeral_locals.iter().cloned().collect();
         while let Some(m) = work.pop() {
-            for n in readers.get(m).into_iter().flatten() {
-                if ephemeral_locals.insert(n) {
-                    work.push(n);
+            for n in readers.get(m.as_str()).into_iter().flatten() {
+                if ephemeral_locals.insert(n.to_string()) {
+                    work.push(n.to_string());
                 }
             }
         }
     }
-    let direct = |r: &Reads, known: &HashSet<&str>| seeded(r) || r.locals.iter().any(|l| known.contains(l.as_str()));
-    let mut addresses: Vec<String> = vars.iter().map(|v| format!("var.{v}")).collect();
-    addresses.extend(ephemeral_locals.iter().map(|l| format!("local.{l}")));
+    let root = all.into_iter().any(|f| f.root);
+    Marks { vars, locals: ephemeral_locals, root }
+}
+
+/// Per document, each ephemeral value where Terraform refuses one; the
+/// addresses whose values are ephemeral (`var.x`, `local.y`,
+/// `module.m.out`, `output.z`), sorted, for hover; and the [`Marks`] they
+/// were judged by. `facts` gives each item's (of the module's Terraform
+/// files).
+pub(super) fn check<'a>(
+    docs: &[Document],
+    context: &Context,
+    facts: impl Fn(&super::Item) -> Option<&'a Facts>,
+) -> (Vec<Vec<Diagnostic>>, Vec<String>, Marks) {
+    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
+    let all = || {
+        docs.iter()
+            .enumerate()
+            .filter(|(_, d)| d.file.kind == FileKind::Terraform)
+            .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
+    };
+    let marks = marks(all().filter_map(|(_, i)| facts(i)), context);
+    let mut addresses: Vec<String> = marks.vars.iter().map(|v| format!("var.{v}")).collect();
+    addresses.extend(marks.locals.iter().map(|l| format!("local.{l}")));
     for (name, callee) in context.calls.iter() {
         let Some(i) = callee.interface() else { continue };
         addresses.extend(i.ephemeral_outputs().map(|o| format!("module.{name}.{}", o.name)));
     }
-    let schemas = context.schemas.as_deref();
-    let root = all().any(|(_, item)| facts(item).is_some_and(|f| f.root));
-    for ((di, at), item) in all() {
+    for (di, item) in all() {
         let Some(f) = facts(item) else { continue };
-        let place = |r: &Range<usize>| at + r.start..at + r.end;
-        for (name, header) in f.ephemeral_outputs.iter().filter(|_| root) {
-            let msg = format!(
-                "ephemeral output not allowed: `output.{name}` is ephemeral, and ephemeral outputs are not allowed in \
-                 a root module (this module configures a backend, so it is one)"
-            );
-            out[di].push(Diagnostic::new(Code::TypeMismatch, place(header), msg));
-        }
-        for (name, declared, r, reads) in &f.outputs {
-            let marked = *declared || direct(reads, &ephemeral_locals);
-            if marked {
-                addresses.push(format!("output.{name}"));
-            }
-            if marked && !declared {
-                out[di].push(Diagnostic::new(Code::TypeMismatch, place(r), OUTPUT));
-            }
-        }
-        for (call, args) in &f.calls {
-            let Some(i) = context.callee(call).and_then(|c| c.interface()) else { continue };
-            for (key, r, reads) in args {
-                if i.inputs.iter().any(|v| v.name == *key && !v.ephemeral) && direct(reads, &ephemeral_locals) {
-                    let msg = format!(
-                        "ephemeral value not allowed: the variable `{key}` of module `{call}` is not declared as \
-                         accepting ephemeral values, so it cannot be set to a result derived from an ephemeral value"
-                    );
-                    out[di].push(Diagnostic::new(Code::TypeMismatch, place(r), msg));
-                }
-            }
-        }
-        for (data, ty, args) in &f.resources {
-            // (An error even with a schema file the user named: an
-            // attribute never becomes write-only, providers add new
-            // `…_wo` ones.)
-            let Some(found) = schemas.and_then(|s| s.find(*data, ty)) else { continue };
-            let kind = if *data { "data source" } else { "resource" };
-            for (path, r, reads) in args {
-                if persisted(found.block, path) && direct(reads, &ephemeral_locals) {
-                    let msg = format!(
-                        "invalid use of ephemeral value: ephemeral values are not valid for `{}` of {kind} `{ty}`, \
-                         because it is not a write-only attribute and must be persisted to state",
-                        path.join(".")
-                    );
-                    out[di].push(Diagnostic::new(Code::TypeMismatch, place(r), msg));
-                }
-            }
-        }
+        judge(f, item.range.start, &marks, context, &mut out[di], &mut addresses);
     }
     for ds in &mut out {
         ds.sort_by_key(|d| (d.range.start, d.range.end));
     }
     addresses.sort();
     addresses.dedup();
-    (out, addresses)
+    (out, addresses, marks)
+}
+
+/// [`check`]'s diagnostics of some items of one document under `marks`
+/// (a patch judges only the items it parsed again).
+pub(super) fn check_items<'a>(
+    items: &[super::Item],
+    marks: &Marks,
+    context: &Context,
+    facts: impl Fn(&super::Item) -> Option<&'a Facts>,
+) -> Vec<Diagnostic> {
+    let (mut out, mut addresses) = (Vec::new(), Vec::new());
+    for item in items {
+        let Some(f) = facts(item) else { continue };
+        judge(f, item.range.start, marks, context, &mut out, &mut addresses);
+    }
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    out
+}
+
+/// One item's ephemeral values where Terraform refuses one (item `at`),
+/// and its outputs that are ephemeral.
+fn judge(
+    f: &Facts,
+    at: usize,
+    marks: &Marks,
+    context: &Context,
+    out: &mut Vec<Diagnostic>,
+    addresses: &mut Vec<String>,
+) {
+    let direct = |r: &Reads| direct(r, &marks.vars, &marks.locals, context);
+    let schemas = context.schemas.as_deref();
+    let place = |r: &Range<usize>| at + r.start..at + r.end;
+    for (name, header) in f.ephemeral_outputs.iter().filter(|_| marks.root) {
+        let msg = format!(
+            "ephemeral output not allowed: `output.{name}` is ephemeral, and ephemeral outputs are not allowed in a \
+             root module (this module configures a backend, so it is one)"
+        );
+        out.push(Diagnostic::new(Code::TypeMismatch, place(header), msg));
+    }
+    for (name, declared, r, reads) in &f.outputs {
+        let marked = *declared || direct(reads);
+        if marked {
+            addresses.push(format!("output.{name}"));
+        }
+        if marked && !declared {
+            out.push(Diagnostic::new(Code::TypeMismatch, place(r), OUTPUT));
+        }
+    }
+    for (call, args) in &f.calls {
+        let Some(i) = context.callee(call).and_then(|c| c.interface()) else { continue };
+        for (key, r, reads) in args {
+            if i.inputs.iter().any(|v| v.name == *key && !v.ephemeral) && direct(reads) {
+                let msg = format!(
+                    "ephemeral value not allowed: the variable `{key}` of module `{call}` is not declared as \
+                     accepting ephemeral values, so it cannot be set to a result derived from an ephemeral value"
+                );
+                out.push(Diagnostic::new(Code::TypeMismatch, place(r), msg));
+            }
+        }
+    }
+    for (data, ty, args) in &f.resources {
+        // (An error even with a schema file the user named: an attribute
+        // never becomes write-only, providers add new `…_wo` ones.)
+        let Some(found) = schemas.and_then(|s| s.find(*data, ty)) else { continue };
+        let kind = if *data { "data source" } else { "resource" };
+        for (path, r, reads) in args {
+            if persisted(found.block, path) && direct(reads) {
+                let msg = format!(
+                    "invalid use of ephemeral value: ephemeral values are not valid for `{}` of {kind} `{ty}`, \
+                     because it is not a write-only attribute and must be persisted to state",
+                    path.join(".")
+                );
+                out.push(Diagnostic::new(Code::TypeMismatch, place(r), msg));
+            }
+        }
+    }
 }
 
 /// Whether an expression's text reads an ephemeral value, given the

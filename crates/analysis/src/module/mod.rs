@@ -10,9 +10,9 @@
 //! Here: the results and [`run`], which combines the steps. Beside it:
 //! `decls` (what items declare), `env` (the module's names), `order`
 //! (locals in dependency order), `checks` (every item's checks), `symbols`
-//! (resources and outputs), `memo` (remembered results), `patch` (an
-//! edit brought into the last analysis in place), `changes` (a rename or
-//! new type taken in place) and `readers` (who read which name).
+//! (resources and outputs). The incremental engine that keeps results
+//! between analyses and brings them up to an edit is `engine`
+//! (src/engine/, see its module doc).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
@@ -40,15 +40,15 @@ use types::{Kind, Strip, Type};
 
 mod address_rules;
 mod calls;
-mod changes;
 mod checks;
 mod conditions;
 mod decls;
 mod duplicates;
+#[path = "../engine/mod.rs"]
+mod engine;
 mod env;
 pub mod ephemeral;
 mod interface;
-mod memo;
 mod meta_arguments;
 pub mod mocks;
 pub mod nomad_vars;
@@ -56,20 +56,17 @@ mod noschema;
 mod order;
 mod overrides;
 mod passes;
-mod patch;
 mod pcl_range;
 mod policy;
 mod provider_refs;
 mod provider_requirements;
 pub mod pulumi_hcl;
-mod readers;
 mod refs;
 mod requirement_rules;
 mod resources;
 mod roots;
 mod rules;
 mod shared;
-mod shifted;
 mod stacks;
 mod static_eval;
 mod suggest;
@@ -92,22 +89,20 @@ mod unused;
 mod versions;
 
 use calls::*;
-use changes::*;
 use checks::*;
 use decls::*;
+use engine::*;
+pub use engine::{GiveUp, GiveUps, Memo};
+pub use engine::{NodeAt, TypeNodes};
 use env::*;
 pub use interface::Call;
-pub use memo::Memo;
-use memo::*;
 use order::*;
 pub use overrides::is_override;
 use pcl_range::*;
-use readers::*;
 use refs::*;
 pub(crate) use resources::ambiguous;
 use resources::*;
 pub use shared::Shared;
-pub use shifted::{NodeAt, TypeNodes};
 use static_eval::*;
 pub use suggest::{declarable, placeholder, suggested_type, value_type};
 use symbols::*;
@@ -472,127 +467,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     }
 
     // 2. Locals and PCL attributes in dependency order; cycles are errors.
-    // Names of one level depend only on names of lower levels: each level
-    // is inferred in parallel against the names the levels below gave.
-    let levels = dependency_order(&computed);
-    let mut computed_types: Vec<Option<Type>> = vec![None; computed.len()];
-    let cyclic = |component: &[usize]| {
-        component.len() > 1 || {
-            let c = computed[component[0]].decl;
-            c.refs.iter().any(|(s, n)| *s == c.space && *n == c.name)
-        }
-    };
-    // Each item's tree (a dropped tree is parsed again once per item) and
-    // where its computed values lie, kept from level to level (a chain of
-    // locals in one block is a level each) until none of its values is left.
-    let mut trees: HashMap<ItemId, (Option<Arc<Body>>, Vec<decls::ComputedPath>)> = HashMap::default();
-    let mut left: HashMap<ItemId, usize> = HashMap::default();
-    for component in levels.iter().flatten().filter(|c| !cyclic(c)) {
-        *left.entry(computed[component[0]].item.id).or_default() += 1;
-    }
-    for level in levels {
-        if stop() {
-            return None;
-        }
-        // The names to infer again (not remembered, or probed), each with
-        // its item's tree and its place in it.
-        let mut todo = Vec::new();
-        for component in level.iter().filter(|c| !cyclic(c)) {
-            let c = &computed[component[0]];
-            let is_probed = probed(probe, c.doc, &shift(&c.decl.range, c.item.range.start));
-            let reuse =
-                !is_probed && memo.computed.get(&(c.item.id, c.index)).is_some_and(|r| r.deps.hold(&env, dialect));
-            if !reuse {
-                let (tree, paths) = trees.entry(c.item.id).or_insert_with(|| {
-                    let doc = &docs[c.doc];
-                    let tree = c.item.body(&doc.file.text);
-                    let paths = tree.as_deref().map(|t| decls::computed_paths(t, doc.file.kind)).unwrap_or_default();
-                    (tree, paths)
-                });
-                todo.push((c, is_probed, tree.clone(), paths.get(c.index).copied()));
-            }
-            let id = c.item.id;
-            if let Some(n) = left.get_mut(&id) {
-                *n -= 1;
-                if *n == 0 {
-                    left.remove(&id);
-                    trees.remove(&id);
-                }
-            }
-        }
-        type Inferred = ((ItemId, usize), Option<(ComputedResult, Vec<Typed>)>);
-        let inferred: Vec<Inferred> = todo
-            .par_iter()
-            .with_min_len(32)
-            .map(|(c, is_probed, tree, path)| {
-                let doc = &docs[c.doc];
-                let key = (c.item.id, c.index);
-                let Some(expr) = tree.as_deref().zip(*path).and_then(|(t, p)| decls::computed_at(t, p)) else {
-                    return (key, None);
-                };
-                let view = View::new(&env, dialect, false);
-                let mut inf = Infer::new(&view, item_source(doc, c.item));
-                inf.policy = crate::is_policy_file(&doc.file.path);
-                if *is_probed {
-                    inf.record = Some(Vec::new());
-                }
-                let ty = inf.expr(expr);
-                let at = c.item.range.start;
-                let recorded = inf.record.take().unwrap_or_default();
-                let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
-                let diagnostics = std::mem::take(&mut inf.diagnostics);
-                let type_nodes = std::mem::take(&mut inf.type_nodes);
-                drop(inf);
-                (key, Some((ComputedResult { deps: view.deps(), ty, diagnostics, type_nodes }, recorded)))
-            })
-            .collect();
-        for (key, result) in inferred {
-            match result {
-                Some((result, recorded)) => {
-                    out.probe.extend(recorded);
-                    memo.computed.insert(key, result);
-                }
-                None => {
-                    memo.computed.remove(&key);
-                }
-            }
-        }
-        for component in &level {
-            if cyclic(component) {
-                let names: Vec<String> = component.iter().map(|&i| computed[i].decl.name.clone()).collect();
-                let shown = if names.len() > 6 {
-                    format!("{}, … ({} names)", names[..6].join(", "), names.len())
-                } else {
-                    names.join(", ")
-                };
-                for &i in component {
-                    let c = &computed[i];
-                    let at = c.item.range.start;
-                    let d = Diagnostic::new(
-                        Code::Cycle,
-                        shift(&c.decl.name_range, at),
-                        format!("`{}` depends on itself through {shown}", c.decl.name),
-                    );
-                    out.diagnostics[c.doc].push(d);
-                    computed_types[i] = Some(Type::any());
-                    insert_computed(&mut env, c, Type::any());
-                }
-                continue;
-            }
-            let i = component[0];
-            let c = &computed[i];
-            // A broken item's names are there, of unknown type.
-            let Some(r) = memo.computed.get(&(c.item.id, c.index)) else {
-                insert_computed(&mut env, c, Type::any());
-                continue;
-            };
-            out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, c.item.range.start)));
-            out.type_nodes[c.doc].settled().extend(r.type_nodes.iter().map(|n| moved(n, c.item.range.start)));
-            let ty = r.ty.clone();
-            insert_computed(&mut env, c, ty.clone());
-            computed_types[i] = Some(ty);
-        }
-    }
+    let computed_types = infer_levels(docs, probe, memo, &mut env, &mut out, &computed, &stop)?;
     *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::default();
 
     // 3. Every item's checks: new or affected items in parallel.
@@ -664,8 +539,161 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
         outputs.push((di, at, r.clone()));
     }
 
-    // 4. Symbols in source order.
-    for v in &vars {
+    // 4. Symbols in source order; then what is judged across items.
+    symbols_in_order(&mut out, &vars, &computed, computed_types, outputs);
+    module_level(docs, memo, &mut env, &mut out, &vars);
+    memo.prune(docs);
+    Some((out, env))
+}
+
+/// Step 2 of [`run`]: locals and PCL attributes in dependency order;
+/// cycles are errors. Names of one level depend only on names of lower
+/// levels: each level is inferred in parallel against the names the
+/// levels below gave. Returns each computed name's type (`None` when
+/// stopped).
+fn infer_levels(
+    docs: &[Document],
+    probe: Probe,
+    memo: &mut Memo,
+    env: &mut ModuleEnv,
+    out: &mut ModuleAnalysis,
+    computed: &[ComputedRef],
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Option<Type>>> {
+    let dialect = module_dialect(docs);
+    let levels = dependency_order(computed);
+    let mut computed_types: Vec<Option<Type>> = vec![None; computed.len()];
+    let cyclic = |component: &[usize]| {
+        component.len() > 1 || {
+            let c = computed[component[0]].decl;
+            c.refs.iter().any(|(s, n)| *s == c.space && *n == c.name)
+        }
+    };
+    // Each item's tree (a dropped tree is parsed again once per item) and
+    // where its computed values lie, kept from level to level (a chain of
+    // locals in one block is a level each) until none of its values is left.
+    let mut trees: HashMap<ItemId, (Option<Arc<Body>>, Vec<decls::ComputedPath>)> = HashMap::default();
+    let mut left: HashMap<ItemId, usize> = HashMap::default();
+    for component in levels.iter().flatten().filter(|c| !cyclic(c)) {
+        *left.entry(computed[component[0]].item.id).or_default() += 1;
+    }
+    for level in levels {
+        if stop() {
+            return None;
+        }
+        // The names to infer again (not remembered, or probed), each with
+        // its item's tree and its place in it.
+        let mut todo = Vec::new();
+        for component in level.iter().filter(|c| !cyclic(c)) {
+            let c = &computed[component[0]];
+            let is_probed = probed(probe, c.doc, &shift(&c.decl.range, c.item.range.start));
+            let reuse =
+                !is_probed && memo.computed.get(&(c.item.id, c.index)).is_some_and(|r| r.deps.hold(env, dialect));
+            if !reuse {
+                let (tree, paths) = trees.entry(c.item.id).or_insert_with(|| {
+                    let doc = &docs[c.doc];
+                    let tree = c.item.body(&doc.file.text);
+                    let paths = tree.as_deref().map(|t| decls::computed_paths(t, doc.file.kind)).unwrap_or_default();
+                    (tree, paths)
+                });
+                todo.push((c, is_probed, tree.clone(), paths.get(c.index).copied()));
+            }
+            let id = c.item.id;
+            if let Some(n) = left.get_mut(&id) {
+                *n -= 1;
+                if *n == 0 {
+                    left.remove(&id);
+                    trees.remove(&id);
+                }
+            }
+        }
+        type Inferred = ((ItemId, usize), Option<(ComputedResult, Vec<Typed>)>);
+        let inferred: Vec<Inferred> = todo
+            .par_iter()
+            .with_min_len(32)
+            .map(|(c, is_probed, tree, path)| {
+                let doc = &docs[c.doc];
+                let key = (c.item.id, c.index);
+                let Some(expr) = tree.as_deref().zip(*path).and_then(|(t, p)| decls::computed_at(t, p)) else {
+                    return (key, None);
+                };
+                let view = View::new(env, dialect, false);
+                let mut inf = Infer::new(&view, item_source(doc, c.item));
+                inf.policy = crate::is_policy_file(&doc.file.path);
+                if *is_probed {
+                    inf.record = Some(Vec::new());
+                }
+                let ty = inf.expr(expr);
+                let at = c.item.range.start;
+                let recorded = inf.record.take().unwrap_or_default();
+                let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
+                let diagnostics = std::mem::take(&mut inf.diagnostics);
+                let type_nodes = std::mem::take(&mut inf.type_nodes);
+                drop(inf);
+                (key, Some((ComputedResult { deps: view.deps(), ty, diagnostics, type_nodes }, recorded)))
+            })
+            .collect();
+        for (key, result) in inferred {
+            match result {
+                Some((result, recorded)) => {
+                    out.probe.extend(recorded);
+                    memo.computed.insert(key, result);
+                }
+                None => {
+                    memo.computed.remove(&key);
+                }
+            }
+        }
+        for component in &level {
+            if cyclic(component) {
+                let names: Vec<String> = component.iter().map(|&i| computed[i].decl.name.clone()).collect();
+                let shown = if names.len() > 6 {
+                    format!("{}, … ({} names)", names[..6].join(", "), names.len())
+                } else {
+                    names.join(", ")
+                };
+                for &i in component {
+                    let c = &computed[i];
+                    let at = c.item.range.start;
+                    let d = Diagnostic::new(
+                        Code::Cycle,
+                        shift(&c.decl.name_range, at),
+                        format!("`{}` depends on itself through {shown}", c.decl.name),
+                    );
+                    out.diagnostics[c.doc].push(d);
+                    computed_types[i] = Some(Type::any());
+                    insert_computed(env, c, Type::any());
+                }
+                continue;
+            }
+            let i = component[0];
+            let c = &computed[i];
+            // A broken item's names are there, of unknown type.
+            let Some(r) = memo.computed.get(&(c.item.id, c.index)) else {
+                insert_computed(env, c, Type::any());
+                continue;
+            };
+            out.diagnostics[c.doc].extend(r.diagnostics.iter().map(|d| moved(d, c.item.range.start)));
+            out.type_nodes[c.doc].settled().extend(r.type_nodes.iter().map(|n| moved(n, c.item.range.start)));
+            let ty = r.ty.clone();
+            insert_computed(env, c, ty.clone());
+            computed_types[i] = Some(ty);
+        }
+    }
+    Some(computed_types)
+}
+
+/// Step 4 of [`run`]: the module's symbols in source order (variables,
+/// computed names with their types, each item's outputs), and the items'
+/// type nodes.
+fn symbols_in_order(
+    out: &mut ModuleAnalysis,
+    vars: &[VarRef],
+    computed: &[ComputedRef],
+    computed_types: Vec<Option<Type>>,
+    outputs: Vec<(usize, usize, Arc<CheckResult>)>,
+) {
+    for v in vars {
         out.symbols.push(Symbol {
             address: format!("{}.{}", v.decl.root, v.decl.name),
             name: v.decl.name.clone(),
@@ -700,6 +728,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     for nodes in &mut out.type_nodes {
         nodes.settled().sort_by_key(|n| n.range.start);
     }
+}
+
+/// Step 5 of [`run`]: what is judged across items — override files'
+/// merge, the module-level passes (passes.rs, kept in `env` for patches),
+/// stack deployments, symbol libraries — and the diagnostics in order.
+fn module_level(docs: &[Document], memo: &mut Memo, env: &mut ModuleEnv, out: &mut ModuleAnalysis, vars: &[VarRef]) {
     overrides::settle(docs, &mut out.diagnostics);
     let found = passes::run(docs, &env.context, &mut memo.facts, !memo.lints_off);
     for (all, more) in out.diagnostics.iter_mut().zip(&found.diagnostics) {
@@ -709,14 +743,12 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     }
     out.ephemeral = found.ephemeral.clone().into();
     env.passes = found;
-    stacks::deployments(docs, &vars, &mut out.diagnostics);
+    stacks::deployments(docs, vars, &mut out.diagnostics);
     symbol_libraries::check(docs, &env.context.symbols, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();
     }
-    memo.prune(docs);
-    Some((out, env))
 }
 
 /// Each variable by name, with where its type is (what tfvars values are

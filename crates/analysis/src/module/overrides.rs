@@ -37,6 +37,56 @@ fn key(b: &Block) -> Key {
     std::iter::once(b.ident.value().to_string()).chain(b.labels.iter().map(|l| label_text(l).to_owned())).collect()
 }
 
+/// The override files' block keys, and the other files' items that hold a
+/// block of one of those keys (those whose merge [`settle`] and
+/// `merge_var` judge): a patch takes an edit of any other item of a base
+/// file, as their merge does not change with it.
+#[derive(Debug, Default)]
+pub(super) struct Merged {
+    keys: HashSet<Key>,
+    pub(super) items: HashSet<super::ItemId>,
+}
+
+impl Merged {
+    /// `None` for a module without override files.
+    pub(super) fn of(docs: &[Document]) -> Option<Merged> {
+        let keys: HashSet<Key> = docs
+            .iter()
+            .filter(|d| is_override(&d.file.path))
+            .flat_map(|d| d.items.iter().flat_map(|i| item_keys(d, i)))
+            .collect();
+        if !docs.iter().any(|d| is_override(&d.file.path)) {
+            return None;
+        }
+        let mut items = HashSet::default();
+        for d in docs.iter().filter(|d| !is_override(&d.file.path)) {
+            for item in d.items.iter() {
+                // (The header's text first: a block of a key starts with
+                // its identifier and holds its labels, so most items are
+                // told apart without their tree.)
+                let head = d.file.text.get(item.range.clone()).unwrap_or("");
+                let head = head.trim_start().split('{').next().unwrap_or("");
+                let maybe = keys
+                    .iter()
+                    .any(|k| head.starts_with(k[0].as_str()) && k[1..].iter().all(|l| head.contains(l.as_str())));
+                if maybe && item_keys(d, item).iter().any(|k| keys.contains(k)) {
+                    items.insert(item.id);
+                }
+            }
+        }
+        Some(Merged { keys, items })
+    }
+
+    /// Whether `item` of `doc` holds a block an override file merges into.
+    pub(super) fn merges_into(&self, doc: &Document, item: &super::Item) -> bool {
+        item_keys(doc, item).iter().any(|k| self.keys.contains(k))
+    }
+}
+
+fn item_keys(doc: &Document, item: &super::Item) -> Vec<Key> {
+    item.body(&doc.file.text).map(|b| b.blocks().map(key).collect()).unwrap_or_default()
+}
+
 /// Drops the `missing-argument` errors (and `missing-type` hints) of
 /// override blocks that have a base block: a fragment sets only what it
 /// changes, the rest is the base's. A base block's own

@@ -9,17 +9,15 @@
 //! (the whole module was analysed again). Instead each item's facts are
 //! read from its tree once and kept by its id ([`Facts`], in the memo);
 //! a pass runs over the facts, and a patch replaces only what the passes
-//! say differently ([`settle`]).
+//! say differently (the engine's `settle`, src/engine/settle.rs).
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::shared::Shared;
 use super::{
     duplicates, ephemeral, module_dialect, noschema, provider_refs, sensitive, unused, versions, Document, FileKind,
-    Item, ItemId, Kept,
+    Item, ItemId,
 };
 use crate::calls::Context;
 use syntax::diagnostic::Diagnostic;
@@ -45,36 +43,58 @@ pub(super) struct Found {
     pub(super) ephemeral: Vec<String>,
     /// Whether a pass applied (else nothing was walked).
     pub(super) applied: bool,
+    /// The passes that judge each item by what they learnt of the whole
+    /// module (versions.rs, ephemeral.rs), apart: what they learnt, and
+    /// per document what they found. A patch whose edit changes none of
+    /// what they learnt has only the edited items judged again ([`Reuse`]).
+    pub(super) bound: Option<versions::Bound>,
+    pub(super) versions: Vec<Vec<Diagnostic>>,
+    pub(super) marks: Option<Arc<ephemeral::Marks>>,
+    pub(super) marked: Vec<Vec<Diagnostic>>,
+    /// How many items those two passes judged (the work a patch saves).
+    pub(super) judged: usize,
 }
 
-/// The words without which no pass applies to a module whose calls lead
-/// to no ephemeral output ([`versions::bounded`], [`ephemeral::applies`]).
-const WORDS: [&str; 4] = ["required_version", "ephemeral", "terraform.applying", "sensitive"];
+/// What a patch hands [`run_with`]: the last findings (placed where the
+/// patch left them, the edited items' dropped), the edited document and
+/// its new items, and whether the edit leaves what the ephemeral pass
+/// learns of the module as it was (see [`same_inputs`]).
+pub(super) struct Reuse<'a> {
+    pub(super) before: &'a Found,
+    pub(super) doc: usize,
+    pub(super) items: &'a [Item],
+    pub(super) same_marks: bool,
+}
 
-/// [`run`] after a patch: skipped when no pass applied before and the
-/// edited items say none of [`WORDS`] (nor do the calls lead to an
-/// ephemeral output): then none applies now either, and the three scans of
-/// every document's text that would tell so (~1 ms at 10 MB) are saved.
-pub(super) fn rerun(
-    docs: &[Document],
-    context: &Context,
-    facts: &mut Facts,
-    before: &Found,
-    edited: &str,
-    unused_on: bool,
-) -> Found {
-    let dialect = module_dialect(docs);
-    let marks = ephemeral::applies(&[], dialect, context) || duplicates::applies(docs, dialect);
-    if before.applied || marks || WORDS.iter().any(|w| has(edited, w)) {
-        return run(docs, context, facts, unused_on);
+/// Whether the items `old` (by id) became `new` without changing what the
+/// ephemeral pass learns of the module; `false` when an old item's facts
+/// are gone.
+pub(super) fn same_inputs(facts: &mut Facts, doc: &Document, old: &[ItemId], new: &[Item], unused_on: bool) -> bool {
+    for item in new {
+        facts.entry(item.id).or_insert_with(|| Arc::new(read(doc, item, unused_on)));
     }
-    Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false }
+    let old: Option<Vec<&ephemeral::Facts>> = old.iter().map(|id| facts.get(id).map(|f| &f.ephemeral)).collect();
+    let new: Vec<&ephemeral::Facts> = new.iter().filter_map(|i| facts.get(&i.id).map(|f| &f.ephemeral)).collect();
+    old.is_some_and(|old| ephemeral::same_inputs(&old, &new))
 }
 
 /// Runs the passes that apply to the module (none: nothing found, no
 /// tree walked). `unused_on`: whether the lints of unused declarations
 /// are computed (else their facts are not gathered, [`super::Memo::set_lints`]).
 pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unused_on: bool) -> Found {
+    run_with(docs, context, facts, None, unused_on)
+}
+
+/// [`run`], with the versions and ephemeral passes' last findings reused
+/// for the items a patch did not parse again when what they learnt of the
+/// module is the same (`reuse`).
+pub(super) fn run_with(
+    docs: &[Document],
+    context: &Context,
+    facts: &mut Facts,
+    reuse: Option<Reuse>,
+    unused_on: bool,
+) -> Found {
     let dialect = module_dialect(docs);
     let bounded = versions::bounded(docs, dialect);
     let marked = ephemeral::applies(docs, dialect, context);
@@ -82,7 +102,7 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
     let lints = dialect.is_terraform() && docs.iter().any(|d| d.file.kind == FileKind::Terraform);
     let secret = sensitive::applies(docs, dialect, context);
     if !bounded && !marked && !named && !lints && !secret {
-        return Found { diagnostics: vec![Vec::new(); docs.len()], ephemeral: Vec::new(), applied: false };
+        return Found { diagnostics: vec![Vec::new(); docs.len()], ..Found::default() };
     }
     for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
         for item in doc.items.iter() {
@@ -90,27 +110,60 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
         }
     }
     let get = |item: &Item| facts.get(&item.id);
-    let mut diagnostics = match bounded {
-        true => versions::check(docs, dialect, |i| get(i).map(|f| &f.versions)),
-        false => vec![Vec::new(); docs.len()],
-    };
-    if named {
-        let found = duplicates::check(docs, dialect, |i| get(i).map(|f| &f.duplicates));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
-            all.extend(more);
-        }
-        let found = provider_refs::check(docs, |i| get(i).map(|f| &f.provider_refs));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
-            all.extend(more);
+    let items: usize = docs.iter().filter(|d| d.file.kind == FileKind::Terraform).map(|d| d.items.len()).sum();
+    let mut found = Found { diagnostics: vec![Vec::new(); docs.len()], applied: true, ..Found::default() };
+    if bounded {
+        found.bound = versions::bound(docs, dialect);
+        let again = reuse.as_ref().filter(|r| r.before.bound == found.bound && found.bound.is_some());
+        found.versions = match (again, &found.bound) {
+            (Some(r), Some(bound)) => {
+                found.judged += r.items.len();
+                let mut v = r.before.versions.clone();
+                if docs.get(r.doc).is_some_and(|d| d.file.kind == FileKind::Terraform) {
+                    v[r.doc].extend(versions::check_items(docs, bound, r.items, |i| get(i).map(|f| &f.versions)));
+                }
+                v
+            }
+            _ => {
+                found.judged += items;
+                versions::check(docs, dialect, |i| get(i).map(|f| &f.versions))
+            }
+        };
+    }
+    if marked {
+        let again = reuse.as_ref().filter(|r| r.same_marks && r.before.marks.is_some());
+        match again.and_then(|r| Some((r, r.before.marks.clone()?))) {
+            Some((r, marks)) => {
+                found.judged += r.items.len();
+                let mut v = r.before.marked.clone();
+                if docs.get(r.doc).is_some_and(|d| d.file.kind == FileKind::Terraform) {
+                    v[r.doc].extend(ephemeral::check_items(r.items, &marks, context, |i| get(i).map(|f| &f.ephemeral)));
+                }
+                found.marked = v;
+                found.marks = Some(marks);
+                found.ephemeral = r.before.ephemeral.clone();
+            }
+            None => {
+                found.judged += items;
+                let (diagnostics, addresses, marks) = ephemeral::check(docs, context, |i| get(i).map(|f| &f.ephemeral));
+                (found.marked, found.ephemeral, found.marks) = (diagnostics, addresses, Some(Arc::new(marks)));
+            }
         }
     }
-    let mut addresses = Vec::new();
-    if marked {
-        let (found, a) = ephemeral::check(docs, context, |i| get(i).map(|f| &f.ephemeral));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
+    let mut diagnostics = found.versions.clone();
+    diagnostics.resize(docs.len(), Vec::new());
+    for (all, more) in diagnostics.iter_mut().zip(&found.marked) {
+        all.extend(more.iter().cloned());
+    }
+    if named {
+        let more = duplicates::check(docs, dialect, |i| get(i).map(|f| &f.duplicates));
+        for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }
-        addresses = a;
+        let more = provider_refs::check(docs, |i| get(i).map(|f| &f.provider_refs));
+        for (all, more) in diagnostics.iter_mut().zip(more) {
+            all.extend(more);
+        }
     }
     if secret {
         for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, |i| get(i).map(|f| &f.ephemeral))) {
@@ -123,8 +176,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
                 all.extend(more);
             }
         }
-        let found = noschema::check(docs, context, |i| get(i).map(|f| &f.noschema));
-        for (all, more) in diagnostics.iter_mut().zip(found) {
+        let more = noschema::check(docs, context, |i| get(i).map(|f| &f.noschema));
+        for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }
     }
@@ -132,7 +185,8 @@ pub(super) fn run(docs: &[Document], context: &Context, facts: &mut Facts, unuse
         ds.sort_by_key(|d| (d.range.start, d.range.end));
         ds.dedup();
     }
-    Found { diagnostics, ephemeral: addresses, applied: true }
+    found.diagnostics = diagnostics;
+    found
 }
 
 /// Whether `text` holds `word` (memchr's search: at every keystroke in a
@@ -161,66 +215,5 @@ fn read(doc: &Document, item: &Item, unused_on: bool) -> ItemFacts {
             unused: unused::Facts::default(),
             noschema: noschema::Facts::default(),
         },
-    }
-}
-
-/// After a patch: takes out of `diagnostics` what the passes said before
-/// (`old`, placed where the patch left it) and no longer say, and puts in
-/// what they say now (`new`) where it is missing — a patch drops what lay
-/// in the items it checked again, passes' findings included. `kept` is
-/// narrowed to what stayed in place.
-pub(super) fn settle(
-    diagnostics: &mut [Shared<Vec<Diagnostic>>],
-    kept: &mut [Option<Kept>],
-    old: &[Vec<Diagnostic>],
-    new: &[Vec<Diagnostic>],
-) {
-    let key = |d: &Diagnostic| (d.range.start, d.range.end);
-    for (j, ds) in diagnostics.iter_mut().enumerate() {
-        let (old, new) = (old.get(j).map_or(&[][..], Vec::as_slice), new.get(j).map_or(&[][..], Vec::as_slice));
-        if old.is_empty() && new.is_empty() {
-            continue;
-        }
-        let find = |v: &[Diagnostic], d: &Diagnostic| {
-            let from = v.partition_point(|x| key(x) < key(d));
-            v[from..].iter().take_while(|x| key(x) == key(d)).position(|x| x == d).map(|i| from + i)
-        };
-        let gone: Vec<usize> = old.iter().filter(|d| !new.contains(d)).filter_map(|d| find(ds, d)).collect();
-        let missing: Vec<&Diagnostic> = new.iter().filter(|d| find(ds, d).is_none()).collect();
-        if gone.is_empty() && missing.is_empty() {
-            continue;
-        }
-        let narrow = |kept: &mut Option<Kept>, at: usize, len_after: usize| {
-            if let Some(k) = kept {
-                k.front = k.front.min(at);
-                k.back = k.back.min(len_after - at);
-            }
-        };
-        let v = &mut **ds;
-        let mut gone = gone;
-        gone.sort_unstable();
-        gone.dedup();
-        for at in gone.into_iter().rev() {
-            v.remove(at);
-            narrow(&mut kept[j], at, v.len());
-        }
-        for d in missing {
-            let at = v.partition_point(|x| key(x) <= key(d));
-            v.insert(at, d.clone());
-            narrow(&mut kept[j], at, v.len() - 1);
-        }
-    }
-}
-
-/// `old`'s diagnostics of document `k` as a patch of `window` left them:
-/// those in the window dropped, those after it moved (as
-/// [`super::patch::Window::splice`] does).
-pub(super) fn moved(old: &mut [Vec<Diagnostic>], k: usize, lo: usize, hi: usize, delta: isize) {
-    use super::Placed;
-    let Some(ds) = old.get_mut(k) else { return };
-    ds.retain(|d| !(lo..hi).contains(&d.range.start));
-    let m = |r: &Range<usize>| r.start.saturating_add_signed(delta)..r.end.saturating_add_signed(delta);
-    for d in ds.iter_mut().filter(|d| d.range.start >= hi) {
-        d.map_ranges(m);
     }
 }

@@ -155,8 +155,7 @@ impl Visit for Calls<'_> {
 
 /// Whether this pass may report in the module: a Terraform module with a
 /// `required_version` whose upper bound excludes some function of the
-/// table. (Patches leave such modules to a full analysis, see patch.rs:
-/// `~> 1.5`, below 2.0, excludes none and keeps keystrokes patched.)
+/// table. (`~> 1.5`, below 2.0, excludes none: the pass does not run.)
 pub(super) fn bounded(docs: &[Document], dialect: Dialect) -> bool {
     let newest = ADDED.iter().map(|(_, v)| *v).chain([PROVIDER_FUNCTIONS]).max().unwrap_or_default();
     dialect == Dialect::Terraform
@@ -175,6 +174,21 @@ pub(super) fn facts(body: &Body) -> Facts {
     found
 }
 
+/// The module's tightest `required_version`: its constraint, the version
+/// it excludes from on, and where it is (document, range).
+pub(super) type Bound = (String, Version, usize, Range<usize>);
+
+/// [`Bound`] of the module, if a `required_version` excludes a version.
+pub(super) fn bound(docs: &[Document], dialect: Dialect) -> Option<Bound> {
+    if dialect != Dialect::Terraform {
+        return None;
+    }
+    required_versions(docs)
+        .into_iter()
+        .filter_map(|(c, di, r)| upper_bound(&c).map(|b| (c, b, di, r)))
+        .min_by_key(|(_, b, ..)| *b)
+}
+
 /// Per document, `unknown-function` at each call of a function that no
 /// version the module's `required_version` allows has. `facts` gives each
 /// item's (of the module's Terraform files).
@@ -184,35 +198,35 @@ pub(super) fn check<'a>(
     facts: impl Fn(&super::Item) -> Option<&'a Facts>,
 ) -> Vec<Vec<Diagnostic>> {
     let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
-    if dialect != Dialect::Terraform {
-        return out;
-    }
-    let Some((constraint, bound, di, range)) = required_versions(docs)
-        .into_iter()
-        .filter_map(|(c, di, r)| upper_bound(&c).map(|b| (c, b, di, r)))
-        .min_by_key(|(_, b, ..)| *b)
-    else {
-        return out;
-    };
-    let path = docs.get(di).map(|d| d.file.path.clone());
+    let Some(bound) = bound(docs, dialect) else { return out };
     for (dj, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform) {
-        for item in doc.items.iter() {
-            let Some(found) = facts(item) else { continue };
-            let at = item.range.start;
-            for (r, name, since) in found.iter().filter(|(_, _, since)| *since >= bound) {
-                let msg = format!(
-                    "`{name}` was added in Terraform {}.{}.{}, which this module's required_version \"{constraint}\" \
-                     excludes",
-                    since.0, since.1, since.2
-                );
-                let related = Related {
-                    path: path.clone(),
-                    range: range.clone(),
-                    message: "the module's required_version".into(),
-                };
-                out[dj]
-                    .push(Diagnostic::new(Code::UnknownFunction, at + r.start..at + r.end, msg).with_related(related));
-            }
+        out[dj] = check_items(docs, &bound, &doc.items, &facts);
+    }
+    out
+}
+
+/// [`check`] of some items of one Terraform document, under `bound` (a
+/// patch judges only the items it parsed again).
+pub(super) fn check_items<'a>(
+    docs: &[Document],
+    (constraint, bound, di, range): &Bound,
+    items: &[super::Item],
+    facts: impl Fn(&super::Item) -> Option<&'a Facts>,
+) -> Vec<Diagnostic> {
+    let path = docs.get(*di).map(|d| d.file.path.clone());
+    let mut out = Vec::new();
+    for item in items {
+        let Some(found) = facts(item) else { continue };
+        let at = item.range.start;
+        for (r, name, since) in found.iter().filter(|(_, _, since)| since >= bound) {
+            let msg = format!(
+                "`{name}` was added in Terraform {}.{}.{}, which this module's required_version \"{constraint}\" \
+                 excludes",
+                since.0, since.1, since.2
+            );
+            let related =
+                Related { path: path.clone(), range: range.clone(), message: "the module's required_version".into() };
+            out.push(Diagnostic::new(Code::UnknownFunction, at + r.start..at + r.end, msg).with_related(related));
         }
     }
     out

@@ -6,34 +6,34 @@ use super::patch::Fresh;
 use super::*;
 
 /// What [`Memo::cascade`] knows of the edit.
-pub(super) struct Edited<'a> {
+pub(in crate::module) struct Edited<'a> {
     /// The items the edit replaced, and those that replace them.
-    pub(super) window_ids: &'a HashSet<ItemId>,
+    pub(in crate::module) window_ids: &'a HashSet<ItemId>,
     /// The edited document.
-    pub(super) k: usize,
+    pub(in crate::module) k: usize,
     /// Computed names whose suggestions change.
-    pub(super) asked: Vec<(ItemId, usize)>,
+    pub(in crate::module) asked: Vec<(ItemId, usize)>,
     /// The edited items' computed names (with what they refer to).
-    pub(super) computed: Vec<&'a ComputedDecl>,
+    pub(in crate::module) computed: Vec<&'a ComputedDecl>,
     /// The same as (new item, index, declaration), the keys they had
     /// before the edit, and their results so far (inferred again here
     /// when a name they read changes).
-    pub(super) fresh: &'a [(&'a Item, usize, &'a ComputedDecl)],
-    pub(super) old_keys: Vec<(ItemId, usize)>,
-    pub(super) inferred: &'a mut [((ItemId, usize), ComputedResult)],
+    pub(in crate::module) fresh: &'a [(&'a Item, usize, &'a ComputedDecl)],
+    pub(in crate::module) old_keys: Vec<(ItemId, usize)>,
+    pub(in crate::module) inferred: &'a mut [((ItemId, usize), ComputedResult)],
 }
 
 impl Memo {
-    /// `None` unless each changed name is declared once, in the window,
+    /// [`GiveUp::NameNotUnique`] unless each changed name is declared once, in the window,
     /// before and after the edit (which declaration wins a name declared
     /// twice is the full analysis's business), and no names are swapped.
-    pub(super) fn names_stay_unique(
+    pub(in crate::module) fn names_stay_unique(
         &self,
         changes: &[Change],
         readers: &Readers,
         old_window: &[(ItemId, Range<usize>)],
         fresh: &[Fresh],
-    ) -> Option<()> {
+    ) -> Result<(), GiveUp> {
         let mut before: HashMap<(Space, &str), u32> = HashMap::default();
         for d in old_window.iter().filter_map(|(id, _)| self.decls.get(id)) {
             declared_keys(d).for_each(|key| *before.entry(key).or_default() += 1);
@@ -47,14 +47,14 @@ impl Memo {
                 let (o, n) = (before.get(&(c.space, name.as_str())), after.get(&(c.space, name.as_str())));
                 let (o, n) = (o.copied().unwrap_or(0), n.copied().unwrap_or(0));
                 if readers.count(c.space, name) != o || o > 1 || n > 1 {
-                    return None;
+                    return Err(GiveUp::NameNotUnique);
                 }
             }
             if c.old != c.new && changes.iter().any(|x| x.space == c.space && x.old != x.new && x.new == c.old) {
-                return None;
+                return Err(GiveUp::NameNotUnique);
             }
         }
-        Some(())
+        Ok(())
     }
 
     /// Computed names outside the window that read a changed name (or
@@ -62,10 +62,11 @@ impl Memo {
     /// change in turn. A name is inferred again whenever one it reads
     /// changes, so its last inference sees the final types (the edited
     /// items' too). Returns the items outside the window (whose results
-    /// the memo now holds). `None` when one reads a renamed computed name's new name that depends on it (the
-    /// new edge of the dependency order closes a cycle), or one has no
-    /// remembered result (in a cycle, or broken).
-    pub(super) fn cascade(
+    /// the memo now holds). [`GiveUp::NewCycle`] when one reads a renamed
+    /// computed name's new name that depends on it (the new edge of the
+    /// dependency order closes a cycle), [`GiveUp::UninferredLocal`] when
+    /// one has no remembered result (in a cycle, or broken).
+    pub(in crate::module) fn cascade(
         &mut self,
         changes: &mut Vec<Change>,
         readers: &mut Readers,
@@ -73,7 +74,7 @@ impl Memo {
         docs: &[Document],
         dialect: Dialect,
         mut edited: Edited,
-    ) -> Option<HashSet<ItemId>> {
+    ) -> Result<HashSet<ItemId>, GiveUp> {
         let window_ids = edited.window_ids;
         let mut asked = std::mem::take(&mut edited.asked);
         let mut results: HashMap<(ItemId, usize), ComputedResult> = HashMap::default();
@@ -92,9 +93,10 @@ impl Memo {
                 let targets = readers
                     .iter()
                     .map(|(id, index)| self.decls.get(id)?.computed.get(*index).map(|c| (c.space, c.name.clone())))
-                    .collect::<Option<HashSet<_>>>()?;
+                    .collect::<Option<HashSet<_>>>()
+                    .ok_or(GiveUp::Forgotten)?;
                 if self.reaches(env, docs, &edited, (space, c.new.clone()), &targets)? {
-                    return None;
+                    return Err(GiveUp::NewCycle);
                 }
             }
             let mut todo: HashSet<(ItemId, usize)> = HashSet::default();
@@ -107,7 +109,7 @@ impl Memo {
             for key in todo {
                 budget -= 1;
                 if budget == 0 {
-                    return None;
+                    return Err(GiveUp::CascadeTooLong);
                 }
                 if window_ids.contains(&key.0) {
                     let change = infer_edited(&mut edited, key, env, docs, dialect)?;
@@ -115,18 +117,19 @@ impl Memo {
                     continue;
                 }
                 if !self.computed.contains_key(&key) {
-                    return None;
+                    return Err(GiveUp::UninferredLocal);
                 }
-                let (di, j) = readers.place(docs, key.0)?;
+                let (di, j) = readers.place(docs, key.0).ok_or(GiveUp::Inconsistent)?;
                 let (doc, item) = (&docs[di], &docs[di].items[j]);
-                let decl = self.decls.get(&key.0)?.computed.get(key.1)?.clone();
-                let r = infer_computed(env, dialect, doc, item, key.1)?;
+                let decls = self.decls.get(&key.0).ok_or(GiveUp::Forgotten)?;
+                let decl = decls.computed.get(key.1).ok_or(GiveUp::Inconsistent)?.clone();
+                let r = infer_computed(env, dialect, doc, item, key.1).ok_or(GiveUp::UninferredLocal)?;
                 let at = shift(&decl.name_range, item.range.start);
                 let name = (decl.space, decl.name.clone());
-                let was = env.names.get(&name).map(|e| (e.doc, env.range(e)))?;
-                let entry = env.names.get_mut(&name)?;
+                let was = env.names.get(&name).map(|e| (e.doc, env.range(e))).ok_or(GiveUp::Inconsistent)?;
+                let entry = env.names.get_mut(&name).ok_or(GiveUp::Inconsistent)?;
                 if was != (di, at.clone()) {
-                    return None;
+                    return Err(GiveUp::NameNotUnique);
                 }
                 if r.ty != entry.ty {
                     entry.ty = r.ty.clone();
@@ -144,11 +147,12 @@ impl Memo {
         for id in &items {
             readers.item(*id, self, true);
         }
-        Some(items)
+        Ok(items)
     }
 
     /// Whether computed name `from` depends, through what it refers to,
-    /// on one of `targets`; `None` when that takes too long to tell.
+    /// on one of `targets`; [`GiveUp::NewCycle`] when that takes too long
+    /// to tell.
     fn reaches(
         &self,
         env: &ModuleEnv,
@@ -156,7 +160,7 @@ impl Memo {
         edited: &Edited,
         from: (Space, String),
         targets: &HashSet<(Space, String)>,
-    ) -> Option<bool> {
+    ) -> Result<bool, GiveUp> {
         let mut seen: HashSet<(Space, String)> = HashSet::default();
         let mut todo = vec![from];
         while let Some(name) = todo.pop() {
@@ -164,7 +168,7 @@ impl Memo {
                 continue;
             }
             if seen.len() > 512 {
-                return None;
+                return Err(GiveUp::NewCycle);
             }
             let refs = match edited.computed.iter().find(|c| c.space == name.0 && c.name == name.1) {
                 Some(c) => &c.refs,
@@ -173,18 +177,20 @@ impl Memo {
                         continue;
                     };
                     let range = env.range(e);
-                    let items = &docs.get(e.doc)?.items;
-                    let item = &items[items.partition_point(|i| i.range.start <= range.start).checked_sub(1)?];
-                    let d = self.decls.get(&item.id)?;
-                    &d.computed.iter().find(|c| shift(&c.name_range, item.range.start) == range)?.refs
+                    let items = &docs.get(e.doc).ok_or(GiveUp::Inconsistent)?.items;
+                    let j = items.partition_point(|i| i.range.start <= range.start).checked_sub(1);
+                    let item = &items[j.ok_or(GiveUp::Inconsistent)?];
+                    let d = self.decls.get(&item.id).ok_or(GiveUp::Forgotten)?;
+                    let c = d.computed.iter().find(|c| shift(&c.name_range, item.range.start) == range);
+                    &c.ok_or(GiveUp::Inconsistent)?.refs
                 }
             };
             if refs.iter().any(|r| targets.contains(r)) {
-                return Some(true);
+                return Ok(true);
             }
             todo.extend(refs.iter().cloned());
         }
-        Some(false)
+        Ok(false)
     }
 }
 
@@ -197,23 +203,24 @@ fn infer_edited(
     env: &mut ModuleEnv,
     docs: &[Document],
     dialect: Dialect,
-) -> Option<Option<Change>> {
+) -> Result<Option<Change>, GiveUp> {
     let pos = edited.old_keys.iter().position(|k| *k == key);
-    let pos = pos.or_else(|| edited.inferred.iter().position(|(k, _)| *k == key))?;
+    let pos = pos.or_else(|| edited.inferred.iter().position(|(k, _)| *k == key)).ok_or(GiveUp::Inconsistent)?;
     let (item, index, decl) = edited.fresh[pos];
-    let r = infer_computed(env, dialect, docs.get(edited.k)?, item, index)?;
-    let entry = env.names.get_mut(&(decl.space, decl.name.clone()))?;
+    let doc = docs.get(edited.k).ok_or(GiveUp::Inconsistent)?;
+    let r = infer_computed(env, dialect, doc, item, index).ok_or(GiveUp::UninferredLocal)?;
+    let entry = env.names.get_mut(&(decl.space, decl.name.clone())).ok_or(GiveUp::Inconsistent)?;
     let change = (r.ty != entry.ty).then(|| {
         entry.ty = r.ty.clone();
         let at = shift(&decl.name_range, item.range.start);
         Change { space: decl.space, old: decl.name.clone(), new: decl.name.clone(), ty: r.ty.clone(), at }
     });
     edited.inferred[pos].1 = r;
-    Some(change)
+    Ok(change)
 }
 
 /// The `index`th computed name of `item` of `doc` inferred against `env`.
-pub(super) fn infer_computed(
+pub(in crate::module) fn infer_computed(
     env: &ModuleEnv,
     dialect: Dialect,
     doc: &Document,
@@ -233,7 +240,11 @@ pub(super) fn infer_computed(
 }
 
 /// The items outside the window whose checks read a changed name.
-pub(super) fn readers_of(changes: &[Change], readers: &Readers, window_ids: &HashSet<ItemId>) -> HashSet<ItemId> {
+pub(in crate::module) fn readers_of(
+    changes: &[Change],
+    readers: &Readers,
+    window_ids: &HashSet<ItemId>,
+) -> HashSet<ItemId> {
     let mut ids = HashSet::default();
     for c in changes {
         for name in [&c.old, &c.new] {
@@ -247,18 +258,18 @@ pub(super) fn readers_of(changes: &[Change], readers: &Readers, window_ids: &Has
 /// A name of the module that others now see differently: renamed from
 /// `old` to `new` (or the same name with a new type or place), declared
 /// once, at `at` in the edited document.
-pub(super) struct Change {
-    pub(super) space: Space,
-    pub(super) old: String,
-    pub(super) new: String,
-    pub(super) ty: Type,
-    pub(super) at: Range<usize>,
+pub(in crate::module) struct Change {
+    pub(in crate::module) space: Space,
+    pub(in crate::module) old: String,
+    pub(in crate::module) new: String,
+    pub(in crate::module) ty: Type,
+    pub(in crate::module) at: Range<usize>,
 }
 
 impl Change {
     /// The module's names after the change: a renamed name keeps its
     /// place among the declared ones (suggestions weigh them in order).
-    pub(super) fn apply(&self, env: &mut ModuleEnv, doc: usize) {
+    pub(in crate::module) fn apply(&self, env: &mut ModuleEnv, doc: usize) {
         let what = match self.space {
             Space::Var if is_default_key(&self.new) => "variable default",
             Space::Var => "variable",

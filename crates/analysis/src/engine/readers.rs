@@ -7,16 +7,16 @@ use super::*;
 /// A module's names and their readers, as of the last analysis. Built on
 /// the first edit that needs it and kept up to date by [`Memo::patch`].
 #[derive(Default)]
-pub(super) struct Readers {
+pub(in crate::module) struct Readers {
     /// Items whose checks looked each name up (present or not).
-    pub(super) checks: HashMap<(Space, String), HashSet<ItemId>>,
+    pub(in crate::module) checks: HashMap<(Space, String), HashSet<ItemId>>,
     /// The words suggestions were asked for, with their askers.
-    pub(super) asked: HashMap<(Space, String), Asked>,
+    pub(in crate::module) asked: HashMap<(Space, String), Asked>,
     /// Computed names that refer to or looked up each name: a change of
     /// such a name may change their types or the dependency order.
-    pub(super) computed: HashMap<(Space, String), HashSet<(ItemId, usize)>>,
+    pub(in crate::module) computed: HashMap<(Space, String), HashSet<(ItemId, usize)>>,
     /// How many declarations each name has in the module.
-    pub(super) declarations: HashMap<(Space, String), u32>,
+    pub(in crate::module) declarations: HashMap<(Space, String), u32>,
     /// Where each item is: (document, index among its items). Kept up by
     /// patches that keep the number of items; found again when stale.
     places: HashMap<ItemId, (usize, usize)>,
@@ -24,16 +24,16 @@ pub(super) struct Readers {
 
 /// Who asked for suggestions for a word, and the answer they all got.
 #[derive(Default)]
-pub(super) struct Asked {
-    pub(super) answer: Option<String>,
+pub(in crate::module) struct Asked {
+    pub(in crate::module) answer: Option<String>,
     /// Items whose checks asked.
-    pub(super) checks: HashSet<ItemId>,
+    pub(in crate::module) checks: HashSet<ItemId>,
     /// Computed names that asked.
-    pub(super) computed: HashSet<(ItemId, usize)>,
+    pub(in crate::module) computed: HashSet<(ItemId, usize)>,
 }
 
 /// The names an item declares, each once per declaration.
-pub(super) fn declared_keys(d: &Decls) -> impl Iterator<Item = (Space, &str)> {
+pub(in crate::module) fn declared_keys(d: &Decls) -> impl Iterator<Item = (Space, &str)> {
     let vars = d.vars.iter().map(|v| (Space::Var, v.name.as_str()));
     let names = d.names.iter().map(|n| (Space::Pcl, n.name.as_str()));
     vars.chain(names).chain(d.computed.iter().map(|c| (c.space, c.name.as_str())))
@@ -60,7 +60,7 @@ fn toggle_in<T: Hash + Eq>(map: &mut HashMap<(Space, String), HashSet<T>>, key: 
 
 impl Readers {
     /// The index of the items of `signature` as `memo` remembers them.
-    pub(super) fn build(signature: &Signature, memo: &Memo) -> Readers {
+    pub(in crate::module) fn build(signature: &Signature, memo: &Memo) -> Readers {
         let mut r = Readers::default();
         for (di, (_, _, _, _, items)) in signature.iter().enumerate() {
             for (j, (id, _)) in items.stored().iter().enumerate() {
@@ -75,7 +75,7 @@ impl Readers {
     }
 
     /// Where item `id` is in `docs` (`None` when it is not there).
-    pub(super) fn place(&mut self, docs: &[Document], id: ItemId) -> Option<(usize, usize)> {
+    pub(in crate::module) fn place(&mut self, docs: &[Document], id: ItemId) -> Option<(usize, usize)> {
         let at = |&(di, j): &(usize, usize)| docs.get(di).and_then(|d| d.items.get(j)).is_some_and(|i| i.id == id);
         if let Some(p) = self.places.get(&id).filter(|p| at(p)) {
             return Some(*p);
@@ -88,7 +88,7 @@ impl Readers {
     }
 
     /// Items `old` of document `k` replaced by `new` from index `p` on.
-    pub(super) fn replaced(&mut self, k: usize, p: usize, old: &[(ItemId, Range<usize>)], new: &[Item]) {
+    pub(in crate::module) fn replaced(&mut self, k: usize, p: usize, old: &[(ItemId, Range<usize>)], new: &[Item]) {
         if old.len() != new.len() {
             // The items after them moved: found again when needed.
             self.places.clear();
@@ -102,7 +102,7 @@ impl Readers {
 
     /// Adds (or removes) what item `id` declares and what its computed
     /// names read, as `memo` remembers them.
-    pub(super) fn item(&mut self, id: ItemId, memo: &Memo, add: bool) {
+    pub(in crate::module) fn item(&mut self, id: ItemId, memo: &Memo, add: bool) {
         let Some(d) = memo.decls.get(&id) else { return };
         for (space, name) in declared_keys(d) {
             let n = self.declarations.entry((space, name.to_string())).or_default();
@@ -121,7 +121,7 @@ impl Readers {
     }
 
     /// Adds (or removes) what the checks of item `id` read.
-    pub(super) fn checks(&mut self, id: ItemId, deps: &Deps, add: bool) {
+    pub(in crate::module) fn checks(&mut self, id: ItemId, deps: &Deps, add: bool) {
         for (key, _) in &deps.lookups {
             toggle_in(&mut self.checks, key, id, add);
         }
@@ -156,7 +156,7 @@ impl Readers {
     /// The words whose suggestion changes with the renames among
     /// `changes` (`env` has them): an answer is the closest declared name,
     /// so it changes only to a new name, or when the answer was renamed.
-    pub(super) fn answers_changed<'a>(&'a self, changes: &[Change], env: &ModuleEnv) -> Vec<&'a Asked> {
+    pub(in crate::module) fn answers_changed<'a>(&'a self, changes: &[Change], env: &ModuleEnv) -> Vec<&'a Asked> {
         let mut out = Vec::new();
         for space in [Space::Var, Space::Local, Space::Pcl, Space::Module, Space::Resource] {
             let renamed: Vec<&Change> = changes.iter().filter(|c| c.space == space && c.old != c.new).collect();
@@ -191,7 +191,7 @@ impl Readers {
         out
     }
 
-    pub(super) fn count(&self, space: Space, name: &str) -> u32 {
+    pub(in crate::module) fn count(&self, space: Space, name: &str) -> u32 {
         self.declarations.get(&(space, name.to_string())).copied().unwrap_or(0)
     }
 }

@@ -6,21 +6,21 @@ use super::*;
 /// it asked suggestions for (with the answers it got: a suggestion changes
 /// only when a closer name is declared or the suggested one goes).
 #[derive(Debug)]
-pub(super) struct Deps {
-    pub(super) dialect: Dialect,
-    pub(super) lookups: Vec<((Space, String), Option<Type>)>,
-    pub(super) suggested: Vec<(Space, String, Option<String>)>,
+pub(in crate::module) struct Deps {
+    pub(in crate::module) dialect: Dialect,
+    pub(in crate::module) lookups: Vec<((Space, String), Option<Type>)>,
+    pub(in crate::module) suggested: Vec<(Space, String, Option<String>)>,
     /// The module calls whose callee was consulted, with its version.
-    pub(super) calls: Vec<(String, Option<u64>)>,
+    pub(in crate::module) calls: Vec<(String, Option<u64>)>,
     /// Whether the provider schemas were consulted, and their version then.
-    pub(super) schemas: Option<Option<u64>>,
+    pub(in crate::module) schemas: Option<Option<u64>>,
     /// The files read (`templatefile`'s templates), with a hash of what
     /// they held (`None`: unreadable).
-    pub(super) files: Vec<(std::path::PathBuf, Option<u64>)>,
+    pub(in crate::module) files: Vec<(std::path::PathBuf, Option<u64>)>,
 }
 
 impl Deps {
-    pub(super) fn hold(&self, env: &ModuleEnv, dialect: Dialect) -> bool {
+    pub(in crate::module) fn hold(&self, env: &ModuleEnv, dialect: Dialect) -> bool {
         self.dialect == dialect
             && self.lookups.iter().all(|(k, t)| env.type_of(k) == t.as_ref())
             && self.suggested.iter().all(|(space, word, answer)| env.suggest(*space, word) == *answer)
@@ -30,7 +30,7 @@ impl Deps {
     }
 }
 
-pub(super) fn text_hash(text: &str) -> u64 {
+pub(in crate::module) fn text_hash(text: &str) -> u64 {
     use std::hash::Hasher;
     let mut h = rustc_hash::FxHasher::default();
     text.hash(&mut h);
@@ -38,25 +38,25 @@ pub(super) fn text_hash(text: &str) -> u64 {
 }
 
 #[derive(Debug)]
-pub(super) struct ComputedResult {
-    pub(super) deps: Deps,
-    pub(super) ty: Type,
-    pub(super) diagnostics: Vec<Diagnostic>,
+pub(in crate::module) struct ComputedResult {
+    pub(in crate::module) deps: Deps,
+    pub(in crate::module) ty: Type,
+    pub(in crate::module) diagnostics: Vec<Diagnostic>,
     /// Type expressions in the value (`convert`'s type argument).
-    pub(super) type_nodes: Vec<TypeNode>,
+    pub(in crate::module) type_nodes: Vec<TypeNode>,
 }
 
 /// One item's checks and output symbols, relative to its start.
 #[derive(Debug)]
-pub(super) struct CheckResult {
-    pub(super) deps: Deps,
+pub(in crate::module) struct CheckResult {
+    pub(in crate::module) deps: Deps,
     /// Output types are inferred in the module's dialect (its first file's).
-    pub(super) module_dialect: Dialect,
+    pub(in crate::module) module_dialect: Dialect,
     /// Whether each variable the item declares is the one its name means.
-    pub(super) winners: Vec<bool>,
-    pub(super) diagnostics: Vec<Diagnostic>,
-    pub(super) outputs: Vec<Symbol>,
-    pub(super) type_nodes: Vec<TypeNode>,
+    pub(in crate::module) winners: Vec<bool>,
+    pub(in crate::module) diagnostics: Vec<Diagnostic>,
+    pub(in crate::module) outputs: Vec<Symbol>,
+    pub(in crate::module) type_nodes: Vec<TypeNode>,
 }
 
 /// Analysis results of one module kept between analyses (the language
@@ -64,79 +64,88 @@ pub(super) struct CheckResult {
 /// answers as none; it only saves work.
 #[derive(Default)]
 pub struct Memo {
-    pub(super) decls: HashMap<ItemId, Arc<Decls>>,
-    pub(super) computed: HashMap<(ItemId, usize), ComputedResult>,
-    pub(super) checks: HashMap<ItemId, Arc<CheckResult>>,
+    pub(in crate::module) decls: HashMap<ItemId, Arc<Decls>>,
+    pub(in crate::module) computed: HashMap<(ItemId, usize), ComputedResult>,
+    pub(in crate::module) checks: HashMap<ItemId, Arc<CheckResult>>,
     /// What each item tells the module-level passes (passes.rs).
-    pub(super) facts: super::passes::Facts,
-    pub(super) last: Option<Last>,
-    pub(super) patches: usize,
+    pub(in crate::module) facts: crate::module::passes::Facts,
+    pub(in crate::module) last: Option<Last>,
+    pub(in crate::module) patches: usize,
+    /// Why the analyses that were not patched ran in full.
+    pub(in crate::module) give_ups: GiveUps,
     /// What the module's calls lead to (see [`Memo::set_context`]).
-    pub(super) context: Context,
+    pub(in crate::module) context: Context,
     /// The last answer of [`Memo::calls`], and the items it was read from
     /// (their ids, per document that can call modules).
-    pub(super) calls_seen: Option<CallsSeen>,
+    pub(in crate::module) calls_seen: Option<CallsSeen>,
     /// Whether that answer resolved a `source` built of const variables.
-    pub(super) calls_templated: bool,
+    pub(in crate::module) calls_templated: bool,
     /// The `symbols` blocks found with that answer ([`Memo::symbol_requests`]).
-    pub(super) libraries_seen: Arc<[(String, String)]>,
+    pub(in crate::module) libraries_seen: Arc<[(String, String)]>,
     /// The library the module's own `.sym.hcl` files make.
-    pub(super) own_library: Option<Arc<super::symbol_libraries::Library>>,
+    pub(in crate::module) own_library: Option<Arc<crate::module::symbol_libraries::Library>>,
     /// The lints of unused declarations are off (no setting turns one
     /// on): their facts are not gathered (see [`Memo::set_lints`]).
-    pub(super) lints_off: bool,
+    pub(in crate::module) lints_off: bool,
 }
 
-pub(super) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
+pub(in crate::module) type CallsSeen = (Vec<(std::path::PathBuf, Revision, Vec<ItemId>)>, Arc<[Call]>);
 
 /// The last whole-module analysis and the names it ended with. Hover,
 /// completion and publishing on an unchanged module answer from it; a
 /// probe re-infers only the item under the cursor against its names.
-pub(super) struct Last {
-    pub(super) signature: Signature,
-    pub(super) analysis: Arc<ModuleAnalysis>,
-    pub(super) env: ModuleEnv,
+pub(in crate::module) struct Last {
+    pub(in crate::module) signature: Signature,
+    pub(in crate::module) analysis: Arc<ModuleAnalysis>,
+    pub(in crate::module) env: ModuleEnv,
     /// Who read which name (built with the full analysis, kept up by patches).
-    pub(super) readers: Option<Readers>,
+    pub(in crate::module) readers: Option<Readers>,
     /// Whether an item read a file (a template): its edits are then left
     /// to a full run, which reads it again.
-    pub(super) reads_files: bool,
+    pub(in crate::module) reads_files: bool,
     /// Whether the memo's results are the ones this analysis was made of:
     /// an analysis of other documents in between (without becoming the
     /// last) replaces some, and a change of names can then no longer be
     /// told from them.
-    pub(super) exact: bool,
-    /// Whether the module has override files, whose merge judges across
-    /// items: a patch, which redoes only the edited items, leaves such a
-    /// module to a full run.
-    pub(super) whole: bool,
+    pub(in crate::module) exact: bool,
+    /// Why the module is judged whole, if it is (override files, whose
+    /// merge judges across items, …): a patch, which redoes only the
+    /// edited items, leaves such a module to a full run.
+    pub(in crate::module) whole: Option<GiveUp>,
     /// Whether a document's syntax errors were one for the file
     /// ([`Document::collapsed`]): an edit of it is then a full run's.
-    pub(super) collapsed: bool,
+    pub(in crate::module) collapsed: bool,
+    /// The items that `symbols` blocks' checks read (the blocks, and the
+    /// `language` blocks that enable the experiment): an edit of one is a
+    /// full run's, an edit elsewhere is patched.
+    pub(in crate::module) symbol_items: HashSet<ItemId>,
+    /// In a module with override files, what their merge reads: an edit
+    /// of an override file or of an item they merge into is a full run's.
+    pub(in crate::module) merged: Option<Arc<crate::module::overrides::Merged>>,
 }
 
 /// What a module's analysis is a function of: each file's kind, dialect
 /// and items (with the revision they are, see [`Document::revision`]). An
 /// edit re-parses at least one item (a new id) and moves the ones after
 /// it, so equal signatures mean equal analyses.
-pub(super) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Revision, Places)>;
+pub(in crate::module) type Signature = Vec<(std::path::PathBuf, FileKind, Dialect, Revision, Places)>;
 
 /// A document's items' ids and places (moved lazily by patches).
-pub(super) type Places = shifted::Shifted<(ItemId, Range<usize>)>;
+pub(in crate::module) type Places = shifted::Shifted<(ItemId, Range<usize>)>;
 
-pub(super) fn signature(docs: &[Document]) -> Signature {
+pub(in crate::module) fn signature(docs: &[Document]) -> Signature {
     docs.iter()
         .map(|d| (d.file.path.clone(), d.file.kind, d.file.dialect, d.revision(), item_ranges(d).into()))
         .collect()
 }
 
-pub(super) fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
+pub(in crate::module) fn item_ranges(d: &Document) -> Vec<(ItemId, Range<usize>)> {
     d.items.iter().map(|i| (i.id, i.range.clone())).collect()
 }
 
 /// `signature(docs) == *sig`, without building it (nor comparing the
 /// items of a document at the revision it had).
-pub(super) fn describes(sig: &Signature, docs: &[Document]) -> bool {
+pub(in crate::module) fn describes(sig: &Signature, docs: &[Document]) -> bool {
     sig.len() == docs.len()
         && sig.iter().zip(docs).all(|((path, kind, dialect, rev, items), d)| {
             *path == d.file.path
@@ -181,7 +190,7 @@ impl Memo {
     /// Sets the symbol libraries the module imports. A change makes every
     /// item's declarations and checks stale (a variable's declared type may
     /// name a library's type), so the memo forgets them all.
-    pub fn set_symbols(&mut self, symbols: super::symbol_libraries::Libraries) {
+    pub fn set_symbols(&mut self, symbols: crate::module::symbol_libraries::Libraries) {
         if symbols != self.context.symbols {
             self.context.symbols = symbols;
             self.decls.clear();
@@ -193,7 +202,7 @@ impl Memo {
 
     /// Sets the library the module's own `.sym.hcl` files make. A change
     /// makes every item's checks stale (each may read any of its names).
-    pub(super) fn set_own_library(&mut self, own: Option<Arc<super::symbol_libraries::Library>>) {
+    pub(in crate::module) fn set_own_library(&mut self, own: Option<Arc<crate::module::symbol_libraries::Library>>) {
         if own != self.own_library {
             self.own_library = own;
             self.computed.clear();
@@ -243,14 +252,61 @@ impl Memo {
         }
     }
 
+    /// What the module's analyses are a function of besides its documents.
     pub fn context(&self) -> &Context {
         &self.context
+    }
+
+    /// Sets what the project layer resolved for the module (callees,
+    /// schemas, the file reader, what callers pass); the symbol libraries
+    /// and generated files stay what [`Self::set_symbols`] and
+    /// [`Self::set_generated`] set.
+    pub fn set_resolved(&mut self, resolved: Context) {
+        let (symbols, generated) = (self.context.symbols.clone(), self.context.generated.clone());
+        self.set_context(Context { symbols, generated, ..resolved });
+    }
+
+    /// Adds callees to the module's (a Terragrunt stack's `values` for the
+    /// unit it instantiates); nothing changes when they are there already.
+    pub fn add_callees(&mut self, callees: impl IntoIterator<Item = (String, Callee)>) {
+        let mut calls = (*self.context.calls).clone();
+        calls.extend(callees);
+        if calls != *self.context.calls {
+            self.set_context(Context { calls: Arc::new(calls), ..self.context.clone() });
+        }
+    }
+
+    /// Sets the files Terragrunt units generate into the module.
+    pub fn set_generated(&mut self, generated: crate::calls::Generated) {
+        if self.context.generated != generated {
+            self.set_context(Context { generated, ..self.context.clone() });
+        }
+    }
+
+    /// Sets the provider schemas the module's analyses consult.
+    pub fn set_schemas(&mut self, schemas: Option<Arc<schema::Schemas>>) {
+        self.set_context(Context { schemas, ..self.context.clone() });
     }
 
     /// How many analyses were patched from the last one (for tests).
     #[doc(hidden)]
     pub fn patches(&self) -> usize {
         self.patches
+    }
+
+    /// How many items the module-level passes that judge each item
+    /// (versions, ephemeral values) judged in the last analysis (for
+    /// tests: a patch that leaves what they learnt of the module alone
+    /// judges only the edited items).
+    #[doc(hidden)]
+    pub fn judged_by_passes(&self) -> Option<usize> {
+        self.last.as_ref().map(|l| l.env.passes.judged)
+    }
+
+    /// Why the analyses of this memo that were not patched ran in full,
+    /// counted per reason (for tests and benchmarks).
+    pub fn give_ups(&self) -> &GiveUps {
+        &self.give_ups
     }
 
     /// Forgets the last analysis, so the next one runs in full (for tests:
@@ -261,7 +317,7 @@ impl Memo {
     }
 
     /// Forgets items that are gone (re-parsed or deleted).
-    pub(super) fn prune(&mut self, docs: &[Document]) {
+    pub(in crate::module) fn prune(&mut self, docs: &[Document]) {
         let live: usize = docs.iter().map(|d| d.items.len()).sum();
         if self.decls.len() <= 2 * live + 64 && self.checks.len() <= 2 * live + 64 && self.facts.len() <= 2 * live + 64
         {
@@ -304,7 +360,7 @@ impl Memo {
     /// The analysis of `docs`, generated files among them.
     fn analysis_of(&mut self, docs: &[Document], stop: Stop) -> Option<Arc<ModuleAnalysis>> {
         // (The last analysis when nothing changed since.)
-        if let Some(patched) = self.patch(docs) {
+        if let Ok(patched) = self.patch(docs) {
             return Some(patched);
         }
         let signature = signature(docs);
@@ -323,15 +379,23 @@ impl Memo {
             || self.computed.values().any(|c| !c.deps.files.is_empty());
         // (The passes of versions.rs and ephemeral.rs run again after a
         // patch, see passes.rs; merging override files does not.)
-        let whole = docs.iter().any(|d| super::overrides::is_override(&d.file.path))
-            || super::stacks::deploys(docs)
-            || super::symbol_libraries::mentioned(docs)
-            || docs.iter().any(|d| super::symbol_libraries::is_symbol_file(&d.file.path))
-            || super::terragrunt_merge::merges(docs);
+        let whole = judged_whole(docs);
         let collapsed = docs.iter().any(Document::collapsed);
         let exact = true;
-        self.last =
-            Some(Last { signature, analysis: analysis.clone(), env, readers, reads_files, exact, whole, collapsed });
+        let symbol_items =
+            docs.iter().flat_map(|d| d.items.iter().filter(|i| reads_symbols(d, i)).map(|i| i.id)).collect();
+        self.last = Some(Last {
+            signature,
+            analysis: analysis.clone(),
+            env,
+            readers,
+            reads_files,
+            exact,
+            whole,
+            collapsed,
+            symbol_items,
+            merged: crate::module::overrides::Merged::of(docs).map(Arc::new),
+        });
         Some(analysis)
     }
 
@@ -389,6 +453,25 @@ impl Memo {
         recorded.extend(checks);
         let recorded = recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }).collect();
         (analysis, recorded)
+    }
+}
+
+/// Whether `item` is one the checks of `symbols` blocks read: a `symbols`
+/// block, or a `language` block (which enables the experiment).
+pub(in crate::module) fn reads_symbols(doc: &Document, item: &Item) -> bool {
+    let text = doc.file.text.get(item.range.clone()).unwrap_or("").trim_start();
+    text.starts_with("symbols") || text.starts_with("language")
+}
+
+/// Why a module is judged whole (no patch takes its edits), if it is.
+fn judged_whole(docs: &[Document]) -> Option<GiveUp> {
+    use crate::module::{stacks, symbol_libraries, terragrunt_merge};
+    if stacks::deploys(docs) {
+        Some(GiveUp::StackDeployments)
+    } else if docs.iter().any(|d| symbol_libraries::is_symbol_file(&d.file.path)) {
+        Some(GiveUp::SymbolLibraries)
+    } else {
+        terragrunt_merge::merges(docs).then_some(GiveUp::TerragruntMerge)
     }
 }
 

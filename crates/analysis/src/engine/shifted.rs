@@ -24,7 +24,7 @@ pub struct Shifted<T> {
 }
 
 /// Where a placed element starts (what it is sorted by).
-pub(super) trait Starts: Placed {
+pub(in crate::module) trait Starts: Placed {
     fn start(&self) -> usize;
 }
 
@@ -80,7 +80,7 @@ impl<T> Shifted<T> {
     }
 
     /// The elements as stored (what does not move: ids, kinds).
-    pub(super) fn stored(&self) -> &[T] {
+    pub(in crate::module) fn stored(&self) -> &[T] {
         &self.items
     }
 }
@@ -110,7 +110,7 @@ impl TypeNodes {
 #[allow(private_bounds)]
 impl<T: Starts> Shifted<T> {
     /// Element `i` at its place.
-    pub(super) fn at(&self, i: usize) -> T {
+    pub(in crate::module) fn at(&self, i: usize) -> T {
         let mut x = self.items[i].clone();
         let by = self.shift(i);
         if by != 0 {
@@ -125,7 +125,7 @@ impl<T: Starts> Shifted<T> {
     }
 
     /// The index of the first element whose start `before` says no to.
-    pub(super) fn point(&self, before: impl Fn(usize) -> bool) -> usize {
+    pub(in crate::module) fn point(&self, before: impl Fn(usize) -> bool) -> usize {
         let (mut lo, mut hi) = (0, self.items.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -140,7 +140,7 @@ impl<T: Starts> Shifted<T> {
 
     /// The elements with the pending shift applied: for changes that are
     /// not one window (every element visited once).
-    pub(super) fn settled(&mut self) -> &mut Vec<T> {
+    pub(in crate::module) fn settled(&mut self) -> &mut Vec<T> {
         let by = std::mem::take(&mut self.by);
         if by != 0 {
             for x in self.items.iter_mut().skip(self.from) {
@@ -157,7 +157,7 @@ impl<T: Starts> Shifted<T> {
     /// pending shift, which stays: the items a rename checks again lie
     /// all over the file, and settling the shift to reach them moved
     /// some 100k type nodes per keystroke. Other parts settle it first.
-    pub(super) fn replace_parts(&mut self, parts: Vec<(Range<usize>, Vec<T>)>) {
+    pub(in crate::module) fn replace_parts(&mut self, parts: Vec<(Range<usize>, Vec<T>)>) {
         let spans: Vec<Range<usize>> =
             parts.iter().map(|(r, _)| self.point(|s| s < r.start)..self.point(|s| s < r.end)).collect();
         let (from, by) = (self.from, self.by);
@@ -185,7 +185,7 @@ impl<T: Starts> Shifted<T> {
     /// Replaces the elements in the window by `fresh` (at their places)
     /// and moves those after it: the pending shift and the window's are
     /// made one by moving the elements between the two.
-    pub(super) fn splice(&mut self, window: &Window, fresh: Vec<T>) {
+    pub(in crate::module) fn splice(&mut self, window: &Window, fresh: Vec<T>) {
         let from = self.point(|s| s < window.lo);
         let to = self.point(|s| s < window.hi).max(from);
         let add = |xs: &mut [T], by: isize| {
