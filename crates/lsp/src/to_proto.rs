@@ -190,7 +190,8 @@ pub fn semantic_tokens(
     let first = tokens.partition_point(|t| t.range.end <= from);
     for t in tokens[first..].iter().take_while(|t| t.range.start < to) {
         let token_type = t.kind as u32;
-        let multi = text.as_bytes().get(t.range.clone()).is_some_and(|b| memchr::memchr2(b'\n', b'\r', b).is_some());
+        walk.position(t.range.start);
+        let multi = !walk.in_line(t.range.end);
         let mut place = |r: std::ops::Range<usize>| {
             if r.is_empty() {
                 return;
