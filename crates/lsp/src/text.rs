@@ -117,6 +117,28 @@ impl<'a> Walk<'a> {
         walk
     }
 
+    /// A walk whose first offset is `offset` or after it: its line found
+    /// by counting the line breaks before it (one pass over them, not a
+    /// position each), as a `semanticTokens/range` answer starts.
+    pub fn starting_at(text: &'a str, enc: Encoding, offset: usize) -> Walk<'a> {
+        let b = text.as_bytes();
+        let offset = offset.min(b.len());
+        let line_start = |end: usize| memchr::memrchr2(b'\n', b'\r', &b[..end]).map_or(0, |i| i + 1);
+        let mut start = line_start(offset);
+        // At the `\n` of a `\r\n`: still the line before it.
+        if start == offset && offset > 0 && b[offset - 1] == b'\r' && b.get(offset) == Some(&b'\n') {
+            start = line_start(offset - 1);
+        }
+        let before = &b[..start];
+        let newlines = before.iter().filter(|&&c| c == b'\n').count();
+        let lone_cr = memchr::memchr_iter(b'\r', before).filter(|&i| b.get(i + 1) != Some(&b'\n')).count();
+        let mut walk = Walk::new("", enc);
+        walk.text = b;
+        walk.line = (newlines + lone_cr) as u32;
+        walk.start_line(start);
+        walk
+    }
+
     /// Makes the line starting at `start` the current one.
     fn start_line(&mut self, start: usize) {
         let text = self.text;
@@ -255,6 +277,14 @@ mod tests {
             let mut walk = Walk::new(text, enc);
             for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
                 assert_eq!(walk.position(offset), position(&rope, offset, enc), "{offset} {enc:?}");
+            }
+        }
+        for enc in [Encoding::Utf8, Encoding::Utf16] {
+            for from in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+                let mut walk = Walk::starting_at(text, enc, from);
+                for offset in (from..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+                    assert_eq!(walk.position(offset), position(&rope, offset, enc), "{from} {offset} {enc:?}");
+                }
             }
         }
         let pieces: Vec<_> = lines(text, 0..text.len()).map(|r| &text[r]).collect();

@@ -76,6 +76,35 @@ pub fn semantic_tokens(docs: &[Document], analysis: &ModuleAnalysis, doc: usize)
     merge(lexical, types)
 }
 
+/// The tokens of document `doc` that can meet `within` (offsets of its
+/// text): those of the top-level items from the one `within` starts in
+/// to the one it ends in, scanned from the first one's start, where the
+/// scan is at the top level as the document's item scan found it. A
+/// screen of a 10 MB file costs that screen's items, not the file.
+pub fn semantic_tokens_in(
+    docs: &[Document],
+    analysis: &ModuleAnalysis,
+    doc: usize,
+    within: Range<usize>,
+) -> Vec<SemanticToken> {
+    let Some(d) = docs.get(doc).filter(|d| !syntax::json::is_json_path(&d.file.path)) else {
+        return semantic_tokens(docs, analysis, doc);
+    };
+    let text = d.file.text.as_str();
+    let first = d.items.partition_point(|i| i.range.start <= within.start);
+    let from = first.checked_sub(1).map_or(0, |k| d.items[k].range.start);
+    let last = d.items.partition_point(|i| i.range.start < within.end);
+    let to = d.items.get(last).map_or(text.len(), |i| i.range.start).max(from);
+    let Some(part) = text.get(from..to) else { return semantic_tokens(docs, analysis, doc) };
+    let mut lexical = classify::classify(part, d.file.kind, d.file.dialect);
+    for t in &mut lexical {
+        t.range = t.range.start + from..t.range.end + from;
+    }
+    let mut types = type_tokens(analysis, doc);
+    types.retain(|t| t.range.start >= from && t.range.end <= to);
+    merge(lexical, types)
+}
+
 /// The parts of type expressions the analysis found.
 fn type_tokens(analysis: &ModuleAnalysis, doc: usize) -> Vec<SemanticToken> {
     let mut out: Vec<SemanticToken> = analysis
@@ -156,5 +185,31 @@ mod tests {
         assert_eq!(merged[..5], want);
         assert_eq!(merged[5], t(30..31, Type));
         assert_eq!(merged.len(), 6);
+    }
+
+    /// A range's tokens are the whole document's that meet it, found from
+    /// the items the range spans only.
+    #[test]
+    fn a_range_scans_its_items_only_and_agrees_with_the_whole() {
+        use analysis::module::Memo;
+        use analysis::SourceFile;
+        let mut text = String::from("# head\n");
+        for i in 0..200 {
+            text.push_str(&format!(
+                "variable \"v{i}\" {{\n  type = object({{ a = string }})\n  default = {{ a = \"${{{i}}}\" }}\n}}\n# c{i}\n"
+            ));
+        }
+        let docs = vec![Document::parse(SourceFile::new("main.tf", text.as_str()).unwrap())];
+        let analysis = Memo::default().analysis(&docs);
+        let whole = semantic_tokens(&docs, &analysis, 0);
+        let meets = |r: &Range<usize>, w: &Range<usize>| r.start < w.end && w.start < r.end;
+        let at = |needle: &str| text.find(needle).unwrap();
+        for within in [0..10, at("\"v7\"")..at("\"v9\""), at("# c100")..at("# c101"), text.len() - 5..text.len()] {
+            let part = semantic_tokens_in(&docs, &analysis, 0, within.clone());
+            let want: Vec<_> = whole.iter().filter(|t| meets(&t.range, &within)).collect();
+            let got: Vec<_> = part.iter().filter(|t| meets(&t.range, &within)).collect();
+            assert_eq!(got, want, "{within:?}");
+            assert!(!want.is_empty() && part.len() <= 60, "{within:?}: {} tokens scanned", part.len());
+        }
     }
 }

@@ -54,7 +54,13 @@ async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option
         let d = &snap.docs[snap.index];
         // In the text the user sees (a JSON file's own: a type expression
         // in a JSON string is coloured where it is).
-        let mut tokens = ide::semantic_tokens(&snap.docs, &snap.analysis(), snap.index);
+        let mut tokens = match &within {
+            // (A JSON file's range is in its own offsets, not the lowering's.)
+            Some(r) if !syntax::json::is_json_path(&d.file.path) => {
+                ide::semantic_tokens_in(&snap.docs, &snap.analysis(), snap.index, r.clone())
+            }
+            _ => ide::semantic_tokens(&snap.docs, &snap.analysis(), snap.index),
+        };
         if syntax::json::is_json_path(&d.file.path) {
             for t in &mut tokens {
                 t.range = d.shown_range(&t.range);
