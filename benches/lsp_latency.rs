@@ -632,6 +632,11 @@ fn main() {
             tokens(size.trim());
         }
     }
+    if parts.contains(&"hover") {
+        for size in sizes.split(',') {
+            hover(size.trim(), edits);
+        }
+    }
 }
 
 /// Whole-document semantic tokens (issue 48.2): in process, the ide
@@ -702,10 +707,12 @@ fn tokens(size: &str) {
     for _ in 0..runs {
         let (wall, cpu, body) =
             timed(&mut server, "textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
-        (full.push(wall), full_cpu.push(cpu));
+        full.push(wall);
+        full_cpu.push(cpu);
         result = result_id(&body);
         let (wall, cpu, _) = timed(&mut server, "textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-        (symbols.push(wall), symbols_cpu.push(cpu));
+        symbols.push(wall);
+        symbols_cpu.push(cpu);
     }
     let (f50, _) = report("semanticTokens/full (server)", size, &mut full);
     let (fc50, _) = report("semanticTokens/full: server CPU", size, &mut full_cpu);
@@ -726,7 +733,8 @@ fn tokens(size: &str) {
         let r = json!({"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}});
         let (wall, cpu, _) =
             timed(&mut server, "textDocument/semanticTokens/range", json!({"textDocument": {"uri": uri}, "range": r}));
-        (range.push(wall), range_cpu.push(cpu));
+        range.push(wall);
+        range_cpu.push(cpu);
     }
     report("semanticTokens/range, 60 lines", size, &mut range);
     report("semanticTokens/range: server CPU", size, &mut range_cpu);
@@ -745,7 +753,9 @@ fn tokens(size: &str) {
         let params = json!({"textDocument": {"uri": uri}, "previousResultId": result});
         let (wall, cpu, body) = timed(&mut server, "textDocument/semanticTokens/full/delta", params);
         assert!(body.contains("\"edits\""), "a delta, not the whole tokens: {}", &body[..body.len().min(200)]);
-        (delta.push(wall), delta_cpu.push(cpu), sent = sent.max(body.len()));
+        delta.push(wall);
+        delta_cpu.push(cpu);
+        sent = sent.max(body.len());
         result = result_id(&body);
     }
     report("semanticTokens/full/delta", size, &mut delta);
@@ -753,10 +763,52 @@ fn tokens(size: &str) {
     println!("{size:>6}  {:<34} at most {sent} bytes a delta", "");
 }
 
-/// The CPU time this thread has run (Linux `schedstat`, nanoseconds).
+/// Hover in process (issue 48.3): `ide::hover_with` on the module's
+/// remembered analysis, the documents without their trees as the server
+/// keeps them, on references and on argument and block names, by this
+/// thread's CPU time, against the probe alone (the item re-inferred).
+fn hover(size: &str, n: usize) {
+    use hcl_types::analysis::{Document, Memo, SourceFile};
+    let (path, text) = generated(size);
+    let docs = vec![Document::parse(SourceFile::new(&path, text.as_str()).expect("a source file"))];
+    let mut memo = Memo::default();
+    memo.analysis(&docs);
+    let docs: Vec<Document> = docs.iter().map(Document::without_trees).collect();
+    let refs: Vec<usize> = text.match_indices("var.").map(|(i, _)| i + 5).collect();
+    let names: Vec<usize> = text
+        .match_indices("\n  ")
+        .map(|(i, _)| i + 3)
+        .filter(|&i| {
+            let line = &text[i..text[i..].find('\n').map_or(text.len(), |e| i + e)];
+            let word = line.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+            let rest = line[word.len()..].trim_start();
+            !word.is_empty() && (rest.starts_with('=') || rest.ends_with('{') && !rest.contains('='))
+        })
+        .collect();
+    for (what, spots) in [("references", &refs), ("argument names", &names)] {
+        let (mut times, mut probes, mut answered) = (Vec::new(), Vec::new(), 0);
+        for k in 0..n.min(spots.len()) {
+            let at = spots[(k * 104_729) % spots.len()];
+            let t = thread_cpu();
+            memo.probe(&docs, 0, at);
+            probes.push(thread_cpu() - t);
+            let t = thread_cpu();
+            answered += usize::from(hcl_types::ide::hover_with(&docs, 0, at, &mut memo).is_some());
+            times.push(thread_cpu() - t);
+        }
+        report(&format!("hover on {what}, in process, CPU"), size, &mut times);
+        report("  its item re-inferred (probe), CPU", size, &mut probes);
+        println!("{size:>6}  {:<34} {answered} of {} answered", "", times.len());
+    }
+}
+
+/// The CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`: other
+/// jobs on a loaded machine do not count).
 fn thread_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    Duration::from_nanos(stat.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0))
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// The `resultId` of an answer's text.

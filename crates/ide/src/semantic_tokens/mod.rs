@@ -145,7 +145,7 @@ fn merge(mut lexical: Vec<SemanticToken>, types: Vec<SemanticToken>) -> Vec<Sema
         while types.get(k).is_some_and(|ty| ty.range.end <= t.range.start) {
             k += 1;
         }
-        !types.get(k).is_some_and(|ty| ty.range.start < t.range.end)
+        types.get(k).is_none_or(|ty| ty.range.start >= t.range.end)
     });
     // Merged from the back, into the room the types take at the end; at
     // the same start a type goes first.
