@@ -766,7 +766,7 @@ fn tokens(size: &str) {
 /// Hover in process (issue 48.3): `ide::hover_with` on the module's
 /// remembered analysis, the documents without their trees as the server
 /// keeps them, on references and on argument and block names, by this
-/// thread's CPU time, against the probe alone (the item re-inferred).
+/// thread's CPU time.
 fn hover(size: &str, n: usize) {
     use hcl_types::analysis::{Document, Memo, SourceFile};
     let (path, text) = generated(size);
@@ -786,18 +786,14 @@ fn hover(size: &str, n: usize) {
         })
         .collect();
     for (what, spots) in [("references", &refs), ("argument names", &names)] {
-        let (mut times, mut probes, mut answered) = (Vec::new(), Vec::new(), 0);
+        let (mut times, mut answered) = (Vec::new(), 0);
         for k in 0..n.min(spots.len()) {
             let at = spots[(k * 104_729) % spots.len()];
-            let t = thread_cpu();
-            memo.probe(&docs, 0, at);
-            probes.push(thread_cpu() - t);
             let t = thread_cpu();
             answered += usize::from(hcl_types::ide::hover_with(&docs, 0, at, &mut memo).is_some());
             times.push(thread_cpu() - t);
         }
         report(&format!("hover on {what}, in process, CPU"), size, &mut times);
-        report("  its item re-inferred (probe), CPU", size, &mut probes);
         println!("{size:>6}  {:<34} {answered} of {} answered", "", times.len());
     }
 }

@@ -69,7 +69,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let b = &text.as_bytes()[..offset];
     // Line breaks: `\n`, and a `\r` not followed by `\n` (the byte after
     // the prefix counts for its last `\r`).
-    let mut line = newlines(b);
+    let mut line = memchr::memchr_iter(b'\n', b).count();
     let mut start = memchr::memrchr(b'\n', b).map_or(0, |i| i + 1);
     if memchr::memchr(b'\r', b).is_some() {
         let all = text.as_bytes();
@@ -87,40 +87,9 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line + 1, col + 1)
 }
 
-/// The `\n`s of `b`, counted in byte lanes 255 × 32 bytes at a time
-/// (the compiler makes vector compares of them): on code, where lines are
-/// short, several times the pace of stopping at each with `memchr`. A
-/// hover's reference note counts the lines before a declaration of a
-/// 10 MB file (issue 48.3: ~0.4 ms a hover by `memchr`).
-fn newlines(b: &[u8]) -> usize {
-    const LANES: usize = 32;
-    let mut chunks = b.chunks_exact(LANES * 255);
-    let mut total = 0;
-    for chunk in &mut chunks {
-        let mut lanes = [0u8; LANES];
-        for part in chunk.chunks_exact(LANES) {
-            for (lane, &c) in lanes.iter_mut().zip(part) {
-                *lane += u8::from(c == b'\n');
-            }
-        }
-        total += lanes.iter().map(|&l| usize::from(l)).sum::<usize>();
-    }
-    total + chunks.remainder().iter().filter(|&&c| c == b'\n').count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn newlines_are_counted_across_the_lanes() {
-        let text: Vec<u8> = (0..100_000u32).map(|i| if i % 7 == 0 || i % 31 == 0 { b'\n' } else { b'x' }).collect();
-        for len in [0, 1, 31, 32, 8159, 8160, 8161, 50_000, 100_000] {
-            let want = text[..len].iter().filter(|&&c| c == b'\n').count();
-            assert_eq!(newlines(&text[..len]), want, "{len}");
-        }
-        assert_eq!(newlines(&[b'\n'; 9000]), 9000);
-    }
 
     #[test]
     fn lines_and_columns_count_characters_and_every_line_break() {
