@@ -52,6 +52,20 @@ impl Server {
         Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
     }
 
+    /// The CPU time the server's threads have run (Linux: `schedstat` of
+    /// each, in nanoseconds; a thread that ended no longer counts).
+    fn cpu(&self) -> Duration {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.child.id()));
+        let ns: u64 = tasks
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+            .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .sum();
+        Duration::from_nanos(ns)
+    }
+
     /// Resident memory as (anonymous, file-backed: the program's code).
     fn split(&self) -> (f64, f64) {
         (mb(self.status("RssAnon:").unwrap_or(0)), mb(self.status("RssFile:").unwrap_or(0)))
@@ -146,6 +160,15 @@ fn bench(size: &str, edits: usize) {
     }
     report("keystroke → publishDiagnostics", size, &mut keystrokes);
 
+    // The baseline of hovers: the round trip of a request the server does
+    // not know (answered -32601 by tower-lsp-server), between them.
+    let mut pings = Vec::new();
+    let mut ping = |server: &mut Server| {
+        let t = Instant::now();
+        let id = server.request("hcl-types/noSuchRequest", json!({}));
+        server.response(id);
+        pings.push(t.elapsed());
+    };
     let mut hovers = Vec::new();
     let mut completions = Vec::new();
     let refs: Vec<usize> = text.match_indices("var.").map(|(i, _)| i + 5).take(2000).collect();
@@ -160,13 +183,13 @@ fn bench(size: &str, edits: usize) {
         let id = server.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": pos}));
         server.response(id);
         completions.push(t.elapsed());
+        ping(&mut server);
     }
-    report("hover", size, &mut hovers);
-    report("completion", size, &mut completions);
 
-    // Hover on argument names (issue 48.1): a name two spaces into its
-    // line before `=` (`type`, `description`, a resource's arguments, a
-    // local's name), in the same file, as many as the hovers above.
+    // Hover on argument and block names (issue 48.1): a name two spaces
+    // into its line before `=` or a block's `{` (a resource's, module's or
+    // provider's arguments, `type`, `description`, a local's name, nested
+    // blocks), in the same file, as many as the hovers above.
     let names: Vec<usize> = text
         .match_indices("\n  ")
         .map(|(i, _)| i + 3)
@@ -175,20 +198,33 @@ fn bench(size: &str, edits: usize) {
             // of an object value.
             let line = &text[i..text[i..].find('\n').map_or(text.len(), |e| i + e)];
             let word = line.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
-            !word.is_empty() && line[word.len()..].trim_start().starts_with('=')
+            let rest = line[word.len()..].trim_start();
+            !word.is_empty() && (rest.starts_with('=') || rest.ends_with('{') && !rest.contains('='))
         })
-        .take(2000)
         .collect();
     let mut name_hovers = Vec::new();
+    let mut answered = 0;
     for k in 0..edits.min(names.len()) {
         let at = names[(k * 104_729) % names.len()];
         let pos = position(&text, at + 1);
         let t = Instant::now();
         let id = server.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos}));
-        server.response(id);
+        let body = server.response(id);
         name_hovers.push(t.elapsed());
+        answered += usize::from(!body.contains("\"result\":null"));
+        ping(&mut server);
     }
-    report("hover on argument names", size, &mut name_hovers);
+    let (_, h99) = report("hover on references", size, &mut hovers);
+    report("completion", size, &mut completions);
+    let (_, n99) = report("hover on argument names", size, &mut name_hovers);
+    let (p50, _) = report("unknown request (hover baseline)", size, &mut pings);
+    println!(
+        "{size:>6}  {:<34} p99 {:.1}× / {:.1}× the baseline's p50; {answered} of {} names answered",
+        "hover: references / names",
+        ms(h99) / ms(p50).max(1e-6),
+        ms(n99) / ms(p50).max(1e-6),
+        name_hovers.len()
+    );
 
     // An unbalanced `{` or `"` in the middle of the file, then removed.
     let mut unbalanced = Vec::new();
@@ -596,43 +632,62 @@ fn main() {
             tokens(size.trim());
         }
     }
+    if parts.contains(&"hover") {
+        for size in sizes.split(',') {
+            hover(size.trim(), edits);
+        }
+    }
 }
 
 /// Whole-document semantic tokens (issue 48.2): in process, the ide
-/// layer's tokens and their encoding, each run against one pass that
-/// counts the text's lines (the least any whole-document answer costs);
-/// through the server, `semanticTokens/full` against `documentSymbol`.
+/// layer's tokens, their LSP encoding and the JSON of the answer, each
+/// run against one pass that counts the text's lines (the least any
+/// whole-document answer costs); through the server, `semanticTokens/full`
+/// against `documentSymbol` (another whole-document answer) alternately,
+/// then `range` (a screen of 60 lines at spots spread over the file) and
+/// `full/delta` after a keystroke, each by wall time to the whole answer
+/// read and by the server's CPU time (all its threads, `/proc`).
 fn tokens(size: &str) {
     use hcl_types::analysis::{Document, Memo, SourceFile};
     let (path, text) = generated(size);
     let docs = vec![Document::parse(SourceFile::new(&path, text.as_str()).expect("a source file"))];
     let analysis = Memo::default().analysis(&docs);
     let runs = 15;
-    let (mut base, mut ide_t, mut enc_t, mut total) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut count = 0;
+    let (mut base, mut ide_t, mut enc_t, mut json_t, mut total) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut count, mut bytes) = (0, 0);
+    // Timed by this thread's CPU time (wall time on a loaded machine
+    // counts the other jobs).
     for _ in 0..runs {
-        let t = Instant::now();
+        let t = thread_cpu();
         let lines = std::hint::black_box(text.as_bytes()).iter().filter(|&&b| b == b'\n').count();
-        base.push(t.elapsed());
-        let t = Instant::now();
+        base.push(thread_cpu() - t);
+        let t = thread_cpu();
         let toks = hcl_types::ide::semantic_tokens(&docs, &analysis, 0);
-        let found = t.elapsed();
-        let t = Instant::now();
+        let found = thread_cpu() - t;
+        let t = thread_cpu();
         let data = hcl_types::lsp::encode_semantic_tokens(&text, &toks, hcl_types::lsp::Encoding::Utf16, None);
-        enc_t.push(t.elapsed());
+        let encoded = thread_cpu() - t;
+        let t = thread_cpu();
+        let json = hcl_types::lsp::semantic_tokens_json(&data);
+        let written = thread_cpu() - t;
         ide_t.push(found);
-        total.push(found + t.elapsed());
-        count = data.len();
+        enc_t.push(encoded);
+        json_t.push(written);
+        total.push(found + encoded + written);
+        (count, bytes) = (data.len(), json.len());
         std::hint::black_box(lines);
     }
-    report("lines counted (baseline)", size, &mut base);
-    report("semantic tokens: ide", size, &mut ide_t);
-    report("semantic tokens: encoding", size, &mut enc_t);
-    let (p50, p99) = report("semantic tokens in process", size, &mut total);
+    report("lines counted (baseline), CPU", size, &mut base);
+    report("semantic tokens: ide, CPU", size, &mut ide_t);
+    report("semantic tokens: LSP encoding, CPU", size, &mut enc_t);
+    report("semantic tokens: JSON, CPU", size, &mut json_t);
+    let (p50, p99) = report("semantic tokens in process, CPU", size, &mut total);
     let b50 = percentile(&base, 0.5);
     println!(
-        "{size:>6}  {:<34} {count} tokens, p50 {:.1}× the baseline, p99 {:.1}× its p50",
+        "{size:>6}  {:<34} {count} tokens, {:.1} MB of JSON; p50 {:.1}× the baseline, p99 {:.1}× its p50",
         "",
+        mb(bytes as u64),
         ms(p50) / ms(b50).max(1e-6),
         ms(p99) / ms(b50).max(1e-6)
     );
@@ -641,18 +696,119 @@ fn tokens(size: &str) {
     let mut server = Server::editor();
     server.open(&path, &text);
     server.diagnostics(1);
-    let (mut full, mut symbols) = (Vec::new(), Vec::new());
+    let timed = |server: &mut Server, method: &str, params: Value| {
+        let (cpu, t) = (server.cpu(), Instant::now());
+        let id = server.request(method, params);
+        let body = server.response(id);
+        (t.elapsed(), server.cpu().saturating_sub(cpu), body)
+    };
+    let (mut full, mut full_cpu, mut symbols, mut symbols_cpu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut result = String::new();
     for _ in 0..runs {
-        let t = Instant::now();
-        let id = server.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
-        server.response(id);
-        full.push(t.elapsed());
-        let t = Instant::now();
-        let id = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-        server.response(id);
-        symbols.push(t.elapsed());
+        let (wall, cpu, body) =
+            timed(&mut server, "textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
+        full.push(wall);
+        full_cpu.push(cpu);
+        result = result_id(&body);
+        let (wall, cpu, _) = timed(&mut server, "textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+        symbols.push(wall);
+        symbols_cpu.push(cpu);
     }
     let (f50, _) = report("semanticTokens/full (server)", size, &mut full);
+    let (fc50, _) = report("semanticTokens/full: server CPU", size, &mut full_cpu);
     let (s50, _) = report("documentSymbol (server baseline)", size, &mut symbols);
-    println!("{size:>6}  {:<34} p50 ratio {:.2}", "semanticTokens/full : documentSymbol", ms(f50) / ms(s50).max(1e-6));
+    let (sc50, _) = report("documentSymbol: server CPU", size, &mut symbols_cpu);
+    println!(
+        "{size:>6}  {:<34} p50 ratio {:.2} (server CPU {:.2})",
+        "semanticTokens/full : documentSymbol",
+        ms(f50) / ms(s50).max(1e-6),
+        ms(fc50) / ms(sc50).max(1e-6)
+    );
+
+    // A screen of the file, at spots spread over it.
+    let lines = text.lines().count().max(61);
+    let (mut range, mut range_cpu) = (Vec::new(), Vec::new());
+    for k in 0..runs * 2 {
+        let line = (k * 7919) % (lines - 60);
+        let r = json!({"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}});
+        let (wall, cpu, _) =
+            timed(&mut server, "textDocument/semanticTokens/range", json!({"textDocument": {"uri": uri}, "range": r}));
+        range.push(wall);
+        range_cpu.push(cpu);
+    }
+    report("semanticTokens/range, 60 lines", size, &mut range);
+    report("semanticTokens/range: server CPU", size, &mut range_cpu);
+
+    // A character typed into a string value, then the delta from the last answer.
+    let spots: Vec<usize> = text.match_indices("Name = \"").map(|(i, m)| i + m.len()).collect();
+    let (mut delta, mut delta_cpu, mut sent) = (Vec::new(), Vec::new(), 0);
+    for k in 0..runs {
+        let p = position(&text, spots[(k * 7919) % spots.len()]);
+        let version = k as i32 + 2;
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": p, "end": p}, "text": "x"}]}),
+        );
+        server.diagnostics(version);
+        let params = json!({"textDocument": {"uri": uri}, "previousResultId": result});
+        let (wall, cpu, body) = timed(&mut server, "textDocument/semanticTokens/full/delta", params);
+        assert!(body.contains("\"edits\""), "a delta, not the whole tokens: {}", &body[..body.len().min(200)]);
+        delta.push(wall);
+        delta_cpu.push(cpu);
+        sent = sent.max(body.len());
+        result = result_id(&body);
+    }
+    report("semanticTokens/full/delta", size, &mut delta);
+    report("semanticTokens/full/delta: CPU", size, &mut delta_cpu);
+    println!("{size:>6}  {:<34} at most {sent} bytes a delta", "");
+}
+
+/// Hover in process (issue 48.3): `ide::hover_with` on the module's
+/// remembered analysis, the documents without their trees as the server
+/// keeps them, on references and on argument and block names, by this
+/// thread's CPU time.
+fn hover(size: &str, n: usize) {
+    use hcl_types::analysis::{Document, Memo, SourceFile};
+    let (path, text) = generated(size);
+    let docs = vec![Document::parse(SourceFile::new(&path, text.as_str()).expect("a source file"))];
+    let mut memo = Memo::default();
+    memo.analysis(&docs);
+    let docs: Vec<Document> = docs.iter().map(Document::without_trees).collect();
+    let refs: Vec<usize> = text.match_indices("var.").map(|(i, _)| i + 5).collect();
+    let names: Vec<usize> = text
+        .match_indices("\n  ")
+        .map(|(i, _)| i + 3)
+        .filter(|&i| {
+            let line = &text[i..text[i..].find('\n').map_or(text.len(), |e| i + e)];
+            let word = line.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+            let rest = line[word.len()..].trim_start();
+            !word.is_empty() && (rest.starts_with('=') || rest.ends_with('{') && !rest.contains('='))
+        })
+        .collect();
+    for (what, spots) in [("references", &refs), ("argument names", &names)] {
+        let (mut times, mut answered) = (Vec::new(), 0);
+        for k in 0..n.min(spots.len()) {
+            let at = spots[(k * 104_729) % spots.len()];
+            let t = thread_cpu();
+            answered += usize::from(hcl_types::ide::hover_with(&docs, 0, at, &mut memo).is_some());
+            times.push(thread_cpu() - t);
+        }
+        report(&format!("hover on {what}, in process, CPU"), size, &mut times);
+        println!("{size:>6}  {:<34} {answered} of {} answered", "", times.len());
+    }
+}
+
+/// The CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`: other
+/// jobs on a loaded machine do not count).
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// The `resultId` of an answer's text.
+fn result_id(body: &str) -> String {
+    let at = body.find("\"resultId\":\"").expect("a result id") + 12;
+    body[at..at + body[at..].find('"').expect("a closed string")].to_string()
 }

@@ -112,3 +112,31 @@ async fn a_delta_sends_the_changed_tokens_only_and_a_forgotten_id_gets_them_all(
         .await;
     assert_eq!(again["data"], fresh["data"]);
 }
+
+/// A large answer (over stdio its integers are written as JSON by the
+/// handler and put in by the transport, `crates/lsp/src/splice.rs`) is
+/// the same as in-process tokens: `full`, `range` over the whole text, and
+/// `full/delta` from an id the server does not hold.
+#[tokio::test]
+async fn a_large_answer_is_spliced_whole_into_its_own_response() {
+    let mut s = Session::start(Enc::Utf16).await;
+    let big: String = (0..3000).map(|i| format!("locals {{ a{i} = var.x{i} }}\n")).collect();
+    let u = s.open("main.tf", &big).await;
+    let full = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
+    let data = full["data"].as_array().expect("the tokens").clone();
+    assert_eq!(data.len(), 3000 * 4 * 5, "four tokens a line: {}", data.len());
+    let decoded = decode_tokens(&big, &full["data"], Enc::Utf16);
+    assert_eq!(decoded[4..8], ["locals:type", "a1:variable+3", "var:namespace+4", "x1:parameter"][..]);
+    let end = json!({"line": 3000, "character": 0});
+    let range = json!({"start": {"line": 0, "character": 0}, "end": end});
+    let all = s.request("textDocument/semanticTokens/range", json!({"textDocument": {"uri": u}, "range": range})).await;
+    assert_eq!(all["data"], full["data"]);
+    let delta = s
+        .request(
+            "textDocument/semanticTokens/full/delta",
+            json!({"textDocument": {"uri": u}, "previousResultId": "no such id"}),
+        )
+        .await;
+    assert_eq!(delta["data"], full["data"]);
+    assert_ne!(delta["resultId"], full["resultId"]);
+}

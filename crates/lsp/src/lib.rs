@@ -248,6 +248,7 @@ const TREES_KEPT: usize = 64;
 
 /// The semantic tokens legend, and the encoding of ide tokens into LSP's (public
 /// for the latency benchmark, which times it in process).
+pub use handlers::semantic_tokens::json as semantic_tokens_json;
 pub use to_proto::{semantic_tokens as encode_semantic_tokens, TOKEN_MODIFIERS, TOKEN_TYPES};
 
 impl Backend {

@@ -27,7 +27,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::outbox::Body;
 use super::publish::{self, Published};
-use super::splice::MIN_SPLICED;
+use super::splice::{Field, MIN_SPLICED};
 use super::{blocking, Backend};
 use analysis::{Document, Family, Memo, Text};
 use project::callers::Scan;
@@ -236,7 +236,7 @@ impl Backend {
         document_report(DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
             related_documents: None,
             full_document_diagnostic_report: if self.direct && list.len() >= MIN_SPLICED {
-                self.splices.put(id.clone(), list);
+                self.splices.put(id.clone(), Field::Items, list);
                 full(id, Vec::new())
             } else {
                 full(id, decode(&list.to_vec()))

@@ -80,12 +80,21 @@ pub fn range(rope: &Rope, r: &std::ops::Range<usize>, enc: Encoding) -> Range {
 /// it: a whole document's semantic tokens are millions of offsets, and a
 /// rope lookup each would cost more than finding the tokens. Lines break
 /// as [`position`]'s do (`\n`, `\r\n`, `\r`); an offset is clamped into
-/// the text and must not be before the one asked before.
+/// the text and must not be before the one asked before. The walk knows
+/// where its line ends and whether the line is ASCII (then a column is a
+/// byte count in either encoding), so an offset on the same line as the
+/// last one costs a subtraction.
 pub struct Walk<'a> {
     text: &'a [u8],
     enc: Encoding,
     line: u32,
     line_start: usize,
+    /// The current line's break (the `\n` of a `\r\n`), or the text's end.
+    line_break: usize,
+    /// Where the current line's content ends (before its break).
+    content_end: usize,
+    /// Whether the current line is ASCII.
+    ascii: bool,
     /// The last offset placed on this line, and its column.
     at: usize,
     column: u32,
@@ -93,30 +102,77 @@ pub struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     pub fn new(text: &'a str, enc: Encoding) -> Walk<'a> {
-        Walk { text: text.as_bytes(), enc, line: 0, line_start: 0, at: 0, column: 0 }
+        let mut walk = Walk {
+            text: text.as_bytes(),
+            enc,
+            line: 0,
+            line_start: 0,
+            line_break: 0,
+            content_end: 0,
+            ascii: true,
+            at: 0,
+            column: 0,
+        };
+        walk.start_line(0);
+        walk
+    }
+
+    /// A walk whose first offset is `offset` or after it: its line found
+    /// by counting the line breaks before it (one pass over them, not a
+    /// position each), as a `semanticTokens/range` answer starts.
+    pub fn starting_at(text: &'a str, enc: Encoding, offset: usize) -> Walk<'a> {
+        let b = text.as_bytes();
+        let offset = offset.min(b.len());
+        let line_start = |end: usize| memchr::memrchr2(b'\n', b'\r', &b[..end]).map_or(0, |i| i + 1);
+        let mut start = line_start(offset);
+        // At the `\n` of a `\r\n`: still the line before it.
+        if start == offset && offset > 0 && b[offset - 1] == b'\r' && b.get(offset) == Some(&b'\n') {
+            start = line_start(offset - 1);
+        }
+        let before = &b[..start];
+        let newlines = before.iter().filter(|&&c| c == b'\n').count();
+        let lone_cr = memchr::memchr_iter(b'\r', before).filter(|&i| b.get(i + 1) != Some(&b'\n')).count();
+        let mut walk = Walk::new("", enc);
+        walk.text = b;
+        walk.line = (newlines + lone_cr) as u32;
+        walk.start_line(start);
+        walk
+    }
+
+    /// Makes the line starting at `start` the current one.
+    fn start_line(&mut self, start: usize) {
+        let text = self.text;
+        self.line_start = start;
+        (self.content_end, self.line_break) = match memchr::memchr2(b'\n', b'\r', &text[start..]) {
+            Some(i) if text[start + i] == b'\r' && text.get(start + i + 1) == Some(&b'\n') => {
+                (start + i, start + i + 1)
+            }
+            Some(i) => (start + i, start + i),
+            None => (text.len(), text.len()),
+        };
+        self.ascii = self.enc == Encoding::Utf8 || text[start..self.line_break].is_ascii();
+        (self.at, self.column) = (start, 0);
     }
 
     pub fn position(&mut self, offset: usize) -> Position {
         let offset = offset.clamp(self.at, self.text.len());
-        for brk in memchr::memchr2_iter(b'\n', b'\r', &self.text[self.at..offset]) {
-            let brk = self.at + brk;
-            // `\r\n` breaks once, at its `\n`.
-            if self.text[brk] == b'\r' && self.text.get(brk + 1) == Some(&b'\n') {
-                continue;
-            }
+        while offset > self.line_break {
             self.line += 1;
-            self.line_start = brk + 1;
+            self.start_line(self.line_break + 1);
         }
-        if self.line_start > self.at {
-            (self.at, self.column) = (self.line_start, 0);
-        }
-        let between = &self.text[self.at..offset];
-        self.column += match self.enc {
-            Encoding::Utf8 => between.len() as u32,
-            Encoding::Utf16 => utf16_len(between),
+        self.column = if self.ascii {
+            (offset - self.line_start) as u32
+        } else {
+            self.column + utf16_len(&self.text[self.at..offset])
         };
         self.at = offset;
         Position { line: self.line, character: self.column }
+    }
+
+    /// Whether `end` is on the line of the last offset placed, before
+    /// its break: a token from there to `end` is one line's.
+    pub fn in_line(&self, end: usize) -> bool {
+        end <= self.content_end
     }
 }
 
@@ -221,6 +277,14 @@ mod tests {
             let mut walk = Walk::new(text, enc);
             for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
                 assert_eq!(walk.position(offset), position(&rope, offset, enc), "{offset} {enc:?}");
+            }
+        }
+        for enc in [Encoding::Utf8, Encoding::Utf16] {
+            for from in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+                let mut walk = Walk::starting_at(text, enc, from);
+                for offset in (from..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+                    assert_eq!(walk.position(offset), position(&rope, offset, enc), "{from} {offset} {enc:?}");
+                }
             }
         }
         let pieces: Vec<_> = lines(text, 0..text.len()).map(|r| &text[r]).collect();

@@ -183,14 +183,18 @@ pub fn semantic_tokens(
     enc: Encoding,
     within: Option<std::ops::Range<usize>>,
 ) -> Vec<SemanticToken> {
-    let mut walk = text::Walk::new(text, enc);
-    let mut data = Vec::with_capacity(tokens.len());
-    let (mut prev_line, mut prev_start) = (0u32, 0u32);
     let (from, to) = within.map_or((0, usize::MAX), |r| (r.start, r.end));
     let first = tokens.partition_point(|t| t.range.end <= from);
+    let mut walk = match tokens.get(first) {
+        Some(t) if from > 0 => text::Walk::starting_at(text, enc, t.range.start),
+        _ => text::Walk::new(text, enc),
+    };
+    let mut data = Vec::with_capacity(tokens.len() - first);
+    let (mut prev_line, mut prev_start) = (0u32, 0u32);
     for t in tokens[first..].iter().take_while(|t| t.range.start < to) {
         let token_type = t.kind as u32;
-        let multi = text.as_bytes().get(t.range.clone()).is_some_and(|b| memchr::memchr2(b'\n', b'\r', b).is_some());
+        walk.position(t.range.start);
+        let multi = !walk.in_line(t.range.end);
         let mut place = |r: std::ops::Range<usize>| {
             if r.is_empty() {
                 return;

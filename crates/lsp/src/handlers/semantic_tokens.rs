@@ -9,6 +9,8 @@
 use std::collections::VecDeque;
 
 use super::prelude::*;
+use crate::body::{Body, Chunk};
+use crate::splice;
 
 /// At most this many documents' tokens are remembered…
 const DOCUMENTS: usize = 16;
@@ -52,7 +54,13 @@ async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option
         let d = &snap.docs[snap.index];
         // In the text the user sees (a JSON file's own: a type expression
         // in a JSON string is coloured where it is).
-        let mut tokens = ide::semantic_tokens(&snap.docs, &snap.analysis(), snap.index);
+        let mut tokens = match &within {
+            // (A JSON file's range is in its own offsets, not the lowering's.)
+            Some(r) if !syntax::json::is_json_path(&d.file.path) => {
+                ide::semantic_tokens_in(&snap.docs, &snap.analysis(), snap.index, r.clone())
+            }
+            _ => ide::semantic_tokens(&snap.docs, &snap.analysis(), snap.index),
+        };
         if syntax::json::is_json_path(&d.file.path) {
             for t in &mut tokens {
                 t.range = d.shown_range(&t.range);
@@ -75,8 +83,7 @@ pub(crate) async fn semantic_tokens_full(
     let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
     let data = Arc::new(data);
     let id = b.tokens.locked().remember(&uri, data.clone());
-    let data = Arc::try_unwrap(data).unwrap_or_else(|d| (*d).clone());
-    Ok(Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data })))
+    Ok(Some(SemanticTokensResult::Tokens(answer(b, id, &data))))
 }
 
 pub(crate) async fn semantic_tokens_full_delta(
@@ -91,8 +98,7 @@ pub(crate) async fn semantic_tokens_full_delta(
         (previous.get(&uri, &params.previous_result_id), previous.remember(&uri, data.clone()))
     };
     let Some(before) = before else {
-        let data = (*data).clone();
-        return Ok(Some(SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id), data })));
+        return Ok(Some(SemanticTokensFullDeltaResult::Tokens(answer(b, id, &data))));
     };
     let edits = delta(&before, &data).into_iter().collect();
     Ok(Some(SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })))
@@ -103,7 +109,59 @@ pub(crate) async fn semantic_tokens_range(
     params: SemanticTokensRangeParams,
 ) -> Result<Option<SemanticTokensRangeResult>> {
     let Some(data) = encoded(b, &params.text_document.uri, Some(params.range)).await? else { return Ok(None) };
-    Ok(Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data })))
+    // (A range's answer has no use for a result id: one is given only to
+    // find a large answer's spliced data.)
+    let id = (b.direct && data.len() >= SPLICED_TOKENS).then(|| {
+        let mut previous = b.tokens.locked();
+        previous.next_id += 1;
+        format!("range-{}", previous.next_id)
+    });
+    let tokens = match id {
+        Some(id) => answer(b, id, &data),
+        None => SemanticTokens { result_id: None, data },
+    };
+    Ok(Some(SemanticTokensRangeResult::Tokens(tokens)))
+}
+
+/// Answers with more tokens than this are spliced in as JSON (`splice.rs`).
+const SPLICED_TOKENS: usize = splice::MIN_SPLICED / 16;
+
+/// The answer of `data` under result id `id`. Over stdio a large one's
+/// integers are written as JSON here and put in by the transport
+/// (`splice.rs`): tower-lsp-server would make a `serde_json::Value` of
+/// each (ten million at 10 MB) and copy the kept tokens first.
+fn answer(b: &Backend, id: String, data: &[SemanticToken]) -> SemanticTokens {
+    if b.direct && data.len() >= SPLICED_TOKENS {
+        b.splices.put(id.clone(), splice::Field::Data, Body::new(vec![Chunk::new(json(data))]));
+        return SemanticTokens { result_id: Some(id), data: Vec::new() };
+    }
+    SemanticTokens { result_id: Some(id), data: data.to_vec() }
+}
+
+/// The tokens' integers as a JSON array, as serde_json writes them
+/// (public for the latency benchmark, which times it in process).
+pub fn json(data: &[SemanticToken]) -> Vec<u8> {
+    // Most integers are below 100 (deltas, lengths, kinds): ~3 bytes each.
+    let mut out = Vec::with_capacity(data.len() * 16 + 2);
+    out.push(b'[');
+    let mut digits = itoa::Buffer::new();
+    for t in data {
+        for n in [t.delta_line, t.delta_start, t.length, t.token_type, t.token_modifiers_bitset] {
+            match n {
+                0..=9 => out.extend_from_slice(&[b'0' + n as u8, b',']),
+                10..=99 => out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8, b',']),
+                _ => {
+                    out.extend_from_slice(digits.format(n).as_bytes());
+                    out.push(b',');
+                }
+            }
+        }
+    }
+    if out.len() > 1 {
+        out.pop();
+    }
+    out.push(b']');
+    out
 }
 
 /// The one edit that turns `old` into `new`: what lies between their
@@ -139,5 +197,13 @@ mod tests {
         // The tail is not counted twice when one list is the other's head.
         let e = delta(&old[..2], &old).unwrap();
         assert_eq!((e.start, e.delete_count, e.data.unwrap().len()), (10, 0, 2));
+    }
+
+    #[test]
+    fn tokens_are_written_as_serde_json_writes_them() {
+        let data = [t(0, 1), t(12, 345), t(1_000_000, 99), t(u32::MAX, 10)];
+        let typed = serde_json::to_value(SemanticTokens { result_id: None, data: data.to_vec() }).unwrap();
+        assert_eq!(serde_json::from_slice::<serde_json::Value>(&json(&data)).unwrap(), typed["data"]);
+        assert_eq!(json(&[]), b"[]");
     }
 }
