@@ -18,7 +18,7 @@ use std::time::Duration;
 use tower_lsp_server::ls_types::*;
 
 use super::{publish, Backend};
-use analysis::Family;
+use analysis::{Family, Stop};
 use project::disk::is_virtual;
 use project::documents::module_key;
 
@@ -172,7 +172,7 @@ impl Backend {
                         }
                     }
                 }
-                let callers = if keys.is_empty() { HashSet::new() } else { self.pulls.scan().callers(&keys) };
+                let callers = if keys.is_empty() { HashSet::new() } else { self.service.scan().callers(&keys) };
                 keys.extend(callers);
                 // (A directory whose files all went still has its lists cleared below.)
                 let mut keys: Vec<_> = keys.into_iter().collect();
@@ -245,10 +245,9 @@ impl Backend {
             return Vec::new();
         }
         let mut memo = analysis::Memo::default();
-        let analysis = self.with_sources(&settings, recheck, |s| {
-            self.note_passed(s, &docs);
-            self.graph.analyse(s, &docs, &mut memo)
-        });
+        let analysis =
+            self.with_sources(&settings, recheck, |s| self.service.analyse(s, &docs, &mut memo, Stop::NEVER));
+        let analysis = analysis.unwrap_or_default();
         let ropes = crate::related_ropes(self, &settings, &docs);
         let mut shown = Vec::new();
         for i in 0..docs.len() {
@@ -270,7 +269,7 @@ impl Backend {
             }
         }
         if !opened {
-            self.graph.forget(&key);
+            self.service.graph.forget(&key);
         }
         shown
     }

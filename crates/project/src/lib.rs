@@ -26,6 +26,7 @@ pub mod phases;
 pub mod pulumi;
 pub mod schemas;
 pub mod scratch;
+pub mod service;
 pub mod settings;
 pub mod threads;
 pub mod watch;

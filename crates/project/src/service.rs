@@ -1,0 +1,207 @@
+//! The module service both front ends ask for a module's analysis and
+//! diagnostics (issue 46.2; biome's `Workspace` is the model): it holds
+//! the module graph ([`Graph`]: callees, who reads whom, schemas), the
+//! disk's module files, the memos of analysed modules nobody has open, and
+//! which modules call which (the workspace scan, and what their callers
+//! pass). Before a module is analysed it gathers the module's inputs (what
+//! its callers pass, then its callees, generated files and schemas through
+//! the graph); after, it applies exclusion and the file's own offsets once
+//! ([`diagnostics`]). `check` and the server analyse only through it.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use analysis::callers::prescan;
+use analysis::sync::Locked;
+use analysis::workspace::Files;
+use analysis::{Document, Family, Memo, ModuleAnalysis, SourceFile, Stop};
+use syntax::diagnostic::Diagnostic;
+
+use crate::callers::Scan;
+use crate::disk::Disk;
+use crate::graph::{key_of, Graph, Key, Sources};
+use crate::settings::Settings;
+
+/// A module's memo, shared by whoever analyses it.
+pub type SharedMemo = Arc<Mutex<Memo>>;
+
+/// What a module's set of passed variables was last worked out from (the
+/// scan's address, each caller's texts' ids) and the set (`None`: no
+/// caller, a root).
+type Stamp = (usize, Vec<(Key, Vec<u64>)>);
+type Worked = (Stamp, Option<BTreeSet<String>>);
+
+#[derive(Default)]
+pub struct Service {
+    pub graph: Arc<Graph>,
+    pub disk: Arc<Disk>,
+    /// Whether the front end tells the graph what callers pass itself
+    /// (`check` knows every caller it checks); else the service works it
+    /// out from the scan before each analysis.
+    known_callers: bool,
+    /// The memos of modules nobody has open that are analysed again and
+    /// again (a workspace pull's closed callers of open modules).
+    closed: Mutex<HashMap<Key, SharedMemo>>,
+    /// The workspace folders, and their modules' calls once scanned (again
+    /// after files change).
+    roots: Mutex<Vec<PathBuf>>,
+    scan: Mutex<Option<Arc<Scan>>>,
+    /// Per module: what its callers set, and what it was worked out from.
+    passed: Mutex<HashMap<Key, Worked>>,
+}
+
+impl Service {
+    /// `check`'s service: it says what callers pass itself, on its own disk.
+    pub fn for_check() -> Service {
+        Service { known_callers: true, ..Default::default() }
+    }
+
+    /// The module's analysis: what its callers pass, then its calls,
+    /// generated files and schemas gathered first; `None` when `stop`
+    /// said to stop.
+    pub fn analyse(
+        &self,
+        sources: &Sources,
+        docs: &[Document],
+        memo: &mut Memo,
+        stop: Stop,
+    ) -> Option<Arc<ModuleAnalysis>> {
+        self.note_passed(sources, docs);
+        self.graph.analyse_unless(sources, docs, memo, stop)
+    }
+
+    /// The module's memo brought up to what its inputs are now, without
+    /// analysing it (for requests that read the context alone).
+    pub fn prepare(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) {
+        self.note_passed(sources, docs);
+        self.graph.prepare(sources, docs, memo)
+    }
+
+    /// The memo of a closed module: the one kept for it, else a new one,
+    /// kept when `keep`.
+    pub fn closed_memo(&self, key: &Key, keep: bool) -> SharedMemo {
+        let mut closed = self.closed.locked();
+        match keep {
+            true => closed.entry(key.clone()).or_default().clone(),
+            false => closed.get(key).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Keeps only the closed memos of the modules `keep` accepts; the
+    /// modules whose memos went.
+    pub fn keep_closed(&self, keep: impl Fn(&Key) -> bool) -> Vec<Key> {
+        let mut closed = self.closed.locked();
+        let gone = closed.keys().filter(|k| !keep(k)).cloned().collect();
+        closed.retain(|k, _| keep(k));
+        gone
+    }
+
+    /// Whether a closed module's memo is kept.
+    pub fn keeps(&self, key: &Key) -> bool {
+        self.closed.locked().contains_key(key)
+    }
+
+    /// The workspace folders whose modules [`Self::scan`] reads.
+    pub fn set_roots(&self, roots: Vec<PathBuf>) {
+        *self.roots.locked() = roots;
+    }
+
+    /// Files changed on disk in these directories: their modules may call
+    /// others now.
+    pub fn files_changed<'a>(&self, dirs: impl IntoIterator<Item = &'a std::path::Path>) {
+        if let Some(scan) = self.scan.locked().as_mut() {
+            let scan = Arc::make_mut(scan);
+            for dir in dirs {
+                scan.update(dir);
+            }
+        }
+    }
+
+    /// Which modules of the workspace folders call which (read once).
+    pub fn scan(&self) -> Arc<Scan> {
+        if let Some(s) = self.scan.locked().as_ref() {
+            return s.clone();
+        }
+        let roots = self.roots.locked().clone();
+        let scan = Arc::new(Scan::new(&roots));
+        *self.scan.locked() = Some(scan.clone());
+        scan
+    }
+
+    /// The modules that call `key` directly, as far as the service knows.
+    pub fn callers_of(&self, key: &Key) -> (usize, Vec<Key>) {
+        let scan = self.scan();
+        let mut callers = scan.calling(key);
+        callers.extend(self.graph.callers(&std::iter::once(key.0.clone()).collect()));
+        callers.retain(|c| c != key);
+        callers.sort();
+        callers.dedup();
+        (Arc::as_ptr(&scan) as usize, callers)
+    }
+
+    /// Before the module of `docs` is analysed: tells the graph which
+    /// variables its callers set, so that an untyped variable's default is
+    /// used only where some known caller omits it (analysis.md §3.2). The
+    /// callers are the scan's and the modules whose analysis read the
+    /// module's directory, their texts the sources'. Worked out again only
+    /// when the scan or a caller's text changed. Says whether it changed.
+    pub fn note_passed(&self, s: &Sources, docs: &[Document]) -> bool {
+        if self.known_callers {
+            return false;
+        }
+        let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return false };
+        let (scan, callers) = self.callers_of(&key);
+        // Only a Terraform module's calls have arguments read here; any
+        // other caller (a Terragrunt unit, a test, a component) sets none.
+        let files: Vec<(Key, Vec<SourceFile>)> = callers
+            .into_iter()
+            .map(|c| {
+                let files = match c.1 {
+                    Family::Terraform => s.module(&c.0, c.1).into_iter().map(|d| d.file).collect(),
+                    _ => Vec::new(),
+                };
+                (c, files)
+            })
+            .collect();
+        let ids = files.iter().map(|(c, fs)| (c.clone(), fs.iter().map(|f| f.text.id()).collect()));
+        let stamp: Stamp = (scan, ids.collect());
+        if self.passed.locked().get(&key).is_some_and(|(was, _)| *was == stamp) {
+            return false;
+        }
+        let set = if files.iter().any(|(c, _)| c.1 != Family::Terraform) {
+            Some(BTreeSet::new())
+        } else {
+            let hints: Vec<_> = files
+                .iter()
+                .map(|(_, fs)| prescan(fs.iter().map(|f| (f.kind, f.path.as_path(), f.text.as_str()))))
+                .collect();
+            let callers = files.iter().zip(&hints).map(|((c, fs), h)| (c.0.as_path(), fs.as_slice(), h.as_slice()));
+            crate::passed::passed(&self.graph, s, callers).remove(&key)
+        };
+        match &set {
+            Some(set) => self.graph.set_passed(key.clone(), set.clone()),
+            None => self.graph.clear_passed(&key),
+        }
+        let before = self.passed.locked().insert(key, (stamp, set.clone()));
+        before.is_none_or(|(_, was)| was != set)
+    }
+}
+
+/// The diagnostics of `docs[i]` from its module's analysis, as both front
+/// ends show them: nothing for a file the configuration excludes (`check`
+/// leaves it out), in the file's own offsets (a JSON file's, not its
+/// lowering's).
+pub fn diagnostics<'a>(
+    docs: &[Document],
+    i: usize,
+    analysis: &'a ModuleAnalysis,
+    settings: &Settings,
+) -> Cow<'a, [Diagnostic]> {
+    let excluded = docs.get(i).is_some_and(|d| settings.excluded(&d.file.path));
+    match analysis.diagnostics.get(i) {
+        Some(diags) if !excluded => analysis::shown_diagnostics(docs, i, diags),
+        _ => Cow::Borrowed(&[]),
+    }
+}
