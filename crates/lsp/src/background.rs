@@ -18,7 +18,7 @@ use std::time::Duration;
 use tower_lsp_server::ls_types::*;
 
 use super::{publish, Backend};
-use analysis::{Family, Stop};
+use analysis::Family;
 use project::disk::is_virtual;
 use project::documents::module_key;
 
@@ -240,21 +240,15 @@ impl Backend {
         // (Its open documents are published by their own analyses.)
         let opened = open.iter().any(|p| module_key(p).as_ref() == Some(&key));
         let settings = self.state.locked().documents.settings_for(dir);
-        let docs = self.with_sources(&settings, recheck, |s| analysis::workspace::Files::module(s, dir, family));
-        if docs.is_empty() {
+        let wanted = |p: &std::path::Path| !open.contains(p) && !is_virtual(p);
+        // Read from the sources with a memo of its own, open or not.
+        let Some((docs, analysis)) = self.for_lists(&key, &settings, recheck, None, Default::default, wanted) else {
             return Vec::new();
-        }
-        let mut memo = analysis::Memo::default();
-        let analysis =
-            self.with_sources(&settings, recheck, |s| self.service.analyse(s, &docs, &mut memo, Stop::NEVER));
-        let analysis = analysis.unwrap_or_default();
+        };
         let ropes = crate::related_ropes(self, &settings, &docs);
         let mut shown = Vec::new();
-        for i in 0..docs.len() {
+        for i in (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)) {
             let path = &docs[i].file.path;
-            if open.contains(path) || is_virtual(path) {
-                continue;
-            }
             let Some(list) = super::pull::closed_list(&docs, i, &analysis, &settings, &ropes, enc, None) else {
                 continue;
             };
@@ -268,9 +262,7 @@ impl Backend {
                 self.publish_closed(path, &list);
             }
         }
-        if !opened {
-            self.service.graph.forget(&key);
-        }
+        self.service.done_with(&key, opened);
         shown
     }
 

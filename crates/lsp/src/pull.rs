@@ -297,38 +297,22 @@ impl Backend {
         if only.is_none() {
             // Closed callers no longer affected are forgotten.
             for key in self.service.keep_closed(|k| modules.contains(k)) {
-                if !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
-                    self.service.graph.forget(&key);
-                }
+                self.service.done_with(&key, open.iter().any(|p| module_key(p).as_ref() == Some(&key)));
             }
         }
         let mut out = Vec::new();
         for (dir, family) in modules {
             // With the module's configuration file under the editor's.
             let settings = self.state.locked().documents.settings_for(&dir);
-            let (docs, memo) = match open.iter().find(|p| module_key(p).as_ref() == Some(&(dir.clone(), family))) {
-                Some(p) => {
-                    let Some(partial) = self.state.locked().documents.module(p) else { continue };
-                    let Some((snap, _)) = partial.complete(&self.service.disk, recheck) else { continue };
-                    (snap.docs, snap.memo)
-                }
-                None => {
-                    let docs =
-                        self.with_sources(&settings, recheck, |s| analysis::workspace::Files::module(s, &dir, family));
-                    // One file's pull keeps nothing a workspace pull would
-                    // not (it forgets what is no longer affected).
-                    (docs, self.service.closed_memo(&(dir.clone(), family), only.is_none()))
-                }
-            };
+            let key = (dir, family);
+            let opened = open.iter().find(|p| module_key(p).as_ref() == Some(&key));
+            // One file's pull keeps nothing a workspace pull would
+            // not (it forgets what is no longer affected).
+            let memo = || self.service.closed_memo(&key, only.is_none());
             let wanted = |p: &Path| !open.contains(p) && !is_virtual(p) && only.is_none_or(|o| o == p);
-            if !docs.iter().any(|d| wanted(&d.file.path)) {
+            let Some((docs, analysis)) = self.for_lists(&key, &settings, recheck, opened, memo, wanted) else {
                 continue;
-            }
-            let analysis = {
-                let mut memo = memo.locked();
-                self.with_sources(&settings, recheck, |s| self.service.analyse(s, &docs, &mut memo, Stop::NEVER))
             };
-            let analysis = analysis.unwrap_or_default();
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
             let ropes = crate::related_ropes(self, &settings, &docs);
             for i in closed {
@@ -341,17 +325,45 @@ impl Backend {
                     self.pulls.closed.locked().insert(path.clone(), (docs[i].shown_text().clone(), next));
                 }
             }
-            let key = (dir, family);
-            let kept = self.service.keeps(&key);
-            if !kept && !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
-                self.service.graph.forget(&key);
-            }
+            self.service.done_with(&key, opened.is_some());
         }
         if only.is_none() {
             let reported: HashSet<&PathBuf> = out.iter().map(|r| &r.0).collect();
             self.pulls.closed.locked().retain(|p, _| reported.contains(p));
         }
         out
+    }
+
+    /// A module's documents and analysis, for the lists of its files
+    /// nobody has open (`None` when `wanted` takes none of them): an open
+    /// module's (`opened`, one of its documents) from its snapshot and
+    /// memo, a closed one's from the sources with `memo`.
+    pub(crate) fn for_lists(
+        &self,
+        (dir, family): &(PathBuf, Family),
+        settings: &project::settings::Settings,
+        recheck: bool,
+        opened: Option<&PathBuf>,
+        memo: impl FnOnce() -> project::service::SharedMemo,
+        wanted: impl Fn(&Path) -> bool,
+    ) -> Option<(Vec<Document>, Arc<analysis::ModuleAnalysis>)> {
+        let (docs, memo) = match opened {
+            Some(p) => {
+                let partial = self.state.locked().documents.module(p)?;
+                let (snap, _) = partial.complete(&self.service.disk, recheck)?;
+                (snap.docs, snap.memo)
+            }
+            None => {
+                (self.with_sources(settings, recheck, |s| analysis::workspace::Files::module(s, dir, *family)), memo())
+            }
+        };
+        if !docs.iter().any(|d| wanted(&d.file.path)) {
+            return None;
+        }
+        let mut memo = memo.locked();
+        let analysis = self.with_sources(settings, recheck, |s| self.service.analyse(s, &docs, &mut memo, Stop::NEVER));
+        drop(memo);
+        Some((docs, analysis.unwrap_or_default()))
     }
 }
 

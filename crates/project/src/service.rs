@@ -103,6 +103,14 @@ impl Service {
         self.closed.locked().contains_key(key)
     }
 
+    /// Done with a module for now: unless it is `open` or its memo is
+    /// kept, what the graph kept for its calls goes.
+    pub fn done_with(&self, key: &Key, open: bool) {
+        if !open && !self.keeps(key) {
+            self.graph.forget(key);
+        }
+    }
+
     /// The workspace folders whose modules [`Self::scan`] reads.
     pub fn set_roots(&self, roots: Vec<PathBuf>) {
         *self.roots.locked() = roots;
