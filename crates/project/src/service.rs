@@ -213,3 +213,46 @@ pub fn diagnostics<'a>(
         _ => Cow::Borrowed(&[]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use analysis::FileKind;
+    use std::path::Path;
+
+    fn doc(path: &str, text: &str) -> Document {
+        let path = PathBuf::from(path);
+        let (kind, dialect) = (FileKind::for_path(&path).unwrap(), syntax::Dialect::for_path(&path));
+        Document::parse(SourceFile { path, text: Arc::new(text.to_string().into()), kind, dialect })
+    }
+
+    /// A file the configuration excludes shows nothing, in the server as in
+    /// `check`; the others their module's diagnostics.
+    #[test]
+    fn an_excluded_file_shows_no_diagnostics() {
+        let bad = "output \"o\" {\n  value = var.nope\n}\n";
+        let docs = vec![doc("/m/a.tf", bad), doc("/m/b.tf", bad)];
+        let analysis = Memo::default().analysis(&docs);
+        let mut settings = Settings::default();
+        let exclude = crate::exclude::Exclude::new(&[(PathBuf::from("/m"), "a.tf".into())]).unwrap();
+        settings.exclude = Some(Arc::new(exclude));
+        assert!(settings.excluded(Path::new("/m/a.tf")));
+        assert!(!analysis.diagnostics[0].is_empty(), "{:?}", analysis.diagnostics);
+        assert!(diagnostics(&docs, 0, &analysis, &settings).is_empty());
+        assert_eq!(diagnostics(&docs, 1, &analysis, &settings)[..], analysis.diagnostics[1][..]);
+    }
+
+    /// A closed module's memo is kept only when asked, and kept memos go
+    /// with [`Service::keep_closed`].
+    #[test]
+    fn closed_memos_are_kept_when_asked_and_dropped_when_no_longer_wanted() {
+        let service = Service::default();
+        let key: Key = (PathBuf::from("/m"), Family::Terraform);
+        let _ = service.closed_memo(&key, false);
+        assert!(!service.keeps(&key));
+        let kept = service.closed_memo(&key, true);
+        assert!(Arc::ptr_eq(&kept, &service.closed_memo(&key, false)));
+        assert_eq!(service.keep_closed(|_| false), [key.clone()]);
+        assert!(!service.keeps(&key));
+    }
+}
