@@ -319,30 +319,6 @@ impl Graph {
         self.reads.locked().insert(key, Arc::new(resolved.reads));
     }
 
-    /// The module's analysis, its calls resolved first ([`Self::prepare`]):
-    /// the one way both front ends analyse a module (`check`, and the
-    /// server's publications, pulls and requests).
-    pub fn analyse(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) -> Arc<ModuleAnalysis> {
-        self.prepare(sources, docs, memo);
-        memo.analysis(docs)
-    }
-
-    /// [`Self::analyse`], unless `stop` says to stop first: a newer
-    /// analysis of the module was asked for (see [`analysis::Stop`]).
-    pub fn analyse_unless(
-        &self,
-        sources: &Sources,
-        docs: &[Document],
-        memo: &mut Memo,
-        stop: analysis::Stop,
-    ) -> Option<Arc<ModuleAnalysis>> {
-        if stop.now() {
-            return None;
-        }
-        self.prepare(sources, docs, memo);
-        memo.analysis_unless(docs, stop)
-    }
-
     /// An analysed module that others call is handed to them (`check`
     /// analyses callees first): they do not analyse it again.
     pub fn share(&self, dir: &Path, family: Family, memo: Memo, analysis: Arc<ModuleAnalysis>) {

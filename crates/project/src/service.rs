@@ -68,8 +68,11 @@ impl Service {
         memo: &mut Memo,
         stop: Stop,
     ) -> Option<Arc<ModuleAnalysis>> {
-        self.note_passed(sources, docs);
-        self.graph.analyse_unless(sources, docs, memo, stop)
+        if stop.now() {
+            return None;
+        }
+        self.prepare(sources, docs, memo);
+        memo.analysis_unless(docs, stop)
     }
 
     /// The module's memo brought up to what its inputs are now, without
