@@ -6,10 +6,12 @@
 //! pass). Before a module is analysed it gathers the module's inputs (what
 //! its callers pass, then its callees, generated files and schemas through
 //! the graph); after, it applies exclusion and the file's own offsets once
-//! ([`diagnostics`]). `check` and the server analyse only through it.
+//! ([`diagnostics`]), and holds the one severity rule both print and
+//! publish with ([`effective_severity`]). `check` and the server analyse
+//! only through it.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -17,7 +19,7 @@ use analysis::callers::prescan;
 use analysis::sync::Locked;
 use analysis::workspace::Files;
 use analysis::{Document, Family, Memo, ModuleAnalysis, SourceFile, Stop};
-use syntax::diagnostic::Diagnostic;
+use syntax::diagnostic::{Code, Diagnostic, Severity};
 
 use crate::callers::Scan;
 use crate::disk::Disk;
@@ -214,6 +216,17 @@ pub fn diagnostics<'a>(
     match analysis.diagnostics.get(i) {
         Some(diags) if !excluded => analysis::shown_diagnostics(docs, i, diags),
         _ => Cow::Borrowed(&[]),
+    }
+}
+
+/// A diagnostic's severity after the overrides (the configuration's
+/// `severity`, the command line's `--severity`): `None` when its code is
+/// turned off (or is off unless named: `Code::on_by_default`). The one
+/// rule `check`'s printers and the server's publications apply.
+pub fn effective_severity(d: &Diagnostic, overrides: &BTreeMap<Code, Option<Severity>>) -> Option<Severity> {
+    match overrides.get(&d.code) {
+        Some(s) => *s,
+        None => d.code.on_by_default().then_some(d.severity),
     }
 }
 
