@@ -103,15 +103,10 @@ impl Service {
         gone
     }
 
-    /// Whether a closed module's memo is kept.
-    pub fn keeps(&self, key: &Key) -> bool {
-        self.closed.locked().contains_key(key)
-    }
-
     /// Done with a module for now: unless it is `open` or its memo is
     /// kept, what the graph kept for its calls goes.
     pub fn done_with(&self, key: &Key, open: bool) {
-        if !open && !self.keeps(key) {
+        if !open && !self.closed.locked().contains_key(key) {
             self.graph.forget(key);
         }
     }
@@ -132,15 +127,11 @@ impl Service {
         }
     }
 
-    /// Which modules of the workspace folders call which (read once).
+    /// Which modules of the workspace folders call which (read once; a
+    /// second caller meanwhile waits for that read instead of its own).
     pub fn scan(&self) -> Arc<Scan> {
-        if let Some(s) = self.scan.locked().as_ref() {
-            return s.clone();
-        }
         let roots = self.roots.locked().clone();
-        let scan = Arc::new(Scan::new(&roots));
-        *self.scan.locked() = Some(scan.clone());
-        scan
+        self.scan.locked().get_or_insert_with(|| Arc::new(Scan::new(&roots))).clone()
     }
 
     /// The modules that call `key` directly, as far as the service knows.
@@ -264,11 +255,11 @@ mod tests {
     fn closed_memos_are_kept_when_asked_and_dropped_when_no_longer_wanted() {
         let service = Service::default();
         let key: Key = (PathBuf::from("/m"), Family::Terraform);
-        let _ = service.closed_memo(&key, false);
-        assert!(!service.keeps(&key));
+        let not_kept = service.closed_memo(&key, false);
+        assert!(!Arc::ptr_eq(&not_kept, &service.closed_memo(&key, false)));
         let kept = service.closed_memo(&key, true);
         assert!(Arc::ptr_eq(&kept, &service.closed_memo(&key, false)));
         assert_eq!(service.keep_closed(|_| false), std::slice::from_ref(&key));
-        assert!(!service.keeps(&key));
+        assert!(!Arc::ptr_eq(&kept, &service.closed_memo(&key, false)));
     }
 }
