@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::diagnostic::{Code, Severity};
 use syntax::lines::LineIndex;
 use syntax::Dialect;
 
@@ -283,14 +283,9 @@ impl Counts {
     }
 }
 
-/// A diagnostic's severity after the `--severity` overrides; `None` when
-/// its code is turned off (or is off unless named: `Code::on_by_default`).
-pub fn effective_severity(d: &Diagnostic, overrides: &BTreeMap<Code, Option<Severity>>) -> Option<Severity> {
-    match overrides.get(&d.code) {
-        Some(s) => *s,
-        None => d.code.on_by_default().then_some(d.severity),
-    }
-}
+/// A diagnostic's severity after the `--severity` overrides: the module
+/// service's one rule, the server's too.
+pub use project::service::effective_severity;
 
 /// `check`'s output for analysed files: text lines (or JSON objects, or one
 /// SARIF log) sorted by path and position, with severity overrides applied

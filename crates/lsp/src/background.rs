@@ -172,7 +172,7 @@ impl Backend {
                         }
                     }
                 }
-                let callers = if keys.is_empty() { HashSet::new() } else { self.pulls.scan().callers(&keys) };
+                let callers = if keys.is_empty() { HashSet::new() } else { self.service.scan().callers(&keys) };
                 keys.extend(callers);
                 // (A directory whose files all went still has its lists cleared below.)
                 let mut keys: Vec<_> = keys.into_iter().collect();
@@ -240,22 +240,15 @@ impl Backend {
         // (Its open documents are published by their own analyses.)
         let opened = open.iter().any(|p| module_key(p).as_ref() == Some(&key));
         let settings = self.state.locked().documents.settings_for(dir);
-        let docs = self.with_sources(&settings, recheck, |s| analysis::workspace::Files::module(s, dir, family));
-        if docs.is_empty() {
+        let wanted = |p: &std::path::Path| !open.contains(p) && !is_virtual(p);
+        // Read from the sources with a memo of its own, open or not.
+        let Some((docs, analysis)) = self.for_lists(&key, &settings, recheck, None, Default::default, wanted) else {
             return Vec::new();
-        }
-        let mut memo = analysis::Memo::default();
-        let analysis = self.with_sources(&settings, recheck, |s| {
-            self.note_passed(s, &docs);
-            self.graph.analyse(s, &docs, &mut memo)
-        });
+        };
         let ropes = crate::related_ropes(self, &settings, &docs);
         let mut shown = Vec::new();
-        for i in 0..docs.len() {
+        for i in (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)) {
             let path = &docs[i].file.path;
-            if open.contains(path) || is_virtual(path) {
-                continue;
-            }
             let Some(list) = super::pull::closed_list(&docs, i, &analysis, &settings, &ropes, enc, None) else {
                 continue;
             };
@@ -269,9 +262,7 @@ impl Backend {
                 self.publish_closed(path, &list);
             }
         }
-        if !opened {
-            self.graph.forget(&key);
-        }
+        self.service.done_with(&key, opened);
         shown
     }
 

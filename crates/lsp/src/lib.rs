@@ -50,10 +50,10 @@ use analysis::{Document, Memo};
 #[doc(hidden)]
 pub use dispatch::inject_panic;
 use outbox::Outbox;
-use project::disk::Disk;
 use project::documents::Settings;
-use project::graph::{Graph, OpenDocs, Sources};
+use project::graph::{OpenDocs, Sources};
 use project::phases;
+use project::service::Service;
 use publish::Published;
 pub use stdio::{run, runtime, serve};
 pub use text::Encoding;
@@ -161,8 +161,9 @@ pub struct Backend {
     seq: Arc<AtomicU64>,
     /// What was last published per open document.
     published: Arc<Mutex<HashMap<PathBuf, Slot>>>,
-    /// Module files that are not open.
-    disk: Arc<Disk>,
+    /// The module service (`project::service`): the graph, the disk's
+    /// module files, closed modules' memos, who calls whom.
+    service: Arc<Service>,
     /// Every publication goes here, under the state lock, in order.
     outbox: Arc<Outbox>,
     /// Large texts the transport took out of messages (`stash.rs`).
@@ -176,12 +177,8 @@ pub struct Backend {
     /// interleave them.
     direct: bool,
     delivering: Arc<tokio::sync::Mutex<()>>,
-    /// The modules open modules call, and who reads whom.
-    graph: Arc<Graph>,
     /// What pull diagnostics wait on and report (`pull.rs`).
     pulls: Arc<pull::Pulls>,
-    /// What each module's callers set, and what it was worked out from.
-    passed: Arc<passed::Passed>,
     /// Large pulled lists the transport puts into their answers.
     splices: Arc<splice::Splices>,
     /// Every symbol of the workspace folders (`workspace/symbol`).
@@ -269,15 +266,13 @@ impl Backend {
             })),
             seq: Arc::new(AtomicU64::new(0)),
             published: Arc::default(),
-            disk: Arc::default(),
+            service: Arc::default(),
             outbox: Arc::default(),
             stash: Arc::default(),
             later: Arc::default(),
             direct: false,
             delivering: Arc::default(),
-            graph: Arc::default(),
             pulls: Arc::default(),
-            passed: Arc::default(),
             splices: Arc::default(),
             index: Arc::default(),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
@@ -306,10 +301,10 @@ impl Backend {
         };
         let settings = partial.settings.clone();
         // At once when nothing must be read; else off the message loop.
-        let (snap, index) = match partial.known(&self.disk) {
+        let (snap, index) = match partial.known(&self.service.disk) {
             Some(from_disk) => partial.with(from_disk)?,
             None => {
-                let disk = self.disk.clone();
+                let disk = self.service.disk.clone();
                 blocking(move || partial.complete(&disk, false)).await.ok()??
             }
         };
@@ -326,7 +321,7 @@ impl Backend {
     /// Runs `f` with the server's sources: its open documents over its
     /// disk, read with `settings` (`recheck`: see [`Sources::recheck`]).
     fn with_sources<R>(&self, settings: &Settings, recheck: bool, f: impl FnOnce(&Sources) -> R) -> R {
-        f(&Sources { open: &Opened(&self.state), disk: &self.disk, settings, recheck })
+        f(&Sources { open: &Opened(&self.state), disk: &self.service.disk, settings, recheck })
     }
 }
 
@@ -343,7 +338,7 @@ impl OpenDocs for Opened<'_> {
 /// The module's files and those of modules it calls, as a publication
 /// converts related locations into them (read when first pointed into).
 fn related_ropes<'a>(b: &'a Backend, settings: &'a Settings, docs: &[Document]) -> ropes::Ropes<'a> {
-    ropes::Ropes::new(docs).outside(move |p| b.with_sources(settings, false, |s| b.graph.text(s, p)))
+    ropes::Ropes::new(docs).outside(move |p| b.with_sources(settings, false, |s| b.service.graph.text(s, p)))
 }
 
 /// A document's module, ready for a request off the message loop.
@@ -363,20 +358,15 @@ impl Snap {
     fn analysis(&self) -> Arc<analysis::ModuleAnalysis> {
         let mut memo = self.memo.locked();
         let b = &self.backend;
-        b.with_sources(&self.settings, false, |s| {
-            b.note_passed(s, &self.docs);
-            b.graph.analyse(s, &self.docs, &mut memo)
-        })
+        b.with_sources(&self.settings, false, |s| b.service.analyse(s, &self.docs, &mut memo, analysis::Stop::NEVER))
+            .unwrap_or_default()
     }
 
     /// The module's memo, brought up to what its calls lead to.
     fn memo(&self) -> MutexGuard<'_, Memo> {
         let mut memo = self.memo.locked();
         let b = &self.backend;
-        b.with_sources(&self.settings, false, |s| {
-            b.note_passed(s, &self.docs);
-            b.graph.prepare(s, &self.docs, &mut memo)
-        });
+        b.with_sources(&self.settings, false, |s| b.service.prepare(s, &self.docs, &mut memo));
         memo
     }
 
@@ -386,7 +376,7 @@ impl Snap {
             return Some(d.shown_text().clone());
         }
         let b = &self.backend;
-        b.with_sources(&self.settings, false, |s| b.graph.text(s, path))
+        b.with_sources(&self.settings, false, |s| b.service.graph.text(s, path))
     }
 }
 

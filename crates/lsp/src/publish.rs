@@ -339,10 +339,7 @@ impl Published {
         let mut entries = std::mem::take(&mut old.entries);
         let middle = front..old_len - back;
         let mut others: BTreeMap<PathBuf, Option<Other>> = BTreeMap::new();
-        let effective = |d: &Diagnostic| match target.severity.get(&d.code) {
-            Some(s) => *s,
-            None => d.code.on_by_default().then_some(d.severity),
-        };
+        let effective = |d: &Diagnostic| project::service::effective_severity(d, target.severity);
         let mut fresh_entry = |d: &Diagnostic| {
             let mut related = Vec::with_capacity(d.related.len());
             for r in &d.related {

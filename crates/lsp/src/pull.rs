@@ -29,8 +29,7 @@ use super::outbox::Body;
 use super::publish::{self, Published};
 use super::splice::{Field, MIN_SPLICED};
 use super::{blocking, Backend};
-use analysis::{Document, Family, Memo, Text};
-use project::callers::Scan;
+use analysis::{Document, Family, Stop, Text};
 use project::disk::is_virtual;
 use project::documents::module_key;
 
@@ -53,12 +52,6 @@ pub struct Pulls {
     /// Closed files a workspace pull reported, as last reported (and the
     /// text it was of).
     closed: Mutex<HashMap<PathBuf, (Text, Published)>>,
-    /// The memos of the closed modules that call open ones.
-    memos: Mutex<HashMap<(PathBuf, Family), SharedMemo>>,
-    /// The workspace folders, and their modules' calls once scanned (again
-    /// after files change).
-    pub roots: Mutex<Vec<PathBuf>>,
-    scan: Mutex<Option<Arc<Scan>>>,
     /// Tells this process's result ids from another's.
     nonce: String,
 }
@@ -70,9 +63,6 @@ impl Default for Pulls {
             ready: Mutex::default(),
             generation: watch::Sender::new(0),
             closed: Mutex::default(),
-            memos: Mutex::default(),
-            roots: Mutex::default(),
-            scan: Mutex::default(),
             nonce: format!("{:x}{:x}", std::process::id(), since.as_millis()),
         }
     }
@@ -81,8 +71,6 @@ impl Default for Pulls {
 /// A document's analysed version (when it was opened, its version) and
 /// the id of the list that analysis gave.
 type Ready = ((u64, i32), u64);
-
-type SharedMemo = Arc<Mutex<Memo>>;
 
 /// A closed file's report: its path, its list's id and the list (JSON).
 type Report = (PathBuf, u64, Vec<u8>);
@@ -109,29 +97,6 @@ impl Pulls {
     pub fn closed(&self, path: &Path) {
         self.ready.locked().remove(path);
         self.changed();
-    }
-
-    /// Files changed on disk in these directories: their modules may call
-    /// others now.
-    pub fn files_changed<'a>(&self, dirs: impl IntoIterator<Item = &'a Path>) {
-        if let Some(scan) = self.scan.locked().as_mut() {
-            let scan = Arc::make_mut(scan);
-            for dir in dirs {
-                scan.update(dir);
-            }
-        }
-        self.changed();
-    }
-
-    /// Which modules of the workspace folders call which (read once).
-    pub(crate) fn scan(&self) -> Arc<Scan> {
-        if let Some(s) = self.scan.locked().as_ref() {
-            return s.clone();
-        }
-        let roots = self.roots.locked().clone();
-        let scan = Arc::new(Scan::new(&roots));
-        *self.scan.locked() = Some(scan.clone());
-        scan
     }
 }
 
@@ -322,7 +287,7 @@ impl Backend {
                 let mut keys: Vec<(PathBuf, Family)> =
                     open.iter().filter(|p| !is_virtual(p)).filter_map(|p| module_key(p)).collect();
                 let open: HashSet<(PathBuf, Family)> = keys.iter().cloned().collect();
-                let callers = if open.is_empty() { HashSet::new() } else { self.pulls.scan().callers(&open) };
+                let callers = if open.is_empty() { HashSet::new() } else { self.service.scan().callers(&open) };
                 keys.extend(callers);
                 keys
             }
@@ -331,51 +296,22 @@ impl Backend {
         modules.dedup();
         if only.is_none() {
             // Closed callers no longer affected are forgotten.
-            let gone: Vec<(PathBuf, Family)> = {
-                let mut memos = self.pulls.memos.locked();
-                let gone = memos.keys().filter(|k| !modules.contains(k)).cloned().collect();
-                memos.retain(|k, _| modules.contains(k));
-                gone
-            };
-            for key in gone {
-                if !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
-                    self.graph.forget(&key);
-                }
+            for key in self.service.keep_closed(|k| modules.contains(k)) {
+                self.service.done_with(&key, open.iter().any(|p| module_key(p).as_ref() == Some(&key)));
             }
         }
         let mut out = Vec::new();
         for (dir, family) in modules {
             // With the module's configuration file under the editor's.
             let settings = self.state.locked().documents.settings_for(&dir);
-            let (docs, memo) = match open.iter().find(|p| module_key(p).as_ref() == Some(&(dir.clone(), family))) {
-                Some(p) => {
-                    let Some(partial) = self.state.locked().documents.module(p) else { continue };
-                    let Some((snap, _)) = partial.complete(&self.disk, recheck) else { continue };
-                    (snap.docs, snap.memo)
-                }
-                None => {
-                    let docs =
-                        self.with_sources(&settings, recheck, |s| analysis::workspace::Files::module(s, &dir, family));
-                    // One file's pull keeps nothing a workspace pull would
-                    // not (it forgets what is no longer affected).
-                    let mut memos = self.pulls.memos.locked();
-                    let memo = match only {
-                        Some(_) => memos.get(&(dir.clone(), family)).cloned().unwrap_or_default(),
-                        None => memos.entry((dir.clone(), family)).or_default().clone(),
-                    };
-                    (docs, memo)
-                }
-            };
+            let key = (dir, family);
+            let opened = open.iter().find(|p| module_key(p).as_ref() == Some(&key));
+            // One file's pull keeps nothing a workspace pull would
+            // not (it forgets what is no longer affected).
+            let memo = || self.service.closed_memo(&key, only.is_none());
             let wanted = |p: &Path| !open.contains(p) && !is_virtual(p) && only.is_none_or(|o| o == p);
-            if !docs.iter().any(|d| wanted(&d.file.path)) {
+            let Some((docs, analysis)) = self.for_lists(&key, &settings, recheck, opened, memo, wanted) else {
                 continue;
-            }
-            let analysis = {
-                let mut memo = memo.locked();
-                self.with_sources(&settings, recheck, |s| {
-                    self.note_passed(s, &docs);
-                    self.graph.analyse(s, &docs, &mut memo)
-                })
             };
             let closed: Vec<usize> = (0..docs.len()).filter(|&i| wanted(&docs[i].file.path)).collect();
             let ropes = crate::related_ropes(self, &settings, &docs);
@@ -389,17 +325,45 @@ impl Backend {
                     self.pulls.closed.locked().insert(path.clone(), (docs[i].shown_text().clone(), next));
                 }
             }
-            let key = (dir, family);
-            let kept = self.pulls.memos.locked().contains_key(&key);
-            if !kept && !open.iter().any(|p| module_key(p).as_ref() == Some(&key)) {
-                self.graph.forget(&key);
-            }
+            self.service.done_with(&key, opened.is_some());
         }
         if only.is_none() {
             let reported: HashSet<&PathBuf> = out.iter().map(|r| &r.0).collect();
             self.pulls.closed.locked().retain(|p, _| reported.contains(p));
         }
         out
+    }
+
+    /// A module's documents and analysis, for the lists of its files
+    /// nobody has open (`None` when `wanted` takes none of them): an open
+    /// module's (`opened`, one of its documents) from its snapshot and
+    /// memo, a closed one's from the sources with `memo`.
+    pub(crate) fn for_lists(
+        &self,
+        (dir, family): &(PathBuf, Family),
+        settings: &project::settings::Settings,
+        recheck: bool,
+        opened: Option<&PathBuf>,
+        memo: impl FnOnce() -> project::service::SharedMemo,
+        wanted: impl Fn(&Path) -> bool,
+    ) -> Option<(Vec<Document>, Arc<analysis::ModuleAnalysis>)> {
+        let (docs, memo) = match opened {
+            Some(p) => {
+                let partial = self.state.locked().documents.module(p)?;
+                let (snap, _) = partial.complete(&self.service.disk, recheck)?;
+                (snap.docs, snap.memo)
+            }
+            None => {
+                (self.with_sources(settings, recheck, |s| analysis::workspace::Files::module(s, dir, *family)), memo())
+            }
+        };
+        if !docs.iter().any(|d| wanted(&d.file.path)) {
+            return None;
+        }
+        let mut memo = memo.locked();
+        let analysis = self.with_sources(settings, recheck, |s| self.service.analyse(s, &docs, &mut memo, Stop::NEVER));
+        drop(memo);
+        Some((docs, analysis.unwrap_or_default()))
     }
 }
 
@@ -434,9 +398,6 @@ pub(crate) fn closed_list(
         analysis: analysis.id,
         kept: analysis.kept.get(i).copied().flatten(),
     };
-    // A file the configuration excludes is shown nothing, as `check` leaves it out.
-    let diagnostics = if settings.excluded(path) { &[][..] } else { &analysis.diagnostics[i][..] };
-    // In the file's own offsets (a JSON file's, not its lowering's).
-    let diagnostics = &*analysis::shown_diagnostics(docs, i, diagnostics);
-    Some(Published::update(last.map(|(_, p)| p), &target, 0, diagnostics).0)
+    let diagnostics = project::service::diagnostics(docs, i, analysis, settings);
+    Some(Published::update(last.map(|(_, p)| p), &target, 0, &diagnostics).0)
 }

@@ -49,7 +49,7 @@ impl Backend {
         self.refresh_one(path, edit).await;
         self.when_schema_ready(dir.as_deref());
         if let Some(dir) = dir {
-            let callers = self.graph.callers(&std::iter::once(dir.clone()).collect());
+            let callers = self.service.graph.callers(&std::iter::once(dir.clone()).collect());
             self.refresh_modules(|_, p| key_of(p).is_some_and(|k| callers.contains(&k))).await;
             // The open modules it calls whose callers now set other
             // arguments (analysis.md §3.2).
@@ -64,7 +64,7 @@ impl Backend {
     pub(super) fn when_schema_ready(&self, dir: Option<&std::path::Path>) {
         let Some(dir) = dir.map(std::path::Path::to_path_buf) else { return };
         let settings = self.state.locked().documents.settings.clone();
-        if !self.graph.wait_for_schema(&settings, &dir) {
+        if !self.service.graph.wait_for_schema(&settings, &dir) {
             return;
         }
         let me = self.clone();
@@ -76,7 +76,7 @@ impl Backend {
                 }
                 tokio::time::sleep(Duration::from_millis(250)).await;
             }
-            me.graph.schema_done(&dir);
+            me.service.graph.schema_done(&dir);
             me.refresh_modules(|_, p| p.parent() == Some(dir.as_path())).await;
         });
     }
@@ -105,7 +105,7 @@ impl Backend {
         let analysed = blocking(move || {
             phases::mark("off_loop");
             crate::dispatch::fault_point_at("analysis", &path);
-            let (published, disk, graph) = (&me.published, &me.disk, &me.graph);
+            let (published, disk) = (&me.published, &me.service.disk);
             let settings = partial.settings.clone();
             if let Some(config) = settings.config_file.as_deref().filter(|_| recheck) {
                 disk.watch_config(config);
@@ -119,10 +119,8 @@ impl Backend {
                 // so is a full one running when a newer one is asked for.
                 let overtaken = || asked.load(Ordering::SeqCst) > seq;
                 let stop = analysis::Stop(Some(&overtaken));
-                let analysis = me.with_sources(&settings, recheck, |s| {
-                    me.note_passed(s, &snapshot.docs);
-                    graph.analyse_unless(s, &snapshot.docs, &mut memo, stop)
-                });
+                let analysis =
+                    me.with_sources(&settings, recheck, |s| me.service.analyse(s, &snapshot.docs, &mut memo, stop));
                 let Some(analysis) = analysis else {
                     phases::mark("cancelled");
                     return None;
@@ -206,7 +204,7 @@ impl Backend {
         let Ok(Some((compact, pull_again))) = result else { return };
         if !compact.is_empty() {
             // After the publication, in place (not a copy of every item).
-            let trees = self.state.locked().documents.drop_trees(&compact, &self.disk);
+            let trees = self.state.locked().documents.drop_trees(&compact, &self.service.disk);
             // Freed once the user pauses (`trim_when_idle`), not beside
             // the next keystroke (see `memory::Later`).
             self.later.add(trees);
@@ -305,9 +303,10 @@ impl Backend {
     /// own watch's): the modules that read them, and those that call
     /// those, are analysed again; `quiet` as in [`Self::refresh_modules_with`].
     pub(super) async fn files_changed(&self, dirs: HashSet<PathBuf>, quiet: bool) {
-        self.pulls.files_changed(dirs.iter().map(PathBuf::as_path));
+        self.service.files_changed(dirs.iter().map(PathBuf::as_path));
+        self.pulls.changed();
         self.check_in_background(crate::background::Scope::Dirs(dirs.clone()));
-        let callers = self.graph.callers(&dirs);
+        let callers = self.service.graph.callers(&dirs);
         let only = |ws: &Documents, p: &std::path::Path| {
             ws.reads(p).is_some_and(|d| dirs.contains(d)) || key_of(p).is_some_and(|k| callers.contains(&k))
         };
@@ -324,10 +323,10 @@ impl Backend {
     pub(super) fn watch_disk(&self) {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
         let announce = tx.clone();
-        self.disk.announce_to(Box::new(move |dirs| {
+        self.service.disk.announce_to(Box::new(move |dirs| {
             let _ = announce.send(dirs);
         }));
-        let (disk, closing) = (Arc::downgrade(&self.disk), self.closing.subscribe());
+        let (disk, closing) = (Arc::downgrade(&self.service.disk), self.closing.subscribe());
         let waiting = std::thread::Builder::new().name("hcl-types-watch".into()).spawn(move || loop {
             let Some(disk) = disk.upgrade() else { return };
             if *closing.borrow() || tx.is_closed() {
@@ -353,7 +352,7 @@ impl Backend {
                 let config = |p: &PathBuf| p.file_name().is_some_and(|n| n == project::config::FILE_NAME);
                 if dirs.iter().any(config) {
                     me.state.locked().documents.config_changed(Path::new(project::config::FILE_NAME));
-                    me.graph.settings_changed();
+                    me.service.graph.settings_changed();
                     me.refresh_all().await;
                     dirs.retain(|p| !config(p));
                 }
@@ -379,7 +378,7 @@ impl Backend {
         tokio::spawn(async move {
             while rx.recv().await.is_some() {
                 while rx.try_recv().is_ok() {}
-                me.graph.settings_changed();
+                me.service.graph.settings_changed();
                 me.refresh_all().await;
             }
         });

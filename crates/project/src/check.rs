@@ -16,8 +16,8 @@ use syntax::diagnostic::{Code, Diagnostic};
 use syntax::Dialect;
 
 use crate::confine::Tree;
-use crate::disk::Disk;
-use crate::graph::{Graph, OpenDocs, Sources};
+use crate::graph::{OpenDocs, Sources};
+use crate::service::Service;
 use crate::settings::{Session, Settings};
 
 /// What to check: the paths, and how to read them.
@@ -543,19 +543,18 @@ impl OpenDocs for Done {
     }
 }
 
-/// What a run shares between its modules: the module graph both front
-/// ends analyse with, the disk it reads callees from, and the modules
-/// checked so far.
+/// What a run shares between its modules: the module service both front
+/// ends analyse through (its graph, the disk it reads callees from), and
+/// the modules checked so far.
 struct Run<'a> {
-    graph: Graph,
-    disk: Disk,
+    service: Service,
     checked: Done,
     settings: &'a Settings,
 }
 
 impl Run<'_> {
     fn sources(&self) -> Sources<'_> {
-        Sources { open: &self.checked, disk: &self.disk, settings: self.settings, recheck: false }
+        Sources { open: &self.checked, disk: &self.service.disk, settings: self.settings, recheck: false }
     }
 }
 
@@ -570,7 +569,7 @@ fn check_modules_with(
     let tree = &settings.session.tree;
     let loaded: Vec<Mutex<Option<Loaded>>> =
         modules.par_iter().map(|paths| Mutex::new(Some(load_module(paths, dialect, stdin, tree)))).collect();
-    let run = Run { graph: Graph::default(), disk: Disk::default(), checked: Done::default(), settings };
+    let run = Run { service: Service::for_check(), checked: Done::default(), settings };
 
     // Modules whose files are all of their directory's Terraform files
     // stand for that directory when others call it.
@@ -593,7 +592,7 @@ fn check_modules_with(
     for (k, m) in loaded.iter().enumerate() {
         let dir = m.locked().as_ref().and_then(|m| m.dir.clone());
         let (Some((dir, _)), false) = (dir, hints[k].is_empty()) else { continue };
-        let targets = run.graph.targets(&run.sources(), &dir, &hints[k]);
+        let targets = run.service.graph.targets(&run.sources(), &dir, &hints[k]);
         // Module calls lead to Terraform modules, components to PCL programs,
         // a test file's calls to the module under test.
         let checked = |t: &(PathBuf, Family)| by_dir.get(t).copied();
@@ -608,8 +607,8 @@ fn check_modules_with(
             let (dir, _) = m.dir.as_ref()?;
             (!h.is_empty()).then_some((dir.as_path(), m.files.as_slice(), h.as_slice()))
         });
-        for (key, passed) in crate::passed::passed(&run.graph, &run.sources(), callers) {
-            run.graph.set_passed(key, passed);
+        for (key, passed) in crate::passed::passed(&run.service.graph, &run.sources(), callers) {
+            run.service.graph.set_passed(key, passed);
         }
     }
     let levels = levels(&callees);
@@ -634,7 +633,7 @@ fn check_modules_with(
     }
     let mut out: Vec<Checked> = results.into_iter().map(Option::unwrap_or_default).collect();
     // Files of called modules (and manifests) that were there but not read.
-    let skipped = run.disk.skipped().into_iter().map(|(path, message)| IoFailure { path, message });
+    let skipped = run.service.disk.skipped().into_iter().map(|(path, message)| IoFailure { path, message });
     out.push((Vec::new(), skipped.collect()));
     out
 }
@@ -663,16 +662,16 @@ fn levels(callees: &[Vec<usize>]) -> Vec<usize> {
 fn analyse(m: Loaded, run: &Run, share: bool) -> (Vec<FileReport>, Vec<IoFailure>) {
     let docs: Vec<Document> = m.files.into_iter().map(Document::parse).collect();
     let mut memo = Memo::default();
-    let analysis = run.graph.analyse(&run.sources(), &docs, &mut memo);
+    let analysis = run.service.analyse(&run.sources(), &docs, &mut memo, analysis::Stop::NEVER).unwrap_or_default();
     let mut symbols: Vec<Vec<Symbol>> = docs.iter().map(|_| Vec::new()).collect();
     for s in &analysis.symbols {
         symbols[s.doc].push(s.clone());
     }
     let mut reports = Vec::new();
-    for (i, ((diags, problem), mut syms)) in analysis.diagnostics.iter().zip(m.problems).zip(symbols).enumerate() {
-        // Printed positions are the file's own: a JSON file's, not its lowering's.
+    let files = analysis.diagnostics.len();
+    for (i, (problem, mut syms)) in m.problems.into_iter().zip(symbols).enumerate().take(files) {
         let Some(doc) = docs.get(i) else { continue };
-        let mut diagnostics = analysis::shown_diagnostics(&docs, i, diags).into_owned();
+        let mut diagnostics = crate::service::diagnostics(&docs, i, &analysis, run.settings).into_owned();
         diagnostics.extend(problem);
         for s in &mut syms {
             s.name_range = doc.shown_range(&s.name_range);
@@ -689,7 +688,7 @@ fn analyse(m: Loaded, run: &Run, share: bool) -> (Vec<FileReport>, Vec<IoFailure
         (true, Some((dir, family))) => {
             let compact: Vec<Document> = docs.iter().map(Document::without_trees).collect();
             run.checked.modules.locked().insert((normalize(&dir), family), compact);
-            run.graph.share(&dir, family, memo, analysis);
+            run.service.graph.share(&dir, family, memo, analysis);
             std::thread::spawn(move || drop(docs));
         }
         // Freeing large trees takes a while; nobody waits for it.

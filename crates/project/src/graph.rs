@@ -315,18 +315,8 @@ impl Graph {
         self.reads.locked().insert(key, Arc::new(resolved.reads));
     }
 
-    /// The module's analysis, its calls resolved first ([`Self::prepare`]):
-    /// the one way both front ends analyse a module (`check`, and the
-    /// server's publications, pulls and requests).
-    pub fn analyse(&self, sources: &Sources, docs: &[Document], memo: &mut Memo) -> Arc<ModuleAnalysis> {
-        self.prepare(sources, docs, memo);
-        let analysis = memo.analysis(docs);
-        self.note_files_read(sources, docs, memo);
-        analysis
-    }
-
     /// Keeps what [`Memo::dirs_read`] says for the module of `docs`.
-    fn note_files_read(&self, sources: &Sources, docs: &[Document], memo: &Memo) {
+    pub(crate) fn note_files_read(&self, sources: &Sources, docs: &[Document], memo: &Memo) {
         let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) else { return };
         let dirs = memo.dirs_read();
         let mut read = self.files_read.locked();
@@ -344,24 +334,6 @@ impl Graph {
         if self.files_read.locked().get(&key).is_some_and(|(_, at)| *at != sources.disk.events()) {
             memo.reread_files();
         }
-    }
-
-    /// [`Self::analyse`], unless `stop` says to stop first: a newer
-    /// analysis of the module was asked for (see [`analysis::Stop`]).
-    pub fn analyse_unless(
-        &self,
-        sources: &Sources,
-        docs: &[Document],
-        memo: &mut Memo,
-        stop: analysis::Stop,
-    ) -> Option<Arc<ModuleAnalysis>> {
-        if stop.now() {
-            return None;
-        }
-        self.prepare(sources, docs, memo);
-        let analysis = memo.analysis_unless(docs, stop);
-        self.note_files_read(sources, docs, memo);
-        analysis
     }
 
     /// An analysed module that others call is handed to them (`check`

@@ -4,7 +4,8 @@
 //! front ends analyse from: `check`'s run over the files under some paths
 //! ([`check`], [`files`]), and an editor's open documents over the disk
 //! ([`documents`], [`disk`], [`watch`]) with the module graph that tells
-//! which open module calls which ([`graph`]). The layers below see only
+//! which open module calls which ([`graph`]); both analyse a module through
+//! one module service ([`service`]). The layers below see only
 //! bytes and plain data; the language server above only converts.
 
 pub mod callers;
@@ -26,6 +27,7 @@ pub mod phases;
 pub mod pulumi;
 pub mod schemas;
 pub mod scratch;
+pub mod service;
 pub mod settings;
 pub mod threads;
 pub mod watch;

@@ -44,13 +44,13 @@ impl SyncNotification for DidChangeWatchedFiles {
             // A `Pulumi.yaml` may make the `.tf` files below it Pulumi HCL
             // or no longer (pulumi-hcl.md §1): every open document again.
             config |= project::pulumi::changed(&path);
-            b.disk.changed(&path);
+            b.service.disk.changed(&path);
             b.index.changed(&path);
             dirs.extend(path.parent().map(PathBuf::from));
         }
         if config {
             // A configuration file may change any module's settings.
-            b.graph.settings_changed();
+            b.service.graph.settings_changed();
             b.refresh_all().await;
         }
         b.files_changed(dirs, false).await;
@@ -68,7 +68,7 @@ impl Backend {
             st.documents.set_settings(Settings { session, ..Settings::from_json(v) });
             self.settings_logged(&st.documents.settings);
             drop(loaded);
-            self.graph.settings_changed();
+            self.service.graph.settings_changed();
             st.hint_refresh
         };
         // Hints may have been switched on or off: the editor asks again

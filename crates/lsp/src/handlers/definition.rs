@@ -18,7 +18,7 @@ pub(crate) async fn goto_definition(
             let outside = !snap.docs.iter().any(|d| d.file.path == path);
             if outside && syntax::json::is_json_path(&path) {
                 let b = &snap.backend;
-                let doc = b.with_sources(&snap.settings, false, |s| b.graph.document(s, &path))?;
+                let doc = b.with_sources(&snap.settings, false, |s| b.service.graph.document(s, &path))?;
                 return Some((doc.shown_text().clone(), path, doc.shown_range(&range)));
             }
             Some((snap.text_of(&path)?, path, range))

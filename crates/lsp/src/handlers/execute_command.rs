@@ -32,7 +32,7 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
                 b.settings_logged(&st.documents.settings);
                 n
             };
-            b.graph.settings_changed();
+            b.service.graph.settings_changed();
             b.refresh_all().await;
             b.pulls.changed();
             Ok(Some(serde_json::json!({ "schemaFiles": loaded })))
@@ -47,7 +47,7 @@ impl Backend {
     /// client is asked to pull again, another gets them published. The
     /// number of closed files.
     async fn check_workspace(&self) -> Result<usize> {
-        self.graph.settings_changed();
+        self.service.graph.settings_changed();
         self.refresh_all().await;
         let pull = self.state.locked().pull;
         let me = self.clone();

@@ -44,7 +44,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         let session = Arc::new(Session::from_init(&opts, roots.clone()));
         st.documents.set_settings(Settings { session, ..Settings::from_json(&opts) });
         b.settings_logged(&st.documents.settings);
-        *b.pulls.roots.locked() = roots;
+        b.service.set_roots(roots);
     }
     let snippet_triggers = [".", "(", "\"", " ", "{", ",", "["].map(String::from).to_vec();
     Ok(InitializeResult {

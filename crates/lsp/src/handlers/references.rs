@@ -30,9 +30,9 @@ impl ModuleSet {
         let mut dirs: Vec<PathBuf> = vec![dir.clone()];
         dirs.extend(ide::callees(&dir, &snap.docs));
         let keys: HashSet<(PathBuf, analysis::Family)> = dirs.iter().map(|d| (d.clone(), family)).collect();
-        let read_by = b.graph.callers(&dirs.iter().cloned().collect());
+        let read_by = b.service.graph.callers(&dirs.iter().cloned().collect());
         let mut callers: HashSet<PathBuf> = read_by.into_iter().filter(|k| k.1 == family).map(|k| k.0).collect();
-        callers.extend(b.pulls.scan().callers(&keys).into_iter().filter(|k| k.1 == family).map(|k| k.0));
+        callers.extend(b.service.scan().callers(&keys).into_iter().filter(|k| k.1 == family).map(|k| k.0));
         let mut others: Vec<PathBuf> = dirs[1..].to_vec();
         let mut callers: Vec<PathBuf> = callers.into_iter().filter(|d| !dirs.contains(d)).collect();
         callers.sort();

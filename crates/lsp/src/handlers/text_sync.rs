@@ -30,7 +30,7 @@ impl SyncNotification for DidOpen {
     }
 
     async fn then(b: &Backend, path: PathBuf) {
-        b.graph.edited(&path);
+        b.service.graph.edited(&path);
         b.refresh(path, false).await;
     }
 }
@@ -70,7 +70,7 @@ impl SyncNotification for DidChange {
     }
 
     async fn then(b: &Backend, path: PathBuf) {
-        b.graph.edited(&path);
+        b.service.graph.edited(&path);
         b.refresh(path, true).await;
     }
 }
@@ -91,12 +91,13 @@ impl SyncNotification for DidSave {
 
     async fn then(b: &Backend, (path, config): (PathBuf, bool)) {
         // Only this file changed on disk (its disk copy counts once closed).
-        b.disk.changed(&path);
+        b.service.disk.changed(&path);
         b.index.changed(&path);
-        b.pulls.files_changed(path.parent());
+        b.service.files_changed(path.parent());
+        b.pulls.changed();
         if config {
             // A configuration file may change any module's settings.
-            b.graph.settings_changed();
+            b.service.graph.settings_changed();
             b.refresh_all().await;
         }
         b.refresh(path, false).await;
@@ -132,7 +133,7 @@ impl SyncNotification for DidClose {
             b.outbox.publish(uri.as_str(), empty.into_bytes().into());
         }
         b.published.locked().remove(&path);
-        b.disk.changed(&path);
+        b.service.disk.changed(&path);
         Some((path, closed))
     }
 
@@ -140,10 +141,10 @@ impl SyncNotification for DidClose {
         b.deliver().await;
         let key = module_key(&path);
         if let (Some(_), Some(key)) = (&closed.memo, &key) {
-            b.graph.forget(key);
+            b.service.graph.forget(key);
         }
         // What the module held goes once its last document is closed.
-        let forgotten = closed.dir.as_deref().map(|d| b.disk.forget(d)).unwrap_or_default();
+        let forgotten = closed.dir.as_deref().map(|d| b.service.disk.forget(d)).unwrap_or_default();
         let (seq, later) = (b.seq.load(Ordering::SeqCst), b.later.clone());
         // Nobody types into a closed document: what waited goes too.
         std::thread::spawn(move || {
@@ -152,7 +153,7 @@ impl SyncNotification for DidClose {
         });
         // Siblings, and the modules that call this one, see the disk copy now.
         let callers = match &key {
-            Some((dir, _)) => b.graph.callers(&std::iter::once(dir.clone()).collect()),
+            Some((dir, _)) => b.service.graph.callers(&std::iter::once(dir.clone()).collect()),
             None => Default::default(),
         };
         b.refresh_modules(|_, p| module_key(p) == key || graph::key_of(p).is_some_and(|k| callers.contains(&k))).await;
