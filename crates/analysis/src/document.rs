@@ -26,6 +26,10 @@ fn next_id() -> ItemId {
 pub struct Item {
     pub id: ItemId,
     pub range: Range<usize>,
+    /// The line breaks before the item's start (its 0-based first line),
+    /// kept up by edits as its range is: a line of a 10 MB file is counted
+    /// from its item, not from the start ([`Document::line`]).
+    pub line: usize,
     tree: Tree,
     /// Number literals hcl-edit cannot hold, masked before parsing
     /// (relative to the item's start; see `scan::mask`).
@@ -197,6 +201,8 @@ impl Document {
         }
         let (diagnostics, collapsed) = syntax_diagnostics(&items);
         let kept = items.iter().filter(|i| i.kept()).count();
+        let mut items = items;
+        count_lines(&text, &mut items, (0, 0));
         Document {
             file,
             items: Arc::new(items),
@@ -384,15 +390,25 @@ impl Document {
             keep += 1;
         }
         let (revision, lineage) = self.step(keep, self.items.len() - resync);
+        // Lines are counted from the last item kept in place (its start lies
+        // before the change): to the new items, and to the first moved one,
+        // whose difference moves the rest.
+        let anchor = keep.checked_sub(1).map_or((0, 0), |k| (self.items[k].range.start, self.items[k].line));
+        let lines_moved = self.items.get(resync).map_or(0, |i| {
+            let now = anchor.1 + syntax::lines::line_breaks(&file.text, anchor.0, moved(i));
+            now as isize - i.line as isize
+        });
         let items = Arc::make_mut(&mut self.items);
         for i in &mut items[resync..] {
             i.range = shift(i.range.start)..shift(i.range.end);
+            i.line = (i.line as isize + lines_moved) as usize;
             if let Some(d) = &mut i.error {
                 d.range = shift(d.range.start)..shift(d.range.end);
             }
         }
         let hcl1 = crate::is_nomad_variable_spec(&file.path);
-        let fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect();
+        let mut fresh: Vec<Item> = found.iter().map(|f| parse_item(&text, f, file.kind, hcl1)).collect();
+        count_lines(&text, &mut fresh, anchor);
         // A file without syntax errors stays so unless a new item has one
         // (its tens of thousands of items are not visited again).
         let clean = self.diagnostics.is_empty() && fresh.iter().all(|i| i.error.is_none());
@@ -408,6 +424,27 @@ impl Document {
         }
         let (diagnostics, collapsed) = if clean { (Vec::new(), false) } else { syntax_diagnostics(items) };
         Document { file, items: self.items, diagnostics, kept, revision, lineage, shown: None, collapsed }
+    }
+
+    /// The 1-based line of an offset of this document's text, counted from
+    /// the item before it (which knows its own): a hover's `file:line` of a
+    /// declaration near the end of a 10 MB file no longer counts 10 MB.
+    pub fn line(&self, offset: usize) -> usize {
+        let text = self.file.text.as_str();
+        let offset = offset.min(text.len());
+        let i = self.items.partition_point(|i| i.range.start <= offset);
+        let (from, line) = i.checked_sub(1).map_or((0, 0), |i| (self.items[i].range.start, self.items[i].line));
+        line + syntax::lines::line_breaks(text, from, offset) + 1
+    }
+
+    /// [`Document::line`] as the user sees it: of a JSON file, the line in
+    /// the JSON itself ([`Document::shown_text`]) of where `offset` of the
+    /// lowering came from.
+    pub fn shown_line(&self, offset: usize) -> usize {
+        match &self.shown {
+            None => self.line(offset),
+            Some(s) => syntax::lines::line_col(&s.text, s.map.range_to_source(&(offset..offset)).start).0,
+        }
     }
 
     /// How many items still hold their tree.
@@ -512,6 +549,17 @@ fn hcl1_quoted_name(text: &str, at: usize) -> bool {
 /// attribute name is said to be HCL1 (a hint), not a syntax error
 /// (analysis.md: plain HCL). `hcl1`: the file is read as HCL1 (a Nomad
 /// variable specification), whose names may hold dots.
+/// Gives `items` (in order) their first lines, counted from `anchor`
+/// (an offset before the first of them and the line breaks before it).
+fn count_lines(text: &str, items: &mut [Item], anchor: (usize, usize)) {
+    let (mut at, mut line) = anchor;
+    for i in items {
+        line += syntax::lines::line_breaks(text, at, i.range.start);
+        at = i.range.start;
+        i.line = line;
+    }
+}
+
 fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind, hcl1: bool) -> Item {
     let parse_text = found.parse_text(text);
     let masks: Arc<[Range<usize>]> = found
@@ -519,7 +567,7 @@ fn parse_item(text: &str, found: &scan::Item, kind: super::FileKind, hcl1: bool)
         .iter()
         .map(|m| m.start.saturating_sub(found.range.start)..m.end.saturating_sub(found.range.start))
         .collect();
-    let item = |tree, error| Item { id: next_id(), range: found.range.clone(), tree, masks, error };
+    let item = |tree, error| Item { id: next_id(), range: found.range.clone(), line: 0, tree, masks, error };
     match parse_tree(&parse_text, hcl1) {
         Ok(body) => item(Tree::Kept(Arc::new(body)), None),
         Err(e) => {
@@ -723,6 +771,12 @@ mod tests {
                 assert_eq!(parsed(&doc), parsed(&fresh), "{what}");
                 assert_eq!(doc.diagnostics, fresh.diagnostics, "{what}");
                 assert_eq!(doc.kept_trees(), counted(&doc), "{what}");
+                // Each item's first line, kept up by the edit, is counted afresh.
+                for i in doc.items.iter() {
+                    assert_eq!(i.line + 1, syntax::lines::line_col(&new, i.range.start).0, "{what}");
+                }
+                let o = rng.below(new.len() + 2);
+                assert_eq!(doc.line(o), syntax::lines::line_col(&new, o).0, "{what} line of {o}");
                 for old in &history {
                     let Some((front, back)) = doc.unchanged_since(old.revision()) else { continue };
                     let (o, n) = (&old.items, &doc.items);

@@ -151,12 +151,9 @@ pub fn hover_in<'a>(
                 };
                 // (A file of another module, a callee's, is not at hand: no line.)
                 match at {
-                    Some(d) => prose.push(format!(
-                        "{} ({}:{})",
-                        capitalise(&r.message),
-                        file,
-                        syntax::lines::line_col(d.shown_text(), d.shown_range(&r.range).start).0
-                    )),
+                    Some(d) => {
+                        prose.push(format!("{} ({}:{})", capitalise(&r.message), file, d.shown_line(r.range.start)))
+                    }
                     None => prose.push(format!("{} ({file})", capitalise(&r.message))),
                 }
             }

@@ -37,7 +37,7 @@ struct At<'d> {
 impl At<'_> {
     fn def(&self, range: Range<usize>) -> Def {
         let range = shift(&range, self.start);
-        let line = syntax::lines::line_col(&self.doc.file.text, range.start).0;
+        let line = self.doc.line(range.start);
         Def { path: self.doc.file.path.clone(), name_range: range, line }
     }
 
