@@ -25,8 +25,8 @@ def apply(text: str, edits) -> str:
     return text
 
 
-# The lints of unused declarations are off unless a severity names them.
-LINTS = {"hclTypes": {"severity": {"unused-local": "warning", "unused-variable": "warning"}}}
+# The lints of unused declarations are hints unless a severity says otherwise.
+LINTS_OFF = {"hclTypes": {"severity": {"unused-local": "off", "unused-variable": "off"}}}
 
 
 async def actions_at(client, tmp_path, files, line, start, end, options=None):
@@ -95,14 +95,15 @@ async def test_a_missing_argument_of_a_module_call_is_added(client, tmp_path):
 
 async def test_an_unused_local_is_not_offered_while_the_lint_is_off(client, tmp_path):
     main = 'locals {\n  a = 1\n  b = 2\n}\noutput "o" { value = local.a }\n'
-    assert "Remove `local.b`" not in await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3)
+    assert "Remove `local.b`" not in await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3, LINTS_OFF)
 
 
-async def test_an_unused_local_is_removed_once_the_lint_is_on(client, tmp_path):
+async def test_an_unused_local_is_removed_as_the_lint_is_on_by_default(client, tmp_path):
     main = 'locals {\n  a = 1\n  b = 2\n}\noutput "o" { value = local.a }\n'
-    actions = await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3, LINTS)
+    actions = await actions_at(client, tmp_path, {"main.tf": main}, 2, 2, 3)
     action = actions["Remove `local.b`"]
     assert action.diagnostics[0].code == "unused-local"
+    assert action.diagnostics[0].severity == types.DiagnosticSeverity.Hint
     assert list(action.diagnostics[0].tags) == [types.DiagnosticTag.Unnecessary]
     edits, _ = changes(action)
     assert apply(main, edits[uri(tmp_path / "main.tf")]) == 'locals {\n  a = 1\n}\noutput "o" { value = local.a }\n'

@@ -24,7 +24,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 # (VS Code and Neovim both do).
 EDITOR = {"configuration": True, "didChangeWatchedFiles": {"dynamicRegistration": True}}
 
-BROKEN = 'variable "n" {\n  type    = number\n  default = "x"\n}\n'
+# (Read by an output: an unread variable would add its unused-variable hint.)
+BROKEN = 'variable "n" {\n  type    = number\n  default = "x"\n}\noutput "n" {\n  value = var.n\n}\n'
 PUBLISH = "textDocument/publishDiagnostics"
 
 
@@ -215,7 +216,8 @@ def test_untitled_buffers_do_not_see_each_other_nor_the_working_directory(raw, t
     (tmp_path / "variables.tf").write_text('variable "on_disk" {\n  type = string\n}\n')
     s = raw(workspace=EDITOR)
     one, two, three = "untitled:Untitled-1", "untitled:Untitled-2", "untitled:./new.tf"
-    assert open_doc(s, one, 'variable "only_in_one" {\n  type = string\n}\n') == []
+    only = messages(open_doc(s, one, 'variable "only_in_one" {\n  type = string\n}\n'))
+    assert only == ["`var.only_in_one` is declared but nothing in the module reads it"], "the buffer is its own module"
     uses = 'output "o" {\n  value = var.only_in_one\n}\n'
     assert messages(open_doc(s, two, uses)) == ["`var.only_in_one` is not declared in this module"]
     from_disk = 'output "o" {\n  value = var.on_disk\n}\n'
@@ -232,7 +234,7 @@ def test_untitled_buffers_do_not_see_each_other_nor_the_working_directory(raw, t
 def test_an_editor_that_stalls_reading_gets_only_the_newest_diagnostics(raw, tmp_path):
     """While the editor does not read, superseded publications are dropped: once it
     reads again it gets what was being written, then the newest version."""
-    text = "".join(f'variable "v{i}" {{\n  type    = number\n  default = "x"\n}}\n' for i in range(15000))
+    text = "".join(f'variable "_v{i}" {{\n  type    = number\n  default = "x"\n}}\n' for i in range(15000))
     main = tmp_path / "main.tf"
     main.write_text(text)
     s = raw(workspace=EDITOR)
@@ -308,7 +310,7 @@ def test_each_refresh_publishes_once_per_open_document(raw, tmp_path):
     names = [f"f{i:02}.tf" for i in range(20)]
     uris = []
     for i, name in enumerate(names):
-        text = f'variable "v{i}" {{\n  type    = number\n  default = "x"\n}}\n'
+        text = f'variable "_v{i}" {{\n  type    = number\n  default = "x"\n}}\n'
         (tmp_path / name).write_text(text)
         uris.append(uri(tmp_path / name))
         open_doc(s, uris[-1], text)
@@ -359,7 +361,7 @@ def test_large_texts_over_stdio_are_analysed_whole(raw, tmp_path):
     of such a file are analysed as sent, to their last line."""
     s = raw(workspace=EDITOR)
     u = uri(tmp_path / "main.tf")
-    filler = "".join(f'locals {{\n  l{i} = "{"x" * 40}"\n}}\n' for i in range(2000))
+    filler = "".join(f'locals {{\n  _l{i} = "{"x" * 40}"\n}}\n' for i in range(2000))
     assert len(filler) > 64 << 10
     assert messages(open_doc(s, u, filler + BROKEN)) == ['invalid value for `number`: "x" is not a number']
     fixed = filler + BROKEN.replace('"x"', "1") + 'output "o" {\n  value = var.missing\n}\n'

@@ -59,10 +59,16 @@ async def test_module_diagnostics_match_the_expected_ranges_and_the_cli(client, 
     assert got("main.tf") == want(
         (span("main.tf", ".zonee", enc, 0, 6), "traversal", 1),
         (span("main.tf", "var.nope", enc), "undefined-reference", 1),
+        # Locals nothing reads: hints (docs/spec/analysis.md §5.1).
+        (span("main.tf", "label", enc), "unused-local", 4),
+        (span("main.tf", "sum", enc), "unused-local", 4),
+        (span("main.tf", "zone", enc), "unused-local", 4),
     ), published["main.tf"]
     assert got("variables.tf") == want(
         (span("variables.tf", '"2"', enc), "implicit-conversion", 4),
         (span("variables.tf", "numbr", enc), "type-syntax", 1),
+        (span("variables.tf", '"flag"', enc), "unused-variable", 4),
+        (span("variables.tf", '"ports"', enc), "unused-variable", 4),
     ), published["variables.tf"]
     assert got("terraform.tfvars") == want(
         (span("terraform.tfvars", '"maybe"', enc), "invalid-value", 1),
@@ -192,7 +198,8 @@ async def test_changing_a_declaration_republishes_its_users(client, tmp_path):
 # escape (`\/`) ahead of the error (json.mdx in hashicorp/terraform).
 JSON_MODULE = {
     "variables.tf": 'variable "zone" {\n  type = number\n}\n',
-    "min.tf.json": '{"locals":{"é":"ü\\/😀","a":"${var.nope}","b":"${var.zone}"},"variable":{"size":{"type":"number"}}}\n',
+    # (`_`: kept deliberately, so none is an unused declaration.)
+    "min.tf.json": '{"locals":{"_é":"ü\\/😀","_a":"${var.nope}","_b":"${var.zone}"},"variable":{"_size":{"type":"number"}}}\n',
 }
 
 
@@ -217,7 +224,7 @@ async def test_a_json_file_opened_as_json_gets_diagnostics_and_hovers(client, tm
     # The same place as `hcl-types check --format json` gives.
     assert lsp_as_keys(published) == cli_as_lsp(check_json(root), root / "min.tf.json", enc)
     # Hover on a reference in a template, and on a declaration's own name.
-    for needle, delta, ty in [("var.zone", 5, "number"), ('"size"', 2, "number")]:
+    for needle, delta, ty in [("var.zone", 5, "number"), ('"_size"', 2, "number")]:
         p = offset_to_position(text, text.index(needle) + delta, enc)
         hover = await client.text_document_hover_async(
             types.HoverParams(text_document=types.TextDocumentIdentifier(uri=doc), position=pos(p))

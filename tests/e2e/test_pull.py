@@ -13,7 +13,8 @@ from lsprotocol import types
 from support import capabilities, change, uri
 
 ROOT = 'module "net" {\n  source = "./net"\n  name   = "main"\n  mtu    = "big"\n}\n'
-VARS = 'variable "size" {\n  type    = number\n  default = "large"\n}\n'
+# (Read by an output: an unread variable would add its unused-variable hint.)
+VARS = 'variable "size" {\n  type    = number\n  default = "large"\n}\noutput "size" {\n  value = var.size\n}\n'
 CHILD = 'variable "name" {\n  type = string\n}\n\nvariable "mtu" {\n  type    = number\n  default = 1460\n}\n'
 
 
@@ -195,7 +196,7 @@ async def test_a_large_list_is_pulled_whole(client, tmp_path):
     # Over 64 KB of diagnostics: the transport puts the list's JSON into
     # the answer instead of tower-lsp-server encoding it (splice.rs).
     n = 1500
-    text = "".join(f'variable "v{i}" {{\n  type    = number\n  default = "x{i}"\n}}\n' for i in range(n))
+    text = "".join(f'variable "_v{i}" {{\n  type    = number\n  default = "x{i}"\n}}\n' for i in range(n))
     (tmp_path / "main.tf").write_text(text)
     await start(client, tmp_path)
     root_uri = uri(tmp_path / "main.tf")

@@ -51,11 +51,12 @@ fn reported(o: &Output) -> Vec<(String, String, String)> {
         .collect()
 }
 
-const BAD_BOOL: &str = "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
-const CLEAN: &str = "variable \"n\" {\n  type    = number\n  default = 1\n}\n";
+const BAD_BOOL: &str =
+    "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\noutput \"b\" {\n  value = var.b\n}\n";
+const CLEAN: &str = "variable \"n\" {\n  type    = number\n  default = 1\n}\noutput \"n\" {\n  value = var.n\n}\n";
 /// One warning (unsafe-conversion) and one hint (implicit-conversion).
 const WARN_AND_HINT: &str =
-    "variable \"s\" {\n  type = string\n}\nvariable \"n\" {\n  type    = number\n  default = \"2\"\n}\nlocals {\n  x = var.s + 1\n}\n";
+    "variable \"s\" {\n  type = string\n}\nvariable \"n\" {\n  type    = number\n  default = \"2\"\n}\nlocals {\n  x = var.s + 1\n}\noutput \"o\" {\n  value = [var.n, local.x]\n}\n";
 
 #[test]
 fn check_skips_git_terraform_and_node_modules() {
@@ -107,7 +108,7 @@ fn exit_status_tells_clean_errors_and_failures_apart() {
     assert_eq!(reported(&o).len(), 1, "the readable module is still checked");
     let o = run(&dir, &["types", "clean", "missing"]);
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stdout(&o), "clean/main.tf:1:10: var.n: number\n");
+    assert_eq!(stdout(&o), "clean/main.tf:1:10: var.n: number\nclean/main.tf:5:8: output.n: number\n");
 
     // Usage errors are 2, with nothing on stdout.
     for args in [&["check", "--no-such-flag"][..], &["check", "--format", "xml"], &["frobnicate"]] {
@@ -124,7 +125,7 @@ fn exit_status_tells_clean_errors_and_failures_apart() {
 #[test]
 fn dialect_option_overrides_the_file_name() {
     let dir = tempdir("dialect");
-    write(&dir, "a.tf", "variable \"n\" {\n  type = int\n}\n");
+    write(&dir, "a.tf", "variable \"_n\" {\n  type = int\n}\n");
     write(&dir, "u.hcl", "variable \"u\" {\n  type = union(int, string)\n}\n");
     let codes = |args: &[&str]| -> Vec<(String, String, String)> {
         let mut all = vec!["check"];
@@ -194,12 +195,22 @@ fn severity_overrides_each_code() {
     );
     // The last override of a code wins.
     assert_eq!(run_with(&["unsafe-conversion=off", "unsafe-conversion=error"]).0, Some(1));
-    // A lint off by default is computed once a severity names it (issue
-    // 44.3: only then, `Memo::set_lints`), and only it is shown.
+    // The lints of unused declarations are hints by default (issue 44.3),
+    // a severity turns one up or off (all four off: not computed,
+    // `Memo::set_lints`).
+    write(&dir, "lints.tf", "variable \"v\" {}\nlocals {\n  l = 1\n}\n");
+    let (status, got) = run_with(&[]);
+    assert_eq!(status, Some(0));
+    assert!(got.contains(&pair("unused-local", "hint")) && got.contains(&pair("unused-variable", "hint")), "{got:?}");
     let (status, got) = run_with(&["unused-local=warning"]);
     assert_eq!(status, Some(0));
-    assert!(got.contains(&pair("unused-local", "warning")), "{got:?}");
-    assert!(!got.iter().any(|(c, _)| c == "unused-variable"), "{got:?}");
+    assert!(
+        got.contains(&pair("unused-local", "warning")) && got.contains(&pair("unused-variable", "hint")),
+        "{got:?}"
+    );
+    let off = ["unused-local=off", "unused-variable=off", "unused-data=off", "unused-provider=off"];
+    let (_, got) = run_with(&off);
+    assert!(!got.iter().any(|(c, _)| c.starts_with("unused-")), "{got:?}");
 
     // An error turned off or down no longer fails the run, and the summary
     // counts what is printed.
@@ -236,7 +247,11 @@ fn json_output_of_check_and_types() {
     let dir = tempdir("json");
     // The bad default on line 3 after a multi-byte character: the column
     // counts characters, the end is the end of the literal.
-    write(&dir, "main.tf", "variable \"b\" {\n  type    = bool\n  /*é😀*/ default = \"maybe\"\n}\n");
+    write(
+        &dir,
+        "main.tf",
+        "variable \"b\" {\n  type    = bool\n  /*é😀*/ default = \"maybe\"\n}\noutput \"b\" {\n  value = var.b\n}\n",
+    );
     write(&dir, "vars.tf", WARN_AND_HINT);
     let o = run(&dir, &["check", "--format", "json", "."]);
     assert_eq!(o.status.code(), Some(1));
@@ -289,11 +304,16 @@ fn json_output_of_check_and_types() {
         v,
         serde_json::json!([
             {"path": "clean/main.tf", "line": 1, "column": 10, "address": "var.n", "type": "number"},
+            {"path": "clean/main.tf", "line": 5, "column": 8, "address": "output.n", "type": "number"},
             {"path": "main.tf", "line": 1, "column": 10, "address": "var.b", "type": "bool"},
+            {"path": "main.tf", "line": 5, "column": 8, "address": "output.b", "type": "bool"},
         ])
     );
     let o = run(&dir, &["types", "clean", "main.tf"]);
-    assert_eq!(stdout(&o), "clean/main.tf:1:10: var.n: number\nmain.tf:1:10: var.b: bool\n");
+    assert_eq!(
+        stdout(&o),
+        "clean/main.tf:1:10: var.n: number\nclean/main.tf:5:8: output.n: number\nmain.tf:1:10: var.b: bool\nmain.tf:5:8: output.b: bool\n"
+    );
 }
 
 /// A module with one variable and test inputs kept apart from it.
@@ -397,7 +417,10 @@ fn each_directory_is_a_module() {
     // The same reference one directory down: another module, without `x`.
     write(&dir, "a/child/main.tf", "locals {\n  y = var.x\n}\n");
     let o = run(&dir, &["check", "a"]);
-    assert_eq!(reported(&o), vec![("a/child/main.tf".into(), "undefined-reference".into(), "error".into())]);
+    // (Neither module reads its `local.y`: a hint each, analysis.md §5.1.)
+    let hint = |p: &str| (p.to_string(), "unused-local".to_string(), "hint".to_string());
+    let undefined = ("a/child/main.tf".to_string(), "undefined-reference".to_string(), "error".to_string());
+    assert_eq!(reported(&o), vec![hint("a/child/main.tf"), undefined, hint("a/main.tf")]);
     let o = run(&dir, &["types", "a"]);
     assert_eq!(
         stdout(&o),
@@ -566,7 +589,7 @@ fn linked_variable_files_are_loaded() {
     let dir = tempdir("linked-tfvars");
     write(&dir, "shared/common.auto.tfvars", "port = \"eighty\"\n");
     write(&dir, "shared/terraform.tfvars", "name = \"x\"\n");
-    write(&dir, "m/main.tf", "variable \"port\" {\n  type = number\n}\nvariable \"name\" {\n  type = string\n}\n");
+    write(&dir, "m/main.tf", "variable \"port\" {\n  type = number\n}\nvariable \"name\" {\n  type = string\n}\noutput \"o\" {\n  value = [var.port, var.name]\n}\n");
     for f in ["common.auto.tfvars", "terraform.tfvars"] {
         std::os::unix::fs::symlink(format!("../shared/{f}"), dir.join("m").join(f)).unwrap();
     }
@@ -599,7 +622,11 @@ fn repository_and_secrets(name: &str) -> (crate::scratch::Scratch, PathBuf) {
 #[test]
 fn links_out_of_the_repository_are_named_never_read() {
     let (dir, repo) = repository_and_secrets("links-out");
-    write(&repo, "m/main.tf", "variable \"region\" {\n  type = string\n}\n");
+    write(
+        &repo,
+        "m/main.tf",
+        "variable \"region\" {\n  type = string\n}\noutput \"region\" {\n  value = var.region\n}\n",
+    );
     std::os::unix::fs::symlink(dir.join("home/.aws/credentials"), repo.join("m/x.auto.tfvars")).unwrap();
     std::os::unix::fs::symlink("../../home/.git-credentials", repo.join(".hcl-types.hcl")).unwrap();
     for format in ["text", "json", "sarif"] {
@@ -715,7 +742,7 @@ fn a_named_file_is_checked_within_its_module() {
 #[test]
 fn a_call_back_to_the_current_directory_finds_the_module() {
     let dir = tempdir("call-root");
-    write(&dir, "variables.tf", "variable \"name\" {\n  type = string\n}\n");
+    write(&dir, "variables.tf", "variable \"name\" {\n  type = string\n}\noutput \"name\" {\n  value = var.name\n}\n");
     write(&dir, "examples/complete/main.tf", "module \"this\" {\n  source = \"../../\"\n  name   = \"x\"\n}\n");
     let o = run(&dir, &["check", "."]);
     assert!(reported(&o).is_empty(), "{}", stdout(&o));

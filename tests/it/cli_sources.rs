@@ -49,9 +49,10 @@ fn paths(o: &Output) -> Vec<String> {
     v
 }
 
-const BAD: &str = "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+const BAD: &str = "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\noutput \"b\" {\n  value = var.b\n}\n";
 /// One warning: unsafe-conversion.
-const UNSAFE: &str = "variable \"s\" {\n  type = string\n}\nlocals {\n  x = var.s + 1\n}\n";
+const UNSAFE: &str =
+    "variable \"s\" {\n  type = string\n}\nlocals {\n  x = var.s + 1\n}\noutput \"x\" {\n  value = local.x\n}\n";
 
 #[test]
 fn exclude_takes_paths_from_the_current_directory_and_names_anywhere() {

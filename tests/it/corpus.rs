@@ -128,24 +128,8 @@ fn corpus_has_only_known_errors() {
     let expected = rows(&root.join("expected-errors.tsv"));
     let triaged = rows(Path::new("tests/corpus/true-positives.tsv"));
     let args = corpus_args(&root);
-    // With the lints of unused declarations on (they are computed only
-    // when a severity turns them on), to count them.
-    let Ok(mut prepared) = hcl_types::cli::check::prepare(&args) else { panic!("the corpus's request") };
-    let on = hcl_types::syntax::diagnostic::UNUSED_LINTS.iter().map(|c| (*c, Some(Severity::Warning)));
-    prepared.request.severity = on.collect();
-    let (reports, failures) = hcl_types::cli::check::run_request(&prepared.request, false);
+    let (reports, failures) = run_analysis(&args, false);
     assert!(failures.is_empty(), "I/O failures: {:?}", failures.iter().map(|f| &f.path).collect::<Vec<_>>());
-    if let Ok(out) = std::env::var("HCL_TYPES_LINTS_OUT") {
-        let mut s = String::new();
-        for r in &reports {
-            for d in r.diagnostics.iter().filter(|d| !d.code.on_by_default()) {
-                let index = LineIndex::new(&r.text);
-                let (line, _) = index.position(&r.text, d.range.start);
-                s.push_str(&format!("{}\t{}\t{}\t{}\n", r.path.display(), line + 1, d.code, d.message));
-            }
-        }
-        std::fs::write(out, s).unwrap();
-    }
 
     // Every diagnostic, and its message for the failure reports; per
     // directory of the corpus, its files, errors, warnings and hints.

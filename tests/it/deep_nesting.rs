@@ -37,8 +37,9 @@ fn programs(n: usize) -> Vec<(String, String)> {
             // A `[1]` leaf is a level of its own.
             let m = if leaf.starts_with('[') { n - 1 } else { n };
             // (Named by depth too: the files share one module, where a
-            // local is declared once.)
-            let text = format!("locals {{\n  {name}{n} = {}{leaf}{}\n}}\n", open.repeat(m), close.repeat(m));
+            // local is declared once; `_`: kept deliberately, so none is
+            // an unused one, analysis.md §5.1.)
+            let text = format!("locals {{\n  _{name}{n} = {}{leaf}{}\n}}\n", open.repeat(m), close.repeat(m));
             (format!("{name}{n}.tf"), text)
         })
         .collect();
@@ -155,7 +156,7 @@ async fn the_server_at_the_limit() {
 /// the JSON is two levels deeper than the lowered value (the file's object
 /// and `locals`'), blocks with labels more.
 fn json_program(n: usize) -> String {
-    format!("{{\"locals\": {{\"x\": {}1{}}}}}\n", "[".repeat(n), "]".repeat(n))
+    format!("{{\"locals\": {{\"_x\": {}1{}}}}}\n", "[".repeat(n), "]".repeat(n))
 }
 
 /// A `.tf.json` is held to the native syntax's limit, not to a tighter

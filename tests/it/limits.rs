@@ -24,7 +24,7 @@ async fn a_closed_sibling_over_the_cap_is_skipped_with_a_warning() {
     let big = std::fs::File::create(s.dir.join("big.tf")).unwrap();
     big.set_len(SOURCE_CAP + 1).unwrap();
     drop(big);
-    let u = s.open("main.tf", "locals {\n  a = local.b\n}\n").await;
+    let u = s.open("main.tf", "locals {\n  _a = local.b\n}\n").await;
     let diags = s.diagnostics(&u, 1).await;
     assert_eq!(not_read(&diags), ["`big.tf` of this module was not read: larger than 12 MiB: not read"], "{diags:?}");
     // The open file is still analysed.
@@ -35,7 +35,7 @@ async fn a_closed_sibling_over_the_cap_is_skipped_with_a_warning() {
     s.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": u2, "type": 2}]})).await;
     s.notify(
         "textDocument/didChange",
-        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": "locals {\n  a = local.b\n}\n\n"}]}),
+        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": "locals {\n  _a = local.b\n}\n\n"}]}),
     )
     .await;
     let diags = s.diagnostics(&u, 2).await;
@@ -49,7 +49,7 @@ async fn a_closed_sibling_over_the_cap_is_skipped_with_a_warning() {
 async fn an_open_document_over_the_cap_is_not_analysed() {
     let mut s = Session::start(Enc::Utf8).await;
     let line = format!("# {}\n", "x".repeat(1000));
-    let text = format!("locals {{\n  a = local.b\n}}\n{}", line.repeat(SOURCE_CAP as usize / line.len() + 1));
+    let text = format!("locals {{\n  _a = local.b\n}}\n{}", line.repeat(SOURCE_CAP as usize / line.len() + 1));
     let u = s.open("huge.tf", &text).await;
     let diags = s.diagnostics(&u, 1).await;
     assert_eq!(diags.len(), 1, "{:?}", &diags[..diags.len().min(3)]);
@@ -61,7 +61,7 @@ async fn an_open_document_over_the_cap_is_not_analysed() {
     assert!(hover.is_null(), "{hover}");
     s.notify(
         "textDocument/didChange",
-        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": "locals {\n  a = local.b\n}\n"}]}),
+        json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": "locals {\n  _a = local.b\n}\n"}]}),
     )
     .await;
     let diags = s.diagnostics(&u, 2).await;
@@ -81,7 +81,7 @@ async fn a_changed_configuration_file_is_published_without_a_keystroke() {
     std::fs::create_dir_all(s.dir.join(".git")).unwrap();
     s.disk(".hcl-types.hcl", "severity = { undefined-reference = \"warning\" }\n");
     std::fs::create_dir_all(s.dir.join("app")).unwrap();
-    let u = s.open("app/main.tf", "locals {\n  a = local.b\n}\n").await;
+    let u = s.open("app/main.tf", "locals {\n  _a = local.b\n}\n").await;
     let warned = s.newest_until(&u, |d| d.len() == 1 && d[0]["severity"] == 2).await;
     assert_eq!(warned[0]["code"], "undefined-reference", "{warned:?}");
     // Written over on disk; the client says nothing.

@@ -226,7 +226,9 @@ async fn definition_symbols_diagnostics_and_quick_fixes() {
 #[tokio::test]
 async fn edits_apply_in_order_and_old_versions_are_ignored() {
     let mut s = Session::start(Enc::Utf16).await;
-    let u = s.open("a.tf", "variable \"a\" {\n  type = number\n  default = 1\n}\n").await;
+    let u = s
+        .open("a.tf", "variable \"a\" {\n  type = number\n  default = 1\n}\noutput \"a\" {\n  value = var.a\n}\n")
+        .await;
     assert!(s.diagnostics(&u, 1).await.is_empty());
     // Two changes in one notification, the second relative to the first.
     s.notify(
@@ -303,7 +305,7 @@ fn codes(diags: &[Value]) -> Vec<String> {
 #[tokio::test]
 async fn diagnostics_follow_the_disk_after_save_and_watched_changes() {
     let mut s = Session::start(Enc::Utf16).await;
-    let u = s.open("main.tf", "locals {\n  r = var.region\n}\n").await;
+    let u = s.open("main.tf", "locals {\n  _r = var.region\n}\n").await;
     assert_eq!(codes(&s.diagnostics(&u, 1).await), vec!["undefined-reference"]);
 
     // A sibling written to disk (by another program) is seen on save.
@@ -456,11 +458,14 @@ async fn quick_fixes_make_bare_collections_explicit_and_apply_suggestions() {
                 "Write map(any)".to_string(),
                 "variable \"l\" {\n  type = list\n}\nvariable \"m\" {\n  type = map(any)\n}\n".to_string()
             ),
+            // (Nothing reads them: the unused lint's fix, analysis.md §5.1.)
+            ("Remove `var.l`".to_string(), "variable \"m\" {\n  type = map\n}\n".to_string()),
+            ("Remove `var.m`".to_string(), "variable \"l\" {\n  type = list\n}\n".to_string()),
         ]
     );
     // "Did you mean" in a type, a reference, an attribute, an index and a
     // function name.
-    let text = "variable \"ports\" {\n  type = list(numbr)\n}\nvariable \"net\" {\n  type = object({ cidr = string })\n}\nlocals {\n  a = var.prots\n  b = var.net.cidrr\n  c = var.net[\"cidrr\"]\n  d = upperr(\"x\")\n}\n";
+    let text = "variable \"ports\" {\n  type = list(numbr)\n}\nvariable \"net\" {\n  type = object({ cidr = string })\n}\nlocals {\n  _a = var.prots\n  _b = var.net.cidrr\n  _c = var.net[\"cidrr\"]\n  _d = upperr(\"x\")\n}\n";
     let fixes = quick_fixes(&mut s, "mean.tf", text).await;
     let fixed = |from: &str, to: &str| text.replacen(from, to, 1);
     assert_eq!(
@@ -471,6 +476,8 @@ async fn quick_fixes_make_bare_collections_explicit_and_apply_suggestions() {
             ("Change to `cidr`".to_string(), fixed(".cidrr", ".cidr")),
             ("Change to `cidr`".to_string(), fixed("[\"cidrr\"]", "[\"cidr\"]")),
             ("Change to `upper`".to_string(), fixed("upperr", "upper")),
+            // (The misspelt reference leaves `var.ports` unread: analysis.md §5.1.)
+            ("Remove `var.ports`".to_string(), fixed("variable \"ports\" {\n  type = list(numbr)\n}\n", "")),
         ]
     );
 }
@@ -539,7 +546,7 @@ fn pair(code: &str, severity: u64) -> (String, u64) {
 
 #[tokio::test]
 async fn severity_setting_overrides_codes() {
-    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\noutput \"o\" {\n  value = [var.n, var.b]\n}\n";
     // LSP severities: 1 error, 2 warning, 4 hint.
     let mut s = Session::start(Enc::Utf16).await;
     let u = s.open("a.tf", text).await;
@@ -999,7 +1006,7 @@ async fn formatting_and_range_formatting_as_terraform_fmt() {
 /// exclusions (an excluded file gets no diagnostics); saved, it is read again.
 #[tokio::test]
 async fn the_configuration_file_holds_in_the_editor_as_in_check() {
-    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+    let text = "variable \"n\" {\n  type    = number\n  default = \"2\"\n}\nvariable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\noutput \"o\" {\n  value = [var.n, var.b]\n}\n";
     // The editor says invalid-value is a warning; the file says hint, and
     // that implicit conversions are errors: the editor wins where both say.
     let options = json!({"hclTypes": {"severity": {"invalid-value": "warning"}}});
@@ -1129,7 +1136,7 @@ async fn a_client_published_to_gets_the_workspaces_closed_files_checked() {
     let files = [
         ("app/variables.tf", bad),
         ("app/main.tf", "output \"port\" {\n  value = var.port\n}\n"),
-        ("net/main.tf", "variable \"cidr\" {\n  type    = string\n  default = \"10.0.0.0/16\"\n}\n"),
+        ("net/main.tf", "variable \"cidr\" {\n  type    = string\n  default = \"10.0.0.0/16\"\n}\noutput \"cidr\" {\n  value = var.cidr\n}\n"),
     ];
     let mut s = Session::start_in_folder_with(Enc::Utf16, json!({}), &files).await;
     let variables = uri(&s.dir.join("app/variables.tf"));
@@ -1181,7 +1188,7 @@ async fn a_file_that_is_not_hcl_is_one_hint() {
     let mut s = Session::start(Enc::Utf16).await;
     let vault = "$ANSIBLE_VAULT;1.1;AES256\n6338376338653965383230376537346537653966\n3138356163646232373237656235353661653139\n3964\n";
     s.disk("secrets.tf", vault);
-    let m = s.open("main.tf", "variable \"a\" {\n  type = string\n}\n").await;
+    let m = s.open("main.tf", "variable \"a\" {\n  type = string\n}\noutput \"a\" {\n  value = var.a\n}\n").await;
     assert!(s.diagnostics(&m, 1).await.is_empty(), "the vault beside it costs main.tf nothing");
     let u = s.open("secrets.tf", vault).await;
     let diags = s.diagnostics(&u, 1).await;

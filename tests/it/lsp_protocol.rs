@@ -230,7 +230,9 @@ async fn a_panicking_notification_handler_is_logged_and_the_text_stays_the_clien
     let rename = json!({"range": name, "text": "b"});
     s.notify("textDocument/didChange", json!({"textDocument": {"uri": u, "version": 3}, "contentChanges": [rename]}))
         .await;
-    let diags = s.diagnostics(&u, 3).await;
+    // (Besides the unread local's hint, analysis.md §5.1.)
+    let mut diags = s.diagnostics(&u, 3).await;
+    diags.retain(|d| d["code"] != "unused-local");
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0]["range"]["start"]["line"], 3, "{diags:?}");
     assert!(diags[0]["message"].as_str().unwrap().contains('a'), "{diags:?}");
@@ -268,7 +270,9 @@ async fn a_panicking_analysis_is_logged_and_the_next_change_publishes() {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     s.notify("textDocument/didChange", change(3, "# done\n")).await;
-    let diags = s.diagnostics(&u, 3).await;
+    // (Besides the unread local's hint, analysis.md §5.1.)
+    let mut diags = s.diagnostics(&u, 3).await;
+    diags.retain(|d| d["code"] != "unused-local");
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert!(diags[0]["message"].as_str().unwrap().contains('b'), "{diags:?}");
     let logs = s.logs.lock().unwrap();

@@ -61,7 +61,7 @@ async fn semantic_tokens_cover_an_output_type() {
 #[tokio::test]
 async fn typed_outputs_and_convert_are_checked_as_terraform_does() {
     let mut s = Session::start(Enc::Utf16).await;
-    let text = "variable \"n\" {\n  type    = number\n  default = 1\n}\noutput \"x\" {\n  type  = string\n  value = [var.n]\n}\noutput \"y\" {\n  type  = object({ a = optional(string, \"z\") })\n  value = {}\n}\nlocals {\n  c = convert(var.n, string)\n  d = convert({ a = 1 }, map(string))\n  e = convert([1], bool)\n}\n";
+    let text = "variable \"n\" {\n  type    = number\n  default = 1\n}\noutput \"x\" {\n  type  = string\n  value = [var.n]\n}\noutput \"y\" {\n  type  = object({ a = optional(string, \"z\") })\n  value = {}\n}\nlocals {\n  _c = convert(var.n, string)\n  _d = convert({ a = 1 }, map(string))\n  _e = convert([1], bool)\n}\n";
     let u = s.open("main.tf", text).await;
     let diags = s.diagnostics(&u, 1).await;
     let found: Vec<(u64, String)> = diags
@@ -70,7 +70,7 @@ async fn typed_outputs_and_convert_are_checked_as_terraform_does() {
         .collect();
     // (`[1]` is a constant: `invalid-value`, as everywhere a constant meets a type; issue 43.)
     assert_eq!(found, [(6, "type-mismatch".to_string()), (15, "invalid-value".to_string())], "{diags:?}");
-    let h = s.at("textDocument/hover", "main.tf", &text.replace("  c = convert", "  $0c = convert")).await;
+    let h = s.at("textDocument/hover", "main.tf", &text.replace("  _c = convert", "  $0_c = convert")).await;
     assert_eq!(first_block(&h), "string");
 }
 

@@ -565,14 +565,19 @@ impl Soak {
                             json!({"location": {"uri": uri(other.name), "range": range(&other.text, &r.range)}, "message": r.message})
                         })
                         .collect();
-                    json!({
+                    let mut want = json!({
                         "range": range(&d.text, &x.range),
                         "severity": match x.severity { Severity::Error => 1, Severity::Warning => 2, Severity::Hint => 4 },
                         "code": x.code.as_str(),
                         "source": "hcl-types",
                         "message": x.message,
                         "relatedInformation": related,
-                    })
+                    });
+                    // (Unused declarations are tagged unnecessary: 1.)
+                    if hcl_types::syntax::diagnostic::UNUSED_LINTS.contains(&x.code) {
+                        want["tags"] = json!([1]);
+                    }
+                    want
                 })
                 .collect();
             let (version, got) = self.published[&u].last().unwrap_or_else(|| panic!("no diagnostics for {u}"));

@@ -312,7 +312,8 @@ impl Server {
     }
 }
 
-const BAD_BOOL: &str = "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\n";
+const BAD_BOOL: &str =
+    "variable \"b\" {\n  type    = bool\n  default = \"maybe\"\n}\noutput \"b\" {\n  value = var.b\n}\n";
 
 fn codes(diags: &[Value]) -> Vec<&str> {
     diags.iter().filter_map(|d| d["code"].as_str()).collect()

@@ -22,18 +22,18 @@ fn declarations_nothing_reads_are_reported() {
           required_providers {
             aws    = { source = "hashicorp/aws" }
             random = { source = "hashicorp/random" }
-           #^^^^^^ warning[unused-provider]
+           #^^^^^^ hint[unused-provider]
           }
         }
         variable "name" { type = string }
         variable "tags" { type = map(string) }
         variable "unused" { type = string }
-                #^^^^^^^^ warning[unused-variable]
+                #^^^^^^^^ hint[unused-variable]
         locals {
           prefix = "${var.name}-x"
           all    = [for k, v in var.tags : "${local.prefix}${k}"]
           spare  = 1
-         #^^^^^ warning[unused-local]
+         #^^^^^ hint[unused-local]
         }
         data "aws_ami" "ubuntu" {}
         data "aws_region" "current" {}
@@ -42,7 +42,7 @@ fn declarations_nothing_reads_are_reported() {
           depends_on = [data.aws_region.current]
         }
         data "aws_caller_identity" "me" {}
-                                  #^^^^ warning[unused-data]
+                                  #^^^^ hint[unused-data]
         //- outputs.tf
         output "all" { value = local.all }
     "#]]);
@@ -54,7 +54,7 @@ fn declarations_nothing_reads_are_reported() {
 fn a_variable_read_only_by_its_own_validation_is_unused() {
     check(expect![[r#"
         variable "a" {
-                #^^^ warning[unused-variable]
+                #^^^ hint[unused-variable]
           type = number
           validation {
             condition     = var.a > 0 && var.b > 0
@@ -79,7 +79,7 @@ fn providers_used_in_every_way_are_not_reported() {
             http   = { source = "hashicorp/http" }
             tls    = { source = "hashicorp/tls" }
             null   = { source = "hashicorp/null" }
-           #^^^^ warning[unused-provider]
+           #^^^^ hint[unused-provider]
           }
         }
         provider "google" {}
@@ -115,7 +115,7 @@ fn a_call_that_inherits_providers_uses_them_all() {
         }
         variable "v" {}
                 #^^^ hint[missing-type]
-                #^^^ warning[unused-variable]
+                #^^^ hint[unused-variable]
         module "m" {
           source = "./m"
                   #^^^^^ warning[module-source]
@@ -140,7 +140,7 @@ fn a_broken_block_silences_and_override_files_read() {
         //- main.tf
         variable "v" { type = string }
         variable "w" { type = string }
-                #^^^ warning[unused-variable]
+                #^^^ hint[unused-variable]
         //- override.tf
         variable "w" { default = "x" }
         output "o" { value = var.v }

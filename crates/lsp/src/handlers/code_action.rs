@@ -27,7 +27,7 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
     let end = from_proto::offset(&rope, params.range.end, enc);
     let (fixes, actions, texts) = blocking(move || {
         let analysis = snap.analysis();
-        // Only what the client is shown (a lint is off unless a setting names it).
+        // Only what the client is shown (a setting may turn a code off).
         let shown = |d: &&syntax::diagnostic::Diagnostic| match snap.settings.severity.get(&d.code) {
             Some(s) => s.is_some(),
             None => d.code.on_by_default(),
