@@ -379,9 +379,13 @@ local function full()
     expect_eq('filetype of main.tf.json', vim.bo[j].filetype, 'json')
     wait_client(j)
     wait_diags(j, function(d)
-      return #d >= 1
+      return #vim.tbl_filter(function(x)
+        return x.code == 'undefined-reference'
+      end, d) >= 1
     end, 'the .tf.json diagnostic')
-    local d = diags(j)[1]
+    -- Beside it, the two locals nothing reads are `unused-local` hints.
+    expect_eq('unused-local hints', #diags(j, 'unused-local'), 2)
+    local d = diags(j, 'undefined-reference')[1]
     expect_eq('diagnostic code', d.code, 'undefined-reference')
     expect_eq('diagnostic place (line, column)', { d.lnum, d.col }, { 0, 31 })
     local p = open(jdir .. '/package.json')
