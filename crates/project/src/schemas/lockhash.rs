@@ -40,6 +40,13 @@ pub fn hash_v1(dir: &Path) -> Result<String, String> {
         if entry.file_type().is_dir() {
             continue;
         }
+        // A link is read through, as Go's dirhash does; whatever it (or the
+        // entry) is must be a regular file: a FIFO or device would block
+        // the open, a link to a directory fails in Go too.
+        let meta = std::fs::metadata(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        if !meta.is_file() {
+            return Err(format!("{}: not a regular file, the package cannot be hashed", entry.path().display()));
+        }
         let rel = entry.path().strip_prefix(&dir).map_err(|e| e.to_string())?;
         let name: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         let name = name.join("/");
@@ -81,6 +88,20 @@ pub fn verify(dir: &Path, hashes: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Opening a FIFO would block until a writer came: the walk refuses
+    /// every entry that is not a regular file before it opens anything.
+    #[test]
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn a_package_with_a_fifo_is_refused_not_opened() {
+        let d = crate::scratch::Scratch::new("lockhash-fifo").expect("scratch");
+        std::fs::write(d.join("terraform-provider-x"), b"bin").expect("binary");
+        let fifo = std::ffi::CString::new(d.join("pipe").into_os_string().into_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0, "mkfifo");
+        let err = hash_v1(&d).expect_err("a FIFO in the package");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
 
     /// A directory whose `h1:` Go's dirhash computes as below (the files'
     /// SHA-256 lines, sorted by name, hashed again): checked against
