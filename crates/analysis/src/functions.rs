@@ -13,10 +13,12 @@ use std::sync::LazyLock;
 use syntax::Dialect;
 use types::{Kind, Type};
 
+#[path = "dialects/pulumi_hcl/functions.rs"]
 mod pulumi;
 
 pub use pulumi::renamed as pulumi_hcl_renamed;
 mod returns;
+#[path = "dialects/terragrunt/functions.rs"]
 mod terragrunt;
 
 use returns::*;

@@ -329,7 +329,7 @@ fn resolve(files: &dyn Files, manifests: &mut Manifests, dir: &Path, call: &Call
 const MAX_FOLDERS: usize = 100;
 
 /// The file a Terragrunt `include` names (its call's source, see
-/// `module/terragrunt.rs`): `#parent:FILE` is
+/// `dialects/terragrunt/unit.rs`): `#parent:FILE` is
 /// `find_in_parent_folders("FILE")`, the first folder above the unit's
 /// own (not it) where `FILE` is (`findInParentFoldersImpl` in
 /// gruntwork-io/terragrunt `pkg/config/config_helpers.go`), and

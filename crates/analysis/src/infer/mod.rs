@@ -25,8 +25,10 @@ mod decoded;
 mod guards;
 mod names;
 mod plan;
+#[path = "../dialects/symbol_libraries/scope.rs"]
 mod symbols;
 mod template;
+#[path = "../dialects/terragrunt/read_config.rs"]
 mod terragrunt_config;
 
 pub use symbols::LibraryScope;

@@ -50,16 +50,21 @@ mod env;
 pub mod ephemeral;
 mod interface;
 mod meta_arguments;
+#[path = "../dialects/tests/mocks.rs"]
 pub mod mocks;
+#[path = "../dialects/nomad/variables.rs"]
 pub mod nomad_vars;
 mod noschema;
 mod order;
 mod overrides;
 mod passes;
+#[path = "../dialects/pcl/range.rs"]
 mod pcl_range;
+#[path = "../dialects/policy/checks.rs"]
 mod policy;
 mod provider_refs;
 mod provider_requirements;
+#[path = "../dialects/pulumi_hcl/checks.rs"]
 pub mod pulumi_hcl;
 mod refs;
 mod requirement_rules;
@@ -67,23 +72,34 @@ mod resources;
 mod roots;
 mod rules;
 mod shared;
+#[path = "../dialects/stacks/components.rs"]
 mod stacks;
 mod static_eval;
 mod suggest;
+#[path = "../dialects/symbol_libraries/files.rs"]
 pub mod symbol_files;
+#[path = "../dialects/symbol_libraries/libraries.rs"]
 pub mod symbol_libraries;
 mod symbols;
+#[path = "../dialects/terragrunt/unit.rs"]
 mod terragrunt;
+#[path = "../dialects/terragrunt/stack.rs"]
 pub mod terragrunt_stack;
 pub(crate) use decls::{label_text, literal_key};
 pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
 mod sensitive;
+#[path = "../dialects/terragrunt/dependency.rs"]
 mod terragrunt_dependency;
+#[path = "../dialects/terragrunt/generate.rs"]
 pub mod terragrunt_generate;
+#[path = "../dialects/terragrunt/merge.rs"]
 mod terragrunt_merge;
+#[path = "../dialects/terragrunt/values.rs"]
 pub mod terragrunt_values;
+#[path = "../dialects/tests/decls.rs"]
 mod test_decls;
+#[path = "../dialects/tests/runs.rs"]
 mod tftest;
 mod unused;
 mod versions;
