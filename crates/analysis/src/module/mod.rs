@@ -10,9 +10,8 @@
 //! Here: the results and [`run`], which combines the steps. Beside it:
 //! `decls` (what items declare), `env` (the module's names), `order`
 //! (locals in dependency order), `checks` (every item's checks), `symbols`
-//! (resources and outputs). The incremental engine that keeps results
-//! between analyses and brings them up to an edit is `engine`
-//! (src/engine/, see its module doc).
+//! (resources and outputs); the other dialects' files are mounted from
+//! src/dialects/, the incremental engine from src/engine/.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
@@ -50,7 +49,7 @@ mod env;
 pub mod ephemeral;
 mod interface;
 mod meta_arguments;
-#[path = "../dialects/tests/mocks.rs"]
+#[path = "../dialects/tftest/mocks.rs"]
 pub mod mocks;
 #[path = "../dialects/nomad/variables.rs"]
 pub mod nomad_vars;
@@ -86,8 +85,8 @@ mod terragrunt;
 #[path = "../dialects/terragrunt/stack.rs"]
 pub mod terragrunt_stack;
 pub(crate) use decls::{label_text, literal_key};
-pub use terragrunt::terragrunt_module;
 pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
+pub use terragrunt::terragrunt_module;
 mod sensitive;
 #[path = "../dialects/terragrunt/dependency.rs"]
 mod terragrunt_dependency;
@@ -97,9 +96,9 @@ pub mod terragrunt_generate;
 mod terragrunt_merge;
 #[path = "../dialects/terragrunt/values.rs"]
 pub mod terragrunt_values;
-#[path = "../dialects/tests/decls.rs"]
+#[path = "../dialects/tftest/decls.rs"]
 mod test_decls;
-#[path = "../dialects/tests/runs.rs"]
+#[path = "../dialects/tftest/runs.rs"]
 mod tftest;
 mod unused;
 mod versions;
@@ -108,8 +107,7 @@ use calls::*;
 use checks::*;
 use decls::*;
 use engine::*;
-pub use engine::{GiveUp, GiveUps, Memo};
-pub use engine::{NodeAt, TypeNodes};
+pub use engine::{GiveUp, GiveUps, Memo, NodeAt, TypeNodes};
 use env::*;
 pub use interface::Call;
 use order::*;
