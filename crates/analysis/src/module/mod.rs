@@ -85,8 +85,8 @@ mod terragrunt;
 #[path = "../dialects/terragrunt/stack.rs"]
 pub mod terragrunt_stack;
 pub(crate) use decls::{label_text, literal_key};
-pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
 pub use terragrunt::terragrunt_module;
+pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
 mod sensitive;
 #[path = "../dialects/terragrunt/dependency.rs"]
 mod terragrunt_dependency;

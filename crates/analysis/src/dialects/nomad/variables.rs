@@ -6,7 +6,12 @@
 //! becomes its text, a list or object fails). `nomad var init` writes
 //! `items { … }` as a block, `nomad var get -out hcl` as `items = { … }`.
 
-use super::*;
+use crate::document::Document;
+use crate::infer::Infer;
+use hcl_edit::structure::{Attribute, Block, Structure};
+use std::ops::Range;
+use syntax::diagnostic::{Code, Diagnostic};
+use types::{Kind, Type};
 
 /// The keys a specification may hold, with their types.
 pub fn arguments() -> [(&'static str, Type); 7] {

@@ -5,7 +5,11 @@
 //! component optional, a number a list with `range.value` an int, a map or
 //! object a map with `range.key` a string, anything else a list.
 
-use super::*;
+use super::Repeat;
+use crate::infer::{iteration, Infer};
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Attribute, Body};
+use types::{Kind, Type};
 
 /// The `range` of a block's `options`, if any.
 pub(super) fn range_of(body: &Body) -> Option<&Attribute> {

@@ -9,7 +9,11 @@
 //! `operations` a list of strings; `attrs` in a resource policy is the
 //! resource's object, typed from its schema where one is known.
 
-use super::*;
+use super::{label_text, nested_body};
+use crate::infer::Infer;
+use hcl_edit::structure::Block;
+use syntax::Dialect;
+use types::Type;
 
 /// The checks of one top-level block of a policy file; whether it was a
 /// policy block (the others are read as Terraform's).

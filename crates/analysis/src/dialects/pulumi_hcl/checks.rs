@@ -4,7 +4,11 @@
 //! `parsePulumiResourceOptions` of pulumi/pulumi-hcl; the "Resource
 //! Options" table of its docs/language-reference.md).
 
-use super::*;
+use super::{nested_body, own_schema};
+use crate::infer::Infer;
+use hcl_edit::structure::Block;
+use syntax::Dialect;
+use types::Type;
 
 /// `pulumiResourceOptionsSchema`.
 const RESOURCE: [&str; 14] = [

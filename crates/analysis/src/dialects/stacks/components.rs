@@ -3,8 +3,18 @@
 //! that hold without the component modules.
 
 use super::calls::{describe_input_at, Words};
-use super::*;
-use crate::calls::Interface;
+use super::{item_source, label_text, shift, CallDecl, Repeat, Shared, VarRef, View};
+use crate::calls::{component_call as call_name, Callee, Interface};
+use crate::document::Document;
+use crate::infer::{Infer, Space};
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::Block;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use syntax::constant::{eval, Source};
+use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
+use syntax::Dialect;
+use types::value::Value;
+use types::{Kind, Type};
 
 pub(super) use crate::is_stack_component as is_component_file;
 
@@ -31,7 +41,6 @@ pub(super) fn block(inf: &mut Infer, b: &Block) {
 /// The call name of `component "NAME"`: `#` keeps it out of what a
 /// reference can name (as a test's run calls are kept), since the stack's
 /// `component.NAME` is not Terraform's `module.NAME`.
-use crate::calls::component_call as call_name;
 
 /// The call a stack's `component "NAME" { source = "…" }` declares: the
 /// module at `source`, resolved as a module call's (analysis.md §6).

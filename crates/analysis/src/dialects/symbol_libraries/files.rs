@@ -12,12 +12,21 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::symbol_libraries::{Def, FunctionDef, Library, TypeDef, ValueDef};
-use super::*;
-use crate::infer::LibraryScope;
-use syntax::typeexpr::{parse_type_named, NamedTypes};
+use super::{item_source, label_text, own_schema, shift, Empty};
+use crate::document::Document;
+use crate::infer::{Infer, LibraryScope};
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Attribute, Block, BlockLabel, Body};
+use std::ops::Range;
+use std::sync::Arc;
+use syntax::constant::Source;
+use syntax::diagnostic::{Code, Diagnostic};
+use syntax::typeexpr::{parse_type_named, NamedTypes, TypeContext, TypeExpr};
+use syntax::Dialect;
+use types::Type;
 
 /// The only edition a library may declare (`CompileLibrary`: "The only
 /// valid symbol library language edition is \"experimental2026\"").

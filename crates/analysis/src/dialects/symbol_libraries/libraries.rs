@@ -11,12 +11,20 @@
 //! it.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::*;
+use super::{label_text, shift};
+use crate::document::Document;
 use crate::workspace::{normalize, Files};
-use crate::Family;
-use syntax::typeexpr::NamedTypes;
+use crate::{Family, FileKind};
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::Block;
+use std::ops::Range;
+use std::sync::Arc;
+use syntax::constant::Source;
+use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::typeexpr::{NamedTypes, TypeContext, TypeExpr};
+use types::Type;
 
 /// The experiment's keyword in `language { experiments = [...] }` (blog
 /// post of opentofu/opentofu.org#439).

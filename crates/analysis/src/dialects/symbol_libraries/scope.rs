@@ -5,8 +5,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::*;
+use super::{Infer, Note};
 use crate::module::symbol_libraries::{Def, FunctionDef, Library};
+use hcl_edit::expr::{Expression, FuncCall, TraversalOperator};
+use std::ops::Range;
+use syntax::diagnostic::{Code, Diagnostic, Related};
+use syntax::Dialect;
+use types::{suggest, Type};
 
 /// What the expressions of a symbol library's own file may reference
 /// (spec §4, after OpenTofu's `symbolScope` and `functionScope` in

@@ -6,7 +6,14 @@
 //! by that module's `output` blocks, and `mock_outputs`, which stand in
 //! for them before it is applied, are checked against them.
 
-use super::*;
+use super::{label_text, CallDecl, Repeat};
+use crate::calls::Callee;
+use crate::infer::Infer;
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::Block;
+use syntax::constant::{eval, Source};
+use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
+use types::value::Value;
 
 /// A constant Terragrunt boolean or string argument of `b`.
 fn constant(b: &Block, key: &str, src: Source<'_>) -> Option<Value> {

@@ -13,7 +13,17 @@
 //!   appends two lists (the included file's first) and lets the child win
 //!   otherwise, `no_merge` takes nothing of the include.
 
-use super::*;
+use super::{item_source, label_text};
+use crate::calls::Callee;
+use crate::document::{Document, Item};
+use crate::infer::{Env, Space};
+use crate::FileKind;
+use hcl_edit::expr::Expression;
+use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
+use syntax::constant::{eval, Source};
+use types::value::Value;
+use types::{Kind, Type};
 
 /// A value that reaches a unit's module: a constant when every part of it
 /// is one (checked by value, as a unit's own constants are), else its type.

@@ -7,7 +7,11 @@
 //! `internal/hclparse/autoinclude.go`, `internal/hclparse/stack.go`) of
 //! gruntwork-io/terragrunt.
 
-use super::*;
+use crate::infer::Infer;
+use hcl_edit::structure::Block;
+use std::path::Path;
+use syntax::diagnostic::{Code, Diagnostic};
+use types::Type;
 
 /// Whether `path` is a Terragrunt stack file: `terragrunt.stack.hcl`, or the
 /// `terragrunt.autoinclude.stack.hcl` a stack-level `autoinclude` generates

@@ -5,15 +5,23 @@
 //! `ToTerraformEnvVars`), so Terraform converts each to its variable's type
 //! at plan and rejects what does not convert.
 
-use super::*;
+use super::{label_text, CallDecl, Repeat};
+use crate::calls::{Callee, Context, TERRAGRUNT as CALL, TERRAGRUNT_DIR as OWN_DIR};
+use crate::document::Document;
+use crate::infer::{Env, Infer};
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Attribute, Block};
+use rustc_hash::FxHashSet as HashSet;
+use syntax::constant::{eval, Source};
+use syntax::diagnostic::{Code, Diagnostic, Related};
+use types::value::Value;
+use types::Kind;
 
 /// The call of the unit's module (not a name any reference can reach).
-use crate::calls::TERRAGRUNT as CALL;
 
 /// The call of the unit's own directory: without `terraform { source }`
 /// Terragrunt runs Terraform in the unit's directory, on the `.tf` files
 /// beside `terragrunt.hcl` (terragrunt's `test/fixtures/inputs`).
-use crate::calls::TERRAGRUNT_DIR as OWN_DIR;
 
 /// What a unit's `inputs` declare: a call of its own directory, used when
 /// no `terraform { source }` is declared (see [`inputs`]).

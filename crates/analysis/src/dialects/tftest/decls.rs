@@ -2,7 +2,12 @@
 //! each `run` block's module, as calls (docs/spec/tests.md §1); read from an
 //! item's tree, or from its text when it does not parse.
 
-use super::*;
+use super::{label_text, CallDecl, Decls, Repeat};
+use crate::document::Document;
+use hcl_edit::structure::Body;
+use syntax::constant::{eval, Source};
+use syntax::recover::Name;
+use types::value::Value;
 
 /// [`test_calls`] of a test file's item that does not parse (a name being
 /// typed in a run's `variables`): the run's module read from its text.

@@ -13,8 +13,18 @@
 //! lacks, or a non-computed attribute, is never read. Terraform 1.11's
 //! `terraform test` (the aws provider mocked) agrees on all four.
 
-use super::*;
+use super::{label_text, literal_key, nested_body};
+use crate::calls::Callee;
+use crate::infer::Infer;
+use hcl_edit::expr::{Expression, TraversalOperator};
+use hcl_edit::structure::Block;
 use schema::{BlockKind, BlockSchema};
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
+use syntax::Dialect;
+use types::Type;
 
 /// Whether `path` is a mock data file (`*.tfmock.hcl`, read by
 /// `mock_provider { source = DIR }`).
@@ -268,7 +278,7 @@ fn attribute(
 /// `e` (of type `t`), which must be an object: a `type-mismatch` when it
 /// never is (Terraform's `summary`).
 fn not_object(inf: &mut Infer, e: &Expression, t: &Type, what: &str, summary: &str) {
-    use types::Kind::*;
+    use types::Kind::{Bool, Int, List, Number, Set, String, Tuple};
     if matches!(t.kind(), Bool | Int | Number | String | List(_) | Set(_) | Tuple(_)) {
         let msg = format!("{what} must be an object, not `{t}` (Terraform: \"{summary}\")");
         inf.report(Diagnostic::new(Code::TypeMismatch, inf.range(e), msg));

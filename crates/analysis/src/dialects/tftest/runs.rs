@@ -6,8 +6,15 @@
 //! `expect_failures` (checkable objects only).
 
 use super::calls::{argument, describe_input, Words};
-use super::*;
-use crate::calls::{run_call, Interface, TESTED};
+use super::{label_text, nested_body};
+use crate::calls::{run_call, Callee, Interface, TESTED};
+use crate::infer::Infer;
+use hcl_edit::expr::{Expression, TraversalOperator};
+use hcl_edit::structure::{Attribute, Block, Structure};
+use std::sync::Arc;
+use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::Dialect;
+use types::Type;
 
 const RUN: Words = Words { what: "run", input: "variable" };
 const FILE: Words = Words { what: "module under test", input: "variable" };
