@@ -22,6 +22,7 @@ mod completions;
 mod conformance;
 mod corpus;
 mod deep_nesting;
+mod dialects;
 mod fixtures;
 mod hostile;
 mod incremental;

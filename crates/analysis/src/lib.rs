@@ -8,6 +8,7 @@
 
 pub mod callers;
 pub mod calls;
+pub mod dialects;
 pub mod document;
 pub mod functions;
 pub mod ids;
@@ -50,27 +51,10 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// The kind of a file we analyse, or `None` for files we skip.
+    /// The kind of a file we analyse, or `None` for files we skip: what the
+    /// registered dialects' rules say (src/dialects/).
     pub fn for_path(path: &Path) -> Option<FileKind> {
-        let name = path.file_name()?.to_str()?;
-        Some(if name.ends_with(".tftest.hcl") || name.ends_with(".tofutest.hcl") {
-            FileKind::TfTest
-        } else if name.ends_with(".tfvars") || name.ends_with(".pkrvars.hcl") {
-            FileKind::Tfvars
-        } else if name.ends_with(".tf")
-            || name.ends_with(".tofu")
-            || is_query_file(path)
-            || name.ends_with(".pkr.hcl")
-            || syntax::json::is_json_path(path)
-        {
-            FileKind::Terraform
-        } else if name.ends_with(".pp") {
-            FileKind::Pcl
-        } else if name.ends_with(".hcl") || name.ends_with(".nomad") {
-            FileKind::Hcl
-        } else {
-            return None;
-        })
+        dialects::rule_for(path).map(|r| r.kind)
     }
 
     /// Files of one family in one directory form a module.
@@ -84,39 +68,13 @@ impl FileKind {
     }
 }
 
-/// The OpenTofu file that replaces `path` when both are in its directory:
-/// `x.tofu` for `x.tf`, `x.tofutest.hcl` for `x.tftest.hcl`, `x.tofu.json`
-/// for `x.tf.json` (`filterTfPathsWithTofuAlternatives` in opentofu's
-/// internal/configs/parser_config_dir.go).
-pub fn tofu_alternative(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?.to_str()?;
-    let (stem, ext) = [".tftest.hcl", ".tftest.json", ".tf.json", ".tf"]
-        .iter()
-        .find_map(|ext| name.strip_suffix(ext).map(|stem| (stem, ext)))?;
-    Some(path.with_file_name(format!("{stem}{}", ext.replacen(".tf", ".tofu", 1))))
-}
-
-/// `paths` (the files of one directory) without those OpenTofu does not read
-/// beside their `.tofu` alternative, as a module of OpenTofu's has them
-/// (analysis.md §7). A file in `pinned` (named on the command line, open
-/// in the editor) is read all the same, and its alternative is left out
-/// instead: the file looked at is the one checked.
-pub fn tofu_files(paths: &mut Vec<PathBuf>, pinned: &dyn Fn(&Path) -> bool) {
-    if !paths.iter().any(|p| Dialect::for_path(p) == Dialect::OpenTofu) {
-        return;
-    }
-    let all = paths.clone();
-    let shadowed_by_pinned = |p: &Path| all.iter().any(|q| pinned(q) && tofu_alternative(q).as_deref() == Some(p));
-    paths.retain(|p| {
-        if pinned(p) {
-            return true;
-        }
-        if shadowed_by_pinned(p) {
-            return false;
-        }
-        !tofu_alternative(p).is_some_and(|alt| all.contains(&alt))
-    });
-}
+pub use dialects::dialect_of;
+pub use dialects::nomad::{is_nomad, is_nomad_variable_spec};
+pub use dialects::opentofu::{tofu_alternative, tofu_files};
+pub use dialects::policy::is_policy_file;
+pub use dialects::stacks::is_stack_component;
+pub use dialects::terraform::is_query_file;
+pub use dialects::terragrunt::is_terragrunt_unit;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
@@ -144,50 +102,6 @@ impl Family {
     }
 }
 
-/// Whether `path` is a Terraform policy file (`*.policy.hcl`; Terraform
-/// policy, GA with Terraform 1.17): `input`, `locals`, `policy` and
-/// `resource_policy` / `provider_policy` / `module_policy` blocks
-/// (docs/spec/analysis.md §10).
-pub fn is_policy_file(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".policy.hcl"))
-}
-
-/// Whether `path` is a Terraform query file (`.tfquery.hcl`, Terraform
-/// 1.14): part of its directory's module, its variables and locals the
-/// module's (`appendQueryFile` in internal/configs/module.go), read by
-/// `terraform query`; its `list` blocks are typed from the providers' list
-/// resource schemas.
-pub fn is_query_file(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfquery.hcl"))
-}
-
-/// Whether `path` names a Nomad job file.
-pub fn is_nomad(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nomad") || n.ends_with(".nomad.hcl"))
-}
-
-/// Whether `path` names a Nomad variable specification (`*.nv.hcl`, the
-/// name `nomad var init` gives one): what `nomad var put @FILE` reads,
-/// one variable a file (`command/var_put.go` of hashicorp/nomad).
-pub fn is_nomad_variable_spec(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".nv.hcl"))
-}
-
-/// Whether `path` is a Terraform Stacks component file: hashicorp/terraform's
-/// `internal/stacks/stackconfig/file.go` reads `.tfcomponent.hcl` (its JSON
-/// form is not read here). Plain HCL whose `component` blocks call modules
-/// (docs/spec/stacks.md).
-pub fn is_stack_component(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfcomponent.hcl"))
-}
-
-/// Whether `path` is a Terragrunt unit's configuration (`terragrunt.hcl`),
-/// whose `inputs` go to the module `terraform { source }` names
-/// (docs/spec/terragrunt.md §2).
-pub fn is_terragrunt_unit(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "terragrunt.hcl")
-}
-
 /// Whether a plain HCL file's blocks call modules: a stack's components, a
 /// Terragrunt unit's `terraform { source }`.
 pub fn calls_modules(path: &Path) -> bool {
@@ -196,13 +110,7 @@ pub fn calls_modules(path: &Path) -> bool {
 
 /// The family of a file we analyse, or `None` for files we skip.
 pub fn family_of(path: &Path) -> Option<Family> {
-    if is_nomad(path) || is_nomad_variable_spec(path) {
-        return Some(Family::Nomad);
-    }
-    if is_policy_file(path) {
-        return Some(Family::Policy);
-    }
-    FileKind::for_path(path).map(FileKind::family)
+    dialects::rule_for(path).map(|r| r.family)
 }
 
 /// The unit a file of `family` is analysed in: its directory, or for a
@@ -235,7 +143,7 @@ impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Option<SourceFile> {
         let path = path.into();
         let kind = FileKind::for_path(&path)?;
-        let dialect = Dialect::for_path(&path);
+        let dialect = dialect_of(&path);
         Some(SourceFile { path, text: Arc::new(TextBuf::from(text.into())), kind, dialect })
     }
 }

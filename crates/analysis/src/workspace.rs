@@ -383,7 +383,7 @@ pub(crate) fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -
 /// followed (remote).
 fn dependency_module(files: &dyn Files, dir: &Path, config_path: &str) -> Option<Option<PathBuf>> {
     let unit = normalize(&dir.join(config_path.replace('\\', "/")));
-    let unit = crate::module::terragrunt_generate::unit(files, &unit.join("terragrunt.hcl"))?;
+    let unit = crate::module::terragrunt_generate::unit(files, &unit.join(crate::dialects::terragrunt::UNIT_FILE))?;
     Some(unit.module)
 }
 

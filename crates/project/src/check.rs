@@ -260,7 +260,7 @@ fn within_module(modules: &mut Modules, paths: &[PathBuf], stdin: Option<&Path>,
 pub fn load(path: &Path, dialect: Option<Dialect>) -> Result<(SourceFile, Option<Diagnostic>), String> {
     let bytes = crate::fsread::read_regular(path, crate::fsread::SOURCE_CAP).map_err(|e| e.to_string())?;
     let kind = FileKind::for_path(path).unwrap_or(FileKind::Hcl);
-    let dialect = dialect.or_else(|| crate::pulumi::dialect(path)).unwrap_or_else(|| Dialect::for_path(path));
+    let dialect = dialect.or_else(|| crate::pulumi::dialect(path)).unwrap_or_else(|| analysis::dialect_of(path));
     let (text, problem) = match crate::fsread::decode(bytes) {
         Ok(t) => (t, None),
         // A binary file is not HCL (analysis.md §5, `not-hcl`); text that is
@@ -484,7 +484,7 @@ fn refused(tree: &Tree) -> Vec<FileReport> {
 /// The stdin file as [`load`] would read it from disk.
 fn from_stdin(s: &StdinFile, dialect: Option<Dialect>) -> (SourceFile, Option<Diagnostic>) {
     let kind = FileKind::for_path(&s.path).unwrap_or(FileKind::Hcl);
-    let dialect = dialect.or_else(|| crate::pulumi::dialect(&s.path)).unwrap_or_else(|| Dialect::for_path(&s.path));
+    let dialect = dialect.or_else(|| crate::pulumi::dialect(&s.path)).unwrap_or_else(|| analysis::dialect_of(&s.path));
     (SourceFile { path: s.path.clone(), text: Arc::new(s.text.clone().into()), kind, dialect }, None)
 }
 

@@ -231,7 +231,7 @@ mod tests {
 
     fn doc(path: &str, text: &str) -> Document {
         let path = PathBuf::from(path);
-        let (kind, dialect) = (FileKind::for_path(&path).unwrap(), syntax::Dialect::for_path(&path));
+        let (kind, dialect) = (FileKind::for_path(&path).unwrap(), analysis::dialect_of(&path));
         Document::parse(SourceFile { path, text: Arc::new(text.to_string().into()), kind, dialect })
     }
 

@@ -426,6 +426,6 @@ impl Settings {
             .find(|(g, _)| g.is_match(path) || g.is_match(name))
             .map(|(_, d)| *d)
             .or_else(|| crate::pulumi::dialect(path))
-            .unwrap_or_else(|| Dialect::for_path(path))
+            .unwrap_or_else(|| analysis::dialect_of(path))
     }
 }

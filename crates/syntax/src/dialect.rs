@@ -1,7 +1,6 @@
 //! Which rules a file follows (type-expressions.md §1).
 
 use std::fmt;
-use std::path::Path;
 use std::str::FromStr;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,29 +24,6 @@ impl Dialect {
     /// Every dialect, as `--dialect` and the settings name them.
     pub const ALL: [Dialect; 5] =
         [Dialect::Terraform, Dialect::OpenTofu, Dialect::PulumiHcl, Dialect::Pcl, Dialect::Hcl];
-
-    /// The dialect a file name implies; anything unknown is plain HCL. A
-    /// symbol library file (`.sym.hcl`, OpenTofu 1.13) is OpenTofu's: its
-    /// expressions use OpenTofu's functions
-    /// (docs/spec/opentofu-symbol-libraries.md §4).
-    pub fn for_path(path: &Path) -> Dialect {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        const TERRAFORM: [&str; 7] =
-            [".tf", ".tf.json", ".tfvars", ".tftest.hcl", ".tfquery.hcl", ".pkr.hcl", ".pkrvars.hcl"];
-        if name.ends_with(".tofu")
-            || name.ends_with(".tofu.json")
-            || name.ends_with(".tofutest.hcl")
-            || name.ends_with(".sym.hcl")
-        {
-            Dialect::OpenTofu
-        } else if TERRAFORM.iter().any(|ext| name.ends_with(ext)) {
-            Dialect::Terraform
-        } else if name.ends_with(".pp") {
-            Dialect::Pcl
-        } else {
-            Dialect::Hcl
-        }
-    }
 
     pub fn as_str(self) -> &'static str {
         match self {

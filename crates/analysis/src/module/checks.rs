@@ -67,7 +67,7 @@ pub(super) fn check_item(
                 }
                 Structure::Attribute(a) if kind == FileKind::Tfvars => {
                     // Packer's variable files say the same of undeclared names.
-                    let packer = doc.file.path.to_string_lossy().ends_with(".pkrvars.hcl");
+                    let packer = crate::dialects::packer::VARS.matches(&doc.file.path);
                     tfvars_value(&mut inf, &view, a, vars, has_vars, if packer { "Packer" } else { "Terraform" })
                 }
                 // A Terragrunt unit's inputs go to its module (terragrunt.md §2).
@@ -132,20 +132,9 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
             super::rules::block(inf, b, dialect);
         }
     }
-    if kind == FileKind::Hcl
-        && super::symbol_libraries::is_symbol_file(&doc.file.path)
-        && super::symbol_libraries::file_block(inf, b)
-    {
+    // Each dialect's own checks of its files' blocks (src/dialects/).
+    if crate::dialects::check_block(inf, doc, b) {
         return;
-    }
-    if kind == FileKind::Hcl && super::mocks::is_mock_file(&doc.file.path) && super::mocks::block(inf, b) {
-        return;
-    }
-    if kind == FileKind::Hcl && crate::is_policy_file(&doc.file.path) && super::policy::block(inf, b) {
-        return;
-    }
-    if kind == FileKind::Hcl && super::stacks::is_component_file(&doc.file.path) {
-        super::stacks::block(inf, b);
     }
     if kind == FileKind::Terraform && matches!(ident, "resource" | "data" | "provider") {
         for nested in b.body.blocks().filter(|n| super::pulumi_hcl::is_options(dialect, n)) {

@@ -60,7 +60,7 @@ mod passes;
 #[path = "../dialects/pcl/range.rs"]
 mod pcl_range;
 #[path = "../dialects/policy/checks.rs"]
-mod policy;
+pub(crate) mod policy;
 mod provider_refs;
 mod provider_requirements;
 #[path = "../dialects/pulumi_hcl/checks.rs"]
@@ -72,7 +72,7 @@ mod roots;
 mod rules;
 mod shared;
 #[path = "../dialects/stacks/components.rs"]
-mod stacks;
+pub(crate) mod stacks;
 mod static_eval;
 mod suggest;
 #[path = "../dialects/symbol_libraries/files.rs"]

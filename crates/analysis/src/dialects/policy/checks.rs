@@ -17,7 +17,7 @@ use types::Type;
 
 /// The checks of one top-level block of a policy file; whether it was a
 /// policy block (the others are read as Terraform's).
-pub(super) fn block(inf: &mut Infer, b: &Block) -> bool {
+pub(crate) fn block(inf: &mut Infer, b: &Block) -> bool {
     let ident = b.ident.value().as_str();
     if !matches!(ident, "resource_policy" | "provider_policy" | "module_policy") {
         return false;

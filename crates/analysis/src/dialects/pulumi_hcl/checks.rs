@@ -127,5 +127,6 @@ pub(super) fn call(inf: &mut Infer, b: &Block) {
 /// The roots Pulumi HCL adds to Terraform's: `call.RESOURCE.METHOD.ATTR`,
 /// a method's results, typed `any` (no method schema is read).
 pub(crate) fn is_root(dialect: Dialect, name: &str) -> bool {
-    dialect == Dialect::PulumiHcl && name == "call"
+    use crate::dialects::Handler;
+    dialect == Dialect::PulumiHcl && crate::dialects::pulumi_hcl::PulumiHcl.roots().contains(&name)
 }

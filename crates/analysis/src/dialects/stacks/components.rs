@@ -22,7 +22,7 @@ pub(super) use crate::is_stack_component as is_component_file;
 /// in `inputVariableBlockSchema` (input_variable.go) and `outputValueBlockSchema`
 /// (output_value.go), so Terraform rejects the block ("Missing required argument")
 /// where a module's variable would take any value.
-pub(super) fn block(inf: &mut Infer, b: &Block) {
+pub(crate) fn block(inf: &mut Infer, b: &Block) {
     let what = match b.ident.value().as_str() {
         "variable" => "variable",
         "output" => "output",
@@ -191,10 +191,7 @@ pub(super) fn inputs(
     given
 }
 
-/// Whether `path` is a Stacks deployment file (`*.tfdeploy.hcl`).
-fn is_deployment_file(path: &std::path::Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfdeploy.hcl"))
-}
+use crate::dialects::stacks::is_deployment_file;
 
 /// `deployment "NAME" { inputs = { … } }` in a `.tfdeploy.hcl` file: each
 /// input is a value of the stack's variable of the same name (the

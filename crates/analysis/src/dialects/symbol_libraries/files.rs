@@ -361,7 +361,7 @@ pub fn own(docs: &[Document]) -> Option<Library> {
 /// Checks of one top-level block of a `.sym.hcl` file (spec §4): the
 /// file's schema, type expressions with the library's own types, and every
 /// expression in the library's scope (`value.`, `param.`, `local.`).
-pub(super) fn file_block(inf: &mut Infer, b: &Block) -> bool {
+pub(crate) fn file_block(inf: &mut Infer, b: &Block) -> bool {
     let lib = inf.env().own_library().unwrap_or_default();
     inf.library = Some(LibraryScope { library: lib.clone(), params: None, locals: BTreeMap::new() });
     let ident = b.ident.value().as_str();

@@ -189,10 +189,7 @@ impl Libraries {
     }
 }
 
-/// Whether `path` is a symbol library file.
-pub fn is_symbol_file(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".sym.hcl"))
-}
+pub use crate::dialects::symbol_libraries::is_symbol_file;
 
 fn is_local(source: &str) -> bool {
     source.starts_with("./") || source.starts_with("../") || source == "." || source == ".."
@@ -359,4 +356,4 @@ pub(super) fn check(docs: &[Document], libs: &Libraries, out: &mut [super::share
     }
 }
 
-pub(super) use super::symbol_files::{file_attribute, file_block};
+pub(super) use super::symbol_files::file_attribute;

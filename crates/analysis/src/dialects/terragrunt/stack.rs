@@ -9,16 +9,10 @@
 
 use crate::infer::Infer;
 use hcl_edit::structure::Block;
-use std::path::Path;
 use syntax::diagnostic::{Code, Diagnostic};
 use types::Type;
 
-/// Whether `path` is a Terragrunt stack file: `terragrunt.stack.hcl`, or the
-/// `terragrunt.autoinclude.stack.hcl` a stack-level `autoinclude` generates
-/// (its body "may declare only `unit` and `stack` blocks").
-pub fn is_stack_file(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "terragrunt.stack.hcl" || n == "terragrunt.autoinclude.stack.hcl")
-}
+pub use crate::dialects::terragrunt::is_stack_file;
 
 /// What `unit.NAME` and `stack.NAME` are in a stack file:
 /// `BuildComponentRefMap` (internal/hclparse/stack.go) makes each declared

@@ -20,22 +20,17 @@ use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::Block;
 use schema::{BlockKind, BlockSchema};
 use std::ops::Range;
-use std::path::Path;
 use std::sync::Arc;
 use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
 use syntax::Dialect;
 use types::Type;
 
-/// Whether `path` is a mock data file (`*.tfmock.hcl`, read by
-/// `mock_provider { source = DIR }`).
-pub fn is_mock_file(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tfmock.hcl"))
-}
+pub use crate::dialects::tftest::is_mock_file;
 
 /// A block of a mock file or inside a `mock_provider`: `mock_resource`,
 /// `mock_data`, `override_resource`, `override_data` (and, in a test file,
 /// `override_module`). Whether it was one.
-pub(super) fn block(inf: &mut Infer, b: &Block) -> bool {
+pub(crate) fn block(inf: &mut Infer, b: &Block) -> bool {
     match b.ident.value().as_str() {
         "mock_resource" | "mock_data" => {
             let kind = BlockKind::of_data(b.ident.value().as_str() == "mock_data");

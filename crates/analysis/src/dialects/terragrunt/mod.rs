@@ -1,0 +1,53 @@
+//! Terragrunt (docs/spec/terragrunt.md): a unit's `terragrunt.hcl`, whose
+//! `inputs` go to the module `terraform { source }` names, the files it
+//! includes (of any name), and 1.x stacks (`terragrunt.stack.hcl`).
+//! Mounted from here: `unit.rs`, `dependency.rs`, `merge.rs`, `values.rs`,
+//! `stack.rs`, `generate.rs` (module passes), `read_config.rs`
+//! (`read_terragrunt_config`), `functions.rs` (Terragrunt's functions).
+
+use std::path::Path;
+
+use super::{Carrier, FileRule, Handler};
+
+pub struct Terragrunt;
+
+/// A unit's configuration file's name.
+pub const UNIT_FILE: &str = "terragrunt.hcl";
+
+const UNIT: FileRule = FileRule::whole(UNIT_FILE);
+
+/// A stack file, and the one `autoinclude` writes.
+const STACK: [FileRule; 2] =
+    [FileRule::whole("terragrunt.stack.hcl"), FileRule::whole("terragrunt.autoinclude.stack.hcl")];
+
+const FILES: [FileRule; 3] = [UNIT, STACK[0], STACK[1]];
+
+impl Handler for Terragrunt {
+    fn name(&self) -> &'static str {
+        "terragrunt"
+    }
+    fn files(&self) -> &'static [FileRule] {
+        &FILES
+    }
+    fn roots(&self) -> &'static [&'static str] {
+        &["dependency", "include", "values", "unit", "stack"]
+    }
+    fn carriers(&self) -> &'static [Carrier] {
+        &[
+            Carrier { from: "`inputs`", to: "the variables of the module `terraform { source }` names" },
+            Carrier { from: "`unit { values }`", to: "the unit's `values`" },
+        ]
+    }
+}
+
+/// Whether `path` is a Terragrunt unit's configuration (`terragrunt.hcl`).
+pub fn is_terragrunt_unit(path: &Path) -> bool {
+    UNIT.matches(path)
+}
+
+/// Whether `path` is a Terragrunt stack file: `terragrunt.stack.hcl`, or the
+/// `terragrunt.autoinclude.stack.hcl` a stack-level `autoinclude` generates
+/// (its body "may declare only `unit` and `stack` blocks").
+pub fn is_stack_file(path: &Path) -> bool {
+    super::any_matches(&STACK, path)
+}

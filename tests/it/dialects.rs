@@ -1,0 +1,149 @@
+//! The dialect seam docs/architecture.md ("Adding a dialect") describes,
+//! checked: each folder under crates/analysis/src/dialects/ is one
+//! registered handler, the handlers' file rules decide what a file is as
+//! the name tests they replaced did, and the analysis core names no
+//! dialect's files itself.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use analysis::dialects::{self, Name, ALL};
+use analysis::{Family, FileKind};
+use syntax::Dialect;
+
+use crate::architecture::root;
+
+fn dialects_dir() -> std::path::PathBuf {
+    root().join("crates/analysis/src/dialects")
+}
+
+#[test]
+fn every_dialect_folder_is_registered_once() {
+    let folders: BTreeSet<String> = std::fs::read_dir(dialects_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let names: Vec<&str> = ALL.iter().map(|h| h.name()).collect();
+    let registered: BTreeSet<String> = names.iter().map(|n| n.to_string()).collect();
+    assert_eq!(names.len(), registered.len(), "a dialect registered twice: {names:?}");
+    assert_eq!(folders, registered, "folders under src/dialects/ and the handlers in `dialects::ALL` differ");
+}
+
+#[test]
+fn no_two_rules_read_the_same_name() {
+    let mut seen = BTreeSet::new();
+    for h in ALL {
+        for r in h.files() {
+            assert!(seen.insert(format!("{:?}", r.name)), "{:?} is claimed twice ({})", r.name, h.name());
+        }
+    }
+}
+
+/// What a file is, as the name tests of `FileKind::for_path`, `family_of`
+/// and `Dialect::for_path` said before the rules replaced them.
+#[test]
+fn the_rules_say_what_a_file_is() {
+    use Dialect as D;
+    use Family as F;
+    use FileKind as K;
+    let cases: [(&str, Option<(K, F)>, D); 29] = [
+        ("main.tf", Some((K::Terraform, F::Terraform)), D::Terraform),
+        ("main.tf.json", Some((K::Terraform, F::Terraform)), D::Terraform),
+        ("main.tofu", Some((K::Terraform, F::Terraform)), D::OpenTofu),
+        ("main.tofu.json", Some((K::Terraform, F::Terraform)), D::OpenTofu),
+        ("a.tfvars", Some((K::Tfvars, F::Terraform)), D::Terraform),
+        ("a.auto.tfvars", Some((K::Tfvars, F::Terraform)), D::Terraform),
+        ("a.tfvars.json", None, D::Hcl),
+        ("q.tfquery.hcl", Some((K::Terraform, F::Terraform)), D::Terraform),
+        ("a.tftest.hcl", Some((K::TfTest, F::TfTest)), D::Terraform),
+        ("a.tofutest.hcl", Some((K::TfTest, F::TfTest)), D::OpenTofu),
+        ("a.tftest.json", None, D::Hcl),
+        ("m.tfmock.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
+        ("p.pkr.hcl", Some((K::Terraform, F::Terraform)), D::Terraform),
+        ("p.pkrvars.hcl", Some((K::Tfvars, F::Terraform)), D::Terraform),
+        ("x.pp", Some((K::Pcl, F::Pcl)), D::Pcl),
+        ("job.nomad", Some((K::Hcl, F::Nomad)), D::Hcl),
+        ("job.nomad.hcl", Some((K::Hcl, F::Nomad)), D::Hcl),
+        ("v.nv.hcl", Some((K::Hcl, F::Nomad)), D::Hcl),
+        ("p.policy.hcl", Some((K::Hcl, F::Policy)), D::Hcl),
+        ("lib.sym.hcl", Some((K::Hcl, F::Hcl)), D::OpenTofu),
+        ("c.tfcomponent.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
+        ("d.tfdeploy.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
+        ("terragrunt.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
+        ("terragrunt.stack.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
+        ("root.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
+        (".tf", Some((K::Terraform, F::Terraform)), D::Terraform),
+        ("main.tf.bak", None, D::Hcl),
+        ("README.md", None, D::Hcl),
+        ("Makefile", None, D::Hcl),
+    ];
+    for (name, is, dialect) in cases {
+        let path = Path::new("/m").join(name);
+        let got = FileKind::for_path(&path).map(|k| (k, analysis::family_of(&path).unwrap()));
+        assert_eq!(got, is, "{name}");
+        assert_eq!(dialects::dialect_of(&path), dialect, "{name}");
+    }
+    assert!(analysis::is_nomad(Path::new("j.nomad.hcl")) && !analysis::is_nomad(Path::new("v.nv.hcl")));
+    assert!(analysis::is_terragrunt_unit(Path::new("u/terragrunt.hcl")));
+    assert!(!analysis::is_terragrunt_unit(Path::new("u/terragrunt.stack.hcl")));
+}
+
+/// The string literals of `text`'s code (not its comments, not its
+/// `#[cfg(test)]` module) that end a file name as `rule` does.
+fn names(text: &str, rule: &Name) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let mut found = Vec::new();
+    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for (i, lit) in line.split('"').enumerate() {
+            let hit = match rule {
+                Name::Suffix(s) => lit.ends_with(s) && !lit.contains(' '),
+                Name::Whole(w) => lit == *w,
+            };
+            if i % 2 == 1 && hit {
+                found.push(line.trim().to_string());
+            }
+        }
+    }
+    found
+}
+
+/// A dialect's file names are its folder's to say: the analysis code
+/// outside src/dialects/ asks the rules. (Terraform's, OpenTofu's and
+/// plain HCL's code is the analysis core itself, src/module/ and
+/// src/infer/; the project layer's walkers are still outside the seam.)
+#[test]
+fn the_analysis_core_names_no_dialects_files() {
+    let src = root().join("crates/analysis/src");
+    let mut files = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p == dialects_dir() {
+                continue;
+            } else if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let mut named = Vec::new();
+    for h in ALL.iter().filter(|h| !matches!(h.name(), "terraform" | "opentofu" | "hcl")) {
+        for r in h.files() {
+            for f in &files {
+                for line in names(&std::fs::read_to_string(f).unwrap(), &r.name) {
+                    named.push(format!(
+                        "{} names {:?} ({}): {line}",
+                        f.strip_prefix(&src).unwrap().display(),
+                        r.name,
+                        h.name()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(named.is_empty(), "ask `analysis::dialects` instead:\n{}", named.join("\n"));
+}
