@@ -12,12 +12,12 @@ use analysis::calls::is_local;
 use analysis::workspace::normalize;
 use analysis::{Family, FileKind};
 
+use crate::walk::{Entry, Walk};
+
 /// Limits of a scan, so a huge tree (a home directory opened as the
 /// workspace) costs a bounded amount: a file over `MAX_FILE` (below
 /// [`crate::fsread::SOURCE_CAP`]: a scan reads every file of the tree)
 /// is not scanned for its calls.
-const MAX_DIRS: usize = 20_000;
-const MAX_DEPTH: usize = 32;
 const MAX_FILE: u64 = 4 << 20;
 
 /// A module: its directory and family (a Terraform module and a PCL
@@ -34,21 +34,12 @@ pub struct Scan {
 
 impl Scan {
     /// Walks `roots` (hidden directories and `node_modules` left out: what
-    /// `terraform init` installed is nobody's edit).
+    /// `terraform init` installed is nobody's edit; links not followed).
     pub fn new(roots: &[PathBuf]) -> Scan {
         let mut scan = Scan::default();
-        let mut seen = 0;
-        let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|r| (normalize(r), 0)).collect();
-        while let Some((dir, depth)) = stack.pop() {
-            seen += 1;
-            if seen > MAX_DIRS {
-                break;
-            }
-            let subdirs = scan.read(&dir);
-            if depth < MAX_DEPTH {
-                stack.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
-            }
-        }
+        let roots: Vec<PathBuf> = roots.iter().map(|r| normalize(r)).collect();
+        let skip = |p: &Path, kind: Entry| kind == Entry::Dir && crate::walk::hidden(p);
+        Walk::scan(None, &skip).run(&roots, &mut |dir, entries| scan.note(dir, entries));
         scan
     }
 
@@ -56,33 +47,25 @@ impl Scan {
     pub fn update(&mut self, dir: &Path) {
         let dir = normalize(dir);
         self.calls.retain(|(d, _), _| *d != dir);
-        self.read(&dir);
+        if let Ok(entries) = crate::walk::list(&dir, None) {
+            self.note(&dir, &entries);
+        }
     }
 
-    /// Notes the calls of the module in `dir`; returns its subdirectories
-    /// worth walking into.
-    fn read(&mut self, dir: &Path) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    /// Notes the calls of the module in `dir`, whose entries are `entries`.
+    fn note(&mut self, dir: &Path, entries: &[(PathBuf, Entry)]) {
         let mut texts = Vec::new();
-        let mut subdirs = Vec::new();
-        for e in entries.filter_map(Result::ok) {
-            let Ok(kind) = e.file_type() else { continue };
-            let path = e.path();
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if kind.is_dir() && !name.starts_with('.') && name != "node_modules" {
-                subdirs.push(path);
-            } else if FileKind::for_path(&path) == Some(FileKind::TfTest) {
+        for (path, _) in entries.iter().filter(|(_, kind)| *kind == Entry::File) {
+            match FileKind::for_path(path) {
                 // Its module under test is known from its path alone.
-                texts.push((FileKind::TfTest, path, String::new()));
-            } else if let Some(kind @ (FileKind::Terraform | FileKind::Pcl | FileKind::Hcl)) =
-                kind.is_file().then(|| FileKind::for_path(&path)).flatten()
-            {
+                Some(FileKind::TfTest) => texts.push((FileKind::TfTest, path.clone(), String::new())),
                 // (Of plain HCL, only the files that call modules.)
-                if kind == FileKind::Hcl && !analysis::calls_modules(&path) {
-                    continue;
+                Some(FileKind::Hcl) if !analysis::calls_modules(path) => {}
+                Some(kind @ (FileKind::Terraform | FileKind::Pcl | FileKind::Hcl)) => {
+                    let text = crate::fsread::read_regular_to_string(path, MAX_FILE).ok();
+                    texts.extend(text.map(|t| (kind, path.clone(), t)));
                 }
-                texts.extend(crate::fsread::read_regular_to_string(&path, MAX_FILE).ok().map(|t| (kind, path, t)));
+                _ => {}
             }
         }
         for c in prescan(texts.iter().map(|(k, p, t)| (*k, p.as_path(), t.as_str()))) {
@@ -99,7 +82,6 @@ impl Scan {
             };
             self.calls.entry((dir.to_path_buf(), unit)).or_default().push(target);
         }
-        subdirs
     }
 
     /// The modules whose local calls lead to `module` directly.

@@ -19,6 +19,7 @@ use crate::confine::Tree;
 use crate::graph::{OpenDocs, Sources};
 use crate::service::Service;
 use crate::settings::{Session, Settings};
+use crate::walk::{Entry, Walk};
 
 /// What to check: the paths, and how to read them.
 #[derive(Clone, Debug, Default)]
@@ -147,8 +148,7 @@ pub fn discover_within(
     most: usize,
     tree: &Tree,
 ) -> (Modules, Vec<IoFailure>, bool) {
-    let mut walked = 0usize;
-    let mut cut = false;
+    let mut dirs = Vec::new();
     let mut modules: Modules = BTreeMap::new();
     let mut failures = Vec::new();
     let add = |file: PathBuf, modules: &mut BTreeMap<_, Vec<PathBuf>>| {
@@ -176,47 +176,33 @@ pub fn discover_within(
                     modules.entry((dir, Family::Hcl)).or_default().push(root.clone());
                 }
             }
-            Ok(_) => {
-                let walker =
-                    walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| {
-                        let name = e.file_name().to_string_lossy();
-                        !(e.depth() > 0
-                            && (e.file_type().is_dir()
-                                && matches!(name.as_ref(), ".git" | ".terraform" | "node_modules")
-                                || exclude.matches(e.path())))
-                    });
-                for entry in walker {
-                    walked += 1;
-                    if walked > most {
-                        cut = true;
-                        break;
-                    }
-                    match entry {
-                        // A linked file is read, as Terraform reads it (a shared
-                        // `variables.tf` linked into many modules); a linked
-                        // directory is not walked (Terraform reads no
-                        // subdirectory, and a link may lead anywhere or loop).
-                        // A link that leads out of the tree is not read.
-                        Ok(e) if e.file_type().is_file() => add(e.into_path(), &mut modules),
-                        Ok(e)
-                            if e.path_is_symlink()
-                                && analysis::family_of(e.path()).is_some()
-                                && tree.allows(e.path())
-                                && e.path().is_file() =>
-                        {
-                            add(e.into_path(), &mut modules)
-                        }
-                        Ok(_) => {}
-                        Err(e) => failures.push(IoFailure {
-                            path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.clone()),
-                            message: e.to_string(),
-                        }),
-                    }
-                }
-            }
+            Ok(_) => dirs.push(root.clone()),
             Err(e) => failures.push(IoFailure { path: root.clone(), message: e.to_string() }),
         }
     }
+    // Directories are walked by the one walker and its rule for links
+    // (`walk`): a linked file is read when it leads inside the tree, a
+    // linked directory is not walked. A link of a kind read that leads out
+    // is refused by name (`Tree::allows` records it).
+    let skip = |p: &Path, kind: Entry| {
+        let name = p.file_name().map(|n| n.to_string_lossy());
+        kind == Entry::Dir && name.is_some_and(|n| matches!(n.as_ref(), ".git" | ".terraform" | "node_modules"))
+            || exclude.matches(p)
+    };
+    let walk = Walk { most_entries: most, ..Walk::new(Some(tree), &skip) };
+    let walked = walk.run(&dirs, &mut |_, entries| {
+        for (path, kind) in entries {
+            match kind {
+                Entry::File => add(path.clone(), &mut modules),
+                Entry::Outside if analysis::family_of(path).is_some() => {
+                    let _ = tree.allows(path);
+                }
+                _ => {}
+            }
+        }
+    });
+    failures.extend(walked.failures.into_iter().map(|(path, message)| IoFailure { path, message }));
+    let cut = walked.cut;
     // A file named is read even beside its `.tofu` alternative.
     let named = |p: &Path| paths.iter().any(|n| n == p);
     for files in modules.values_mut() {

@@ -14,6 +14,7 @@ use std::time::SystemTime;
 
 use crate::confine::Tree;
 use crate::documents::Settings;
+use crate::walk::{entry, Entry};
 use crate::watch::{Seen, Watch};
 use analysis::{Document, Family, FileKind, SourceFile, Text};
 
@@ -65,18 +66,6 @@ pub fn is_virtual(path: &Path) -> bool {
     path.as_os_str().as_encoded_bytes().first() == Some(&0)
 }
 
-/// Whether a directory entry is a link that leads out of `tree`.
-fn leaves(path: &Path, entry_type: Option<std::fs::FileType>, tree: &Tree) -> bool {
-    entry_type.is_some_and(|t| t.is_symlink()) && tree.check(path).is_err()
-}
-
-fn regular(path: &Path, entry_type: Option<std::fs::FileType>) -> bool {
-    match entry_type {
-        Some(t) if !t.is_symlink() => t.is_file(),
-        _ => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
-    }
-}
-
 /// The regular files of `dir` with a kind hcl-types reads (links to
 /// regular files included, as Terraform reads them), named as `dir` spells
 /// them: the empty directory (what [`normalize`](analysis::workspace::normalize)
@@ -98,7 +87,11 @@ fn list_with_links(dir: &Path, tree: &Tree) -> (Arc<[PathBuf]>, Vec<PathBuf>) {
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| (dir.join(e.file_name()), e.file_type().ok()))
-        .filter(|(p, t)| FileKind::for_path(p).is_some() && (leaves(p, *t, tree) || regular(p, *t)))
+        // The one rule for links (`walk`): a link out is listed, to be
+        // refused by name when read.
+        .filter(|(p, t)| {
+            FileKind::for_path(p).is_some() && matches!(entry(p, *t, Some(tree)), Entry::File | Entry::Outside)
+        })
         .inspect(|(p, t)| links.extend(t.filter(std::fs::FileType::is_symlink).map(|_| p.clone())))
         .map(|(p, _)| p)
         .collect();

@@ -9,14 +9,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use analysis::calls::Generated;
+use analysis::dialects::terragrunt::{STACK_FILE as STACK, UNIT_FILE as UNIT};
 use analysis::module::terragrunt_generate::{generated_into, unit, Unit};
 use analysis::module::terragrunt_values::{nested_stacks, resolve, stack_units, stack_values_into, StackUnit};
 use analysis::workspace::Files;
 use analysis::Document;
 
-/// Bounds of the walk (a home directory opened as the workspace).
-const MAX_DIRS: usize = 20_000;
-const MAX_DEPTH: usize = 32;
+use crate::walk::{Entry, Walk};
 
 /// The units found under some roots, from one walk.
 #[derive(Default)]
@@ -102,38 +101,17 @@ fn walked(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
     out
 }
 
-const UNIT: &str = "terragrunt.hcl";
-const STACK: &str = "terragrunt.stack.hcl";
-
 /// Every `terragrunt.hcl` and `terragrunt.stack.hcl` under `roots` (hidden directories, such as
 /// `.terragrunt-cache`, and `node_modules` left out), inside `tree`.
 fn walk(roots: &[PathBuf], tree: &crate::confine::Tree) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut seen = 0;
-    let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|r| (r.clone(), 0)).collect();
-    while let Some((dir, depth)) = stack.pop() {
-        seen += 1;
-        if seen > MAX_DIRS {
-            break;
-        }
-        if !tree.allows(&dir) {
-            continue;
-        }
-        // (The empty path is the current directory, its entries spelled
-        // without `./`, as the modules' directories are.)
-        let listed = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
-        let Ok(entries) = std::fs::read_dir(listed) else { continue };
-        for e in entries.filter_map(Result::ok) {
-            let Ok(kind) = e.file_type() else { continue };
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if kind.is_dir() && !name.starts_with('.') && name != "node_modules" && depth < MAX_DEPTH {
-                stack.push((dir.join(e.file_name()), depth + 1));
-            } else if kind.is_file() && (name == UNIT || name == STACK) {
-                out.push(dir.join(e.file_name()));
-            }
-        }
-    }
+    let skip = |p: &Path, kind: Entry| kind == Entry::Dir && crate::walk::hidden(p);
+    Walk::scan(Some(tree), &skip).run(roots, &mut |_, entries| {
+        let units = entries
+            .iter()
+            .filter(|(p, kind)| *kind == Entry::File && p.file_name().is_some_and(|n| n == UNIT || n == STACK));
+        out.extend(units.map(|(p, _)| p.clone()));
+    });
     out.sort();
     out
 }

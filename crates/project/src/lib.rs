@@ -30,4 +30,5 @@ pub mod scratch;
 pub mod service;
 pub mod settings;
 pub mod threads;
+pub mod walk;
 pub mod watch;

@@ -14,11 +14,13 @@ pub struct Terragrunt;
 /// A unit's configuration file's name.
 pub const UNIT_FILE: &str = "terragrunt.hcl";
 
+/// A Terragrunt 1.x stack file's name.
+pub const STACK_FILE: &str = "terragrunt.stack.hcl";
+
 const UNIT: FileRule = FileRule::whole(UNIT_FILE);
 
 /// A stack file, and the one `autoinclude` writes.
-const STACK: [FileRule; 2] =
-    [FileRule::whole("terragrunt.stack.hcl"), FileRule::whole("terragrunt.autoinclude.stack.hcl")];
+const STACK: [FileRule; 2] = [FileRule::whole(STACK_FILE), FileRule::whole("terragrunt.autoinclude.stack.hcl")];
 
 const FILES: [FileRule; 3] = [UNIT, STACK[0], STACK[1]];
 
