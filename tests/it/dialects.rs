@@ -8,8 +8,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use analysis::dialects::{self, Name, ALL};
-use analysis::{Family, FileKind};
-use syntax::Dialect;
+use analysis::FileKind;
 
 use crate::architecture::root;
 
@@ -42,49 +41,23 @@ fn no_two_rules_read_the_same_name() {
 }
 
 /// What a file is, as the name tests of `FileKind::for_path`, `family_of`
-/// and `Dialect::for_path` said before the rules replaced them.
+/// and `Dialect::for_path` said before the rules replaced them
+/// (tests/dialects/files.tsv).
 #[test]
 fn the_rules_say_what_a_file_is() {
-    use Dialect as D;
-    use Family as F;
-    use FileKind as K;
-    let cases: [(&str, Option<(K, F)>, D); 29] = [
-        ("main.tf", Some((K::Terraform, F::Terraform)), D::Terraform),
-        ("main.tf.json", Some((K::Terraform, F::Terraform)), D::Terraform),
-        ("main.tofu", Some((K::Terraform, F::Terraform)), D::OpenTofu),
-        ("main.tofu.json", Some((K::Terraform, F::Terraform)), D::OpenTofu),
-        ("a.tfvars", Some((K::Tfvars, F::Terraform)), D::Terraform),
-        ("a.auto.tfvars", Some((K::Tfvars, F::Terraform)), D::Terraform),
-        ("a.tfvars.json", None, D::Hcl),
-        ("q.tfquery.hcl", Some((K::Terraform, F::Terraform)), D::Terraform),
-        ("a.tftest.hcl", Some((K::TfTest, F::TfTest)), D::Terraform),
-        ("a.tofutest.hcl", Some((K::TfTest, F::TfTest)), D::OpenTofu),
-        ("a.tftest.json", None, D::Hcl),
-        ("m.tfmock.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
-        ("p.pkr.hcl", Some((K::Terraform, F::Terraform)), D::Terraform),
-        ("p.pkrvars.hcl", Some((K::Tfvars, F::Terraform)), D::Terraform),
-        ("x.pp", Some((K::Pcl, F::Pcl)), D::Pcl),
-        ("job.nomad", Some((K::Hcl, F::Nomad)), D::Hcl),
-        ("job.nomad.hcl", Some((K::Hcl, F::Nomad)), D::Hcl),
-        ("v.nv.hcl", Some((K::Hcl, F::Nomad)), D::Hcl),
-        ("p.policy.hcl", Some((K::Hcl, F::Policy)), D::Hcl),
-        ("lib.sym.hcl", Some((K::Hcl, F::Hcl)), D::OpenTofu),
-        ("c.tfcomponent.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
-        ("d.tfdeploy.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
-        ("terragrunt.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
-        ("terragrunt.stack.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
-        ("root.hcl", Some((K::Hcl, F::Hcl)), D::Hcl),
-        (".tf", Some((K::Terraform, F::Terraform)), D::Terraform),
-        ("main.tf.bak", None, D::Hcl),
-        ("README.md", None, D::Hcl),
-        ("Makefile", None, D::Hcl),
-    ];
-    for (name, is, dialect) in cases {
+    let table = std::fs::read_to_string(root().join("tests/dialects/files.tsv")).unwrap();
+    let mut rows = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [name, kind, family, dialect] = cols[..] else { panic!("four columns: {line:?}") };
         let path = Path::new("/m").join(name);
-        let got = FileKind::for_path(&path).map(|k| (k, analysis::family_of(&path).unwrap()));
-        assert_eq!(got, is, "{name}");
-        assert_eq!(dialects::dialect_of(&path), dialect, "{name}");
+        let shown = |x: Option<String>| x.unwrap_or_else(|| "-".to_string());
+        assert_eq!(shown(FileKind::for_path(&path).map(|k| format!("{k:?}"))), kind, "{name}");
+        assert_eq!(shown(analysis::family_of(&path).map(|f| format!("{f:?}"))), family, "{name}");
+        assert_eq!(format!("{:?}", dialects::dialect_of(&path)), dialect, "{name}");
+        rows += 1;
     }
+    assert!(rows > 20, "{rows} rows");
     assert!(analysis::is_nomad(Path::new("j.nomad.hcl")) && !analysis::is_nomad(Path::new("v.nv.hcl")));
     assert!(analysis::is_terragrunt_unit(Path::new("u/terragrunt.hcl")));
     assert!(!analysis::is_terragrunt_unit(Path::new("u/terragrunt.stack.hcl")));

@@ -53,7 +53,7 @@ impl Scan {
     }
 
     /// Notes the calls of the module in `dir`, whose entries are `entries`.
-    fn note(&mut self, dir: &Path, entries: &[(PathBuf, Entry)]) {
+    fn note(&mut self, dir: &Path, entries: &[crate::walk::Listed]) {
         let mut texts = Vec::new();
         for (path, _) in entries.iter().filter(|(_, kind)| *kind == Entry::File) {
             match FileKind::for_path(path) {

@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 
 use crate::confine::Tree;
 
+/// A directory entry: its path and what it is.
+pub type Listed = (PathBuf, Entry);
+
 /// What a directory entry is, under the one rule for links.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Entry {
@@ -47,9 +50,9 @@ pub fn entry(path: &Path, listed: Option<std::fs::FileType>, tree: Option<&Tree>
 
 /// The entries of `dir`, sorted by name (the empty path is the current
 /// directory, its entries spelled without `./`).
-pub fn list(dir: &Path, tree: Option<&Tree>) -> std::io::Result<Vec<(PathBuf, Entry)>> {
+pub fn list(dir: &Path, tree: Option<&Tree>) -> std::io::Result<Vec<Listed>> {
     let here = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let mut out: Vec<(PathBuf, Entry)> = std::fs::read_dir(here)?
+    let mut out: Vec<Listed> = std::fs::read_dir(here)?
         .filter_map(Result::ok)
         .map(|e| {
             let path = dir.join(e.file_name());
@@ -109,7 +112,7 @@ impl Walk<'_> {
     /// after whole subtrees, not after the top level), handing `visit`
     /// each directory and its entries (those not skipped; when the walk is
     /// cut, those met so far).
-    pub fn run(&self, roots: &[PathBuf], visit: &mut dyn FnMut(&Path, &[(PathBuf, Entry)])) -> Walked {
+    pub fn run(&self, roots: &[PathBuf], visit: &mut dyn FnMut(&Path, &[Listed])) -> Walked {
         let mut walked = Walked::default();
         let mut count = Count::default();
         for root in roots {
@@ -169,8 +172,8 @@ impl Walk<'_> {
 struct Open {
     dir: PathBuf,
     depth: usize,
-    listed: std::vec::IntoIter<(PathBuf, Entry)>,
-    kept: Vec<(PathBuf, Entry)>,
+    listed: std::vec::IntoIter<Listed>,
+    kept: Vec<Listed>,
 }
 
 /// What a walk has looked at, against its bounds.

@@ -4,7 +4,7 @@
 
 use super::calls::{describe_input_at, Words};
 use super::{item_source, label_text, shift, CallDecl, Repeat, Shared, VarRef, View};
-use crate::calls::{component_call as call_name, Callee, Interface};
+use crate::calls::{Callee, Interface};
 use crate::document::Document;
 use crate::infer::{Infer, Space};
 use hcl_edit::expr::Expression;
@@ -41,6 +41,7 @@ pub(crate) fn block(inf: &mut Infer, b: &Block) {
 /// The call name of `component "NAME"`: `#` keeps it out of what a
 /// reference can name (as a test's run calls are kept), since the stack's
 /// `component.NAME` is not Terraform's `module.NAME`.
+use crate::calls::component_call as call_name;
 
 /// The call a stack's `component "NAME" { source = "…" }` declares: the
 /// module at `source`, resolved as a module call's (analysis.md §6).

@@ -6,7 +6,7 @@
 //! at plan and rejects what does not convert.
 
 use super::{label_text, CallDecl, Repeat};
-use crate::calls::{Callee, Context, TERRAGRUNT as CALL, TERRAGRUNT_DIR as OWN_DIR};
+use crate::calls::{Callee, Context};
 use crate::document::Document;
 use crate::infer::{Env, Infer};
 use hcl_edit::expr::Expression;
@@ -18,10 +18,12 @@ use types::value::Value;
 use types::Kind;
 
 /// The call of the unit's module (not a name any reference can reach).
+use crate::calls::TERRAGRUNT as CALL;
 
 /// The call of the unit's own directory: without `terraform { source }`
 /// Terragrunt runs Terraform in the unit's directory, on the `.tf` files
 /// beside `terragrunt.hcl` (terragrunt's `test/fixtures/inputs`).
+use crate::calls::TERRAGRUNT_DIR as OWN_DIR;
 
 /// What a unit's `inputs` declare: a call of its own directory, used when
 /// no `terraform { source }` is declared (see [`inputs`]).
