@@ -38,7 +38,7 @@ pub fn document_links(docs: &[Document], doc: usize) -> Vec<Link> {
     let Some(d) = docs.get(doc) else { return Vec::new() };
     // Packer's `.pkr.hcl` are Terraform-kind files whose `data` blocks
     // are Packer plugins', not providers'.
-    if d.file.kind != FileKind::Terraform || d.file.path.to_string_lossy().ends_with(".pkr.hcl") {
+    if d.file.kind != FileKind::Terraform || analysis::dialects::packer::TEMPLATE.matches(&d.file.path) {
         return Vec::new();
     }
     let sources = required_providers(docs);

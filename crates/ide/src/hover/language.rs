@@ -30,11 +30,11 @@ impl Files {
     pub(crate) fn of(path: &Path) -> Option<Files> {
         let name = path.file_name()?.to_str()?;
         let ends = |s: &[&str]| s.iter().any(|e| name.ends_with(e));
-        Some(if ends(&[".tftest.hcl", ".tofutest.hcl"]) {
+        Some(if analysis::FileKind::for_path(path) == Some(analysis::FileKind::TfTest) {
             Files::Test
-        } else if ends(&[".tfcomponent.hcl", ".tfstack.hcl"]) {
+        } else if analysis::is_stack_component(path) || ends(&[".tfstack.hcl"]) {
             Files::Stack
-        } else if ends(&[".tfdeploy.hcl"]) {
+        } else if analysis::dialects::stacks::is_deployment_file(path) {
             Files::Deploy
         } else if ends(&[".tf", ".tofu", ".tf.json", ".tofu.json"]) {
             Files::Module

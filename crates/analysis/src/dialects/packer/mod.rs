@@ -7,11 +7,13 @@ use syntax::Dialect;
 
 pub struct Packer;
 
+/// A Packer template.
+pub const TEMPLATE: FileRule = FileRule::suffix(".pkr.hcl", FileKind::Terraform, Family::Terraform, Dialect::Terraform);
+
 /// A Packer variable file.
 pub const VARS: FileRule = FileRule::suffix(".pkrvars.hcl", FileKind::Tfvars, Family::Terraform, Dialect::Terraform);
 
-const FILES: [FileRule; 2] =
-    [FileRule::suffix(".pkr.hcl", FileKind::Terraform, Family::Terraform, Dialect::Terraform), VARS];
+const FILES: [FileRule; 2] = [TEMPLATE, VARS];
 
 impl Handler for Packer {
     fn name(&self) -> &'static str {
