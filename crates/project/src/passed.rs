@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use analysis::callers::call_arguments;
+use analysis::callers::{call_arguments, output_reads as output_reads_of, OutputReads};
 use analysis::{Call, FileKind, SourceFile};
 
 use crate::graph::{Graph, Key, Sources};
@@ -28,26 +28,8 @@ pub fn passed<'a>(
         out.entry(key).and_modify(|s| s.retain(|a| args.contains(a))).or_insert(args);
     };
     for (dir, files, hints) in callers {
-        // A call's blocks merged by name, override files last (their
-        // `source` replaces the base's, their arguments add to it).
-        let mut calls: Vec<(Call, BTreeSet<String>)> = Vec::new();
-        let overriding = |f: &&SourceFile| analysis::module::is_override(&f.path);
-        let terraform = files.iter().filter(|f| f.kind == FileKind::Terraform);
-        for f in terraform.clone().filter(|f| !overriding(f)).chain(terraform.filter(overriding)) {
-            for (call, args) in call_arguments(f.text.as_str()) {
-                match calls.iter_mut().find(|(c, _)| c.name == call.name) {
-                    Some((c, a)) => {
-                        if call.source.is_some() {
-                            c.source = call.source;
-                        }
-                        a.extend(args);
-                    }
-                    None => calls.push((call, args.into_iter().collect())),
-                }
-            }
-        }
         let mut read: Vec<Key> = Vec::new();
-        for (call, args) in calls {
+        for (call, args) in merged_calls(files) {
             for key in graph.targets(sources, dir, std::slice::from_ref(&call)) {
                 read.push(key.clone());
                 meet(key, args.clone());
@@ -60,4 +42,82 @@ pub fn passed<'a>(
         }
     }
     out
+}
+
+/// The module calls of a caller's Terraform files with the arguments each
+/// sets: a call's blocks merged by name, override files last (their
+/// `source` replaces the base's, their arguments add to it).
+fn merged_calls(files: &[SourceFile]) -> Vec<(Call, BTreeSet<String>)> {
+    let mut calls: Vec<(Call, BTreeSet<String>)> = Vec::new();
+    let overriding = |f: &&SourceFile| analysis::module::is_override(&f.path);
+    let terraform = files.iter().filter(|f| f.kind == FileKind::Terraform);
+    for f in terraform.clone().filter(|f| !overriding(f)).chain(terraform.filter(overriding)) {
+        for (call, args) in call_arguments(f.text.as_str()) {
+            match calls.iter_mut().find(|(c, _)| c.name == call.name) {
+                Some((c, a)) => {
+                    if call.source.is_some() {
+                        c.source = call.source;
+                    }
+                    a.extend(args);
+                }
+                None => calls.push((call, args.into_iter().collect())),
+            }
+        }
+    }
+    calls
+}
+
+/// Per module called from `callers` (as [`passed`] takes them): the
+/// outputs its callers read, their union (issue 44.3; the `unused-output`
+/// hint, analysis.md §5.1); `None` where some caller reads the module
+/// whole, or is one whose reads are not followed here (a Terragrunt
+/// unit's `dependency`, a test's `run`, a component: read as reading every
+/// output), or sits in an `examples` or test directory (it shows the
+/// module to its users, whose reads are not known).
+pub fn output_reads<'a>(
+    graph: &Graph,
+    sources: &Sources,
+    callers: impl Iterator<Item = (&'a Path, &'a [SourceFile], &'a [Call])>,
+) -> HashMap<Key, OutputReads> {
+    let mut out: HashMap<Key, OutputReads> = HashMap::new();
+    let mut join = |key: Key, reads: OutputReads| {
+        let entry = out.entry(key).or_insert_with(|| Some(BTreeSet::new()));
+        match (entry.as_mut(), reads) {
+            (Some(all), Some(more)) => all.extend(more),
+            (Some(_), None) => *entry = None,
+            (None, _) => {}
+        }
+    };
+    for (dir, files, hints) in callers {
+        let mut reads = HashMap::new();
+        for f in files.iter().filter(|f| f.kind == FileKind::Terraform) {
+            output_reads_of(f.text.as_str(), &mut reads);
+        }
+        let mut read: Vec<Key> = Vec::new();
+        for (call, _) in merged_calls(files) {
+            let what = reads.get(&call.name).cloned().unwrap_or_else(|| Some(BTreeSet::new()));
+            for key in graph.targets(sources, dir, std::slice::from_ref(&call)) {
+                read.push(key.clone());
+                let what = if shows(dir, &key.0) { None } else { what.clone() };
+                join(key, what);
+            }
+        }
+        for key in graph.targets(sources, dir, hints) {
+            if !read.contains(&key) {
+                join(key, None);
+            }
+        }
+    }
+    out
+}
+
+/// Directories whose modules show a module to its users (their reads of
+/// its outputs are a sample, not its use).
+const SHOWCASES: &[&str] = &["examples", "example", "test", "tests", "fixtures", "samples"];
+
+/// Whether the caller in `dir` shows the module in `callee` to its users:
+/// it sits in a [`SHOWCASES`] directory below where their paths part.
+fn shows(dir: &Path, callee: &Path) -> bool {
+    let common = dir.components().zip(callee.components()).take_while(|(a, b)| a == b).count();
+    dir.components().skip(common).any(|c| SHOWCASES.contains(&c.as_os_str().to_string_lossy().as_ref()))
 }
