@@ -1238,19 +1238,19 @@ async fn a_default_only_warning_follows_what_the_callers_pass() {
     assert!(on_default(&found), "the caller omits objects: {found:?}");
 }
 
-/// Issue 44.3 in the editor: an output of a called module that no known
-/// caller reads is an `unused-output` hint, tagged unnecessary; the caller
+/// Issue 44.3 in the editor: an output of a module below its caller that
+/// no known caller reads is an `unused-output` hint, tagged unnecessary; the caller
 /// edited to read it clears the hint (as a caller's edit re-checks what it
 /// passes), and edited back brings it back.
 #[tokio::test]
 async fn an_unread_output_hint_follows_what_the_callers_read() {
     let module = "output \"id\" {\n  value = 1\n}\n";
-    let ignores = "module \"m\" {\n  source = \"../m\"\n}\n";
-    let reads = "module \"m\" {\n  source = \"../m\"\n}\n\noutput \"id\" {\n  value = module.m.id\n}\n";
+    let ignores = "module \"m\" {\n  source = \"./m\"\n}\n";
+    let reads = "module \"m\" {\n  source = \"./m\"\n}\n\noutput \"id\" {\n  value = module.m.id\n}\n";
     let unread = |d: &[Value]| d.iter().any(|d| d["code"] == "unused-output");
-    let files = [("m/main.tf", module), ("root/main.tf", ignores)];
+    let files = [("root/m/main.tf", module), ("root/main.tf", ignores)];
     let mut s = Session::start_in_folder_with(Enc::Utf16, json!({}), &files).await;
-    let m = s.open("m/main.tf", module).await;
+    let m = s.open("root/m/main.tf", module).await;
     let found = s.diagnostics(&m, 1).await;
     let hint = found.iter().find(|d| d["code"] == "unused-output").unwrap_or_else(|| panic!("{found:?}"));
     assert_eq!((hint["severity"].clone(), hint["tags"].clone()), (json!(4), json!([1])), "{found:?}");

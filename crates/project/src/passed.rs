@@ -72,8 +72,13 @@ fn merged_calls(files: &[SourceFile]) -> Vec<(Call, BTreeSet<String>)> {
 /// hint, analysis.md §5.1); `None` where some caller reads the module
 /// whole, or is one whose reads are not followed here (a Terragrunt
 /// unit's `dependency`, a test's `run`, a component: read as reading every
-/// output), or sits in an `examples` or test directory (it shows the
-/// module to its users, whose reads are not known).
+/// output), or calls it outside its own directory (`../modules/x`, an
+/// example's `../../`): a module a caller reaches by `..` is shared with
+/// callers that may not be known (a library published beside, a module
+/// of a repository's `modules/` its users call too), so only a module
+/// below its caller (`./modules/x`, the caller's own part) is judged. On
+/// the corpus's library repositories the shared modules' outputs are their
+/// users' API (issue 44.3's triage).
 pub fn output_reads<'a>(
     graph: &Graph,
     sources: &Sources,
@@ -98,7 +103,7 @@ pub fn output_reads<'a>(
             let what = reads.get(&call.name).cloned().unwrap_or_else(|| Some(BTreeSet::new()));
             for key in graph.targets(sources, dir, std::slice::from_ref(&call)) {
                 read.push(key.clone());
-                let what = if shows(dir, &key.0) { None } else { what.clone() };
+                let what = if key.0.starts_with(dir) { what.clone() } else { None };
                 join(key, what);
             }
         }
@@ -109,15 +114,4 @@ pub fn output_reads<'a>(
         }
     }
     out
-}
-
-/// Directories whose modules show a module to its users (their reads of
-/// its outputs are a sample, not its use).
-const SHOWCASES: &[&str] = &["examples", "example", "test", "tests", "fixtures", "samples"];
-
-/// Whether the caller in `dir` shows the module in `callee` to its users:
-/// it sits in a [`SHOWCASES`] directory below where their paths part.
-fn shows(dir: &Path, callee: &Path) -> bool {
-    let common = dir.components().zip(callee.components()).take_while(|(a, b)| a == b).count();
-    dir.components().skip(common).any(|c| SHOWCASES.contains(&c.as_os_str().to_string_lossy().as_ref()))
 }
