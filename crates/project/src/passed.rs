@@ -3,7 +3,9 @@
 //! (analysis.md §3.2, untyped variables; issue 43.3). `check` knows its
 //! callers before it analyses them (callees first): their texts are read,
 //! and their module calls' arguments are read from the text alone
-//! ([`analysis::callers::call_arguments`]).
+//! ([`analysis::callers::call_arguments`]). Beside it, which of the
+//! module's outputs they read ([`output_reads`], issue 44.3), for the
+//! `unused-output` hint.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
