@@ -56,6 +56,7 @@ fn rule_text(code: Code) -> &'static str {
             "A provider whose resources the module uses, in none of the provider schemas read: they are untyped."
         }
         Code::SensitiveOutput => "A root module output, not marked sensitive, whose value is sensitive.",
+        Code::UnusedOutput => "An output of a called module that none of its known callers reads.",
     }
 }
 

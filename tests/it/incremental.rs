@@ -565,6 +565,51 @@ fn a_template_read_again_after_it_changes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 44.5: `jsondecode(file(var.f))` is typed from the file `var.f`'s
+/// default names; editing the default (to a file's name from a name that is
+/// none, to a file of another shape, to one that is not there, back) is
+/// reported as a fresh analysis does. The first edit is patched (no file
+/// was read yet: the default's key comes with the edit).
+#[test]
+fn a_default_path_edited_is_followed_by_its_decoded_file() {
+    let scratch = crate::scratch::named("default-path");
+    let dir = scratch.to_path_buf();
+    std::fs::write(dir.join("a.json"), "{\"a\": 1, \"b\": [\"x\"]}").unwrap();
+    std::fs::write(dir.join("s.json"), "{\"a\": \"x\"}").unwrap();
+    let path = dir.join("main.tf");
+    let text = "variable \"f\" {\n  type    = string\n  default = \"a\"\n}\n\
+                locals {\n  k = var.f != \"\" ? jsondecode(file(var.f)) : {}\n}\noutput \"k\" {\n  value = local.k\n}\n";
+    let tree = std::sync::Arc::new(hcl_types::project::confine::Tree::new(std::slice::from_ref(&dir)));
+    let context = hcl_types::analysis::Context { reader: Some(tree.reader()), ..Default::default() };
+    let mut docs = vec![Document::parse(SourceFile::new(path.clone(), text).unwrap())];
+    let mut memo = Memo::default();
+    memo.set_context(context.clone());
+    let warned = |a: &ModuleAnalysis| summary(a).contains("keeps its default, the file `a.json`");
+    assert!(!warned(&memo.analysis(&docs)), "{}", summary(&memo.analysis(&docs)));
+    let mut now = text.to_string();
+    let edits = [
+        ("\"a\"", "\"a.json\"", true, true),
+        ("\"a.json\"", "\"s.json\"", false, false),
+        ("\"s.json\"", "\"none.json\"", false, false),
+        ("\"none.json\"", "\"a.json\"", true, false),
+    ];
+    for (from, to, warns, patched) in edits {
+        now = now.replacen(from, to, 1);
+        docs[0] = docs[0].edit(SourceFile::new(path.clone(), now.as_str()).unwrap());
+        let patches = memo.patches();
+        let incremental = memo.analysis(&docs);
+        let mut once = Memo::default();
+        once.set_context(context.clone());
+        let fresh = once.analysis(&[Document::parse(SourceFile::new(path.clone(), now.as_str()).unwrap())]);
+        assert_eq!(summary(&incremental), summary(&fresh), "{now}");
+        assert_eq!(warned(&incremental), warns, "{from} -> {to}: {}", summary(&incremental));
+        if patched {
+            assert_eq!(memo.patches(), patches + 1, "not patched: {from} -> {to}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Every keystroke in a variable — its name, its type, its default — is
 /// patched, not run again in full (issue 31: the keystroke target at 10 MB
 /// depends on it; a full run of the 10 MB file takes ~0.2 s). A character

@@ -1238,6 +1238,34 @@ async fn a_default_only_warning_follows_what_the_callers_pass() {
     assert!(on_default(&found), "the caller omits objects: {found:?}");
 }
 
+/// Issue 44.3 in the editor: an output of a module below its caller that
+/// no known caller reads is an `unused-output` hint, tagged unnecessary; the caller
+/// edited to read it clears the hint (as a caller's edit re-checks what it
+/// passes), and edited back brings it back.
+#[tokio::test]
+async fn an_unread_output_hint_follows_what_the_callers_read() {
+    let module = "output \"id\" {\n  value = 1\n}\n";
+    let ignores = "module \"m\" {\n  source = \"./m\"\n}\n";
+    let reads = "module \"m\" {\n  source = \"./m\"\n}\n\noutput \"id\" {\n  value = module.m.id\n}\n";
+    let unread = |d: &[Value]| d.iter().any(|d| d["code"] == "unused-output");
+    let files = [("root/m/main.tf", module), ("root/main.tf", ignores)];
+    let mut s = Session::start_in_folder_with(Enc::Utf16, json!({}), &files).await;
+    let m = s.open("root/m/main.tf", module).await;
+    let found = s.diagnostics(&m, 1).await;
+    let hint = found.iter().find(|d| d["code"] == "unused-output").unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!((hint["severity"].clone(), hint["tags"].clone()), (json!(4), json!([1])), "{found:?}");
+    assert_eq!(hint["range"]["start"], json!({"line": 0, "character": 7}), "{found:?}");
+
+    let root = s.open("root/main.tf", ignores).await;
+    let change = |version: i64, text: &str| json!({"textDocument": {"uri": root, "version": version}, "contentChanges": [{"text": text}]});
+    s.notify("textDocument/didChange", change(2, reads)).await;
+    let found = s.newest_until(&m, |d| !unread(d)).await;
+    assert!(!unread(&found), "the caller reads it now: {found:?}");
+    s.notify("textDocument/didChange", change(3, ignores)).await;
+    let found = s.newest_until(&m, unread).await;
+    assert!(unread(&found), "read no more: {found:?}");
+}
+
 /// Issue 45.3 in the editor: with a schema named in the settings (here our
 /// own, of `example/example` only), a module of `aws_s3_bucket`s gets one
 /// `no-schema` hint, on its `required_providers` entry `aws`.

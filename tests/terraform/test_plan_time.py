@@ -34,6 +34,7 @@ M = (
     'derived = optional(object({ from = optional(object({ x = string })) })) }))\n'
     '  default = { k = { a = [{ b = "x" }], derived = { from = { x = "y" } } }, j = {} }\n}\n'
 )
+F = 'variable "f" {\n  type    = string\n  default = "c.json"\n}\n'
 ON = 'variable "on" {\n  type    = bool\n  default = false\n}\n'
 
 
@@ -123,6 +124,14 @@ CASES = [
             "main.tf": ON + local('var.on ? jsondecode(file("${path.module}/c.json")) : { a = 2, b = ["y"] }'),
             "c.json": '{"a": 1, "b": ["x"]}',
         },
+    ),
+    (
+        "jsondecode(file(var.f)) of the default's JSON against {} (issue 44.5)",
+        {"main.tf": F + local('var.f != "" ? jsondecode(file(var.f)) : {}'), "c.json": '{"a": 1, "b": ["x"]}'},
+    ),
+    (
+        "jsondecode(file(var.f)) of a default's JSON that unifies with {}",
+        {"main.tf": F + local('var.f != "" ? jsondecode(file(var.f)) : {}'), "c.json": '{"a": "x", "b": "y"}'},
     ),
     (
         "templatefile of a template reading a name not passed",

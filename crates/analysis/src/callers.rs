@@ -123,6 +123,59 @@ pub fn call_arguments(text: &str) -> Vec<(Call, Vec<String>)> {
     out
 }
 
+/// What a caller reads of one module call's outputs: the names it reads
+/// (`module.NAME.OUT`, `module.NAME[0].OUT`, `module.NAME[*].OUT`), or
+/// `None` when it reads the module whole (`module.NAME` passed on, to a
+/// function, an output, a `for`, `depends_on`): then every output is read.
+pub type OutputReads = Option<std::collections::BTreeSet<String>>;
+
+/// Adds what `text` (a caller's Terraform file, native or JSON: a JSON
+/// file's expressions are its strings) reads of its module calls' outputs
+/// to `reads`, by call name, read from the text alone. Conservative: a
+/// `module.NAME` anywhere (a comment, a string) is a read, and one not
+/// followed by an output's name reads them all. A read missed would be a
+/// hint on an output that is read; one seen wrongly only keeps a hint away.
+pub fn output_reads(text: &str, reads: &mut std::collections::HashMap<String, OutputReads>) {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let bytes = text.as_bytes();
+    let word = |at: usize| bytes[at..].iter().take_while(|&&b| ident(b)).count();
+    for (at, _) in text.match_indices("module.") {
+        if at > 0 && (ident(bytes[at - 1])) {
+            continue;
+        }
+        let start = at + "module.".len();
+        let name_len = word(start);
+        if name_len == 0 {
+            continue;
+        }
+        let name = &text[start..start + name_len];
+        let mut i = start + name_len;
+        // Instance keys and splats: `[0]`, `["k"]`, `[*]`, `.*`.
+        loop {
+            match bytes.get(i) {
+                Some(b'[') => match text[i..].find(']') {
+                    Some(end) => i += end + 1,
+                    None => break,
+                },
+                Some(b'.') if bytes.get(i + 1) == Some(&b'*') => i += 2,
+                _ => break,
+            }
+        }
+        let out = match bytes.get(i) {
+            Some(b'.') if word(i + 1) > 0 => Some(&text[i + 1..i + 1 + word(i + 1)]),
+            _ => None,
+        };
+        let entry = reads.entry(name.to_string()).or_insert_with(|| Some(Default::default()));
+        match (entry.as_mut(), out) {
+            (Some(set), Some(out)) => {
+                set.insert(out.to_string());
+            }
+            (Some(_), None) => *entry = None,
+            (None, _) => {}
+        }
+    }
+}
+
 /// How much a line opens brackets (`{`, `[`, `(`) minus what it closes,
 /// outside quoted strings and comments.
 fn nesting(line: &str) -> i32 {
@@ -201,6 +254,29 @@ mod tests {
                 ("b".to_string(), None, args(&[])),
             ]
         );
+    }
+
+    /// Issue 44.3: the outputs a caller reads of each call, `None` when
+    /// it reads the module whole.
+    #[test]
+    fn output_reads_are_read_from_text() {
+        let text = "locals {\n  a = module.net.vpc_id\n  b = module.net[0].subnets\n  c = module.net[*].cidr\n\
+                    d = \"${module.app.url}\"\n  e = module.app[\"k\"].arn\n  f = values(module.all)\n\
+                    g = module.legacy.*.id\n  h = var.submodule.x\n}\noutput \"x\" { value = module.whole }\n\
+                    output \"y\" { value = module.whole.id }\n";
+        let mut reads = std::collections::HashMap::new();
+        output_reads(text, &mut reads);
+        let set = |names: &[&str]| Some(names.iter().map(|s| s.to_string()).collect());
+        let mut got: Vec<(String, OutputReads)> = reads.into_iter().collect();
+        got.sort();
+        let want: Vec<(String, OutputReads)> = vec![
+            ("all".into(), None),
+            ("app".into(), set(&["arn", "url"])),
+            ("legacy".into(), set(&["id"])),
+            ("net".into(), set(&["cidr", "subnets", "vpc_id"])),
+            ("whole".into(), None),
+        ];
+        assert_eq!(got, want);
     }
 
     #[test]

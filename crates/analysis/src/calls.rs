@@ -363,6 +363,12 @@ pub struct Context {
     /// untyped variable's default is reported only where the default is
     /// used (analysis.md §3.2, untyped variables).
     pub passed: Option<Arc<std::collections::BTreeSet<String>>>,
+    /// The outputs the module's known callers read (`module.NAME.OUT`),
+    /// when what each reads is known; `None`: every output counts as read
+    /// (a caller reads the module whole, or is a Terragrunt unit, a test,
+    /// a component). Judged only where `passed` is some (not a root):
+    /// the `unused-output` hint (analysis.md §5.1).
+    pub read_outputs: Option<Arc<std::collections::BTreeSet<String>>>,
     /// The files Terragrunt units generate into the module as they run it
     /// (`generate` blocks, docs/spec/terragrunt.md §6): analysed with the
     /// module's own, never shown as files (see [`Generated`]).

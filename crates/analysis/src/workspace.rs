@@ -206,6 +206,7 @@ impl Workspace {
             reader: self.reader.clone(),
             symbols: Default::default(),
             passed: None,
+            read_outputs: None,
             generated: Default::default(),
         }
     }

@@ -1,5 +1,5 @@
 //! The quick fix of an unused declaration (analysis.md §5.1): remove it —
-//! a variable or data block whole, a local or `required_providers` entry
+//! a variable, output or data block whole, a local or `required_providers` entry
 //! by its line(s), their block too when it would be left empty. A
 //! variable that a caller or a `.tfvars` file sets keeps its declaration:
 //! removing it would break them.
@@ -64,6 +64,7 @@ pub fn remove_unused(d: &Diagnostic, docs: &[Document], doc: usize, callers: &[C
     };
     match d.code {
         Code::UnusedVariable if !set_elsewhere(name, docs, callers) => whole(format!("`var.{name}`")),
+        Code::UnusedOutput => whole(format!("the output `{name}`")),
         Code::UnusedData => {
             let address = d.message.split('`').nth(1)?.to_string();
             whole(format!("`{address}`"))

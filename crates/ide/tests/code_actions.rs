@@ -564,3 +564,32 @@ fn an_output_of_a_sensitive_value_is_marked_sensitive() {
     "#]]
     .assert_eq(&applied(&f, action));
 }
+
+/// Issue 44.3: an output of a called module that no known caller reads
+/// (its callers read only `read`) is removed whole; the cursor is on it.
+#[test]
+fn an_output_no_caller_reads_is_removed() {
+    let f = Fixture::parse(
+        r#"
+output "read" { value = 1 }
+
+output "unread$0" {
+  value = 2
+}
+"#,
+    );
+    let mut a = f.analyse();
+    let set = |names: &[&str]| Some(std::sync::Arc::new(names.iter().map(|n| n.to_string()).collect()));
+    let context = analysis::Context { passed: set(&[]), read_outputs: set(&["read"]), ..a.memo.context().clone() };
+    a.memo.set_context(context);
+    let analysis = a.memo.analysis(&a.docs);
+    let at = |d: &&syntax::diagnostic::Diagnostic| d.range.contains(&a.offset) && d.code.as_str() == "unused-output";
+    let action = analysis.diagnostics[a.doc].iter().find(at).and_then(|d| ide::remove_unused(d, &a.docs, a.doc, &[]));
+    expect![[r#"
+        Remove the output `unread` (QuickFix)
+        //- main.tf
+        output "read" { value = 1 }
+
+    "#]]
+    .assert_eq(&applied(&f, action));
+}

@@ -45,7 +45,7 @@ pub(crate) fn tags(d: &syntax::diagnostic::Diagnostic) -> Option<Vec<DiagnosticT
     match d.code {
         Code::Deprecated => Some(vec![DiagnosticTag::DEPRECATED]),
         // Shown faded, as editors show unused code.
-        Code::UnusedVariable | Code::UnusedLocal | Code::UnusedData | Code::UnusedProvider => {
+        Code::UnusedVariable | Code::UnusedLocal | Code::UnusedData | Code::UnusedProvider | Code::UnusedOutput => {
             Some(vec![DiagnosticTag::UNNECESSARY])
         }
         _ => None,

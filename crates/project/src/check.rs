@@ -588,13 +588,18 @@ fn check_modules_with(
     // used only where some caller does not set it (analysis.md §3.2).
     {
         let guards: Vec<_> = loaded.iter().map(|m| m.locked()).collect();
-        let callers = guards.iter().zip(&hints).filter_map(|(g, h)| {
-            let m = g.as_ref()?;
-            let (dir, _) = m.dir.as_ref()?;
-            (!h.is_empty()).then_some((dir.as_path(), m.files.as_slice(), h.as_slice()))
-        });
-        for (key, passed) in crate::passed::passed(&run.service.graph, &run.sources(), callers) {
+        let callers = || {
+            guards.iter().zip(&hints).filter_map(|(g, h)| {
+                let m = g.as_ref()?;
+                let (dir, _) = m.dir.as_ref()?;
+                (!h.is_empty()).then_some((dir.as_path(), m.files.as_slice(), h.as_slice()))
+            })
+        };
+        for (key, passed) in crate::passed::passed(&run.service.graph, &run.sources(), callers()) {
             run.service.graph.set_passed(key, passed);
+        }
+        for (key, read) in crate::passed::output_reads(&run.service.graph, &run.sources(), callers()) {
+            run.service.graph.set_read_outputs(key, read);
         }
     }
     let levels = levels(&callees);

@@ -62,6 +62,9 @@ pub struct Graph {
     /// Per module with known callers: the variables every one of them
     /// sets ([`analysis::Context::passed`]; `check` knows its callers).
     passed: Mutex<HashMap<Key, Arc<std::collections::BTreeSet<String>>>>,
+    /// The outputs the known callers of a module read, where known
+    /// ([`analysis::Context::read_outputs`]).
+    read_outputs: Mutex<HashMap<Key, Arc<std::collections::BTreeSet<String>>>>,
     /// The Terragrunt units of the tree, for what they generate into the
     /// modules they run ([`crate::generate`]).
     units: Mutex<crate::generate::Units>,
@@ -283,7 +286,8 @@ impl Graph {
             };
             let reader = Some(settings.session.tree.reader());
             let passed = self.passed.locked().get(&key).cloned();
-            memo.set_resolved(analysis::Context { schemas, calls, reader, passed, ..Default::default() });
+            let read_outputs = self.read_outputs.locked().get(&key).cloned();
+            memo.set_resolved(analysis::Context { schemas, calls, reader, passed, read_outputs, ..Default::default() });
             if self.reads.locked().remove(&key).is_some() {
                 self.prune();
             }
@@ -309,7 +313,8 @@ impl Graph {
             ws.context(sources, &home, &calls)
         };
         let passed = self.passed.locked().get(&key).cloned();
-        memo.set_resolved(analysis::Context { schemas: schemas.0.clone(), passed, ..resolved.context });
+        let read_outputs = self.read_outputs.locked().get(&key).cloned();
+        memo.set_resolved(analysis::Context { schemas: schemas.0.clone(), passed, read_outputs, ..resolved.context });
         let context = memo.context().calls.clone();
         self.prepared.locked().insert(key.clone(), Prepared { calls, schemas, edits, events, context });
         self.reads.locked().insert(key, Arc::new(resolved.reads));
@@ -359,6 +364,7 @@ impl Graph {
                 // (What its callers set changed: the server learns it
                 // between analyses.)
                 && memo.context().passed == self.passed.locked().get(key).cloned()
+                && memo.context().read_outputs == self.read_outputs.locked().get(key).cloned()
         })
     }
 
@@ -381,6 +387,15 @@ impl Graph {
     /// used only for the others ([`analysis::Context::passed`]).
     pub fn set_passed(&self, key: Key, passed: std::collections::BTreeSet<String>) {
         self.passed.locked().insert(key, Arc::new(passed));
+    }
+
+    /// Says which outputs of the module `key` its known callers read
+    /// (`None`: every one, or not known), for the `unused-output` hint.
+    pub fn set_read_outputs(&self, key: Key, read: Option<std::collections::BTreeSet<String>>) {
+        match read {
+            Some(read) => self.read_outputs.locked().insert(key, Arc::new(read)),
+            None => self.read_outputs.locked().remove(&key),
+        };
     }
 
     /// Says that the module `key` has no known caller (again): it is a

@@ -33,7 +33,8 @@ pub type SharedMemo = Arc<Mutex<Memo>>;
 /// scan's address, each caller's texts' ids) and the set (`None`: no
 /// caller, a root).
 type Stamp = (usize, Vec<(Key, Vec<u64>)>);
-type Worked = (Stamp, Option<BTreeSet<String>>);
+/// What callers set, and which outputs they read (`None`: all).
+type Worked = (Stamp, (Option<BTreeSet<String>>, analysis::callers::OutputReads));
 
 #[derive(Default)]
 pub struct Service {
@@ -148,7 +149,7 @@ impl Service {
     }
 
     /// Before the module of `docs` is analysed: tells the graph which
-    /// variables its callers set, so that an untyped variable's default is
+    /// variables its callers set (and which of its outputs they read), so that an untyped variable's default is
     /// used only where some known caller omits it (analysis.md §3.2). The
     /// callers are the scan's and the modules whose analysis read the
     /// module's directory, their texts the sources'. Worked out again only
@@ -176,22 +177,24 @@ impl Service {
         if self.passed.locked().get(&key).is_some_and(|(was, _)| *was == stamp) {
             return false;
         }
-        let set = if files.iter().any(|(c, _)| c.1 != Family::Terraform) {
-            Some(BTreeSet::new())
+        let worked = if files.iter().any(|(c, _)| c.1 != Family::Terraform) {
+            (Some(BTreeSet::new()), None)
         } else {
             let hints: Vec<_> = files
                 .iter()
                 .map(|(_, fs)| prescan(fs.iter().map(|f| (f.kind, f.path.as_path(), f.text.as_str()))))
                 .collect();
-            let callers = files.iter().zip(&hints).map(|((c, fs), h)| (c.0.as_path(), fs.as_slice(), h.as_slice()));
-            crate::passed::passed(&self.graph, s, callers).remove(&key)
+            let callers = || files.iter().zip(&hints).map(|((c, fs), h)| (c.0.as_path(), fs.as_slice(), h.as_slice()));
+            let set = crate::passed::passed(&self.graph, s, callers()).remove(&key);
+            (set, crate::passed::output_reads(&self.graph, s, callers()).remove(&key).flatten())
         };
-        match &set {
+        match &worked.0 {
             Some(set) => self.graph.set_passed(key.clone(), set.clone()),
             None => self.graph.clear_passed(&key),
         }
-        let before = self.passed.locked().insert(key, (stamp, set.clone()));
-        before.is_none_or(|(_, was)| was != set)
+        self.graph.set_read_outputs(key.clone(), worked.1.clone());
+        let before = self.passed.locked().insert(key, (stamp, worked.clone()));
+        before.is_none_or(|(_, was)| was != worked)
     }
 }
 

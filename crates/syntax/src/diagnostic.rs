@@ -80,6 +80,7 @@ codes! {
     UnusedProvider = "unused-provider", Hint;
     NoSchema = "no-schema", Hint;
     SensitiveOutput = "sensitive-output", Error;
+    UnusedOutput = "unused-output", Hint;
 }
 
 impl Code {
@@ -96,10 +97,11 @@ impl Code {
 pub const OFF_BY_DEFAULT: [Code; 0] = [];
 
 /// The lints of unused declarations (analysis.md §5.1).
-pub const UNUSED_LINTS: [Code; 4] = [Code::UnusedVariable, Code::UnusedLocal, Code::UnusedData, Code::UnusedProvider];
+pub const UNUSED_LINTS: [Code; 5] =
+    [Code::UnusedVariable, Code::UnusedLocal, Code::UnusedData, Code::UnusedProvider, Code::UnusedOutput];
 
 /// Whether the settings `severity` (a severity per code, `None`: off)
-/// show one of [`UNUSED_LINTS`] (on unless all four are turned off): only
+/// show one of [`UNUSED_LINTS`] (on unless all five are turned off): only
 /// then are they computed (`analysis::Memo::set_lints`).
 pub fn unused_lints_on(severity: &std::collections::BTreeMap<Code, Option<Severity>>) -> bool {
     UNUSED_LINTS.iter().any(|c| severity.get(c).map_or(c.on_by_default(), Option::is_some))

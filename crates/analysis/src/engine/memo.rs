@@ -175,6 +175,10 @@ impl Memo {
     /// (The last analysis stays: the next edit's patch takes a change of
     /// the callees of the calls it edited, and gives up on any other.)
     pub fn set_context(&mut self, mut context: Context) {
+        if context.read_outputs != self.context.read_outputs {
+            // (Only the module-level passes read it.)
+            self.last = None;
+        }
         if context.passed != self.context.passed {
             // Which defaults are used is read by every item's checks.
             self.checks.clear();

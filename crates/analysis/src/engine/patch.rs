@@ -729,6 +729,7 @@ fn variable_changes(
         let ty = b.default.clone().unwrap_or_else(Type::any);
         changes.push(Change { space: Space::Var, old: key.clone(), new: key, ty, at: at.clone() });
     }
+    default_path_changes((a, b), won, &at, changes, gone)?;
     // (tfvars values are checked against the variables' types and
     // places: a new place of the type is a change too.)
     // (A const variable is another kind of name, and its value may build
@@ -743,6 +744,34 @@ fn variable_changes(
         return Err(GiveUp::NotTheWinner);
     }
     changes.push(Change { space: Space::Var, old: a.name.clone(), new: b.name.clone(), ty: b.value.clone(), at });
+    Ok(())
+}
+
+/// A variable's default path ([`default_path_key`]) changed, came or went:
+/// a change of its key, as of its default's type.
+fn default_path_changes(
+    (a, b): (&VarDecl, &VarDecl),
+    won: bool,
+    at: &Range<usize>,
+    changes: &mut Vec<Change>,
+    gone: &mut Vec<String>,
+) -> Result<(), GiveUp> {
+    let (was, now) = (path_default(a), path_default(b));
+    if (was.is_none() && now.is_none()) || (a.name == b.name && was == now) {
+        return Ok(());
+    }
+    if a.name != b.name {
+        return Err(GiveUp::DefaultRenamed);
+    }
+    if !won {
+        return Err(GiveUp::NotTheWinner);
+    }
+    let key = default_path_key(&b.name);
+    if now.is_none() {
+        gone.push(key.clone());
+    }
+    let ty = now.unwrap_or_else(Type::any);
+    changes.push(Change { space: Space::Var, old: key.clone(), new: key, ty, at: at.clone() });
     Ok(())
 }
 

@@ -14,6 +14,10 @@
 //!   whose elements must unify.
 //! - `var.NAME` of `type = any` where it keeps its default: the default's
 //!   type.
+//! - `jsondecode(file(var.NAME))` where `var.NAME` keeps its constant
+//!   default (`default = "cfg.json"`) in a root module: the default's
+//!   file, decoded (issue 44.5: `var.f != "" ? jsondecode(file(var.f)) : {}`
+//!   fails at `plan` where the default is used, Terraform 1.11 checked).
 
 use super::*;
 
@@ -59,6 +63,36 @@ impl<'e, 's> Infer<'e, 's> {
         serde_json::from_str::<serde_json::Value>(&text).ok().as_ref().map(implied)
     }
 
+    /// `jsondecode(file(var.NAME))` where `var.NAME` keeps a default that
+    /// names a JSON file the module ships ([`Env::var_default_path`]): the
+    /// variable's name, its default and the decoded value's implied type.
+    pub(super) fn decoded_default(&self, e: &Expression) -> Option<(String, String, Type)> {
+        let Expression::FuncCall(call) = unparen(e) else { return None };
+        let Some(Expression::FuncCall(inner)) = call.args.iter().next().filter(|_| call.args.len() == 1) else {
+            return None;
+        };
+        if !guards::is_call(call, "jsondecode") || !guards::is_call(inner, "file") || inner.args.len() != 1 {
+            return None;
+        }
+        let name = self.var_name(inner.args.iter().next()?)?;
+        let default = self.env.var_default_path(&name)?;
+        let text = self.env.read_file(&self.module_path(&default)?)?;
+        let ty = serde_json::from_str::<serde_json::Value>(&text).ok().as_ref().map(implied)?;
+        Some((name, default, ty))
+    }
+
+    /// `NAME` of `var.NAME` (no `var` of a `for` or function in scope).
+    fn var_name(&self, e: &Expression) -> Option<String> {
+        let Expression::Traversal(t) = unparen(e) else { return None };
+        let Expression::Variable(root) = &t.expr else { return None };
+        let [op] = t.operators.as_slice() else { return None };
+        let TraversalOperator::GetAttr(name) = op.value() else { return None };
+        if root.value().as_str() != "var" || self.scope.iter().any(|(n, _)| n == "var") {
+            return None;
+        }
+        Some(name.value().to_string())
+    }
+
     /// Records a `{ for … }` whose elements' types differ (see the module
     /// comment), by its range.
     pub(super) fn record_for_elements(&mut self, f: &ForExpr, coll: &Type, value: &Type) {
@@ -93,14 +127,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// `var.NAME` of type `any` that has a non-null default: its name and
     /// the default's type.
     pub(super) fn any_with_default(&self, e: &Expression) -> Option<(String, Type)> {
-        let Expression::Traversal(t) = unparen(e) else { return None };
-        let Expression::Variable(root) = &t.expr else { return None };
-        let [op] = t.operators.as_slice() else { return None };
-        let TraversalOperator::GetAttr(name) = op.value() else { return None };
-        if root.value().as_str() != "var" || self.scope.iter().any(|(n, _)| n == "var") {
-            return None;
-        }
-        let name = name.value().to_string();
+        let name = self.var_name(e)?;
         let d = self.env.var_default(&name)?;
         Some((name, d))
     }
@@ -117,6 +144,9 @@ impl<'e, 's> Infer<'e, 's> {
         let held = |inf: &Self, e: &Expression, t: &Type| -> (Type, Option<String>, bool) {
             if let Some((h, all)) = inf.held_result(e, t) {
                 return (h, Some("where the `for` yields elements of different types".into()), all);
+            }
+            if let Some((name, path, d)) = inf.decoded_default(e) {
+                return (d, Some(format!("where `var.{name}` keeps its default, the file `{path}`")), false);
             }
             if let Some((name, d)) = inf.any_with_default(e) {
                 return (d.clone(), Some(format!("where `var.{name}` keeps its default, a `{}`", d.brief())), false);

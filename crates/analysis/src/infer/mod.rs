@@ -76,6 +76,12 @@ pub trait Env {
     fn var_default(&self, _name: &str) -> Option<Type> {
         None
     }
+    /// The default of variable `name` when it is a constant string that
+    /// may be a file's path (`default = "cfg.json"`) and is used: no
+    /// known caller sets the variable (see [`Self::var_default`]).
+    fn var_default_path(&self, _name: &str) -> Option<String> {
+        None
+    }
     /// Whether variable `name` is declared with `default = null`.
     fn var_null_default(&self, _name: &str) -> bool {
         false

@@ -105,7 +105,13 @@ impl<'e, 's> Infer<'e, 's> {
                 rest
             }
         };
-        let rel = Path::new(&rel);
+        self.module_path(&rel)
+    }
+
+    /// A path as `file` and `templatefile` read it: relative to the
+    /// module's directory.
+    pub(super) fn module_path(&self, rel: &str) -> Option<PathBuf> {
+        let rel = Path::new(rel);
         if rel.is_absolute() {
             return Some(rel.to_path_buf());
         }

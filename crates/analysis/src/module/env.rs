@@ -147,6 +147,22 @@ pub(super) fn null_default_key(name: &str) -> String {
     format!("{DEFAULT_PREFIX}null {name}")
 }
 
+/// Where a variable's default that may be a file's path (a constant
+/// string with a `.`: `default = "cfg.json"`) is kept for
+/// [`Env::var_default_path`], under a name of its own as its default's
+/// type is ([`default_key`]): the string is the one attribute name of an
+/// object type (a type carries names, not values), so that the memo and
+/// the readers follow it as they follow the variable.
+pub(super) fn default_path_key(name: &str) -> String {
+    format!("{DEFAULT_PREFIX}path {name}")
+}
+
+/// What [`default_path_key`] keeps for a variable, if anything.
+pub(super) fn path_default(v: &VarDecl) -> Option<Type> {
+    let path = v.static_default.as_ref().filter(|s| s.contains('.'))?;
+    Some(Type::object([(path.clone(), Type::string())]))
+}
+
 /// Whether a variable's name is a [`default_key`].
 pub(super) fn is_default_key(name: &str) -> bool {
     name.starts_with(DEFAULT_PREFIX)
@@ -423,6 +439,18 @@ impl Env for View<'_> {
     }
     fn var_null_default(&self, name: &str) -> bool {
         self.lookup(Space::Var, &null_default_key(name)).is_some()
+    }
+    fn var_default_path(&self, name: &str) -> Option<String> {
+        // A called module's relative path is the root's working
+        // directory's, not known here: followed in a root module only.
+        if self.env.context.passed.is_some() {
+            return None;
+        }
+        let (t, _) = self.lookup(Space::Var, &default_path_key(name))?;
+        match t.kind() {
+            Kind::Object(attrs) => attrs.first().map(|(path, _)| path.clone()),
+            _ => None,
+        }
     }
     fn suggest(&self, space: Space, word: &str) -> Option<String> {
         let answer = self.env.suggest(space, word);

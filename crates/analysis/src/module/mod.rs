@@ -474,6 +474,10 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
             let key = default_key(&v.decl.name);
             env.insert(Space::Var, &key, d.clone(), v.doc, shift(&v.decl.name_range, v.start), "variable default");
         }
+        if let Some(t) = path_default(&v.decl) {
+            let key = default_path_key(&v.decl.name);
+            env.insert(Space::Var, &key, t, v.doc, shift(&v.decl.name_range, v.start), "variable default");
+        }
         if v.decl.null_default {
             let key = null_default_key(&v.decl.name);
             env.insert(Space::Var, &key, Type::none(), v.doc, shift(&v.decl.name_range, v.start), "variable default");

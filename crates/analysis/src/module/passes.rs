@@ -172,7 +172,10 @@ pub(super) fn run_with(
     }
     if lints {
         if unused_on {
-            for (all, more) in diagnostics.iter_mut().zip(unused::check(docs, |i| get(i).map(|f| &f.unused))) {
+            for (all, more) in diagnostics
+                .iter_mut()
+                .zip(unused::check(docs, unused::outputs_read(context), |i| get(i).map(|f| &f.unused)))
+            {
                 all.extend(more);
             }
         }

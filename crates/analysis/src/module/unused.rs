@@ -10,6 +10,11 @@
 //! call that does not pass `providers` inherits the default providers
 //! (Terraform's implicit inheritance), so then no provider is unused.
 //!
+//! An output of a module that known callers call (not a root: see
+//! sensitive.rs) that none of them reads (issue 44.3): the project layer
+//! gathers what callers read ([`Context::read_outputs`], from their text);
+//! no expression of the module itself can read its outputs.
+//!
 //! Not reported, as deliberate: a name that starts with `_` (a local kept
 //! for what evaluating it checks, as in Rust), and a data source whose
 //! reading is what it is for (`archive_file` writes its archive,
@@ -26,6 +31,8 @@ use rustc_hash::FxHashSet as HashSet;
 
 use super::decls::label_text;
 use super::{Document, FileKind, Item};
+use crate::calls::Context;
+use std::collections::BTreeSet;
 use syntax::diagnostic::{Code, Diagnostic};
 
 /// What a name is.
@@ -35,6 +42,7 @@ enum Kind {
     Local,
     Data,
     Provider,
+    Output,
 }
 
 /// What one item declares (with the range its diagnostic goes on,
@@ -167,6 +175,9 @@ pub(super) fn facts(body: &Body) -> Facts {
                     f.declared.push((Kind::Local, a.key.value().to_string(), span(a.key.span())));
                 }
             }
+            "output" if b.labels.len() == 1 => {
+                f.declared.push((Kind::Output, label(0), span(b.labels[0].span())));
+            }
             "data" if b.labels.len() == 2 => {
                 let name = format!("{}.{}", label(0), label(1));
                 reads.0.retain(|(k, n)| !(*k == Kind::Data && *n == name));
@@ -215,9 +226,20 @@ fn judged(doc: &Document) -> bool {
     configuration && !super::overrides::is_override(&doc.file.path)
 }
 
-/// Per document, each declaration that nothing reads. `facts` gives each
-/// item's (of the module's Terraform files).
-pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a Facts>) -> Vec<Vec<Diagnostic>> {
+/// The outputs the module's known callers read, when it has some and what
+/// each reads is known (else no output is judged).
+pub(super) fn outputs_read(context: &Context) -> Option<&BTreeSet<String>> {
+    context.passed.as_ref().and(context.read_outputs.as_deref())
+}
+
+/// Per document, each declaration that nothing reads (an output: that no
+/// known caller reads, of `outputs_read`). `facts` gives each item's (of
+/// the module's Terraform files).
+pub(super) fn check<'a>(
+    docs: &[Document],
+    outputs_read: Option<&BTreeSet<String>>,
+    facts: impl Fn(&Item) -> Option<&'a Facts>,
+) -> Vec<Vec<Diagnostic>> {
     let mut out = vec![Vec::new(); docs.len()];
     let terraform = || docs.iter().filter(|d| d.file.kind == FileKind::Terraform);
     // A read may hide in what was not read or does not parse.
@@ -236,7 +258,11 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
         for item in d.items.iter() {
             let Some(f) = facts(item) else { continue };
             for (kind, name, r) in &f.declared {
-                if read.contains(&key(*kind, name)) || (*kind == Kind::Provider && inherits) || deliberate(*kind, name)
+                let output_read = || outputs_read.is_none_or(|o| o.contains(&**name));
+                if read.contains(&key(*kind, name))
+                    || (*kind == Kind::Provider && inherits)
+                    || (*kind == Kind::Output && output_read())
+                    || deliberate(*kind, name)
                 {
                     continue;
                 }
@@ -248,6 +274,7 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
                         Code::UnusedProvider,
                         format!("the required provider `{name}` is used by no resource, data source, provider block or module call of the module"),
                     ),
+                    Kind::Output => (Code::UnusedOutput, format!("the output `{name}` is declared but no known caller of the module reads it")),
                 };
                 let at = item.range.start;
                 out[j].push(Diagnostic::new(code, r.start as usize + at..r.end as usize + at, message));

@@ -192,3 +192,31 @@ fn lints_off_are_not_computed_and_come_back_when_turned_on() {
     a.memo.set_lints(true);
     assert_eq!(unused(&mut a.memo), 2, "on again");
 }
+
+/// Issue 44.3: the outputs of a module known callers call that none of
+/// them reads are hints; a root module's (no known caller) never, nor
+/// any output where a caller reads the module whole (`read_outputs` none).
+#[test]
+fn outputs_no_known_caller_reads() {
+    let f = fixture::Fixture::parse(
+        "output \"a\" { value = 1 }\noutput \"b\" { value = 2 }\noutput \"_c\" { value = 3 }\n",
+    );
+    let mut a = f.analyse();
+    let unread = |m: &mut hcl_types_analysis::Memo, docs: &[hcl_types_analysis::Document]| -> Vec<String> {
+        let analysis = m.analysis(docs);
+        let hints = analysis.diagnostics[0].iter().filter(|d| d.code.as_str() == "unused-output");
+        hints.map(|d| docs[0].file.text[d.range.clone()].to_string()).collect()
+    };
+    assert!(unread(&mut a.memo, &a.docs).is_empty(), "a root");
+    let set = |names: &[&str]| Some(std::sync::Arc::new(names.iter().map(|n| n.to_string()).collect()));
+    let called = |read| hcl_types_analysis::Context { passed: set(&[]), read_outputs: read, ..Default::default() };
+    a.memo.set_context(called(set(&["a"])));
+    assert_eq!(unread(&mut a.memo, &a.docs), ["\"b\""], "callers read `a` only");
+    a.memo.set_context(called(set(&["a", "b"])));
+    assert!(unread(&mut a.memo, &a.docs).is_empty(), "callers read both");
+    a.memo.set_context(called(None));
+    assert!(unread(&mut a.memo, &a.docs).is_empty(), "a caller reads the module whole");
+    let root = hcl_types_analysis::Context { read_outputs: set(&[]), ..Default::default() };
+    a.memo.set_context(root);
+    assert!(unread(&mut a.memo, &a.docs).is_empty(), "no known caller: a root");
+}
