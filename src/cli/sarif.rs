@@ -56,6 +56,7 @@ fn rule_text(code: Code) -> &'static str {
             "A provider whose resources the module uses, in none of the provider schemas read: they are untyped."
         }
         Code::SensitiveOutput => "A root module output, not marked sensitive, whose value is sensitive.",
+        Code::SensitiveFlow => "A sensitive value in a local or a module argument whose variable is not sensitive.",
     }
 }
 

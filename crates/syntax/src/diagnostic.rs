@@ -80,6 +80,7 @@ codes! {
     UnusedProvider = "unused-provider", Hint;
     NoSchema = "no-schema", Hint;
     SensitiveOutput = "sensitive-output", Error;
+    SensitiveFlow = "sensitive-flow", Hint;
 }
 
 impl Code {

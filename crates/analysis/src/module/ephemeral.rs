@@ -54,6 +54,13 @@ pub(super) struct Reads {
     pub(super) sensitive_call: bool,
     pub(super) shielded: bool,
     nonsensitive: u32,
+    /// (For sensitive.rs: the resource and data source attributes read,
+    /// `(data?, type, attribute)`, instance keys and splats passed over;
+    /// no attribute: the whole object.)
+    pub(super) resources: HashSet<(bool, String, Option<String>)>,
+    /// The expression is one reference (`aws_db_instance.x`, `module.m`):
+    /// a whole object that reaches its place whole.
+    pub(super) bare: bool,
 }
 
 impl Reads {
@@ -65,6 +72,29 @@ impl Reads {
     pub(super) fn locals(&self) -> impl Iterator<Item = &str> {
         self.locals.iter().map(String::as_str)
     }
+    /// The called modules' outputs it reads (`None`: `module.NAME` whole).
+    pub(super) fn modules(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.modules.iter().map(|(m, o)| (m.as_str(), o.as_deref()))
+    }
+}
+
+/// The names a reference may start with that are no resource type.
+const NOT_RESOURCES: [&str; 10] =
+    ["var", "local", "module", "data", "each", "count", "path", "terraform", "self", "ephemeral"];
+
+/// The attribute a resource reference reads after the operators that
+/// name the resource (`[0]`, `["k"]`, `[*]`, `.*` passed over); none: the
+/// whole object.
+fn resource_attribute(ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Option<String> {
+    ops.iter()
+        .find_map(|o| match o.value() {
+            TraversalOperator::GetAttr(a) => Some(Some(a.value().to_string())),
+            TraversalOperator::Index(_)
+            | TraversalOperator::LegacyIndex(_)
+            | TraversalOperator::FullSplat(_)
+            | TraversalOperator::AttrSplat(_) => None,
+        })
+        .flatten()
 }
 
 fn attr(op: Option<&hcl_edit::Decorated<TraversalOperator>>) -> Option<&str> {
@@ -97,6 +127,14 @@ impl Visit for Reads {
                     self.modules.insert((n.to_owned(), output.flatten()));
                 }
                 ("ephemeral", Some(_)) | ("terraform", Some("applying")) => self.always = true,
+                ("data", Some(ty)) => {
+                    let attr = resource_attribute(t.operators.get(2..).unwrap_or_default());
+                    self.resources.insert((true, ty.to_owned(), attr));
+                }
+                (ty, Some(_)) if !NOT_RESOURCES.contains(&ty) => {
+                    let attr = resource_attribute(t.operators.get(1..).unwrap_or_default());
+                    self.resources.insert((false, ty.to_owned(), attr));
+                }
                 _ => {}
             }
         }
@@ -123,7 +161,7 @@ impl Visit for Reads {
 const SHIELDS: [&str; 4] = ["nonsensitive", "issensitive", "can", "try"];
 
 fn reads(e: &Expression) -> Reads {
-    let mut r = Reads::default();
+    let mut r = Reads { bare: matches!(e, Expression::Traversal(_)), ..Reads::default() };
     r.visit_expr(e);
     r
 }
@@ -159,6 +197,8 @@ pub(super) struct Facts {
     /// Variables declared `ephemeral = true`.
     vars: Vec<String>,
     pub(super) locals: Vec<(String, Reads)>,
+    /// Each of `locals`' name's range (sensitive.rs).
+    pub(super) local_keys: Vec<Range<usize>>,
     /// Variables declared `sensitive = true` (sensitive.rs).
     pub(super) sensitive_vars: Vec<String>,
     /// Outputs not declared `sensitive = true`: header (`output "x"`),
@@ -167,7 +207,7 @@ pub(super) struct Facts {
     /// Name, declared `ephemeral = true`, the value's range, what it reads.
     outputs: Vec<(String, bool, Range<usize>, Reads)>,
     /// Module calls: name, then each argument.
-    calls: Vec<(String, Vec<Arg<String>>)>,
+    pub(super) calls: Vec<(String, Vec<Arg<String>>)>,
     /// Resources and data sources: data?, type, then each argument (by
     /// its path through nested blocks).
     resources: Vec<(bool, String, Vec<PathArg>)>,
@@ -179,7 +219,7 @@ pub(super) struct Facts {
 }
 
 /// An argument: its name (or path), its value's range and what it reads.
-type Arg<P> = (P, Range<usize>, Reads);
+pub(super) type Arg<P> = (P, Range<usize>, Reads);
 type PathArg = Arg<Vec<String>>;
 
 /// The facts of one item's body.
@@ -200,6 +240,7 @@ pub(super) fn facts(body: &Body) -> Facts {
             "locals" => {
                 for a in b.body.attributes() {
                     f.locals.push((a.key.value().to_string(), reads(&a.value)));
+                    f.local_keys.push(a.key.span().unwrap_or_default());
                 }
             }
             "output" => {

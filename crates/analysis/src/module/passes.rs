@@ -166,7 +166,8 @@ pub(super) fn run_with(
         }
     }
     if secret {
-        for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, |i| get(i).map(|f| &f.ephemeral))) {
+        for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, context, |i| get(i).map(|f| &f.ephemeral)))
+        {
             all.extend(more);
         }
     }
