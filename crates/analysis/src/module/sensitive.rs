@@ -38,7 +38,6 @@ use super::ephemeral::{Facts, Reads};
 use super::passes::has;
 use super::{Document, FileKind, Item};
 use crate::calls::Context;
-use schema::BlockSchema;
 use syntax::diagnostic::{Code, Diagnostic};
 use syntax::Dialect;
 
@@ -64,7 +63,10 @@ struct Sources<'a> {
     vars: HashSet<&'a str>,
     context: &'a Context,
     /// By `(data?, type)`: the schema's sensitive attributes, and whether
-    /// any (nested ones too) is.
+    /// there is one. (Only its own: Terraform marks a nested block's
+    /// attribute where the block is present, `schema.ValueMarks` in
+    /// internal/configs/configschema/marks.go, which the whole object's
+    /// reference cannot tell; an attribute is marked even when null.)
     schemas: std::cell::RefCell<HashMap<(bool, String), Option<(Vec<String>, bool)>>>,
 }
 
@@ -73,8 +75,10 @@ impl Sources<'_> {
         let mut cache = self.schemas.borrow_mut();
         let found = cache.entry((data, ty.to_owned())).or_insert_with(|| {
             let found = self.context.schemas.as_deref()?.find(data, ty)?;
-            let top = found.block.attributes.iter().filter(|a| a.sensitive).map(|a| a.name.clone()).collect();
-            Some((top, secret(found.block)))
+            let top: Vec<String> =
+                found.block.attributes.iter().filter(|a| a.sensitive).map(|a| a.name.clone()).collect();
+            let any = !top.is_empty();
+            Some((top, any))
         });
         found.as_ref().map(f)
     }
@@ -113,12 +117,6 @@ impl Sources<'_> {
         }
         None
     }
-}
-
-/// Whether a block's schema marks some attribute sensitive, nested blocks
-/// followed.
-fn secret(b: &BlockSchema) -> bool {
-    b.attributes.iter().any(|a| a.sensitive) || b.blocks.iter().any(|n| secret(&n.block))
 }
 
 /// Per document, `sensitive-output` on each output of a root module whose
@@ -183,8 +181,8 @@ pub(super) fn check<'a>(
         for ((name, r), key) in f.locals.iter().zip(&f.local_keys) {
             let Some(why) = sources.direct(r, false).filter(|_| !r.sensitive_call) else { continue };
             let msg = format!(
-                "`local.{name}` is sensitive: its value reads {why}, and Terraform marks everything built from \
-                 it sensitive too; say so with `sensitive(…)` around the value (or drop the mark with \
+                "`local.{name}` holds a sensitive value: it reads {why}, and Terraform keeps the mark on \
+                 whatever is built from it; say so with `sensitive(…)` around the value (or drop the mark with \
                  `nonsensitive(…)`)"
             );
             out[di].push(Diagnostic::new(Code::SensitiveFlow, place(key), msg));
