@@ -15,7 +15,13 @@ node_output.go), against our `sensitive-output`.
   `validate` says nothing there (module outputs are unknown and unmarked
   in its walk): `terraform plan` does, and our errors must be its errors.
 
-Both fail on any disagreement, and when no case finds the error at all.
+- Provider schema attributes marked `sensitive` (`aws_db_instance.password`,
+  `aws_ssm_parameter.value` in hashicorp/aws 2.54): `plan` only, judged by
+  the `terraform` on PATH (1.11) with tf-replay serving the schema
+  (../shared/tools/tf-replay; skipped without it or without
+  $TF_REPLAY_PYTHON, a Python with its packages).
+
+Each fails on any disagreement, and when no case finds the error at all.
 """
 
 import json
@@ -191,6 +197,151 @@ def test_sensitive_module_outputs_agree_with_plan(validator, binary):
     SUMMARY.append(
         f"terraform oracle, sensitive module outputs: {CASES} cases, {found} Terraform plan errors, "
         f"{len(disagreements)} disagreements"
+    )
+    assert found, "no case reached the error: the generator no longer exercises it"
+    assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:10])
+
+
+AWS = "schemas/terraform/aws-2.54.0.json"
+REPLAY = "tools/tf-replay/replay_provider.py"
+PREAMBLE = """terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  region = "us-east-1"
+}
+resource "aws_db_instance" "x" {
+  count             = 2
+  instance_class    = "db.t2.micro"
+  engine            = "mysql"
+  allocated_storage = 10
+  password          = "hunter2hunter2"
+}
+data "aws_ssm_parameter" "p" {
+  name = "n"
+}
+"""
+
+
+def replay_terraform(tmp):
+    """The environment that runs the `terraform` on PATH (1.11) with
+    tf-replay serving hashicorp/aws 2.54's schema (../shared/tools/
+    tf-replay/README.md), or a reason to skip."""
+    import shutil
+    import subprocess
+
+    from conftest import SHARED
+
+    if not SHARED or not all(os.path.exists(os.path.join(SHARED, p)) for p in (AWS, REPLAY)):
+        return None, "no shared tf-replay or aws schema (../shared, or set HCL_TYPES_SHARED)"
+    python = os.environ.get("TF_REPLAY_PYTHON")
+    probe = python and subprocess.run(
+        [python, "-c", "import grpc, grpc_health, msgpack, cryptography, tfplugin_proto"], capture_output=True
+    )
+    if not probe or probe.returncode != 0 or not shutil.which("terraform"):
+        return None, "no replay Python (set TF_REPLAY_PYTHON, see tf-replay's README) or no terraform on PATH"
+    provider = os.path.join(tmp, "providers", "terraform-provider-aws")
+    os.makedirs(os.path.dirname(provider))
+    with open(provider, "w") as f:
+        f.write(
+            f"#!/bin/sh\nexec '{python}' '{os.path.join(SHARED, REPLAY)}' --schema '{os.path.join(SHARED, AWS)}'"
+            " --provider registry.terraform.io/hashicorp/aws\n"
+        )
+    os.chmod(provider, 0o755)
+    config = os.path.join(tmp, "terraformrc")
+    with open(config, "w") as f:
+        f.write(
+            "disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n"
+            f'    "registry.terraform.io/hashicorp/aws" = "{os.path.dirname(provider)}"\n  }}\n'
+            f'  filesystem_mirror {{ path = "{os.path.join(tmp, "empty")}" }}\n}}\n'
+        )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TF_")}
+    env.update(TF_CLI_CONFIG_FILE=config, HOME=tmp)
+    return env, ""
+
+
+def schema_case(r):
+    """Root outputs and locals reading the attributes aws 2.54's schema
+    marks sensitive (`aws_db_instance.password`, `aws_ssm_parameter.value`)
+    and plain ones, whole, by index, by splat, in templates and calls."""
+    refs = [
+        "aws_db_instance.x[0].password",
+        "aws_db_instance.x[*].password",
+        "aws_db_instance.x[1].address",
+        "aws_db_instance.x",
+        "data.aws_ssm_parameter.p.value",
+        "data.aws_ssm_parameter.p.arn",
+    ]
+    lines = [PREAMBLE, "locals {"]
+    names = list(refs)
+    for k in range(r.randint(0, 3)):
+        ref = r.choice([x for x in names if "[*]" not in x and x != "aws_db_instance.x"])
+        shape = r.choice(["{}", '"x-${{{}}}"', "upper({})"])
+        lines.append(f"  l{k} = {shape.format(ref)}")
+        names.append(f"local.l{k}")
+    lines.append("}")
+    for o in range(r.randint(1, 4)):
+        ref = r.choice(names)
+        shapes = ["{}"] if ref == "aws_db_instance.x" else ["{}", "[{}]", "jsonencode({})", "length({})"]
+        # (`nonsensitive(…)` of a splat drops only the tuple's mark, not its
+        # elements': `plan` reports it, we say nothing.)
+        if ("password" in ref or "value" in ref) and "[*]" not in ref:
+            shapes.append("nonsensitive({})")
+        lines.append(f'output "o{o}" {{\n  value = {r.choice(shapes).format(ref)}')
+        if r.random() < 0.2:
+            lines.append("  sensitive = true")
+        lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def test_schema_attributes_marked_sensitive_agree_with_plan(binary):
+    """Terraform 1.11's `plan` (tf-replay, no provider binary) reports
+    "Output refers to sensitive values" at root outputs reading schema
+    attributes marked sensitive (`validate` does not: its values are
+    unknown and unmarked); our errors, given the same schema, must be its
+    errors."""
+    import subprocess
+
+    import pytest
+
+    cases = int(os.environ.get("ORACLE_SENSITIVE_SCHEMA_CASES", "24"))
+    r = random.Random(SEED + 2)
+    disagreements, found = [], 0
+    with tempfile.TemporaryDirectory(prefix="oracle-sensitive-replay-") as tmp:
+        env, why = replay_terraform(tmp)
+        if env is None:
+            pytest.skip(f"skipped the schema-attribute oracle: {why}")
+        from conftest import SHARED
+
+        schema = os.path.join(SHARED, AWS)
+        for n in range(cases):
+            text = schema_case(r)
+            with tempfile.TemporaryDirectory(prefix="oracle-sensitive-schema-") as d:
+                write_tree(d, {"main.tf": text})
+                run = subprocess.run(
+                    ["terraform", "plan", "-json", "-refresh=false", "-input=false", "-lock=false"],
+                    cwd=d, env=env, capture_output=True, text=True, timeout=300, check=False,
+                )
+                diags = []
+                for line in run.stdout.splitlines():
+                    try:
+                        message = json.loads(line)
+                    except ValueError:
+                        continue
+                    if message.get("type") == "diagnostic":
+                        diags.append(message["diagnostic"])
+                theirs, their_other = theirs_of(diags)
+                ours, our_other = errors(our_diagnostics(binary, d, ["--provider-schema", schema]), d)
+            found += len(theirs)
+            if theirs != ours or their_other or our_other:
+                disagreements.append(
+                    f"case {n}: Terraform at {sorted(theirs)} {their_other}, we at {sorted(ours)} {our_other}\n{text}"
+                )
+    SUMMARY.append(
+        f"terraform oracle, sensitive schema attributes (1.11 + tf-replay): {cases} cases, {found} Terraform plan "
+        f"errors, {len(disagreements)} disagreements"
     )
     assert found, "no case reached the error: the generator no longer exercises it"
     assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n\n".join(disagreements[:10])

@@ -56,8 +56,11 @@ pub(super) struct Reads {
     nonsensitive: u32,
     /// (For sensitive.rs: the resource and data source attributes read,
     /// `(data?, type, attribute)`, instance keys and splats passed over;
-    /// no attribute: the whole object.)
+    /// no attribute: the whole object. A splat inside `length(…)` is left
+    /// out: the tuple's elements carry a mark, and `length` passes only
+    /// the tuple's own, cty's stdlib `LengthFunc`.)
     pub(super) resources: HashSet<(bool, String, Option<String>)>,
+    length: u32,
     /// The expression is one reference (`aws_db_instance.x`, `module.m`):
     /// a whole object that reaches its place whole.
     pub(super) bare: bool,
@@ -83,18 +86,17 @@ const NOT_RESOURCES: [&str; 10] =
     ["var", "local", "module", "data", "each", "count", "path", "terraform", "self", "ephemeral"];
 
 /// The attribute a resource reference reads after the operators that
-/// name the resource (`[0]`, `["k"]`, `[*]`, `.*` passed over); none: the
-/// whole object.
-fn resource_attribute(ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Option<String> {
-    ops.iter()
-        .find_map(|o| match o.value() {
-            TraversalOperator::GetAttr(a) => Some(Some(a.value().to_string())),
-            TraversalOperator::Index(_)
-            | TraversalOperator::LegacyIndex(_)
-            | TraversalOperator::FullSplat(_)
-            | TraversalOperator::AttrSplat(_) => None,
-        })
-        .flatten()
+/// name the resource (`[0]`, `["k"]`, `[*]`, `.*` passed over; none: the
+/// whole object), and whether a splat was passed (a tuple then holds the
+/// attribute's values).
+fn resource_attribute(ops: &[hcl_edit::Decorated<TraversalOperator>]) -> (Option<String>, bool) {
+    let splat = |o: &TraversalOperator| matches!(o, TraversalOperator::FullSplat(_) | TraversalOperator::AttrSplat(_));
+    let at = ops.iter().position(|o| matches!(o.value(), TraversalOperator::GetAttr(_)));
+    let attr = at.and_then(|i| match ops[i].value() {
+        TraversalOperator::GetAttr(a) => Some(a.value().to_string()),
+        _ => None,
+    });
+    (attr, ops[..at.unwrap_or(ops.len())].iter().any(|o| splat(o.value())))
 }
 
 fn attr(op: Option<&hcl_edit::Decorated<TraversalOperator>>) -> Option<&str> {
@@ -128,12 +130,16 @@ impl Visit for Reads {
                 }
                 ("ephemeral", Some(_)) | ("terraform", Some("applying")) => self.always = true,
                 ("data", Some(ty)) => {
-                    let attr = resource_attribute(t.operators.get(2..).unwrap_or_default());
-                    self.resources.insert((true, ty.to_owned(), attr));
+                    let (attr, splat) = resource_attribute(t.operators.get(2..).unwrap_or_default());
+                    if !splat || self.length == 0 {
+                        self.resources.insert((true, ty.to_owned(), attr));
+                    }
                 }
                 (ty, Some(_)) if !NOT_RESOURCES.contains(&ty) => {
-                    let attr = resource_attribute(t.operators.get(1..).unwrap_or_default());
-                    self.resources.insert((false, ty.to_owned(), attr));
+                    let (attr, splat) = resource_attribute(t.operators.get(1..).unwrap_or_default());
+                    if !splat || self.length == 0 {
+                        self.resources.insert((false, ty.to_owned(), attr));
+                    }
                 }
                 _ => {}
             }
@@ -147,11 +153,14 @@ impl Visit for Reads {
         let shields = SHIELDS.contains(&name);
         self.sensitive_call |= name == "sensitive" && self.nonsensitive == 0;
         self.shielded |= shields;
+        let length = u32::from(name == "length");
         self.dropped += usize::from(drops);
         self.nonsensitive += u32::from(shields);
+        self.length += length;
         visit::visit_func_call(self, call);
         self.dropped -= usize::from(drops);
         self.nonsensitive -= u32::from(shields);
+        self.length -= length;
     }
 }
 

@@ -30,7 +30,11 @@
 //! mark). A whole object (`aws_db_instance.x`, `module.m`) carries the
 //! mark on its sensitive attributes only, so it counts where it reaches an
 //! output or argument whole (the value is that one reference), never
-//! through a local (`local.db.address` is not sensitive).
+//! through a local (`local.db.address` is not sensitive). A splat of a
+//! sensitive attribute (`x[*].password`) counts as the attribute does,
+//! except inside `length(…)` (its elements carry the mark, the tuple does
+//! not). `nonsensitive(…)` of a splat or whole object drops only the outer
+//! mark, which Terraform's `plan` still reports: not said here.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 

@@ -82,8 +82,9 @@ fn check_with_schema(fixture: Expect) {
 /// schema) says "Output refers to sensitive values" on an output reading
 /// `aws_db_instance.x.password`, `…[0].password`, `…[*].password`,
 /// `data.aws_ssm_parameter.p.value`, the whole `aws_db_instance.x`, a local
-/// of the password, and nothing of `….address` or of `[for i in … :
-/// i.address]`; `validate` says nothing of any (checked 2026-12-08).
+/// of the password, and nothing of `….address`, of `[for i in … :
+/// i.address]` or of `length(…[*].password)`; `validate` says nothing of
+/// any (checked 2026-12-08).
 #[test]
 fn a_schema_attribute_marked_sensitive_reaching_a_root_output() {
     check_with_schema(expect![[r#"
@@ -102,6 +103,7 @@ fn a_schema_attribute_marked_sensitive_reaching_a_root_output() {
         output "whole" { value = demo_db.x }
        #^^^^^^^^^^^^^^ error[sensitive-output]
         output "address" { value = demo_db.x[0].address }
+        output "count" { value = length(demo_db.x[*].password) }
         output "for" { value = [for i in demo_db.x : i.address] }
         output "dropped" { value = nonsensitive(data.demo_secret.p.value) }
         locals {
