@@ -66,25 +66,24 @@ const MESSAGE: &str = "output refers to sensitive values: Terraform requires tha
 struct Sources<'a> {
     vars: HashSet<&'a str>,
     context: &'a Context,
-    /// By `(data?, type)`: the schema's sensitive attributes, and whether
-    /// there is one. (Only its own: Terraform marks a nested block's
-    /// attribute where the block is present, `schema.ValueMarks` in
-    /// internal/configs/configschema/marks.go, which the whole object's
-    /// reference cannot tell; an attribute is marked even when null.)
-    schemas: std::cell::RefCell<HashMap<(bool, String), Option<(Vec<String>, bool)>>>,
+    schemas: std::cell::RefCell<Secrets>,
 }
 
+/// By `(data?, type)`: the schema's sensitive attributes (none: no
+/// schema). Only its own: Terraform marks a nested block's attribute where
+/// the block is present (`schema.ValueMarks`, internal/configs/
+/// configschema/marks.go), which the whole object's reference cannot
+/// tell; an attribute is marked even when null.
+type Secrets = HashMap<(bool, String), Option<Vec<String>>>;
+
 impl Sources<'_> {
-    fn schema<T>(&self, data: bool, ty: &str, f: impl Fn(&(Vec<String>, bool)) -> T) -> Option<T> {
+    fn schema<T>(&self, data: bool, ty: &str, f: impl Fn(&[String]) -> T) -> Option<T> {
         let mut cache = self.schemas.borrow_mut();
         let found = cache.entry((data, ty.to_owned())).or_insert_with(|| {
             let found = self.context.schemas.as_deref()?.find(data, ty)?;
-            let top: Vec<String> =
-                found.block.attributes.iter().filter(|a| a.sensitive).map(|a| a.name.clone()).collect();
-            let any = !top.is_empty();
-            Some((top, any))
+            Some(found.block.attributes.iter().filter(|a| a.sensitive).map(|a| a.name.clone()).collect())
         });
-        found.as_ref().map(f)
+        found.as_deref().map(f)
     }
 
     /// What marks `r` by itself (not through locals), named: `var.x`,
@@ -100,8 +99,8 @@ impl Sources<'_> {
         for (data, ty, attr) in &r.resources {
             let prefix = if *data { "data." } else { "" };
             let marked = match attr {
-                Some(a) => self.schema(*data, ty, |(top, _)| top.contains(a)),
-                None => self.schema(*data, ty, |(_, any)| whole && r.bare && *any),
+                Some(a) => self.schema(*data, ty, |top| top.contains(a)),
+                None => self.schema(*data, ty, |top| whole && r.bare && !top.is_empty()),
             };
             if marked == Some(true) {
                 let what = attr.as_ref().map_or(String::new(), |a| format!(".{a}"));
