@@ -56,9 +56,8 @@ pub(super) fn applies(docs: &[Document], dialect: Dialect, context: &Context) ->
             || docs.iter().any(|d| d.file.kind == FileKind::Terraform && has(&d.file.text, "sensitive")))
 }
 
-const MESSAGE: &str = "output refers to sensitive values: Terraform requires that any root module output \
-                       containing sensitive data be explicitly marked as sensitive (add `sensitive = true`, or \
-                       drop the mark with `nonsensitive(…)`)";
+const MESSAGE: &str = "Terraform requires that any root module output containing sensitive data be explicitly \
+                       marked as sensitive (add `sensitive = true`, or drop the mark with `nonsensitive(…)`)";
 
 /// What marks values in the module: its sensitive variables, and (with
 /// its callees and schemas) which module outputs and resource attributes
@@ -87,14 +86,15 @@ impl Sources<'_> {
     }
 
     /// What marks `r` by itself (not through locals), named: `var.x`,
-    /// `sensitive(…)`, `aws_db_instance.x.password`, `module.m.out`; with
-    /// `whole`, a whole object with sensitive attributes too.
-    fn direct(&self, r: &Reads, whole: bool) -> Option<String> {
+    /// `aws_db_instance.x.password`, `module.m.out`; with `whole`, a whole
+    /// object with sensitive attributes too. And whether only `plan` sees
+    /// it (`validate` does not mark those values).
+    fn direct(&self, r: &Reads, whole: bool) -> Option<(String, bool)> {
         if r.shielded {
             return None;
         }
         if let Some(v) = r.vars().find(|v| self.vars.contains(v)) {
-            return Some(format!("`var.{v}`, declared `sensitive = true`"));
+            return Some((format!("`var.{v}`, declared `sensitive = true`"), false));
         }
         for (data, ty, attr) in &r.resources {
             let prefix = if *data { "data." } else { "" };
@@ -103,8 +103,11 @@ impl Sources<'_> {
                 None => self.schema(*data, ty, |top| whole && r.bare && !top.is_empty()),
             };
             if marked == Some(true) {
-                let what = attr.as_ref().map_or(String::new(), |a| format!(".{a}"));
-                return Some(format!("`{prefix}{ty}…{what}`, which its provider's schema marks sensitive"));
+                let why = match attr {
+                    Some(a) => format!("`{a}` of `{prefix}{ty}`, which its provider's schema marks sensitive"),
+                    None => format!("a whole `{prefix}{ty}`, with attributes its provider's schema marks sensitive"),
+                };
+                return Some((why, true));
             }
         }
         for (m, o) in r.modules() {
@@ -115,7 +118,7 @@ impl Sources<'_> {
             };
             if marked {
                 let what = o.map_or(String::new(), |o| format!(".{o}"));
-                return Some(format!("`module.{m}{what}`, an output declared `sensitive = true`"));
+                return Some((format!("`module.{m}{what}`, an output declared `sensitive = true`"), true));
             }
         }
         None
@@ -170,19 +173,28 @@ pub(super) fn check<'a>(
             }
         }
     }
-    let carries = |r: &Reads| {
-        !r.shielded && (r.sensitive_call || sources.direct(r, true).is_some() || r.locals().any(|l| marked.contains(l)))
+    // What marks a value (named), and whether only `plan` sees it.
+    let carries = |r: &Reads| -> Option<(String, bool)> {
+        if r.shielded {
+            return None;
+        }
+        let local = || r.locals().filter(|l| marked.contains(l)).min();
+        (r.sensitive_call.then(|| ("`sensitive(…)`".to_string(), false)))
+            .or_else(|| sources.direct(r, true))
+            .or_else(|| local().map(|l| (format!("`local.{l}`, which holds a sensitive value"), false)))
     };
     let root = context.passed.is_none();
     for (di, at, f) in all() {
         let place = |r: &std::ops::Range<usize>| at + r.start..at + r.end;
         for (header, r) in f.plain_outputs.iter().filter(|_| root) {
-            if carries(r) {
-                out[di].push(Diagnostic::new(Code::SensitiveOutput, place(header), MESSAGE));
+            if let Some((why, plan)) = carries(r) {
+                let when = if plan { " (`terraform plan` says so, not `validate`)" } else { "" };
+                let msg = format!("output refers to sensitive values: its value reads {why}{when}; {MESSAGE}");
+                out[di].push(Diagnostic::new(Code::SensitiveOutput, place(header), msg));
             }
         }
         for ((name, r), key) in f.locals.iter().zip(&f.local_keys) {
-            let Some(why) = sources.direct(r, false).filter(|_| !r.sensitive_call) else { continue };
+            let Some((why, _)) = sources.direct(r, false).filter(|_| !r.sensitive_call) else { continue };
             let msg = format!(
                 "`local.{name}` holds a sensitive value: it reads {why}, and Terraform keeps the mark on \
                  whatever is built from it; say so with `sensitive(…)` around the value (or drop the mark with \
@@ -193,7 +205,7 @@ pub(super) fn check<'a>(
         for (call, args) in &f.calls {
             let Some(i) = context.callee(call).and_then(|c| c.interface()) else { continue };
             for (key, r, reads) in args {
-                if i.inputs.iter().any(|v| v.name == *key && !v.sensitive) && carries(reads) {
+                if i.inputs.iter().any(|v| v.name == *key && !v.sensitive) && carries(reads).is_some() {
                     let msg = format!(
                         "a sensitive value for the variable `{key}` of module `{call}`, which is not declared \
                          `sensitive = true`: Terraform keeps the mark inside the module, but its code does not say \

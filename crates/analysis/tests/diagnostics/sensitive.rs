@@ -183,3 +183,22 @@ fn a_sensitive_value_reaching_a_local_or_a_module_argument() {
         variable "other" { type = string }
     "#]]);
 }
+
+/// The message names what marks the value, and says when only `plan`
+/// would report it (its values are unknown and unmarked in `validate`).
+#[test]
+fn the_message_names_the_source_and_when_terraform_says_so() {
+    let text = "variable \"pw\" {\n  sensitive = true\n}\nresource \"demo_db\" \"x\" {}\n\
+                output \"a\" { value = var.pw }\noutput \"b\" { value = demo_db.x.password }\n";
+    let a = fixture::Fixture::parse(text).analyse_with(Some(fixture::schemas(SECRETS)));
+    let messages: Vec<&str> = a.analysis.diagnostics[0]
+        .iter()
+        .filter(|d| d.code.as_str() == "sensitive-output")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].starts_with("output refers to sensitive values: its value reads `var.pw`, declared"));
+    assert!(!messages[0].contains("plan"), "{}", messages[0]);
+    assert!(messages[1].contains("reads `password` of `demo_db`, which its provider's schema marks sensitive"));
+    assert!(messages[1].contains("(`terraform plan` says so, not `validate`)"), "{}", messages[1]);
+}
