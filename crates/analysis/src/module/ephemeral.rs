@@ -59,7 +59,7 @@ pub(super) struct Reads {
     /// no attribute: the whole object. A splat inside `length(…)` is left
     /// out: the tuple's elements carry a mark, and `length` passes only
     /// the tuple's own, cty's stdlib `LengthFunc`.)
-    pub(super) resources: HashSet<(bool, String, Option<String>)>,
+    pub(super) resources: Vec<(bool, Box<str>, Option<Box<str>>)>,
     length: u32,
     /// The expression is one reference (`aws_db_instance.x`, `module.m`):
     /// a whole object that reaches its place whole.
@@ -89,11 +89,11 @@ const NOT_RESOURCES: [&str; 10] =
 /// name the resource (`[0]`, `["k"]`, `[*]`, `.*` passed over; none: the
 /// whole object), and whether a splat was passed (a tuple then holds the
 /// attribute's values).
-fn resource_attribute(ops: &[hcl_edit::Decorated<TraversalOperator>]) -> (Option<String>, bool) {
+fn resource_attribute(ops: &[hcl_edit::Decorated<TraversalOperator>]) -> (Option<Box<str>>, bool) {
     let splat = |o: &TraversalOperator| matches!(o, TraversalOperator::FullSplat(_) | TraversalOperator::AttrSplat(_));
     let at = ops.iter().position(|o| matches!(o.value(), TraversalOperator::GetAttr(_)));
     let attr = at.and_then(|i| match ops[i].value() {
-        TraversalOperator::GetAttr(a) => Some(a.value().to_string()),
+        TraversalOperator::GetAttr(a) => Some(a.value().as_str().into()),
         _ => None,
     });
     (attr, ops[..at.unwrap_or(ops.len())].iter().any(|o| splat(o.value())))
@@ -132,13 +132,13 @@ impl Visit for Reads {
                 ("data", Some(ty)) => {
                     let (attr, splat) = resource_attribute(t.operators.get(2..).unwrap_or_default());
                     if !splat || self.length == 0 {
-                        self.resources.insert((true, ty.to_owned(), attr));
+                        self.resources.push((true, ty.into(), attr));
                     }
                 }
                 (ty, Some(_)) if !NOT_RESOURCES.contains(&ty) => {
                     let (attr, splat) = resource_attribute(t.operators.get(1..).unwrap_or_default());
                     if !splat || self.length == 0 {
-                        self.resources.insert((false, ty.to_owned(), attr));
+                        self.resources.push((false, ty.into(), attr));
                     }
                 }
                 _ => {}

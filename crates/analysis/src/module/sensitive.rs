@@ -65,7 +65,7 @@ const MESSAGE: &str = "Terraform requires that any root module output containing
 struct Sources<'a> {
     vars: HashSet<&'a str>,
     context: &'a Context,
-    schemas: std::cell::RefCell<Secrets>,
+    schemas: std::cell::RefCell<Secrets<'a>>,
 }
 
 /// By `(data?, type)`: the schema's sensitive attributes (none: no
@@ -73,14 +73,14 @@ struct Sources<'a> {
 /// the block is present (`schema.ValueMarks`, internal/configs/
 /// configschema/marks.go), which the whole object's reference cannot
 /// tell; an attribute is marked even when null.
-type Secrets = HashMap<(bool, String), Option<Vec<String>>>;
+type Secrets<'a> = HashMap<(bool, &'a str), Option<Vec<&'a str>>>;
 
-impl Sources<'_> {
-    fn schema<T>(&self, data: bool, ty: &str, f: impl Fn(&[String]) -> T) -> Option<T> {
+impl<'a> Sources<'a> {
+    fn schema<T>(&self, data: bool, ty: &'a str, f: impl Fn(&[&str]) -> T) -> Option<T> {
         let mut cache = self.schemas.borrow_mut();
-        let found = cache.entry((data, ty.to_owned())).or_insert_with(|| {
+        let found = cache.entry((data, ty)).or_insert_with(|| {
             let found = self.context.schemas.as_deref()?.find(data, ty)?;
-            Some(found.block.attributes.iter().filter(|a| a.sensitive).map(|a| a.name.clone()).collect())
+            Some(found.block.attributes.iter().filter(|a| a.sensitive).map(|a| a.name.as_str()).collect())
         });
         found.as_deref().map(f)
     }
@@ -89,7 +89,7 @@ impl Sources<'_> {
     /// `aws_db_instance.x.password`, `module.m.out`; with `whole`, a whole
     /// object with sensitive attributes too. And whether only `plan` sees
     /// it (`validate` does not mark those values).
-    fn direct(&self, r: &Reads, whole: bool) -> Option<(String, bool)> {
+    fn direct(&self, r: &'a Reads, whole: bool) -> Option<(String, bool)> {
         if r.shielded {
             return None;
         }
@@ -99,7 +99,7 @@ impl Sources<'_> {
         for (data, ty, attr) in &r.resources {
             let prefix = if *data { "data." } else { "" };
             let marked = match attr {
-                Some(a) => self.schema(*data, ty, |top| top.contains(a)),
+                Some(a) => self.schema(*data, ty, |top| top.contains(&&**a)),
                 None => self.schema(*data, ty, |top| whole && r.bare && !top.is_empty()),
             };
             if marked == Some(true) {
@@ -147,7 +147,7 @@ pub(super) fn check<'a>(
             .flat_map(move |(di, d)| d.items.iter().filter_map(move |i| Some((di, i.range.start, facts(i)?))))
     };
     let mut sources = Sources { vars: HashSet::default(), context, schemas: Default::default() };
-    let mut locals: HashMap<&str, &Reads> = HashMap::default();
+    let mut locals: HashMap<&str, &'a Reads> = HashMap::default();
     for (_, _, f) in all() {
         sources.vars.extend(f.sensitive_vars.iter().map(String::as_str));
         for (n, r) in &f.locals {
@@ -155,7 +155,7 @@ pub(super) fn check<'a>(
         }
     }
     // Sensitive locals: those marked by themselves, then their readers.
-    let seeded = |r: &Reads| !r.shielded && (r.sensitive_call || sources.direct(r, false).is_some());
+    let seeded = |r: &'a Reads| !r.shielded && (r.sensitive_call || sources.direct(r, false).is_some());
     let mut marked: HashSet<&str> = locals.iter().filter(|(_, r)| seeded(r)).map(|(n, _)| *n).collect();
     if !marked.is_empty() {
         let mut readers: HashMap<&str, Vec<&str>> = HashMap::default();
@@ -174,7 +174,7 @@ pub(super) fn check<'a>(
         }
     }
     // What marks a value (named), and whether only `plan` sees it.
-    let carries = |r: &Reads| -> Option<(String, bool)> {
+    let carries = |r: &'a Reads| -> Option<(String, bool)> {
         if r.shielded {
             return None;
         }
