@@ -10,7 +10,8 @@ node_output.go), against our `sensitive-output`.
   error at each output whose value carries the mark; `hcl-types check`
   must report it at the same lines, and neither side any other error.
 - Called modules' outputs: a child module whose outputs are plain or
-  declared `sensitive = true`, and root outputs reading them (one output,
+  declared `sensitive = true`, their values constants or built of a
+  sensitive variable, and root outputs reading them (one output,
   the whole `module.m`, through locals, inside `nonsensitive`).
   `validate` says nothing there (module outputs are unknown and unmarked
   in its walk): `terraform plan` does, and our errors must be its errors.
@@ -132,10 +133,13 @@ def test_sensitive_outputs_agree_with_validate(validator, binary):
 
 def module_case(r):
     """A child module with plain and `sensitive = true` outputs (constant
-    values), and a root module reading them."""
-    child, outs = [], []
+    values, or built of a sensitive variable), and a root module reading
+    them."""
+    child = ['variable "sx" {\n  type      = string\n  default   = "s"\n  sensitive = true\n}']
+    outs = []
     for i in range(r.randint(1, 3)):
-        child.append(f'output "c{i}" {{\n  value = "c{i}"')
+        value = r.choice([f'"c{i}"', f'"c{i}"', '"x-${var.sx}"', "nonsensitive(var.sx)"])
+        child.append(f'output "c{i}" {{\n  value = {value}')
         if r.random() < 0.5:
             child.append("  sensitive = true")
         child.append("}")

@@ -182,8 +182,9 @@ pub struct OutputInfo {
     pub deprecated: Option<String>,
     /// `ephemeral = true`: its value carries the ephemeral mark to callers.
     pub ephemeral: bool,
-    /// `sensitive = true`: its value carries the sensitive mark to callers
-    /// (Terraform 1.15 `plan`; module/sensitive.rs).
+    /// Its value carries the sensitive mark to callers: declared
+    /// `sensitive = true` (Terraform 1.15 `plan`), or its value is
+    /// sensitive (1.11 too; module/sensitive.rs).
     pub sensitive: bool,
     /// The value, when a constant (an [`included_input`]'s: checked by
     /// value where it is merged in, as the including unit's own are).

@@ -227,6 +227,13 @@ pub(super) struct Facts {
     root: bool,
 }
 
+impl Facts {
+    /// Each output's name and what its value reads (sensitive.rs).
+    pub(super) fn named_outputs(&self) -> impl Iterator<Item = (&str, &Reads)> {
+        self.outputs.iter().map(|(n, _, _, r)| (n.as_str(), r))
+    }
+}
+
 /// An argument: its name (or path), its value's range and what it reads.
 pub(super) type Arg<P> = (P, Range<usize>, Reads);
 type PathArg = Arg<Vec<String>>;

@@ -340,6 +340,12 @@ impl Memo {
                 }
             }
         }
+        // Outputs whose values are sensitive, declared so or not (sensitive.rs).
+        let marked_outputs = if super::sensitive::applies(docs, super::module_dialect(docs), &self.context) {
+            super::sensitive::marked_outputs(docs, &self.context, |i| self.facts.get(&i.id).map(|f| &f.ephemeral))
+        } else {
+            Vec::new()
+        };
         let mut outputs = Vec::new();
         for s in analysis.symbols.iter().filter(|s| s.kind == SymbolKind::Output) {
             let doc = &docs[s.doc];
@@ -352,7 +358,8 @@ impl Memo {
                 name_range: s.name_range.clone(),
                 deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
                 ephemeral: item.is_some_and(|item| ephemeral(doc, item, "output", &s.name)),
-                sensitive: item.is_some_and(|item| marked(doc, item, "output", &s.name, "sensitive")),
+                sensitive: item.is_some_and(|item| marked(doc, item, "output", &s.name, "sensitive"))
+                    || marked_outputs.contains(&s.name),
                 constant: None,
                 typed: item.is_some_and(|item| typed(doc, item, &s.name)),
             });

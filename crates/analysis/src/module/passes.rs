@@ -25,7 +25,7 @@ use syntax::diagnostic::Diagnostic;
 /// What one item tells the passes.
 pub(super) struct ItemFacts {
     versions: versions::Facts,
-    ephemeral: ephemeral::Facts,
+    pub(super) ephemeral: ephemeral::Facts,
     duplicates: duplicates::Facts,
     provider_refs: provider_refs::Facts,
     unused: unused::Facts,

