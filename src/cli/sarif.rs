@@ -57,6 +57,7 @@ fn rule_text(code: Code) -> &'static str {
         }
         Code::SensitiveOutput => "A root module output, not marked sensitive, whose value is sensitive.",
         Code::UnusedOutput => "An output of a called module that none of its known callers reads.",
+        Code::SensitiveFlow => "A sensitive value in a local or a module argument whose variable is not sensitive.",
     }
 }
 

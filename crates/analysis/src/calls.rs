@@ -165,6 +165,9 @@ pub struct Input {
     /// `ephemeral = true`: it accepts ephemeral values (any other variable
     /// refuses them, internal/terraform/eval_variable.go).
     pub ephemeral: bool,
+    /// `sensitive = true` (a sensitive argument for one that is not is the
+    /// `sensitive-flow` lint, module/sensitive.rs).
+    pub sensitive: bool,
 }
 
 /// An output of a called module.
@@ -179,6 +182,10 @@ pub struct OutputInfo {
     pub deprecated: Option<String>,
     /// `ephemeral = true`: its value carries the ephemeral mark to callers.
     pub ephemeral: bool,
+    /// Its value carries the sensitive mark to callers: declared
+    /// `sensitive = true` (Terraform 1.15 `plan`), or its value is
+    /// sensitive (1.11 too; module/sensitive.rs).
+    pub sensitive: bool,
     /// The value, when a constant (an [`included_input`]'s: checked by
     /// value where it is merged in, as the including unit's own are).
     pub constant: Option<Constant>,

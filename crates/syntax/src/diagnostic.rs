@@ -81,6 +81,7 @@ codes! {
     NoSchema = "no-schema", Hint;
     SensitiveOutput = "sensitive-output", Error;
     UnusedOutput = "unused-output", Hint;
+    SensitiveFlow = "sensitive-flow", Hint;
 }
 
 impl Code {

@@ -54,6 +54,16 @@ pub(super) struct Reads {
     pub(super) sensitive_call: bool,
     pub(super) shielded: bool,
     nonsensitive: u32,
+    /// (For sensitive.rs: the resource and data source attributes read,
+    /// `(data?, type, attribute)`, instance keys and splats passed over;
+    /// no attribute: the whole object. A splat inside `length(…)` is left
+    /// out: the tuple's elements carry a mark, and `length` passes only
+    /// the tuple's own, cty's stdlib `LengthFunc`.)
+    pub(super) resources: Vec<(bool, Box<str>, Option<Box<str>>)>,
+    length: u32,
+    /// The expression is one reference (`aws_db_instance.x`, `module.m`):
+    /// a whole object that reaches its place whole.
+    pub(super) bare: bool,
 }
 
 impl Reads {
@@ -65,6 +75,28 @@ impl Reads {
     pub(super) fn locals(&self) -> impl Iterator<Item = &str> {
         self.locals.iter().map(String::as_str)
     }
+    /// The called modules' outputs it reads (`None`: `module.NAME` whole).
+    pub(super) fn modules(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.modules.iter().map(|(m, o)| (m.as_str(), o.as_deref()))
+    }
+}
+
+/// The names a reference may start with that are no resource type.
+const NOT_RESOURCES: [&str; 10] =
+    ["var", "local", "module", "data", "each", "count", "path", "terraform", "self", "ephemeral"];
+
+/// The attribute a resource reference reads after the operators that
+/// name the resource (`[0]`, `["k"]`, `[*]`, `.*` passed over; none: the
+/// whole object), and whether a splat was passed (a tuple then holds the
+/// attribute's values).
+fn resource_attribute(ops: &[hcl_edit::Decorated<TraversalOperator>]) -> (Option<Box<str>>, bool) {
+    let splat = |o: &TraversalOperator| matches!(o, TraversalOperator::FullSplat(_) | TraversalOperator::AttrSplat(_));
+    let at = ops.iter().position(|o| matches!(o.value(), TraversalOperator::GetAttr(_)));
+    let attr = at.and_then(|i| match ops[i].value() {
+        TraversalOperator::GetAttr(a) => Some(a.value().as_str().into()),
+        _ => None,
+    });
+    (attr, ops[..at.unwrap_or(ops.len())].iter().any(|o| splat(o.value())))
 }
 
 fn attr(op: Option<&hcl_edit::Decorated<TraversalOperator>>) -> Option<&str> {
@@ -97,6 +129,18 @@ impl Visit for Reads {
                     self.modules.insert((n.to_owned(), output.flatten()));
                 }
                 ("ephemeral", Some(_)) | ("terraform", Some("applying")) => self.always = true,
+                ("data", Some(ty)) => {
+                    let (attr, splat) = resource_attribute(t.operators.get(2..).unwrap_or_default());
+                    if !splat || self.length == 0 {
+                        self.resources.push((true, ty.into(), attr));
+                    }
+                }
+                (ty, Some(_)) if !NOT_RESOURCES.contains(&ty) => {
+                    let (attr, splat) = resource_attribute(t.operators.get(1..).unwrap_or_default());
+                    if !splat || self.length == 0 {
+                        self.resources.push((false, ty.into(), attr));
+                    }
+                }
                 _ => {}
             }
         }
@@ -109,11 +153,14 @@ impl Visit for Reads {
         let shields = SHIELDS.contains(&name);
         self.sensitive_call |= name == "sensitive" && self.nonsensitive == 0;
         self.shielded |= shields;
+        let length = u32::from(name == "length");
         self.dropped += usize::from(drops);
         self.nonsensitive += u32::from(shields);
+        self.length += length;
         visit::visit_func_call(self, call);
         self.dropped -= usize::from(drops);
         self.nonsensitive -= u32::from(shields);
+        self.length -= length;
     }
 }
 
@@ -123,7 +170,7 @@ impl Visit for Reads {
 const SHIELDS: [&str; 4] = ["nonsensitive", "issensitive", "can", "try"];
 
 fn reads(e: &Expression) -> Reads {
-    let mut r = Reads::default();
+    let mut r = Reads { bare: matches!(e, Expression::Traversal(_)), ..Reads::default() };
     r.visit_expr(e);
     r
 }
@@ -159,6 +206,8 @@ pub(super) struct Facts {
     /// Variables declared `ephemeral = true`.
     vars: Vec<String>,
     pub(super) locals: Vec<(String, Reads)>,
+    /// Each of `locals`' name's range (sensitive.rs).
+    pub(super) local_keys: Vec<Range<usize>>,
     /// Variables declared `sensitive = true` (sensitive.rs).
     pub(super) sensitive_vars: Vec<String>,
     /// Outputs not declared `sensitive = true`: header (`output "x"`),
@@ -167,7 +216,7 @@ pub(super) struct Facts {
     /// Name, declared `ephemeral = true`, the value's range, what it reads.
     outputs: Vec<(String, bool, Range<usize>, Reads)>,
     /// Module calls: name, then each argument.
-    calls: Vec<(String, Vec<Arg<String>>)>,
+    pub(super) calls: Vec<(String, Vec<Arg<String>>)>,
     /// Resources and data sources: data?, type, then each argument (by
     /// its path through nested blocks).
     resources: Vec<(bool, String, Vec<PathArg>)>,
@@ -178,8 +227,15 @@ pub(super) struct Facts {
     root: bool,
 }
 
+impl Facts {
+    /// Each output's name and what its value reads (sensitive.rs).
+    pub(super) fn named_outputs(&self) -> impl Iterator<Item = (&str, &Reads)> {
+        self.outputs.iter().map(|(n, _, _, r)| (n.as_str(), r))
+    }
+}
+
 /// An argument: its name (or path), its value's range and what it reads.
-type Arg<P> = (P, Range<usize>, Reads);
+pub(super) type Arg<P> = (P, Range<usize>, Reads);
 type PathArg = Arg<Vec<String>>;
 
 /// The facts of one item's body.
@@ -200,6 +256,7 @@ pub(super) fn facts(body: &Body) -> Facts {
             "locals" => {
                 for a in b.body.attributes() {
                     f.locals.push((a.key.value().to_string(), reads(&a.value)));
+                    f.local_keys.push(a.key.span().unwrap_or_default());
                 }
             }
             "output" => {

@@ -308,6 +308,7 @@ impl Memo {
                         type_range: v.type_range.as_ref().map(|r| shift(r, at)),
                         deprecated: deprecation(doc, item, "variable", &v.name),
                         ephemeral: ephemeral(doc, item, "variable", &v.name),
+                        sensitive: marked(doc, item, "variable", &v.name, "sensitive"),
                     });
                 }
             }
@@ -334,10 +335,17 @@ impl Memo {
                         type_range: None,
                         deprecated: None,
                         ephemeral: false,
+                        sensitive: false,
                     });
                 }
             }
         }
+        // Outputs whose values are sensitive, declared so or not (sensitive.rs).
+        let marked_outputs = if super::sensitive::applies(docs, super::module_dialect(docs), &self.context) {
+            super::sensitive::marked_outputs(docs, &self.context, |i| self.facts.get(&i.id).map(|f| &f.ephemeral))
+        } else {
+            Vec::new()
+        };
         let mut outputs = Vec::new();
         for s in analysis.symbols.iter().filter(|s| s.kind == SymbolKind::Output) {
             let doc = &docs[s.doc];
@@ -350,6 +358,8 @@ impl Memo {
                 name_range: s.name_range.clone(),
                 deprecated: item.and_then(|item| deprecation(doc, item, "output", &s.name)),
                 ephemeral: item.is_some_and(|item| ephemeral(doc, item, "output", &s.name)),
+                sensitive: item.is_some_and(|item| marked(doc, item, "output", &s.name, "sensitive"))
+                    || marked_outputs.contains(&s.name),
                 constant: None,
                 typed: item.is_some_and(|item| typed(doc, item, &s.name)),
             });
@@ -379,6 +389,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
                 name_range: first.name_range.clone(),
                 deprecated: None,
                 ephemeral: false,
+                sensitive: false,
                 constant: None,
                 typed: false,
             });
@@ -396,6 +407,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
             name_range: whole.name_range.clone(),
             deprecated: None,
             ephemeral: false,
+            sensitive: false,
             constant: None,
             typed: false,
         });
@@ -410,6 +422,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
                 name_range: shift(&src.range(k), item.range.start),
                 deprecated: None,
                 ephemeral: false,
+                sensitive: false,
                 constant: eval(v, src).ok().map(crate::calls::Constant),
                 typed: false,
             });
@@ -450,7 +463,12 @@ fn typed(doc: &Document, item: &Item, name: &str) -> bool {
 
 /// Whether a variable or output is declared `ephemeral = true`.
 fn ephemeral(doc: &Document, item: &Item, ident: &str, name: &str) -> bool {
-    matches!(setting(doc, item, ident, name, "ephemeral"), Some(Value::Bool(true)))
+    marked(doc, item, ident, name, "ephemeral")
+}
+
+/// Whether a variable or output is declared `KEY = true`.
+fn marked(doc: &Document, item: &Item, ident: &str, name: &str, key: &str) -> bool {
+    matches!(setting(doc, item, ident, name, key), Some(Value::Bool(true)))
 }
 
 /// The `description` and the `default`'s text of block `IDENT "NAME"` in

@@ -25,7 +25,7 @@ use syntax::diagnostic::Diagnostic;
 /// What one item tells the passes.
 pub(super) struct ItemFacts {
     versions: versions::Facts,
-    ephemeral: ephemeral::Facts,
+    pub(super) ephemeral: ephemeral::Facts,
     duplicates: duplicates::Facts,
     provider_refs: provider_refs::Facts,
     unused: unused::Facts,
@@ -166,7 +166,8 @@ pub(super) fn run_with(
         }
     }
     if secret {
-        for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, |i| get(i).map(|f| &f.ephemeral))) {
+        for (all, more) in diagnostics.iter_mut().zip(sensitive::check(docs, context, |i| get(i).map(|f| &f.ephemeral)))
+        {
             all.extend(more);
         }
     }

@@ -206,6 +206,7 @@ pub fn stack_values_into(dir: &Path, units: &[StackUnit], kinds: &[&str]) -> Vec
                 name_range: range,
                 deprecated: None,
                 ephemeral: false,
+                sensitive: false,
                 constant: None,
                 typed: false,
             }
