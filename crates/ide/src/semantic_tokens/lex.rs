@@ -62,10 +62,12 @@ enum Mode {
     Heredoc { marker: (usize, usize), start_of_line: bool },
 }
 
-/// The tokens of `src`, in order, never overlapping.
-pub(super) fn lex(src: &str) -> Vec<Lex> {
+/// The tokens of `src`, in order, never overlapping, into `out`
+/// (cleared first: one buffer serves every item of a document).
+pub(super) fn lex_into(src: &str, out: &mut Vec<Lex>) {
     let b = src.as_bytes();
-    let mut out: Vec<Lex> = Vec::with_capacity(src.len() / 4 + 1);
+    out.clear();
+    out.reserve(src.len() / 4 + 1);
     let mut p = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut modes = vec![Mode::Main];
     let mut braces = 0usize;
@@ -233,7 +235,6 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
             }
         }
     }
-    out
 }
 
 /// The operator or punctuation at the start of `b`, and its length (0:
