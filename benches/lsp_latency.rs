@@ -691,6 +691,7 @@ fn tokens(size: &str) {
         ms(p50) / ms(b50).max(1e-6),
         ms(p99) / ms(b50).max(1e-6)
     );
+    tokens_cached(size, &path, &text, runs, b50);
 
     let uri = format!("file://{}", path.display());
     let mut server = Server::editor();
@@ -761,6 +762,58 @@ fn tokens(size: &str) {
     report("semanticTokens/full/delta", size, &mut delta);
     report("semanticTokens/full/delta: CPU", size, &mut delta_cpu);
     println!("{size:>6}  {:<34} at most {sent} bytes a delta", "");
+}
+
+/// Whole-document tokens from the item cache (`ide::TokenCache`), as the
+/// server answers `full`: the first request (every item classified) and
+/// the one after a keystroke (a character typed into a string value: one
+/// item re-parsed, its analysis done before the clock starts), each with
+/// its LSP encoding and JSON, by this thread's CPU time.
+fn tokens_cached(size: &str, path: &Path, text: &str, runs: usize, b50: Duration) {
+    use hcl_types::analysis::{Document, Memo, SourceFile};
+    use hcl_types::ide::TokenCache;
+    let mut memo = Memo::default();
+    let mut docs = vec![Document::parse(SourceFile::new(path, text).expect("a source file"))];
+    let analysis = memo.analysis(&docs);
+    let answer = |cache: &mut TokenCache, docs: &[Document], analysis: &hcl_types::analysis::ModuleAnalysis| {
+        let toks = cache.tokens(docs, analysis, 0);
+        let text = docs[0].file.text.as_str();
+        let data = hcl_types::lsp::encode_semantic_tokens(text, toks, hcl_types::lsp::Encoding::Utf16, None);
+        hcl_types::lsp::semantic_tokens_json(&data).len()
+    };
+    let mut first = Vec::new();
+    for _ in 0..runs.min(5) {
+        let t = thread_cpu();
+        std::hint::black_box(answer(&mut TokenCache::default(), &docs, &analysis));
+        first.push(thread_cpu() - t);
+    }
+    report("tokens, first (empty cache), CPU", size, &mut first);
+    let mut cache = TokenCache::default();
+    std::hint::black_box(answer(&mut cache, &docs, &analysis));
+    let mut text = text.to_string();
+    let (mut ide_t, mut total, mut classified) = (Vec::new(), Vec::new(), 0);
+    for k in 0..runs {
+        let spots: Vec<usize> = text.match_indices("Name = \"").map(|(i, m)| i + m.len()).collect();
+        text.insert(spots[(k * 7919) % spots.len()], 'x');
+        docs = vec![docs[0].edit(SourceFile::new(path, text.as_str()).expect("a source file"))];
+        let analysis = memo.analysis(&docs);
+        let t = thread_cpu();
+        let toks = cache.tokens(&docs, &analysis, 0);
+        let found = thread_cpu() - t;
+        let data = hcl_types::lsp::encode_semantic_tokens(&text, toks, hcl_types::lsp::Encoding::Utf16, None);
+        std::hint::black_box(hcl_types::lsp::semantic_tokens_json(&data).len());
+        let all = thread_cpu() - t;
+        classified = classified.max(cache.classified());
+        ide_t.push(found);
+        total.push(all);
+    }
+    report("tokens after a keystroke: ide, CPU", size, &mut ide_t);
+    let (p50, _) = report("tokens after a keystroke, all, CPU", size, &mut total);
+    println!(
+        "{size:>6}  {:<34} at most {classified} item(s) classified; p50 {:.1}× the baseline",
+        "",
+        ms(p50) / ms(b50).max(1e-6)
+    );
 }
 
 /// Hover in process (issue 48.3): `ide::hover_with` on the module's

@@ -4,7 +4,9 @@
 //! `full/delta` sends only the run of tokens that changed (one edit: the
 //! tokens between the common head and tail). What is remembered is
 //! bounded ([`Previous`]): a forgotten id gets full tokens again, as LSP
-//! allows.
+//! allows. Each document's tokens are also remembered item by item
+//! (`ide::TokenCache`), so a full answer after a keystroke classifies the
+//! edited item only.
 
 use std::collections::VecDeque;
 
@@ -17,11 +19,13 @@ const DOCUMENTS: usize = 16;
 /// …and at most this many tokens in all (2 M is a 10 MB file's; 40 MB).
 const TOKENS: usize = 2_000_000;
 
-/// The last full tokens sent per document, newest last.
+/// The last full tokens sent per document, newest last, and the
+/// documents' item caches (as many documents).
 #[derive(Default)]
 pub(crate) struct Previous {
     entries: VecDeque<(Uri, String, Arc<Vec<SemanticToken>>)>,
     next_id: u64,
+    caches: VecDeque<(Uri, ide::TokenCache)>,
 }
 
 impl Previous {
@@ -42,16 +46,39 @@ impl Previous {
     fn get(&self, uri: &Uri, id: &str) -> Option<Arc<Vec<SemanticToken>>> {
         self.entries.iter().find(|(u, i, _)| u == uri && i == id).map(|e| e.2.clone())
     }
+
+    /// `uri`'s item cache, taken out while a request uses it (another
+    /// request at the same time starts an empty one).
+    fn take_cache(&mut self, uri: &Uri) -> ide::TokenCache {
+        let at = self.caches.iter().position(|(u, _)| u == uri);
+        at.and_then(|k| self.caches.remove(k)).map(|(_, c)| c).unwrap_or_default()
+    }
+
+    fn put_cache(&mut self, uri: Uri, cache: ide::TokenCache) {
+        self.caches.retain(|(u, _)| *u != uri);
+        self.caches.push_back((uri, cache));
+        if self.caches.len() > DOCUMENTS {
+            self.caches.pop_front();
+        }
+    }
 }
 
 /// The document's tokens, encoded; `within` a range of its text.
 async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option<Vec<SemanticToken>>> {
     let Some(snap) = b.snapshot(uri).await else { return Ok(None) };
+    let (previous, uri) = (b.tokens.clone(), uri.clone());
     let data = blocking(move || {
         let within = within.map(|r| {
             from_proto::offset(&snap.rope, r.start, snap.enc)..from_proto::offset(&snap.rope, r.end, snap.enc)
         });
         let d = &snap.docs[snap.index];
+        if within.is_none() && !syntax::json::is_json_path(&d.file.path) {
+            let mut cache = previous.locked().take_cache(&uri);
+            let tokens = cache.tokens(&snap.docs, &snap.analysis(), snap.index);
+            let data = to_proto::semantic_tokens(d.file.text.as_str(), tokens, snap.enc, None);
+            previous.locked().put_cache(uri, cache);
+            return data;
+        }
         // In the text the user sees (a JSON file's own: a type expression
         // in a JSON string is coloured where it is).
         let mut tokens = match &within {
