@@ -5,7 +5,7 @@
 //! tokens with their spaces give back the input. The scanner is a loop over
 //! a stack of modes, never a recursion, so nesting costs no stack.
 
-use syntax::lexical::{heredoc_intro, ident_end, line_end};
+use syntax::lexical::{heredoc_intro, heredoc_literal_end, ident_end, line_end, quoted_literal_end, QuotedStop};
 
 use crate::Error;
 
@@ -259,40 +259,21 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                         p += 1;
                     }
                     b'\r' | b'\n' => return err(p, "Invalid multi-line string"),
-                    b'$' | b'%' => {
-                        if b.get(p + 1) == Some(&b'{') {
-                            let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                            tok!(if c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
-                            braces += 1;
-                            ret_braces.push(braces);
-                            modes.push(Mode::Main);
-                            p = e;
-                        } else {
-                            let e = escaped_intro_end(b, p);
+                    b'$' | b'%' if b.get(p + 1) == Some(&b'{') => {
+                        let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
+                        tok!(if c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
+                        braces += 1;
+                        ret_braces.push(braces);
+                        modes.push(Mode::Main);
+                        p = e;
+                    }
+                    _ => match quoted_literal_end(src, p) {
+                        (e, QuotedStop::BadEscape) => return err(e, "Invalid escape sequence"),
+                        (e, _) => {
                             tok!(K::QuotedLit, p, e);
                             p = e;
                         }
-                    }
-                    _ => {
-                        let mut e = p;
-                        while e < b.len() {
-                            match b[e] {
-                                b'$' | b'%' | b'"' | b'\r' | b'\n' => break,
-                                b'\\' => match b.get(e + 1) {
-                                    None | Some(b'\r') | Some(b'\n') => {
-                                        return err(e, "Invalid escape sequence");
-                                    }
-                                    Some(_) => {
-                                        let ch = src[e + 1..].chars().next().expect("char boundary");
-                                        e += 1 + ch.len_utf8();
-                                    }
-                                },
-                                _ => e += 1,
-                            }
-                        }
-                        tok!(K::QuotedLit, p, e);
-                        p = e;
-                    }
+                    },
                 }
             }
             Mode::Heredoc { marker, start_of_line } => {
@@ -311,18 +292,9 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                 }
                 // A literal up to the end of the line (newline included)
                 // or to the next interpolation or directive.
-                let mut e = p;
-                let mut interp = None;
-                while e < end_of_line {
-                    match b[e] {
-                        c @ (b'$' | b'%') if b.get(e + 1) == Some(&b'{') => {
-                            interp = Some(c);
-                            break;
-                        }
-                        b'$' | b'%' => e = escaped_intro_end(b, e),
-                        b'\r' if b.get(e + 1) != Some(&b'\n') => return err(e, "Invalid character in heredoc"),
-                        _ => e += 1,
-                    }
+                let (e, interp) = heredoc_literal_end(b, p, end_of_line);
+                if let Some(cr) = (p..e).find(|&i| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+                    return err(cr, "Invalid character in heredoc");
                 }
                 if e > p {
                     tok!(K::StringLit, p, e);
@@ -349,16 +321,6 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
     }
     tok!(K::Eof, b.len(), b.len());
     Ok(out)
-}
-
-/// The end of a `$` or `%` that starts no template sequence: `$${` (or
-/// `$${~`) is one escape; any other `$` stands alone.
-fn escaped_intro_end(b: &[u8], p: usize) -> usize {
-    if b.get(p + 1) == Some(&b[p]) && b.get(p + 2) == Some(&b'{') {
-        p + 3 + usize::from(b.get(p + 3) == Some(&b'~'))
-    } else {
-        p + 1
-    }
 }
 
 /// `digit (digit | '.' | [eE] [+-]? digit)*`, not ending in `.`.
@@ -388,4 +350,26 @@ fn number_end(b: &[u8], p: usize) -> usize {
         }
     }
     last_good
+}
+
+#[cfg(test)]
+mod tests {
+    /// The strings and templates both scanners must split alike
+    /// (`syntax/src/template_strings.tsv`).
+    #[test]
+    fn tricky_strings_split_as_hclsyntax_splits_them() {
+        let mut wrong = Vec::new();
+        for (text, want) in syntax::lexical::template_string_cases() {
+            let got = match super::lex(&text) {
+                Ok(toks) => syntax::lexical::render_template_tokens(
+                    toks.iter().map(|t| (&*t.text, matches!(t.kind, super::K::QuotedLit | super::K::StringLit))),
+                ),
+                Err(e) => format!("error: {e:?}"),
+            };
+            if got != want {
+                wrong.push(format!("{text:?}: {got} (want {want})"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
 }
