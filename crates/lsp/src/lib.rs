@@ -16,6 +16,7 @@ mod background;
 mod body;
 mod dispatch;
 mod docs;
+mod encoded;
 mod entries;
 mod format;
 mod from_proto;

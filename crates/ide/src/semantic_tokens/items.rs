@@ -72,6 +72,12 @@ impl TokenCache {
         &self.tokens
     }
 
+    /// The tokens the last [`TokenCache::tokens`] gave, taken (the next
+    /// call puts its own in a new buffer).
+    pub fn take_tokens(&mut self) -> Vec<SemanticToken> {
+        std::mem::take(&mut self.tokens)
+    }
+
     /// How many items the last [`TokenCache::tokens`] classified: the
     /// rest were remembered (the text between items, blank lines and
     /// comments, is scanned every time).

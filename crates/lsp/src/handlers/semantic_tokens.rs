@@ -25,7 +25,14 @@ const TOKENS: usize = 2_000_000;
 pub(crate) struct Previous {
     entries: VecDeque<(Uri, String, Arc<Vec<SemanticToken>>)>,
     next_id: u64,
-    caches: VecDeque<(Uri, ide::TokenCache)>,
+    caches: VecDeque<(Uri, Cache)>,
+}
+
+/// A document's tokens item by item, and as last encoded.
+#[derive(Default)]
+struct Cache {
+    items: ide::TokenCache,
+    encoded: Option<crate::encoded::Encoded>,
 }
 
 impl Previous {
@@ -49,12 +56,12 @@ impl Previous {
 
     /// `uri`'s item cache, taken out while a request uses it (another
     /// request at the same time starts an empty one).
-    fn take_cache(&mut self, uri: &Uri) -> ide::TokenCache {
+    fn take_cache(&mut self, uri: &Uri) -> Cache {
         let at = self.caches.iter().position(|(u, _)| u == uri);
         at.and_then(|k| self.caches.remove(k)).map(|(_, c)| c).unwrap_or_default()
     }
 
-    fn put_cache(&mut self, uri: Uri, cache: ide::TokenCache) {
+    fn put_cache(&mut self, uri: Uri, cache: Cache) {
         self.caches.retain(|(u, _)| *u != uri);
         self.caches.push_back((uri, cache));
         if self.caches.len() > DOCUMENTS {
@@ -64,7 +71,7 @@ impl Previous {
 }
 
 /// The document's tokens, encoded; `within` a range of its text.
-async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option<Vec<SemanticToken>>> {
+async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option<Arc<Vec<SemanticToken>>>> {
     let Some(snap) = b.snapshot(uri).await else { return Ok(None) };
     let (previous, uri) = (b.tokens.clone(), uri.clone());
     let data = blocking(move || {
@@ -74,8 +81,11 @@ async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option
         let d = &snap.docs[snap.index];
         if within.is_none() && !syntax::json::is_json_path(&d.file.path) {
             let mut cache = previous.locked().take_cache(&uri);
-            let tokens = cache.tokens(&snap.docs, &snap.analysis(), snap.index);
-            let data = to_proto::semantic_tokens(d.file.text.as_str(), tokens, snap.enc, None);
+            cache.items.tokens(&snap.docs, &snap.analysis(), snap.index);
+            let tokens = cache.items.take_tokens();
+            let encoded = crate::encoded::encode(cache.encoded.take(), d, tokens, snap.enc);
+            let data = encoded.data.clone();
+            cache.encoded = Some(encoded);
             previous.locked().put_cache(uri, cache);
             return data;
         }
@@ -96,7 +106,7 @@ async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option
             tokens.sort_by_key(|t| (t.range.start, t.range.end));
             tokens.dedup_by(|a, b| a.range.start < b.range.end);
         }
-        to_proto::semantic_tokens(d.shown_text().as_str(), &tokens, snap.enc, within)
+        Arc::new(to_proto::semantic_tokens(d.shown_text().as_str(), &tokens, snap.enc, within))
     })
     .await?;
     Ok(Some(data))
@@ -108,7 +118,6 @@ pub(crate) async fn semantic_tokens_full(
 ) -> Result<Option<SemanticTokensResult>> {
     let uri = params.text_document.uri;
     let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
-    let data = Arc::new(data);
     let id = b.tokens.locked().remember(&uri, data.clone());
     Ok(Some(SemanticTokensResult::Tokens(answer(b, id, &data))))
 }
@@ -119,7 +128,6 @@ pub(crate) async fn semantic_tokens_full_delta(
 ) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let uri = params.text_document.uri;
     let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
-    let data = Arc::new(data);
     let (before, id) = {
         let mut previous = b.tokens.locked();
         (previous.get(&uri, &params.previous_result_id), previous.remember(&uri, data.clone()))
@@ -145,7 +153,7 @@ pub(crate) async fn semantic_tokens_range(
     });
     let tokens = match id {
         Some(id) => answer(b, id, &data),
-        None => SemanticTokens { result_id: None, data },
+        None => SemanticTokens { result_id: None, data: Arc::unwrap_or_clone(data) },
     };
     Ok(Some(SemanticTokensRangeResult::Tokens(tokens)))
 }
