@@ -16,7 +16,7 @@ use tower_lsp_server::ls_types::SemanticToken;
 use crate::{text, to_proto, Encoding};
 
 /// Tokens as last encoded for a document.
-pub(crate) struct Encoded {
+pub struct Encoded {
     revision: Revision,
     enc: Encoding,
     text_len: usize,
@@ -31,6 +31,17 @@ pub(crate) struct Encoded {
 }
 
 impl Encoded {
+    /// The tokens it encoded, for a buffer.
+    pub fn into_tokens(self) -> Vec<ide::SemanticToken> {
+        self.tokens
+    }
+
+    /// How many tokens were encoded for this state, not copied from the
+    /// last encoding.
+    pub fn encoded_again(&self) -> usize {
+        self.again
+    }
+
     /// Where token `i`'s entries start in `data`.
     fn at(&self, i: usize) -> usize {
         match self.split.partition_point(|s| (s.0 as usize) < i).checked_sub(1) {
@@ -42,8 +53,14 @@ impl Encoded {
 
 /// `tokens`, document `d`'s whole-document tokens, encoded: from `old`
 /// (the last encoding of an earlier state of `d`) where the edits since
-/// left them.
-pub(crate) fn encode(old: Option<Encoded>, d: &Document, tokens: Vec<ide::SemanticToken>, enc: Encoding) -> Encoded {
+/// left them; with it, the last encoding's tokens (a buffer for the
+/// next tokens).
+pub fn encode(
+    old: Option<Encoded>,
+    d: &Document,
+    tokens: Vec<ide::SemanticToken>,
+    enc: Encoding,
+) -> (Encoded, Option<Vec<ide::SemanticToken>>) {
     let text = d.file.text.as_str();
     let reused = old.filter(|o| o.enc == enc).and_then(|o| d.unchanged_since(o.revision).map(|u| (o, u)));
     let Some((old, (front, back))) = reused else {
@@ -62,7 +79,7 @@ pub(crate) fn encode(old: Option<Encoded>, d: &Document, tokens: Vec<ide::Semant
         let split = Some((&mut out.split, 0));
         to_proto::encode_tokens(text, &out.tokens, &mut walk, &mut (0, 0), &mut data, split);
         out.data = Arc::new(data);
-        return out;
+        return (out, None);
     };
     // The text is the old one up to `same_to` and after `same_from`
     // (moved by `shift`).
@@ -112,7 +129,8 @@ pub(crate) fn encode(old: Option<Encoded>, d: &Document, tokens: Vec<ide::Semant
         split.extend(moved_split);
     }
     let again = again.len();
-    Encoded { revision: d.revision(), enc, text_len: text.len(), tokens, data: Arc::new(data), split, again }
+    let spare = Some(old.into_tokens());
+    (Encoded { revision: d.revision(), enc, text_len: text.len(), tokens, data: Arc::new(data), split, again }, spare)
 }
 
 #[cfg(test)]
@@ -152,7 +170,7 @@ mod tests {
             for step in 0..200 {
                 let toks = tokens(&doc);
                 let whole = to_proto::semantic_tokens(&text, &toks, enc, None);
-                let e = encode(last.take(), &doc, toks, enc);
+                let e = encode(last.take(), &doc, toks, enc).0;
                 assert!(*e.data == whole, "step {step} ({enc:?}): encoded again differs for\n{text}");
                 last = Some(e);
                 let mut at = next(text.len() + 1);
@@ -182,14 +200,14 @@ mod tests {
             text.push_str(&format!("resource \"a\" \"r{i}\" {{\n  name = \"n{i}\"\n  tags = {{ k = var.v }}\n}}\n"));
         }
         let doc = Document::parse(SourceFile::new("main.tf", text.as_str()).unwrap());
-        let first = encode(None, &doc, tokens(&doc), Encoding::Utf16);
-        assert_eq!(first.again, first.tokens.len());
+        let first = encode(None, &doc, tokens(&doc), Encoding::Utf16).0;
+        assert_eq!(first.encoded_again(), first.tokens.len());
         text.insert(text.find("n150").unwrap(), 'x');
         let doc = doc.edit(SourceFile::new("main.tf", text.as_str()).unwrap());
         let toks = tokens(&doc);
         let whole = to_proto::semantic_tokens(&text, &toks, Encoding::Utf16, None);
-        let e = encode(Some(first), &doc, toks, Encoding::Utf16);
+        let e = encode(Some(first), &doc, toks, Encoding::Utf16).0;
         assert_eq!(*e.data, whole);
-        assert!(e.again <= 16, "{} of {} tokens encoded again", e.again, e.tokens.len());
+        assert!(e.encoded_again() <= 16, "{} of {} tokens encoded again", e.again, e.tokens.len());
     }
 }

@@ -20,7 +20,7 @@ const DOCUMENTS: usize = 16;
 const TOKENS: usize = 2_000_000;
 
 /// The last full tokens sent per document, newest last, and the
-/// documents' item caches (as many documents).
+/// documents' item caches and encodings (bounded alike).
 #[derive(Default)]
 pub(crate) struct Previous {
     entries: VecDeque<(Uri, String, Arc<Vec<SemanticToken>>)>,
@@ -64,7 +64,10 @@ impl Previous {
     fn put_cache(&mut self, uri: Uri, cache: Cache) {
         self.caches.retain(|(u, _)| *u != uri);
         self.caches.push_back((uri, cache));
-        if self.caches.len() > DOCUMENTS {
+        let size = |c: &Cache| c.encoded.as_ref().map_or(0, |e| e.data.len());
+        while self.caches.len() > DOCUMENTS
+            || self.caches.len() > 1 && self.caches.iter().map(|c| size(&c.1)).sum::<usize>() > TOKENS
+        {
             self.caches.pop_front();
         }
     }
@@ -83,7 +86,8 @@ async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option
             let mut cache = previous.locked().take_cache(&uri);
             cache.items.tokens(&snap.docs, &snap.analysis(), snap.index);
             let tokens = cache.items.take_tokens();
-            let encoded = crate::encoded::encode(cache.encoded.take(), d, tokens, snap.enc);
+            let (encoded, spare) = crate::encoded::encode(cache.encoded.take(), d, tokens, snap.enc);
+            cache.items.give_back(spare.unwrap_or_default());
             let data = encoded.data.clone();
             cache.encoded = Some(encoded);
             previous.locked().put_cache(uri, cache);
