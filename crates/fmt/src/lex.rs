@@ -114,6 +114,17 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
         };
     }
     let err = |at: usize, message: &str| Err(Error::at(src, at, message));
+    // `${` or `%{` (`c`) at `p`: the main mode until its `}`.
+    macro_rules! open_sequence {
+        ($c:expr) => {{
+            let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
+            tok!(if $c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
+            braces += 1;
+            ret_braces.push(braces);
+            modes.push(Mode::Main);
+            p = e;
+        }};
+    }
 
     while p < b.len() {
         let mode = modes.last_mut().expect("the main mode is never popped");
@@ -259,14 +270,7 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                         p += 1;
                     }
                     b'\r' | b'\n' => return err(p, "Invalid multi-line string"),
-                    b'$' | b'%' if b.get(p + 1) == Some(&b'{') => {
-                        let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                        tok!(if c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
-                        braces += 1;
-                        ret_braces.push(braces);
-                        modes.push(Mode::Main);
-                        p = e;
-                    }
+                    b'$' | b'%' if b.get(p + 1) == Some(&b'{') => open_sequence!(c),
                     _ => match quoted_literal_end(src, p) {
                         (e, QuotedStop::BadEscape) => return err(e, "Invalid escape sequence"),
                         (e, _) => {
@@ -303,12 +307,7 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                 }
                 if let Some(c) = interp {
                     *start_of_line = false;
-                    let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                    tok!(if c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
-                    braces += 1;
-                    ret_braces.push(braces);
-                    modes.push(Mode::Main);
-                    p = e;
+                    open_sequence!(c);
                 }
             }
         }
@@ -358,18 +357,11 @@ mod tests {
     /// (`syntax/src/template_strings.tsv`).
     #[test]
     fn tricky_strings_split_as_hclsyntax_splits_them() {
-        let mut wrong = Vec::new();
-        for (text, want) in syntax::lexical::template_string_cases() {
-            let got = match super::lex(&text) {
-                Ok(toks) => syntax::lexical::render_template_tokens(
-                    toks.iter().map(|t| (&*t.text, matches!(t.kind, super::K::QuotedLit | super::K::StringLit))),
-                ),
-                Err(e) => format!("error: {e:?}"),
-            };
-            if got != want {
-                wrong.push(format!("{text:?}: {got} (want {want})"));
-            }
-        }
-        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        syntax::lexical::check_template_cases(|text| match super::lex(text) {
+            Ok(toks) => syntax::lexical::render_template_tokens(
+                toks.iter().map(|t| (&*t.text, matches!(t.kind, super::K::QuotedLit | super::K::StringLit))),
+            ),
+            Err(e) => format!("error: {e:?}"),
+        });
     }
 }

@@ -135,16 +135,21 @@ fn template_intro(b: &[u8], p: usize) -> Option<usize> {
     }
 }
 
-/// The rows of `template_strings.tsv` (the text with its line breaks
-/// back, and the tokens expected), for each scanner's test.
+/// Checks a scanner against `template_strings.tsv`: `tokens` gives a
+/// text's tokens as [`render_template_tokens`] writes them; every row
+/// that differs is listed in the panic.
 #[doc(hidden)]
-pub fn template_string_cases() -> Vec<(String, &'static str)> {
-    include_str!("template_strings.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .filter_map(|l| l.split_once('\t'))
-        .map(|(text, want)| (text.replace('⏎', "\n"), want))
-        .collect()
+pub fn check_template_cases(tokens: impl Fn(&str) -> String) {
+    let mut wrong = Vec::new();
+    let rows = include_str!("template_strings.tsv").lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+    for (text, want) in rows.filter_map(|l| l.split_once('\t')) {
+        let text = text.replace('⏎', "\n");
+        let got = tokens(&text);
+        if got != want {
+            wrong.push(format!("{text:?}: {got} (want {want})"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// How a row of `template_strings.tsv` writes the tokens of its text,
