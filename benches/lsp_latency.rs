@@ -691,6 +691,7 @@ fn tokens(size: &str) {
         ms(p50) / ms(b50).max(1e-6),
         ms(p99) / ms(b50).max(1e-6)
     );
+    tokens_cached(size, &path, &text, runs, b50);
 
     let uri = format!("file://{}", path.display());
     let mut server = Server::editor();
@@ -761,6 +762,70 @@ fn tokens(size: &str) {
     report("semanticTokens/full/delta", size, &mut delta);
     report("semanticTokens/full/delta: CPU", size, &mut delta_cpu);
     println!("{size:>6}  {:<34} at most {sent} bytes a delta", "");
+}
+
+/// Whole-document tokens as the server answers `full`: the first request
+/// (every item classified, all encoded) and the one after a keystroke (a
+/// character typed into a string value: one item re-parsed, its analysis
+/// done before the clock starts; the items' tokens from `ide::TokenCache`,
+/// encoded again only where the edit changed them), each with the JSON of
+/// the answer, by this thread's CPU time.
+fn tokens_cached(size: &str, path: &Path, text: &str, runs: usize, b50: Duration) {
+    use hcl_types::analysis::{Document, Memo, SourceFile};
+    use hcl_types::ide::TokenCache;
+    let mut memo = Memo::default();
+    let mut docs = vec![Document::parse(SourceFile::new(path, text).expect("a source file"))];
+    let analysis = memo.analysis(&docs);
+    let answer = |cache: &mut TokenCache, docs: &[Document], analysis: &hcl_types::analysis::ModuleAnalysis| {
+        let toks = cache.tokens(docs, analysis, 0);
+        let text = docs[0].file.text.as_str();
+        let data = hcl_types::lsp::encode_semantic_tokens(text, toks, hcl_types::lsp::Encoding::Utf16, None);
+        hcl_types::lsp::semantic_tokens_json(&data).len()
+    };
+    let mut first = Vec::new();
+    for _ in 0..runs.min(5) {
+        let t = thread_cpu();
+        std::hint::black_box(answer(&mut TokenCache::default(), &docs, &analysis));
+        first.push(thread_cpu() - t);
+    }
+    report("tokens, first (empty cache), CPU", size, &mut first);
+    let mut cache = TokenCache::default();
+    cache.tokens(&docs, &analysis, 0);
+    let enc = hcl_types::lsp::Encoding::Utf16;
+    let mut last = Some(hcl_types::lsp::encode_semantic_tokens_since(None, &docs[0], cache.take_tokens(), enc).0);
+    let mut text = text.to_string();
+    let (mut ide_t, mut enc_t, mut total, mut classified, mut again) = (Vec::new(), Vec::new(), Vec::new(), 0, 0);
+    for k in 0..runs {
+        let spots: Vec<usize> = text.match_indices("Name = \"").map(|(i, m)| i + m.len()).collect();
+        text.insert(spots[(k * 7919) % spots.len()], 'x');
+        docs = vec![docs[0].edit(SourceFile::new(path, text.as_str()).expect("a source file"))];
+        let analysis = memo.analysis(&docs);
+        // As the server answers `full`: the items' tokens from the cache,
+        // encoded again where the edit changed them, then the JSON.
+        let t = thread_cpu();
+        cache.tokens(&docs, &analysis, 0);
+        let found = thread_cpu() - t;
+        let (encoded, spare) =
+            hcl_types::lsp::encode_semantic_tokens_since(last.take(), &docs[0], cache.take_tokens(), enc);
+        cache.give_back(spare.unwrap_or_default());
+        let encoded_t = thread_cpu() - t - found;
+        std::hint::black_box(hcl_types::lsp::semantic_tokens_json(&encoded.data).len());
+        let all = thread_cpu() - t;
+        again = again.max(encoded.encoded_again());
+        last = Some(encoded);
+        classified = classified.max(cache.classified());
+        ide_t.push(found);
+        enc_t.push(encoded_t);
+        total.push(all);
+    }
+    report("tokens after a keystroke: ide, CPU", size, &mut ide_t);
+    report("tokens after a keystroke: encoding", size, &mut enc_t);
+    let (p50, _) = report("tokens after a keystroke, all, CPU", size, &mut total);
+    println!(
+        "{size:>6}  {:<34} at most {classified} item(s) classified, {again} tokens encoded; p50 {:.1}× the baseline",
+        "",
+        ms(p50) / ms(b50).max(1e-6)
+    );
 }
 
 /// Hover in process (issue 48.3): `ide::hover_with` on the module's

@@ -140,3 +140,43 @@ async fn a_large_answer_is_spliced_whole_into_its_own_response() {
     assert_eq!(delta["data"], full["data"]);
     assert_ne!(delta["resultId"], full["resultId"]);
 }
+
+/// After edits, the whole-document tokens the server puts together from
+/// what it kept (items' tokens, the last encoding) are those a server
+/// that opens the edited text computes afresh: edits that add lines,
+/// break a string, type before a multi-line comment and past non-ASCII
+/// text.
+#[tokio::test]
+async fn full_tokens_after_edits_are_those_of_the_edited_text_opened_afresh() {
+    let mut text: String =
+        (0..60).map(|i| format!("locals {{ a{i} = \"é${{var.x{i}}}\" }}\n/* 😀\n c{i} */\n")).collect();
+    let mut s = Session::start(Enc::Utf16).await;
+    let u = s.open("main.tf", &text).await;
+    s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
+    // (line, character in UTF-16, text): each applied to the text too.
+    let edits = [(30, 0, "x = 1\n"), (91, 15, "\""), (3, 0, "# c\n\n"), (150, 17, "é")];
+    for (version, (line, character, new)) in edits.into_iter().enumerate() {
+        let start = text.split_inclusive('\n').take(line).map(str::len).sum::<usize>();
+        let l = &text[start..];
+        let at = start
+            + l.char_indices()
+                .scan(0, |u, (i, c)| Some((i, std::mem::replace(u, *u + c.len_utf16()))))
+                .find(|&(_, u)| u == character)
+                .map_or(l.len(), |(i, _)| i);
+        text.insert_str(at, new);
+        let range =
+            json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character}});
+        let version = version as i64 + 2;
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": u, "version": version}, "contentChanges": [{"range": range, "text": new}]}),
+        )
+        .await;
+        s.diagnostics(&u, version).await;
+        let kept = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": u}})).await;
+        let mut fresh = Session::start(Enc::Utf16).await;
+        let v = fresh.open("main.tf", &text).await;
+        let want = fresh.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": v}})).await;
+        assert_eq!(kept["data"], want["data"], "after edit {version}");
+    }
+}

@@ -5,7 +5,7 @@
 //! tokens with their spaces give back the input. The scanner is a loop over
 //! a stack of modes, never a recursion, so nesting costs no stack.
 
-use syntax::lexical::{heredoc_intro, ident_end, line_end};
+use syntax::lexical::{heredoc_intro, heredoc_literal_end, ident_end, line_end, quoted_literal_end, QuotedStop};
 
 use crate::Error;
 
@@ -114,6 +114,17 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
         };
     }
     let err = |at: usize, message: &str| Err(Error::at(src, at, message));
+    // `${` or `%{` (`c`) at `p`: the main mode until its `}`.
+    macro_rules! open_sequence {
+        ($c:expr) => {{
+            let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
+            tok!(if $c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
+            braces += 1;
+            ret_braces.push(braces);
+            modes.push(Mode::Main);
+            p = e;
+        }};
+    }
 
     while p < b.len() {
         let mode = modes.last_mut().expect("the main mode is never popped");
@@ -259,40 +270,14 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                         p += 1;
                     }
                     b'\r' | b'\n' => return err(p, "Invalid multi-line string"),
-                    b'$' | b'%' => {
-                        if b.get(p + 1) == Some(&b'{') {
-                            let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                            tok!(if c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
-                            braces += 1;
-                            ret_braces.push(braces);
-                            modes.push(Mode::Main);
-                            p = e;
-                        } else {
-                            let e = escaped_intro_end(b, p);
+                    b'$' | b'%' if b.get(p + 1) == Some(&b'{') => open_sequence!(c),
+                    _ => match quoted_literal_end(src, p) {
+                        (e, QuotedStop::BadEscape) => return err(e, "Invalid escape sequence"),
+                        (e, _) => {
                             tok!(K::QuotedLit, p, e);
                             p = e;
                         }
-                    }
-                    _ => {
-                        let mut e = p;
-                        while e < b.len() {
-                            match b[e] {
-                                b'$' | b'%' | b'"' | b'\r' | b'\n' => break,
-                                b'\\' => match b.get(e + 1) {
-                                    None | Some(b'\r') | Some(b'\n') => {
-                                        return err(e, "Invalid escape sequence");
-                                    }
-                                    Some(_) => {
-                                        let ch = src[e + 1..].chars().next().expect("char boundary");
-                                        e += 1 + ch.len_utf8();
-                                    }
-                                },
-                                _ => e += 1,
-                            }
-                        }
-                        tok!(K::QuotedLit, p, e);
-                        p = e;
-                    }
+                    },
                 }
             }
             Mode::Heredoc { marker, start_of_line } => {
@@ -311,18 +296,9 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                 }
                 // A literal up to the end of the line (newline included)
                 // or to the next interpolation or directive.
-                let mut e = p;
-                let mut interp = None;
-                while e < end_of_line {
-                    match b[e] {
-                        c @ (b'$' | b'%') if b.get(e + 1) == Some(&b'{') => {
-                            interp = Some(c);
-                            break;
-                        }
-                        b'$' | b'%' => e = escaped_intro_end(b, e),
-                        b'\r' if b.get(e + 1) != Some(&b'\n') => return err(e, "Invalid character in heredoc"),
-                        _ => e += 1,
-                    }
+                let (e, interp) = heredoc_literal_end(b, p, end_of_line);
+                if let Some(cr) = (p..e).find(|&i| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+                    return err(cr, "Invalid character in heredoc");
                 }
                 if e > p {
                     tok!(K::StringLit, p, e);
@@ -331,12 +307,7 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
                 }
                 if let Some(c) = interp {
                     *start_of_line = false;
-                    let e = p + 2 + usize::from(b.get(p + 2) == Some(&b'~'));
-                    tok!(if c == b'$' { K::TemplateInterp } else { K::TemplateControl }, p, e);
-                    braces += 1;
-                    ret_braces.push(braces);
-                    modes.push(Mode::Main);
-                    p = e;
+                    open_sequence!(c);
                 }
             }
         }
@@ -349,16 +320,6 @@ pub(crate) fn lex<'a>(src: &'a str) -> Result<Vec<Tok<'a>>, Error> {
     }
     tok!(K::Eof, b.len(), b.len());
     Ok(out)
-}
-
-/// The end of a `$` or `%` that starts no template sequence: `$${` (or
-/// `$${~`) is one escape; any other `$` stands alone.
-fn escaped_intro_end(b: &[u8], p: usize) -> usize {
-    if b.get(p + 1) == Some(&b[p]) && b.get(p + 2) == Some(&b'{') {
-        p + 3 + usize::from(b.get(p + 3) == Some(&b'~'))
-    } else {
-        p + 1
-    }
 }
 
 /// `digit (digit | '.' | [eE] [+-]? digit)*`, not ending in `.`.
@@ -388,4 +349,19 @@ fn number_end(b: &[u8], p: usize) -> usize {
         }
     }
     last_good
+}
+
+#[cfg(test)]
+mod tests {
+    /// The strings and templates both scanners must split alike
+    /// (`syntax/src/template_strings.tsv`).
+    #[test]
+    fn tricky_strings_split_as_hclsyntax_splits_them() {
+        syntax::lexical::check_template_cases(|text| match super::lex(text) {
+            Ok(toks) => syntax::lexical::render_template_tokens(
+                toks.iter().map(|t| (&*t.text, matches!(t.kind, super::K::QuotedLit | super::K::StringLit))),
+            ),
+            Err(e) => format!("error: {e:?}"),
+        });
+    }
 }

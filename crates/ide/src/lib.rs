@@ -49,7 +49,7 @@ pub use references::{callees, calls_to, document_highlight, references, Module, 
 pub use remove_unused::remove_unused;
 pub use rename::{is_identifier, left_out, prepare_rename, rename};
 pub use selection::selection_ranges;
-pub use semantic_tokens::{modifier, semantic_tokens, semantic_tokens_in, SemanticToken, TokenKind};
+pub use semantic_tokens::{modifier, semantic_tokens, semantic_tokens_in, SemanticToken, TokenCache, TokenKind};
 pub use signature::{signature_help, signature_help_with, SignatureInfo};
 
 use analysis::Document;

@@ -253,3 +253,126 @@ resource "a" "b" {
         "#]],
     );
 }
+
+/// A broken item colours only itself: the unclosed interpolation of the
+/// first block does not make the next block an expression.
+#[test]
+fn a_broken_item_does_not_colour_the_next() {
+    check(
+        r#"
+variable "a" {
+  default = "${var.b
+}
+
+output "b" {
+  value = var.a
+}
+"#,
+        expect![[r#"
+            1: variable=Type "a"=Parameter.decl
+            2: default=Property "=String ${=Operator var=Namespace.lib b=Parameter
+            3: }=Operator
+            5: output=Type "b"=Property.decl
+            6: value=Property var=Namespace.lib a=Parameter
+        "#]],
+    );
+}
+
+mod cache {
+    use analysis::module::Memo;
+    use analysis::{Document, SourceFile};
+    use hcl_types_ide as ide;
+
+    /// Pieces the random edits type or delete: brackets, quotes,
+    /// templates, heredocs, comments and whole blocks, the things that
+    /// move item boundaries.
+    const PIECES: [&str; 16] = [
+        "\"",
+        "{",
+        "}",
+        "\n",
+        "x",
+        "# c\n",
+        "${",
+        "%{",
+        "/*",
+        "*/",
+        "[",
+        "<<EOT\n",
+        "\nEOT\n",
+        "resource \"r\" \"n\" {\n  a = 1\n}\n",
+        "\nlocals {\n  l = \"${var.v}\"\n}\n",
+        "é",
+    ];
+
+    fn text(n: usize) -> String {
+        let mut text = String::from("# head\n\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "variable \"v{i}\" {{\n  type = object({{ a = list(string) }})\n  default = {{ a = [\"${{{i}}}\"] }}\n}}\n\n# c{i}\nlocals {{\n  l{i} = <<EOT\n  x ${{var.v{i}}}\nEOT\n}}\n"
+            ));
+        }
+        text
+    }
+
+    /// A small random number generator (xorshift): the same edits every run.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// The property the cache stands on: after any edits, the tokens it
+    /// puts together from remembered items are those of the text parsed
+    /// and classified afresh.
+    #[test]
+    fn tokens_from_the_cache_after_random_edits_are_those_computed_fresh() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut text = text(30);
+        let mut doc = Document::parse(SourceFile::new("main.tf", text.as_str()).unwrap());
+        let mut cache = ide::TokenCache::default();
+        for step in 0..300 {
+            let docs = vec![doc.clone()];
+            let analysis = Memo::default().analysis(&docs);
+            let cached = cache.tokens(&docs, &analysis, 0).to_vec();
+            let fresh_docs = vec![Document::parse(SourceFile::new("main.tf", text.as_str()).unwrap())];
+            let fresh = ide::semantic_tokens(&fresh_docs, &Memo::default().analysis(&fresh_docs), 0);
+            assert!(cached == fresh, "step {step}: the cache's tokens differ from fresh ones for\n{text}");
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.below(3) == 0 {
+                let mut end = (at + 1 + rng.below(12)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                text.replace_range(at..end, "");
+            } else {
+                text.insert_str(at, PIECES[rng.below(PIECES.len())]);
+            }
+            doc = doc.edited(SourceFile::new("main.tf", text.as_str()).unwrap());
+        }
+    }
+
+    /// What the cache saves: after a keystroke only the edited item is
+    /// classified again.
+    #[test]
+    fn a_keystroke_classifies_the_edited_item_only() {
+        let mut text = text(200);
+        let docs = vec![Document::parse(SourceFile::new("main.tf", text.as_str()).unwrap())];
+        let mut cache = ide::TokenCache::default();
+        cache.tokens(&docs, &Memo::default().analysis(&docs), 0);
+        assert_eq!(cache.classified(), docs[0].items.len());
+        assert_eq!(docs[0].items.len(), 400);
+        text.insert(text.find("v150").unwrap(), 'x');
+        let docs = vec![docs[0].edit(SourceFile::new("main.tf", text.as_str()).unwrap())];
+        let tokens = cache.tokens(&docs, &Memo::default().analysis(&docs), 0).to_vec();
+        assert_eq!(cache.classified(), 1);
+        assert_eq!(tokens, ide::semantic_tokens(&docs, &Memo::default().analysis(&docs), 0));
+    }
+}

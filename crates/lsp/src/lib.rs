@@ -16,6 +16,7 @@ mod background;
 mod body;
 mod dispatch;
 mod docs;
+mod encoded;
 mod entries;
 mod format;
 mod from_proto;
@@ -243,6 +244,9 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 /// its trees were last dropped) before they are dropped again.
 const TREES_KEPT: usize = 64;
 
+/// The server's encoding of whole-document tokens after an edit (public
+/// for the same benchmark).
+pub use encoded::{encode as encode_semantic_tokens_since, Encoded as EncodedSemanticTokens};
 /// The semantic tokens legend, and the encoding of ide tokens into LSP's (public
 /// for the latency benchmark, which times it in process).
 pub use handlers::semantic_tokens::json as semantic_tokens_json;

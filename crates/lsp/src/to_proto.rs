@@ -189,20 +189,38 @@ pub fn semantic_tokens(
         Some(t) if from > 0 => text::Walk::starting_at(text, enc, t.range.start),
         _ => text::Walk::new(text, enc),
     };
-    let mut data = Vec::with_capacity(tokens.len() - first);
-    let (mut prev_line, mut prev_start) = (0u32, 0u32);
-    for t in tokens[first..].iter().take_while(|t| t.range.start < to) {
+    let count = tokens[first..].partition_point(|t| t.range.start < to);
+    let mut data = Vec::with_capacity(count);
+    encode_tokens(text, &tokens[first..first + count], &mut walk, &mut (0, 0), &mut data, None);
+    data
+}
+
+/// [`semantic_tokens`] of `tokens` appended to `data`, the first relative
+/// to `prev` (the line and character of the last token placed, kept up):
+/// `walk` is at or before the first token. With `split`, each token that
+/// became more than one (it spans lines) is noted there as its index plus
+/// the `u32` given, with the length of `data` after it.
+pub(crate) fn encode_tokens(
+    text: &str,
+    tokens: &[ide::SemanticToken],
+    walk: &mut text::Walk<'_>,
+    prev: &mut (u32, u32),
+    data: &mut Vec<SemanticToken>,
+    mut split: Option<(&mut Vec<(u32, u32)>, u32)>,
+) {
+    for (i, t) in tokens.iter().enumerate() {
         let token_type = t.kind as u32;
         walk.position(t.range.start);
         let multi = !walk.in_line(t.range.end);
+        let before = data.len();
         let mut place = |r: std::ops::Range<usize>| {
             if r.is_empty() {
                 return;
             }
             let start = walk.position(r.start);
             let end = walk.position(r.end);
-            let delta_line = start.line - prev_line;
-            let delta_start = if delta_line == 0 { start.character - prev_start } else { start.character };
+            let delta_line = start.line - prev.0;
+            let delta_start = if delta_line == 0 { start.character - prev.1 } else { start.character };
             data.push(SemanticToken {
                 delta_line,
                 delta_start,
@@ -210,15 +228,17 @@ pub fn semantic_tokens(
                 token_type,
                 token_modifiers_bitset: u32::from(t.modifiers),
             });
-            (prev_line, prev_start) = (start.line, start.character);
+            *prev = (start.line, start.character);
         };
         if multi {
             text::lines(text, t.range.clone()).for_each(&mut place);
+            if let Some((split, base)) = split.as_mut().filter(|_| data.len() != before + 1) {
+                split.push((*base + i as u32, data.len() as u32));
+            }
         } else {
             place(t.range.clone());
         }
     }
-    data
 }
 
 pub(crate) fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {

@@ -1,7 +1,9 @@
 //! Pieces of hclsyntax's scanner (`scan_tokens.rl`) that both scanners
-//! here share: the formatter's (`hcl-types-fmt`, which stops at the first
+//! share: the formatter's (`hcl-types-fmt`, which stops at the first
 //! invalid byte as `terraform fmt` does) and the colouring one
-//! (`hcl-types-ide`'s semantic tokens, which never stops).
+//! (`hcl-types-ide`'s semantic tokens, which never stops). Sharing the
+//! string and template rules makes them read strings alike; one table of
+//! tricky strings (`template_strings.tsv`) is checked against each.
 
 /// The end of the identifier starting at `p` (its first character taken
 /// as it is): then `-` and Unicode's identifier characters.
@@ -48,6 +50,124 @@ pub fn line_end(b: &[u8], p: usize) -> usize {
         Some(i) => p + i + 1,
         None => b.len(),
     }
+}
+
+/// What follows a token of a quoted template's literal text
+/// ([`quoted_literal_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotedStop {
+    /// More literal text: a `$` or `%` that starts no sequence.
+    Literal,
+    /// The closing `"`.
+    Quote,
+    /// A line break (`\r` or `\n`): a quoted string is one line.
+    LineBreak,
+    /// `${` or `%{`: a template sequence starts here.
+    Sequence,
+    /// A `\` with nothing after it on its line: hclsyntax has no token for it.
+    BadEscape,
+    /// The end of the input.
+    End,
+}
+
+/// The end of the token of a quoted template's literal text at `p`, and
+/// what follows it, as hclsyntax's `TemplateStringLiteral` reads it
+/// (`hclsyntax/scan_tokens.rl`, <https://github.com/hashicorp/hcl>): a `$`
+/// or `%` that starts no sequence is a token of its own, with the escape
+/// it starts (`$${`, `%%{`, a `~` after them); the rest is one token up to
+/// the next of them, where a `\` takes the character after it, so `\${`
+/// is literal text. At a `${` or `%{`, an empty token and
+/// [`QuotedStop::Sequence`].
+pub fn quoted_literal_end(src: &str, p: usize) -> (usize, QuotedStop) {
+    let b = src.as_bytes();
+    let mut e = p;
+    if matches!(b.get(p), Some(b'$' | b'%')) {
+        e += template_intro(b, p).unwrap_or(1);
+    } else {
+        while e < b.len() {
+            match b[e] {
+                b'"' | b'\r' | b'\n' | b'$' | b'%' => break,
+                b'\\' => match src.get(e + 1..).and_then(|r| r.chars().next()) {
+                    None | Some('\r' | '\n') => return (e, QuotedStop::BadEscape),
+                    Some(ch) => e += 1 + ch.len_utf8(),
+                },
+                _ => e += 1,
+            }
+        }
+    }
+    let stop = match b.get(e) {
+        None => QuotedStop::End,
+        Some(b'"') => QuotedStop::Quote,
+        Some(b'\r' | b'\n') => QuotedStop::LineBreak,
+        Some(b'$' | b'%') if template_intro(b, e) == Some(0) => QuotedStop::Sequence,
+        _ => QuotedStop::Literal,
+    };
+    (e, stop)
+}
+
+/// The end of a heredoc's literal text from `p` up to `line_end` (the end
+/// of its line), and the `$` or `%` of the template sequence it stops
+/// before if any: as in a quoted template, but a `\` is itself.
+pub fn heredoc_literal_end(b: &[u8], p: usize, line_end: usize) -> (usize, Option<u8>) {
+    let mut e = p;
+    while e < line_end {
+        match b[e] {
+            c @ (b'$' | b'%') => match template_intro(b, e) {
+                Some(0) => return (e, Some(c)),
+                Some(n) => e += n,
+                None => e += 1,
+            },
+            _ => e += 1,
+        }
+    }
+    (line_end, None)
+}
+
+/// At a `$` or `%` at `p`: `Some(0)` where a template sequence starts
+/// (`${`, `%{`), `Some(n)` for an escaped one (`$${`, `%%{~`: `n` bytes of
+/// literal text), `None` for a plain character.
+fn template_intro(b: &[u8], p: usize) -> Option<usize> {
+    let c = b[p];
+    match (b.get(p + 1), b.get(p + 2)) {
+        (Some(b'{'), _) => Some(0),
+        (Some(&d), Some(b'{')) if d == c => Some(3 + usize::from(b.get(p + 3) == Some(&b'~'))),
+        _ => None,
+    }
+}
+
+/// Checks a scanner against `template_strings.tsv`: `tokens` gives a
+/// text's tokens as [`render_template_tokens`] writes them; every row
+/// that differs is listed in the panic.
+#[doc(hidden)]
+pub fn check_template_cases(tokens: impl Fn(&str) -> String) {
+    let mut wrong = Vec::new();
+    let rows = include_str!("template_strings.tsv").lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+    for (text, want) in rows.filter_map(|l| l.split_once('\t')) {
+        let text = text.replace('⏎', "\n");
+        let got = tokens(&text);
+        if got != want {
+            wrong.push(format!("{text:?}: {got} (want {want})"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// How a row of `template_strings.tsv` writes the tokens of its text,
+/// given as their texts and whether each is a string literal's part (one
+/// scanner gives hclsyntax's literal tokens, the other joins them: a run
+/// of them is written as one).
+#[doc(hidden)]
+pub fn render_template_tokens<'a>(tokens: impl Iterator<Item = (&'a str, bool)>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut literal = false;
+    for (text, lit) in tokens {
+        match parts.last_mut() {
+            Some(last) if lit && literal => last.push_str(text),
+            _ => parts.push(text.to_string()),
+        }
+        literal = lit;
+    }
+    parts.iter().map(|t| t.trim()).filter(|t| !t.is_empty()).collect::<Vec<_>>().join("|")
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use analysis::FileKind;
 use syntax::Dialect;
 
-use super::lex::{lex, Lex, L};
+use super::lex::{lex_into, Lex, L};
 use super::modifier::{DECLARATION, DEFAULT_LIBRARY, READONLY};
 use super::{SemanticToken, TokenKind as K};
 
@@ -85,12 +85,25 @@ struct Classifier<'a> {
     pcl: bool,
 }
 
-/// The tokens of `src`, sorted.
-pub(super) fn classify(src: &str, kind: FileKind, dialect: Dialect) -> Vec<SemanticToken> {
-    let toks = lex(src);
+/// Buffers one classification leaves for the next: a document of tens
+/// of thousands of items is classified item by item without allocating
+/// per item.
+#[derive(Default)]
+pub(super) struct Scratch {
+    toks: Vec<Lex>,
+    /// The tokens of the last [`classify_in`], sorted, in its text's offsets.
+    pub out: Vec<SemanticToken>,
+}
+
+/// The tokens of `src`, sorted, into `s.out` (cleared first).
+pub(super) fn classify_in(src: &str, kind: FileKind, dialect: Dialect, s: &mut Scratch) {
+    let mut toks = std::mem::take(&mut s.toks);
+    lex_into(src, &mut toks);
+    let mut out = std::mem::take(&mut s.out);
+    out.clear();
     let mut c = Classifier {
         src,
-        out: Vec::with_capacity(toks.len()),
+        out,
         toks,
         frames: vec![Frame::Body(Body::File, Stmt::Start)],
         chain: None,
@@ -111,7 +124,8 @@ pub(super) fn classify(src: &str, kind: FileKind, dialect: Dialect) -> Vec<Seman
     if !out.is_sorted_by(|a, b| a.range.start <= b.range.start) {
         out.sort_by_key(|t| t.range.start);
     }
-    out
+    s.out = out;
+    s.toks = c.toks;
 }
 
 impl<'a> Classifier<'a> {

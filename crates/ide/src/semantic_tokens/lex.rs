@@ -8,7 +8,7 @@
 //! are `u32` (files are capped far below 4 GiB) so a 10 MB file's two
 //! million tokens take 24 MB, not 48.
 
-use syntax::lexical::{heredoc_intro, ident_end, line_end};
+use syntax::lexical::{heredoc_intro, heredoc_literal_end, ident_end, line_end, quoted_literal_end, QuotedStop};
 
 /// What a scanned token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,10 +62,12 @@ enum Mode {
     Heredoc { marker: (usize, usize), start_of_line: bool },
 }
 
-/// The tokens of `src`, in order, never overlapping.
-pub(super) fn lex(src: &str) -> Vec<Lex> {
+/// The tokens of `src`, in order, never overlapping, into `out`
+/// (cleared first: one buffer serves every item of a document).
+pub(super) fn lex_into(src: &str, out: &mut Vec<Lex>) {
     let b = src.as_bytes();
-    let mut out: Vec<Lex> = Vec::with_capacity(src.len() / 4 + 1);
+    out.clear();
+    out.reserve(src.len() / 4 + 1);
     let mut p = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut modes = vec![Mode::Main];
     let mut braces = 0usize;
@@ -175,18 +177,7 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
                     open_sequence!(c);
                 }
                 _ => {
-                    let mut e = p + 1;
-                    while e < b.len() {
-                        match b[e] {
-                            b'"' | b'\r' | b'\n' => break,
-                            b'$' | b'%' if b.get(e + 1) == Some(&b'{') && b.get(e.wrapping_sub(1)) != Some(&b[e]) => {
-                                break
-                            }
-                            b'\\' if matches!(b.get(e + 1), Some(b'"' | b'\\')) => e += 2,
-                            _ => e += 1,
-                        }
-                    }
-                    let e = e.min(b.len());
+                    let e = quoted_run_end(src, p);
                     tok(L::Lit, p, e);
                     p = e;
                 }
@@ -206,18 +197,7 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
                 }
                 // A literal up to the end of the line or to the next
                 // interpolation or directive.
-                let mut e = p;
-                let mut interp = None;
-                while e < end_of_line {
-                    match b[e] {
-                        c @ (b'$' | b'%') if b.get(e + 1) == Some(&b'{') => {
-                            interp = Some(c);
-                            break;
-                        }
-                        c @ (b'$' | b'%') if b.get(e + 1) == Some(&c) => e += 2,
-                        _ => e += 1,
-                    }
-                }
+                let (e, interp) = heredoc_literal_end(b, p, end_of_line);
                 if e > p {
                     let shown = content_end(b, p, e);
                     if shown > p {
@@ -233,7 +213,20 @@ pub(super) fn lex(src: &str) -> Vec<Lex> {
             }
         }
     }
-    out
+}
+
+/// The end of a quoted string's literal text from `p`: hclsyntax's
+/// literal tokens as one (`syntax::lexical`); a `\` at the end of a line
+/// is literal text here.
+fn quoted_run_end(src: &str, p: usize) -> usize {
+    let mut e = p;
+    loop {
+        match quoted_literal_end(src, e) {
+            (end, QuotedStop::Literal) => e = end,
+            (end, QuotedStop::BadEscape) => return end + 1,
+            (end, _) => return end,
+        }
+    }
 }
 
 /// The operator or punctuation at the start of `b`, and its length (0:
@@ -299,4 +292,19 @@ fn number_end(b: &[u8], p: usize) -> usize {
         }
     }
     e
+}
+
+#[cfg(test)]
+mod tests {
+    /// The strings and templates both scanners must split alike
+    /// (`syntax/src/template_strings.tsv`).
+    #[test]
+    fn tricky_strings_split_as_hclsyntax_splits_them() {
+        syntax::lexical::check_template_cases(|text| {
+            let mut toks = Vec::new();
+            super::lex_into(text, &mut toks);
+            let texts = toks.iter().map(|t| (&text[t.start as usize..t.end as usize], t.kind == super::L::Lit));
+            syntax::lexical::render_template_tokens(texts)
+        });
+    }
 }

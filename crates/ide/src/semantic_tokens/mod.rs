@@ -8,7 +8,10 @@
 //! scan, not a parse.
 
 mod classify;
+mod items;
 mod lex;
+
+pub use items::TokenCache;
 
 use std::ops::Range;
 
@@ -65,15 +68,16 @@ pub struct SemanticToken {
 
 /// The tokens of document `doc`, sorted and never overlapping, in its
 /// text's offsets (for a JSON file, the lowering's: only the type
-/// expressions, since the JSON itself is the client's to colour).
+/// expressions, since the JSON itself is the client's to colour). Each
+/// top-level item is classified on its own (`items.rs`); a
+/// [`TokenCache`] gives the same tokens, remembering items between calls.
 pub fn semantic_tokens(docs: &[Document], analysis: &ModuleAnalysis, doc: usize) -> Vec<SemanticToken> {
     let types = type_tokens(analysis, doc);
     let Some(d) = docs.get(doc) else { return types };
     if syntax::json::is_json_path(&d.file.path) {
         return types;
     }
-    let lexical = classify::classify(d.file.text.as_str(), d.file.kind, d.file.dialect);
-    merge(lexical, types)
+    merge(items::lexical(d, 0..d.items.len(), 0..d.file.text.len()), types)
 }
 
 /// The tokens of document `doc` that can meet `within` (offsets of its
@@ -91,15 +95,11 @@ pub fn semantic_tokens_in(
         return semantic_tokens(docs, analysis, doc);
     };
     let text = d.file.text.as_str();
-    let first = d.items.partition_point(|i| i.range.start <= within.start);
-    let from = first.checked_sub(1).map_or(0, |k| d.items[k].range.start);
-    let last = d.items.partition_point(|i| i.range.start < within.end);
+    let first = d.items.partition_point(|i| i.range.start <= within.start).saturating_sub(1);
+    let from = if first == 0 { 0 } else { d.items[first].range.start };
+    let last = d.items.partition_point(|i| i.range.start < within.end).max(first);
     let to = d.items.get(last).map_or(text.len(), |i| i.range.start).max(from);
-    let Some(part) = text.get(from..to) else { return semantic_tokens(docs, analysis, doc) };
-    let mut lexical = classify::classify(part, d.file.kind, d.file.dialect);
-    for t in &mut lexical {
-        t.range = t.range.start + from..t.range.end + from;
-    }
+    let lexical = items::lexical(d, first..last, from..to);
     let mut types = type_tokens(analysis, doc);
     types.retain(|t| t.range.start >= from && t.range.end <= to);
     merge(lexical, types)

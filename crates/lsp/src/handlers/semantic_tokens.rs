@@ -4,7 +4,9 @@
 //! `full/delta` sends only the run of tokens that changed (one edit: the
 //! tokens between the common head and tail). What is remembered is
 //! bounded ([`Previous`]): a forgotten id gets full tokens again, as LSP
-//! allows.
+//! allows. Each document's tokens are also remembered item by item
+//! (`ide::TokenCache`), so a full answer after a keystroke classifies the
+//! edited item only.
 
 use std::collections::VecDeque;
 
@@ -17,11 +19,20 @@ const DOCUMENTS: usize = 16;
 /// …and at most this many tokens in all (2 M is a 10 MB file's; 40 MB).
 const TOKENS: usize = 2_000_000;
 
-/// The last full tokens sent per document, newest last.
+/// The last full tokens sent per document, newest last, and the
+/// documents' item caches and encodings (bounded alike).
 #[derive(Default)]
 pub(crate) struct Previous {
     entries: VecDeque<(Uri, String, Arc<Vec<SemanticToken>>)>,
     next_id: u64,
+    caches: VecDeque<(Uri, Cache)>,
+}
+
+/// A document's tokens item by item, and as last encoded.
+#[derive(Default)]
+struct Cache {
+    items: ide::TokenCache,
+    encoded: Option<crate::encoded::Encoded>,
 }
 
 impl Previous {
@@ -42,16 +53,46 @@ impl Previous {
     fn get(&self, uri: &Uri, id: &str) -> Option<Arc<Vec<SemanticToken>>> {
         self.entries.iter().find(|(u, i, _)| u == uri && i == id).map(|e| e.2.clone())
     }
+
+    /// `uri`'s item cache, taken out while a request uses it (another
+    /// request at the same time starts an empty one).
+    fn take_cache(&mut self, uri: &Uri) -> Cache {
+        let at = self.caches.iter().position(|(u, _)| u == uri);
+        at.and_then(|k| self.caches.remove(k)).map(|(_, c)| c).unwrap_or_default()
+    }
+
+    fn put_cache(&mut self, uri: Uri, cache: Cache) {
+        self.caches.retain(|(u, _)| *u != uri);
+        self.caches.push_back((uri, cache));
+        let size = |c: &Cache| c.encoded.as_ref().map_or(0, |e| e.data.len());
+        while self.caches.len() > DOCUMENTS
+            || self.caches.len() > 1 && self.caches.iter().map(|c| size(&c.1)).sum::<usize>() > TOKENS
+        {
+            self.caches.pop_front();
+        }
+    }
 }
 
 /// The document's tokens, encoded; `within` a range of its text.
-async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option<Vec<SemanticToken>>> {
+async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option<Arc<Vec<SemanticToken>>>> {
     let Some(snap) = b.snapshot(uri).await else { return Ok(None) };
+    let (previous, uri) = (b.tokens.clone(), uri.clone());
     let data = blocking(move || {
         let within = within.map(|r| {
             from_proto::offset(&snap.rope, r.start, snap.enc)..from_proto::offset(&snap.rope, r.end, snap.enc)
         });
         let d = &snap.docs[snap.index];
+        if within.is_none() && !syntax::json::is_json_path(&d.file.path) {
+            let mut cache = previous.locked().take_cache(&uri);
+            cache.items.tokens(&snap.docs, &snap.analysis(), snap.index);
+            let tokens = cache.items.take_tokens();
+            let (encoded, spare) = crate::encoded::encode(cache.encoded.take(), d, tokens, snap.enc);
+            cache.items.give_back(spare.unwrap_or_default());
+            let data = encoded.data.clone();
+            cache.encoded = Some(encoded);
+            previous.locked().put_cache(uri, cache);
+            return data;
+        }
         // In the text the user sees (a JSON file's own: a type expression
         // in a JSON string is coloured where it is).
         let mut tokens = match &within {
@@ -69,7 +110,7 @@ async fn encoded(b: &Backend, uri: &Uri, within: Option<Range>) -> Result<Option
             tokens.sort_by_key(|t| (t.range.start, t.range.end));
             tokens.dedup_by(|a, b| a.range.start < b.range.end);
         }
-        to_proto::semantic_tokens(d.shown_text().as_str(), &tokens, snap.enc, within)
+        Arc::new(to_proto::semantic_tokens(d.shown_text().as_str(), &tokens, snap.enc, within))
     })
     .await?;
     Ok(Some(data))
@@ -81,7 +122,6 @@ pub(crate) async fn semantic_tokens_full(
 ) -> Result<Option<SemanticTokensResult>> {
     let uri = params.text_document.uri;
     let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
-    let data = Arc::new(data);
     let id = b.tokens.locked().remember(&uri, data.clone());
     Ok(Some(SemanticTokensResult::Tokens(answer(b, id, &data))))
 }
@@ -92,7 +132,6 @@ pub(crate) async fn semantic_tokens_full_delta(
 ) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let uri = params.text_document.uri;
     let Some(data) = encoded(b, &uri, None).await? else { return Ok(None) };
-    let data = Arc::new(data);
     let (before, id) = {
         let mut previous = b.tokens.locked();
         (previous.get(&uri, &params.previous_result_id), previous.remember(&uri, data.clone()))
@@ -118,7 +157,7 @@ pub(crate) async fn semantic_tokens_range(
     });
     let tokens = match id {
         Some(id) => answer(b, id, &data),
-        None => SemanticTokens { result_id: None, data },
+        None => SemanticTokens { result_id: None, data: Arc::unwrap_or_clone(data) },
     };
     Ok(Some(SemanticTokensRangeResult::Tokens(tokens)))
 }
