@@ -58,6 +58,7 @@ mod overrides;
 mod passes;
 mod pcl_range;
 mod policy;
+mod provider_calls;
 mod provider_refs;
 mod provider_requirements;
 pub mod pulumi_hcl;

@@ -27,7 +27,7 @@ use crate::infer::Infer;
 use syntax::diagnostic::{Code, Diagnostic, Severity};
 
 /// A reference as Terraform reads it.
-enum Reference {
+pub(super) enum Reference {
     /// `NAME` or `NAME.ALIAS` (`quoted`: written as a string).
     Config { name: String, alias: Option<String>, quoted: bool },
     /// OpenTofu's `NAME.ALIAS[KEY]` (provider `for_each`, OpenTofu 1.9):
@@ -41,7 +41,7 @@ fn is_identifier(s: &str) -> bool {
     super::rules::valid_identifier(s)
 }
 
-fn read(e: &Expression) -> Reference {
+pub(super) fn read(e: &Expression) -> Reference {
     let (root, ops) = match e {
         Expression::Variable(v) => (v.value().as_str(), &[][..]),
         Expression::Traversal(t) => match &t.expr {
@@ -145,7 +145,7 @@ pub(super) struct Facts {
     used: Vec<(Box<str>, Range<u32>)>,
 }
 
-fn aliased(e: &Expression) -> Option<String> {
+pub(super) fn aliased(e: &Expression) -> Option<String> {
     match read(e) {
         Reference::Config { name, alias: Some(a), .. } => Some(format!("{name}.{a}")),
         _ => None,
