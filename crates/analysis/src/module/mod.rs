@@ -59,6 +59,7 @@ mod passes;
 mod pcl_range;
 mod policy;
 mod provider_calls;
+mod provider_names;
 mod provider_refs;
 mod provider_requirements;
 pub mod pulumi_hcl;

@@ -65,6 +65,14 @@ pub(super) fn needs(docs: &[Document]) -> ProviderNeeds {
     out
 }
 
+/// Whether a `provider` block configures anything (a `version` too):
+/// Terraform's `configured`, not an empty "proxy" block.
+pub(super) fn configures(b: &Block) -> bool {
+    b.body.attributes().any(|a| !META.contains(&a.key.value().as_str()))
+        || b.body.blocks().any(|n| !META_BLOCKS.contains(&n.ident.value().as_str()))
+        || b.body.get_attribute("version").is_some()
+}
+
 fn read_body(body: &Body, out: &mut ProviderNeeds) {
     for b in body.blocks() {
         match b.ident.value().as_str() {
@@ -74,10 +82,7 @@ fn read_body(body: &Body, out: &mut ProviderNeeds) {
                     Some(Expression::String(a)) => format!("{name}.{}", a.value()),
                     _ => name.to_owned(),
                 };
-                let sets = b.body.attributes().any(|a| !META.contains(&a.key.value().as_str()))
-                    || b.body.blocks().any(|n| !META_BLOCKS.contains(&n.ident.value().as_str()))
-                    || b.body.get_attribute("version").is_some();
-                if sets { &mut out.configured } else { &mut out.empty }.push(name);
+                if configures(b) { &mut out.configured } else { &mut out.empty }.push(name);
             }
             "terraform" => {
                 for rp in b.body.get_blocks("required_providers") {

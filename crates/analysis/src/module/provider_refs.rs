@@ -143,6 +143,8 @@ fn duplicate_address(inf: &mut Infer, e: &Expression, child: &str) {
 pub(super) struct Facts {
     declared: Vec<Box<str>>,
     used: Vec<(Box<str>, Range<u32>)>,
+    /// What provider_names.rs judges.
+    names: super::provider_names::Facts,
 }
 
 pub(super) fn aliased(e: &Expression) -> Option<String> {
@@ -154,7 +156,7 @@ pub(super) fn aliased(e: &Expression) -> Option<String> {
 
 /// The facts of one item's body.
 pub(super) fn facts(body: &Body) -> Facts {
-    let mut f = Facts::default();
+    let mut f = Facts { names: super::provider_names::facts(body), ..Facts::default() };
     let used = |e: &Expression, f: &mut Facts| {
         if let (Some(key), Some(r)) = (aliased(e), e.span()) {
             f.used.push((key.into(), r.start as u32..r.end as u32));
@@ -221,7 +223,8 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
     };
     let declared: HashSet<&str> =
         items().filter_map(|(_, item)| facts(item)).flat_map(|f| f.declared.iter().map(|d| &**d)).collect();
-    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
+    let named: Vec<_> = items().filter_map(|(i, item)| Some((i, item, &facts(item)?.names))).collect();
+    let mut out = super::provider_names::check(&named, docs.len());
     for (i, item) in items() {
         for (key, r) in facts(item).into_iter().flat_map(|f| f.used.iter()) {
             if declared.contains(&**key) {
