@@ -463,22 +463,96 @@ def walk_fault(r, m):
     return f"{kind} in {where}"
 
 
+BUILTIN = ["terraform {", "  required_providers {", "    terraform = {",
+           '      source = "terraform.io/builtin/terraform"'] + ["    }", "  }", "}"]
+
+
+def provider_call_fault(r, m):
+    """A call judged by its callee's provider configurations
+    (`validateProviderConfigs`, validate.md §3), or a valid form: the child
+    configures a provider itself (a legacy module, then called with
+    `count`, `for_each` or `depends_on`), requires `configuration_aliases`
+    (passed or not), requires the provider or declares nothing; the call
+    passes configurations it may not declare. Parent and child mean the
+    same provider by `terraform` (no "Provider type mismatch"). Returns
+    the child's text and the kind."""
+    kind = r.choice(["legacy", "aliases", "required", "plain", "implied"])
+    child = CHILD
+    required = kind in ("aliases", "required") or (kind == "legacy" and r.random() < 0.5)
+    if required:
+        aliases = r.choice([["terraform.west"], ["terraform.west", "terraform.own"]]) if kind == "aliases" else []
+        lines = BUILTIN[:4] + ([f"      configuration_aliases = [{', '.join(aliases)}]"] if aliases else []) + BUILTIN[4:]
+        child += "\n" + "\n".join(lines) + "\n"
+        m.add(BUILTIN)
+    if kind == "legacy" or (kind == "aliases" and r.random() < 0.3):
+        alias = r.choice(['  alias = "own"', ""]) if kind == "legacy" else '  alias = "own"'
+        setting = r.choice(['  version = ">= 1.0"', '  version = "~> 1.0"'])
+        child += "\n" + "\n".join(['provider "terraform" {', alias, setting, "}"]) + "\n"
+    if kind == "implied":
+        # Required under another name: each resource of the parent implies
+        # `terraform` ("Duplicate required provider", a warning).
+        m.add(["terraform {", "  required_providers {", "    tf = {", '      source = "terraform.io/builtin/terraform"',
+               "    }", "  }", "}"])
+    rep = r.choice(["", "count", "for_each", "depends_on"])
+    lines = module_call(r, "pc", "" if rep == "depends_on" else rep)
+    if rep == "depends_on":
+        lines.insert(-1, "  depends_on = [terraform_data.r0]")
+    keys = r.sample(["terraform", "terraform.west", "terraform.own"], r.randint(0, 2))
+    if keys and not required and rep and kind != "legacy":
+        # (A repeated call passed `hashicorp/terraform`, which no one
+        # installs, fails in the graph without a place: "missing provider".)
+        keys = []
+    if not required:
+        # (And two configurations passed to a child that declares neither.)
+        keys = keys[:1]
+    if keys:
+        # (Likewise any call passed `terraform` where the parent does not
+        # require it: `hashicorp/terraform`, not the built-in one.)
+        values = {k: r.choice(["terraform", "terraform.west"] if required else ["terraform.west"]) for k in keys}
+        lines[-1:-1] = ["  providers = {"] + [f"    {k} = {v}" for k, v in values.items()] + ["  }"]
+        # (Without a `provider "terraform"` block, passing `terraform`
+        # fails in the graph: "missing provider", no place.)
+        m.add(WEST)
+    m.add(lines)
+    m.names["module"].append("pc")
+    return child, f"provider_call {kind} {rep or 'once'}"
+
+
 def case(r):
     """(files, calls, what) of one generated case."""
     m = background(r)
     roll = r.random()
     what = "valid"
+    child = CHILD
     if roll < 0.4:
         what = load_fault(r, m)
         if r.random() < 0.2:
             what += " + " + load_fault(r, m)
     elif roll < 0.8:
         what = walk_fault(r, m)
+    elif roll >= 0.88:
+        # (Its own generator, from the roll: the cases of `r` stay those
+        # of the seed before these were added.)
+        m.r, r0 = random.Random(roll), m.r
+        child, what = provider_call_fault(m.r, m)
+        m.r = r0
     files = m.text()
     calls = m.names["module"]
     if calls:
-        files["child/main.tf"] = CHILD
+        files["child/main.tf"] = child
     return files, calls, what
+
+
+# The warnings of validate.md §3 compared too (`validateProviderConfigs`),
+# and our codes for them.
+WARNINGS = {"Reference to undefined provider", "Duplicate required provider"}
+WARNING_CODES = {"undefined-reference", "duplicate"}
+
+
+def terraform_warnings(out):
+    """(file, line) of Terraform's warnings of WARNINGS."""
+    return {(d["range"]["filename"], d["range"]["start"]["line"]) for d in out.get("diagnostics", [])
+            if d.get("severity") == "warning" and d.get("summary") in WARNINGS and d.get("range")}
 
 
 def terraform_errors(out):
@@ -526,12 +600,14 @@ def test_validate_errors_agree_with_terraform(validator, binary):
             d = os.path.join(root, f"case-{n}")
             write_tree(d, files, calls)
             cases.append((d, files, what))
-        ours = {}
+        ours, our_warnings = {}, {}
         for diag in our_diagnostics(binary, root):
+            rel = os.path.relpath(diag["path"] if os.path.isabs(diag["path"]) else os.path.abspath(diag["path"]), root)
+            n, _, file = rel.partition(os.sep)
             if diag["severity"] == "error":
-                rel = os.path.relpath(diag["path"] if os.path.isabs(diag["path"]) else os.path.abspath(diag["path"]), root)
-                n, _, file = rel.partition(os.sep)
                 ours.setdefault(n, set()).add((file, diag["line"]))
+            elif diag["severity"] == "warning" and diag.get("code") in WARNING_CODES:
+                our_warnings.setdefault(n, set()).add((file, diag["line"]))
         disagreements, rejected, kinds = [], 0, {}
         for n, (d, files, what) in enumerate(cases):
             _, out = validator.validate(d)
@@ -545,12 +621,19 @@ def test_validate_errors_agree_with_terraform(validator, binary):
             # Terraform's graph errors have no place ("Provider configuration
             # not present"): ours are at the reference, and stand for them.
             at_ref = {x for x in mine - theirs if at_provider_ref(files, *x)} if unplaced else set()
-            if theirs != mine - at_ref or (unplaced and not mine):
-                summaries = [x["summary"] for x in out.get("diagnostics", []) if x.get("severity") == "error"]
+            # (Terraform reports them when its loader found no error but
+            # those of the same function: not beside another phase's.)
+            warned, my_warnings = terraform_warnings(out), our_warnings.get(f"case-{n}", set())
+            if (theirs or unplaced) and not what.startswith("provider_call"):
+                warned = my_warnings
+            if theirs != mine - at_ref or (unplaced and not mine) or warned != my_warnings:
+                summaries = [x["summary"] for x in out.get("diagnostics", []) if x.get("severity") != "warning"
+                             or x.get("summary") in WARNINGS]
                 listing = "\n".join(f"--- {f}\n{t}" for f, t in sorted(files.items()))
                 disagreements.append(
                     f"seed {SEED} case {n} ({what}): Terraform errors at {sorted(theirs)}"
-                    f"{' and one without a place' if unplaced else ''} ({summaries}), ours at {sorted(mine)}\n{listing}"
+                    f"{' and one without a place' if unplaced else ''}, warnings at {sorted(warned)} ({summaries}), "
+                    f"ours at {sorted(mine)}, warnings at {sorted(my_warnings)}\n{listing}"
                 )
     SUMMARY.append(
         f"terraform oracle, validate: {CASES} cases (seed {SEED}), {rejected} rejected by Terraform, "
