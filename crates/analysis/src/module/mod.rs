@@ -54,6 +54,7 @@ pub mod mocks;
 pub mod nomad_vars;
 mod noschema;
 mod order;
+mod override_rules;
 mod overrides;
 mod passes;
 mod pcl_range;
