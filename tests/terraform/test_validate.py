@@ -169,10 +169,57 @@ def duplicate(r, m):
     return f"duplicate {kind}"
 
 
+def override_fault(r, m):
+    """Blocks of an override file (`mergeFile`): with a base declaration
+    or without one, and blocks it cannot hold (validate.md §1)."""
+    blocks = []
+    for _ in range(r.randint(1, 3)):
+        kind = r.choice(["variable", "local", "output", "resource", "module", "provider", "moved", "import", "check",
+                         "validation", "precondition"])
+        known = {"variable": m.names["variable"], "local": m.names["local"], "output": m.names["output"],
+                 "resource": m.names["resource"], "module": m.names["module"]}.get(kind, [])
+        name = r.choice(known) if known and r.random() < 0.5 else "nobase"
+        if kind == "variable":
+            blocks.append([f'variable "{name}" {{', '  default = "y"', "}"])
+        elif kind == "local":
+            blocks.append(["locals {", f'  {name} = "y"', "}"])
+        elif kind == "output":
+            blocks.append([f'output "{name}" {{', "  value = 2", "}"])
+        elif kind == "resource":
+            blocks.append([f'resource "terraform_data" "{name}" {{', '  input = "y"', "}"])
+        elif kind == "module":
+            blocks.append([f'module "{name}" {{', '  source = "./child"', "}"])
+        elif kind == "provider":
+            alias = r.choice(["", "west", "east"])
+            blocks.append(['provider "terraform" {'] + ([f'  alias = "{alias}"'] if alias else []) + ["}"])
+            if alias == "west":
+                m.add(WEST)
+        elif kind == "moved":
+            blocks.append(["moved {", "  from = terraform_data.old", "  to   = terraform_data.r0", "}"])
+        elif kind == "import":
+            blocks.append(["import {", "  to = terraform_data.r0", '  id = "i"', "}"])
+        elif kind == "check":
+            blocks.append(['check "oc" {', "  assert {", '    condition     = var.v0 != ""', '    error_message = "x"',
+                           "  }", "}"])
+        elif kind == "validation":
+            blocks.append(['variable "v0" {', "  validation {", '    condition     = var.v0 != ""',
+                           '    error_message = "x"', "  }", "}"])
+        else:
+            blocks.append(['output "o0" {', "  precondition {", '    condition     = var.v0 != ""',
+                           '    error_message = "x"', "  }", "}"])
+    name = r.choice(["override.tf", "main_override.tf"])
+    m.files.setdefault(name, [])
+    for b in blocks:
+        m.add(b, name)
+    return "override"
+
+
 def load_fault(r, m):
     """A fault the configuration loader reports."""
     kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition",
-                     "provider", "block", "requirements", "address"])
+                     "provider", "block", "requirements", "address", "override"])
+    if kind == "override":
+        return override_fault(r, m)
     if kind == "meta":
         return meta_fault(r, m)
     if kind == "provider":
