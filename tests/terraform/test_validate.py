@@ -416,6 +416,9 @@ def address_fault(r, m):
     elif kind == "import":
         to = r.choice(["terraform_data.r0", '"terraform_data.r0"', "terraform_data.r0.id", 'upper("x")',
                        "data.terraform_remote_state.x", "module.m"])
+        # (An instance of r0 as it repeats: a key of the wrong kind is the
+        # walk's fault, import_target below.)
+        to = to.replace("r0", "r0" + {"": "", "count": "[0]", "for_each": '["a"]'}[dict(m.resources)["r0"]], 1)
         for _ in range(r.randint(1, 2)):
             m.add(["import {", f"  to = {to}", '  id = "i"', "}"])
     elif kind == "removed":
@@ -456,8 +459,18 @@ def condition_fault(r, m):
 
 def walk_fault(r, m):
     """A fault only evaluation reports: count, each or self out of scope."""
-    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version", "depends_past"])
+    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version", "depends_past",
+                     "import_target"])
     where = r.choice(["resource", "resource", "local", "output", "module"])
+    if kind == "import_target":
+        # An import's `to` against its target's repetition, or a target no
+        # block declares (validateImportTargetExpansion, validateConfigGen).
+        name, _ = r.choice(m.resources)
+        to = r.choice([f"terraform_data.{name}", f"terraform_data.{name}[0]", f'terraform_data.{name}["a"]',
+                       "terraform_data.gone", "terraform_data.gone[1]", "module.nope.terraform_data.x",
+                       'module.nope["a"].terraform_data.x'])
+        m.add(["import {", f"  to = {to}", '  id = "i"', "}"])
+        return kind
     if kind == "prerelease":
         m.add(["terraform {", f'  required_version = "{r.choice(PRERELEASES)}"', "}"])
         return kind

@@ -73,7 +73,14 @@ pub(super) fn facts(body: &Body) -> Facts {
                     }
                 }
             }
-            ("resource" | "data" | "ephemeral", [t, n]) => push(format!("{ident}.{t}.{n}"), range, false),
+            ("resource" | "data" | "ephemeral", [t, n]) => {
+                // (Its repetition, for the `import` blocks that target it:
+                // import_rules.rs.)
+                if let Some(rep) = ["count", "for_each"].into_iter().find(|k| b.body.get_attribute(k).is_some()) {
+                    push(format!("#{rep}.{ident}.{t}.{n}"), range.clone(), false);
+                }
+                push(format!("{ident}.{t}.{n}"), range, false)
+            }
             ("provider", [name]) => {
                 let alias = b.body.get_attribute("alias").map(|a| match &a.value {
                     Expression::String(s) => Some(s.value().to_string()),
@@ -233,6 +240,7 @@ pub(super) fn check<'a>(
         }
     }
     let bases = first.keys().map(|k| Box::<str>::from(*k)).collect();
+    super::import_rules::check(docs, &bases, &facts, &mut out);
     super::override_rules::check(docs, dialect, bases, &facts, &mut out);
     out
 }

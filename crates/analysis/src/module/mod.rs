@@ -48,6 +48,7 @@ mod duplicates;
 mod engine;
 mod env;
 pub mod ephemeral;
+mod import_rules;
 mod interface;
 mod meta_arguments;
 pub mod mocks;
