@@ -50,6 +50,7 @@ mod env;
 pub mod ephemeral;
 mod import_rules;
 mod interface;
+mod lifecycle_rules;
 mod meta_arguments;
 pub mod mocks;
 pub mod nomad_vars;
