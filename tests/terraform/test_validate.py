@@ -214,12 +214,51 @@ def override_fault(r, m):
     return "override"
 
 
+# `replace_triggered_by` elements (valid: one resource, `count.index` in
+# a counted one, `each.key` in one with for_each).
+TRIGGERS = {"": ["terraform_data.r0", "terraform_data.r0.output", "var.v0", "local.l0", 'upper("x")', "self.id",
+                 "coalesce(terraform_data.r0.id, terraform_data.tw.id)", "terraform_data"],
+            "count": ["terraform_data.r0[count.index]", "terraform_data.r0[count.value]", "count.index"],
+            "for_each": ["terraform_data.r0[each.key]", "terraform_data.r0[each.value]", "each.key"]}
+
+
+def lifecycle_fault(r, m):
+    """A lifecycle argument, condition or escaping block the loader
+    rejects (or its valid form): replace_triggered_by references,
+    ignore_changes wildcards, a condition that refers to its own resource,
+    a second `_` block."""
+    kind = r.choice(["replace", "replace", "ignore", "self", "escape"])
+    if kind == "replace":
+        rep = r.choice(["", "count", "for_each"])
+        elements = r.sample(TRIGGERS[""] + TRIGGERS.get(rep, []), r.randint(1, 3))
+        m.add(resource(r, "tw", rep, None, ["  lifecycle {", f"    replace_triggered_by = [{', '.join(elements)}]",
+                                          "  }"], lifecycle=False))
+    elif kind == "ignore":
+        elements = r.choice([['"*"'], ['"*"', "input"], ["input"], ['"input"']])
+        m.add(resource(r, "ig", "", None, ["  lifecycle {", f"    ignore_changes = [{', '.join(elements)}]", "  }"],
+                       lifecycle=False))
+    elif kind == "self":
+        block = r.choice(["precondition", "postcondition"])
+        cond, msg = r.choice([("terraform_data.me.id != \"\"", "x"), ("var.v0 != \"\"", "${terraform_data.me.id}"),
+                              ("var.v0 != \"\"", "x")])
+        m.add(resource(r, "me", "", None, ["  lifecycle {", f"    {block} {{", f"      condition     = {cond}",
+                                         f'      error_message = "{msg}"', "    }", "  }"], lifecycle=False))
+    else:
+        # (Not `input`: an escaping block's arguments merge into the body's,
+        # and `input` twice is the walk's "Duplicate argument".)
+        m.add(resource(r, "esc", "", None, ["  _ {", "    triggers_replace = 1", "  }"] * r.randint(1, 2),
+                       lifecycle=False))
+    return f"lifecycle {kind}"
+
+
 def load_fault(r, m):
     """A fault the configuration loader reports."""
     kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition",
-                     "provider", "block", "requirements", "address", "override"])
+                     "provider", "block", "requirements", "address", "override", "lifecycle"])
     if kind == "override":
         return override_fault(r, m)
+    if kind == "lifecycle":
+        return lifecycle_fault(r, m)
     if kind == "meta":
         return meta_fault(r, m)
     if kind == "provider":
