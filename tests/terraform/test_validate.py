@@ -582,9 +582,14 @@ def provider_call_fault(r, m):
         aliases = r.choice([["terraform.west"], ["terraform.west", "terraform.own"]]) if kind == "aliases" else []
         lines = BUILTIN[:4] + ([f"      configuration_aliases = [{', '.join(aliases)}]"] if aliases else []) + BUILTIN[4:]
         child += "\n" + "\n".join(lines) + "\n"
-        m.add(BUILTIN)
-    if kind == "legacy" or (kind == "aliases" and r.random() < 0.3):
-        alias = r.choice(['  alias = "own"', ""]) if kind == "legacy" else '  alias = "own"'
+        # (Else the parent means `hashicorp/terraform` by `terraform`: a
+        # configuration passed is a "Provider type mismatch".)
+        if r.random() < 0.8:
+            m.add(BUILTIN)
+        else:
+            kind += " mismatch"
+    if kind.startswith("legacy") or (kind.startswith("aliases") and r.random() < 0.3):
+        alias = r.choice(['  alias = "own"', ""]) if kind.startswith("legacy") else '  alias = "own"'
         setting = r.choice(['  version = ">= 1.0"', '  version = "~> 1.0"'])
         child += "\n" + "\n".join(['provider "terraform" {', alias, setting, "}"]) + "\n"
     if kind == "implied":
@@ -602,7 +607,7 @@ def provider_call_fault(r, m):
     if rep == "depends_on":
         lines.insert(-1, "  depends_on = [terraform_data.r0]")
     keys = r.sample(["terraform", "terraform.west", "terraform.own"], r.randint(0, 2))
-    if keys and not required and rep and kind != "legacy":
+    if keys and not required and rep and not kind.startswith("legacy"):
         # (A repeated call passed `hashicorp/terraform`, which no one
         # installs, fails in the graph without a place: "missing provider".)
         keys = []

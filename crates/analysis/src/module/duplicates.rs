@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::decls::label_text;
 use super::{Document, FileKind, Item};
-use syntax::diagnostic::{Code, Diagnostic, Related, Severity};
+use syntax::diagnostic::{Code, Diagnostic, Related};
 use syntax::Dialect;
 
 /// One declaration kept by name, relative to its item.
@@ -259,36 +259,6 @@ impl Decl {
     pub(super) fn late(&self) -> bool {
         self.late
     }
-}
-
-/// "Backend configuration ignored", "Cloud configuration ignored"
-/// (`loadModule`, internal/configs/config_build.go): warnings at each
-/// `backend` and `cloud` block of a module a known caller calls (`passed`:
-/// [`crate::calls::Context::passed`]), which the root's state storage
-/// overrules. A module no known caller calls is taken for a root.
-pub(super) fn ignored_storage<'a>(
-    docs: &[Document],
-    passed: bool,
-    facts: impl Fn(&Item) -> Option<&'a Facts>,
-) -> Vec<Vec<Diagnostic>> {
-    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
-    if !passed {
-        return out;
-    }
-    for (di, doc) in docs.iter().enumerate().filter(|(_, d)| d.file.kind == FileKind::Terraform) {
-        for item in doc.items.iter() {
-            for d in facts(item).into_iter().flatten().filter(|d| matches!(&*d.key, "backend" | "cloud")) {
-                let what = if &*d.key == "backend" { "Backend" } else { "Cloud" };
-                let msg = format!(
-                    "{what} configuration ignored: this module is called by another, and only the root module's `{}` block applies to the configuration",
-                    d.key
-                );
-                let range = d.range(item.range.start);
-                out[di].push(Diagnostic::new(Code::MetaArgument, range, msg).with_severity(Severity::Warning));
-            }
-        }
-    }
-    out
 }
 
 /// "Conflicting 'cloud' and 'backend' configuration blocks are present": a

@@ -156,14 +156,11 @@ pub(super) fn run_with(
         all.extend(more.iter().cloned());
     }
     if named {
-        let get_dup = |i: &Item| get(i).map(|f| &f.duplicates);
-        let more = duplicates::check(docs, dialect, get_dup);
+        let more = duplicates::check(docs, dialect, |i| get(i).map(|f| &f.duplicates));
         for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }
-        let passed = context.passed.is_some();
-        diagnostics.iter_mut().zip(duplicates::ignored_storage(docs, passed, get_dup)).for_each(|(a, m)| a.extend(m));
-        let more = provider_refs::check(docs, |i| get(i).map(|f| &f.provider_refs));
+        let more = provider_refs::check(docs, context, |i| get(i).map(|f| &f.provider_refs));
         for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }

@@ -27,6 +27,7 @@ use super::decls::label_text;
 use super::provider_calls::{configures, provider_type};
 use super::provider_refs::{read, Reference};
 use super::Item;
+use crate::calls::ProviderNeeds;
 use syntax::diagnostic::{Code, Diagnostic, Severity};
 
 /// What one item says of provider names; ranges relative to the item.
@@ -44,6 +45,18 @@ pub(super) struct Facts {
     /// Default configurations passed to module calls (`providers`
     /// values without alias), at the value.
     passed: Vec<(Box<str>, Range<u32>)>,
+    /// Every configuration passed to a module call: the call, the child's
+    /// key (`NAME[.ALIAS]`) and the parent's local name, each with its range.
+    assigned: Vec<Assigned>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Assigned {
+    call: Box<str>,
+    child: Box<str>,
+    child_range: Range<u32>,
+    parent: Box<str>,
+    parent_range: Range<u32>,
 }
 
 fn span(r: Option<Range<usize>>) -> Option<Range<u32>> {
@@ -105,12 +118,30 @@ pub(super) fn facts(body: &Body) -> Facts {
                 let Some(Expression::Object(o)) = b.body.get_attribute("providers").map(|a| &a.value) else {
                     continue;
                 };
-                for (_, value) in o.iter() {
-                    if let (Reference::Config { name, alias: None, .. }, Some(r)) =
-                        (read(value.expr()), span(value.expr().span()))
-                    {
-                        f.passed.push((name.into(), r));
+                let call = b.labels.first().map(label_text).unwrap_or("");
+                for (key, value) in o.iter() {
+                    let Some(r) = span(value.expr().span()) else { continue };
+                    let Reference::Config { name, alias, .. } = read(value.expr()) else { continue };
+                    if alias.is_none() {
+                        f.passed.push((name.as_str().into(), r.clone()));
                     }
+                    let (child, child_range) = match key {
+                        ObjectKey::Ident(i) => (i.value().to_string(), span(i.span())),
+                        ObjectKey::Expression(e) => match read(e) {
+                            Reference::Config { name, alias, .. } => {
+                                (alias.map_or_else(|| name.clone(), |a| format!("{name}.{a}")), span(e.span()))
+                            }
+                            _ => continue,
+                        },
+                    };
+                    let Some(child_range) = child_range else { continue };
+                    f.assigned.push(Assigned {
+                        call: call.into(),
+                        child: child.into(),
+                        child_range,
+                        parent: name.into(),
+                        parent_range: r,
+                    });
                 }
             }
             _ => {}
@@ -124,9 +155,63 @@ fn warning(item: &Item, r: &Range<u32>, msg: String, code: Code) -> Diagnostic {
     Diagnostic::new(code, range, msg).with_severity(Severity::Warning)
 }
 
+/// "Provider type mismatch" (`validateProviderConfigs`): each
+/// configuration passed to a call whose callee (`callee`: its provider
+/// needs) means another provider by the child's name than the caller
+/// means by its own (`required`: the caller's entries; a name no entry
+/// has means `hashicorp/NAME`). At the child's key when the callee
+/// requires the caller's provider under another name, else at the value.
+fn mismatches<'a>(
+    items: &[(usize, &'a Item, &'a Facts)],
+    required: &[(&str, &str)],
+    callee: &dyn Fn(&str) -> Option<&'a ProviderNeeds>,
+    out: &mut [Vec<Diagnostic>],
+) {
+    let meant = |name: &str| {
+        required
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or_else(|| provider_type(name, Some(name)), |(_, t)| t.to_string())
+    };
+    for (doc, item, f) in items {
+        for a in &f.assigned {
+            let Some(needs) = callee(&a.call) else { continue };
+            let mut parent = meant(&a.parent);
+            // (Terraform looks the child's key up among the caller's names.)
+            if let Some((_, t)) = required.iter().find(|(n, _)| *n == &*a.child) {
+                parent = t.to_string();
+            }
+            let name = a.child.split('.').next().unwrap_or(&a.child);
+            let child = needs.local_names.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone());
+            let child = child.unwrap_or_else(|| provider_type(name, Some(name)));
+            if child == parent {
+                continue;
+            }
+            let other = needs.local_names.iter().find(|(_, t)| *t == parent).map(|(n, _)| n);
+            let (r, msg) = match other {
+                Some(other) => (&a.child_range, format!(
+                    "Provider type mismatch: the configuration passed is for `{parent}`, but module `{}` means `{child}` by `{}`; pass it as `{other}`",
+                    a.call, a.child
+                )),
+                None => (&a.parent_range, format!(
+                    "Provider type mismatch: `{}` here is `{parent}`, but module `{}` means `{child}` by `{}`, and requires no `{parent}`",
+                    a.parent, a.call, a.child
+                )),
+            };
+            let range = item.range.start + r.start as usize..item.range.start + r.end as usize;
+            out[*doc].push(Diagnostic::new(Code::UndefinedReference, range, msg));
+        }
+    }
+}
+
 /// The warnings of a module whose items (each with its document's index)
-/// say `facts`, per document.
-pub(super) fn check<'a>(items: &[(usize, &'a Item, &'a Facts)], docs: usize) -> Vec<Vec<Diagnostic>> {
+/// say `facts`, per document, and the errors of its calls' provider
+/// types (`callee`: a call's provider needs, when its callee is known).
+pub(super) fn check<'a>(
+    items: &[(usize, &'a Item, &'a Facts)],
+    docs: usize,
+    callee: &dyn Fn(&str) -> Option<&'a ProviderNeeds>,
+) -> Vec<Vec<Diagnostic>> {
     let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs];
     let all = || items.iter().flat_map(|(i, item, f)| std::iter::repeat((*i, *item)).zip(f.required.iter()));
     let providers: Vec<&(Box<str>, Box<str>, bool)> = items.iter().flat_map(|(_, _, f)| &f.providers).collect();
@@ -170,5 +255,8 @@ pub(super) fn check<'a>(items: &[(usize, &'a Item, &'a Facts)], docs: usize) -> 
             }
         }
     }
+    // (A provider block's name no entry has means the `hashicorp` provider,
+    // as a name nothing declares does.)
+    mismatches(items, &seen, callee, &mut out);
     out
 }

@@ -214,7 +214,11 @@ pub(super) fn facts(body: &Body) -> Facts {
 
 /// Per document, an `undefined-reference` error at each reference to an
 /// aliased provider configuration the module neither declares nor requires.
-pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a Facts>) -> Vec<Vec<Diagnostic>> {
+pub(super) fn check<'a>(
+    docs: &[Document],
+    context: &'a crate::calls::Context,
+    facts: impl Fn(&Item) -> Option<&'a Facts>,
+) -> Vec<Vec<Diagnostic>> {
     let items = || {
         docs.iter()
             .enumerate()
@@ -224,7 +228,11 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
     let declared: HashSet<&str> =
         items().filter_map(|(_, item)| facts(item)).flat_map(|f| f.declared.iter().map(|d| &**d)).collect();
     let named: Vec<_> = items().filter_map(|(i, item)| Some((i, item, &facts(item)?.names))).collect();
-    let mut out = super::provider_names::check(&named, docs.len());
+    let callee = |call: &str| match context.callee(call) {
+        Some(crate::calls::Callee::Module(i)) => Some(&i.providers),
+        _ => None,
+    };
+    let mut out = super::provider_names::check(&named, docs.len(), &callee);
     for (i, item) in items() {
         for (key, r) in facts(item).into_iter().flat_map(|f| f.used.iter()) {
             if declared.contains(&**key) {
