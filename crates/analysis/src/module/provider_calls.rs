@@ -121,8 +121,13 @@ fn read_body(body: &Body, out: &mut ProviderNeeds) {
 /// terraform-registry-address: the public registry and the `hashicorp`
 /// namespace by default), else the one `ImpliedProviderForUnqualifiedType`
 /// (internal/addrs) gives a name: `terraform` is the built-in one.
+/// Empty for a source that is none (an error of its own, requirement_rules.rs):
+/// what it means is not judged.
 pub(super) fn provider_type(name: &str, source: Option<&str>) -> String {
     const REGISTRY: &str = "registry.terraform.io";
+    if source.is_some_and(|s| !super::requirement_rules::source(s)) {
+        return String::new();
+    }
     let t = match source.map(|s| s.split('/').collect::<Vec<_>>()).as_deref() {
         Some([host, ns, ty]) => format!("{host}/{ns}/{ty}"),
         Some([ns, ty]) => format!("{REGISTRY}/{ns}/{ty}"),
@@ -197,7 +202,7 @@ pub(super) fn at_call(inf: &mut Infer, b: &Block, call: &str, needs: &ProviderNe
             let (name, _) = child.split_once('.').unwrap_or((child, ""));
             let meant = needs.local_names.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone());
             let meant = meant.unwrap_or_else(|| provider_type(name, Some(name)));
-            let severity = if is_default(&meant) { Severity::Warning } else { Severity::Error };
+            let severity = if is_default(&meant) || meant.is_empty() { Severity::Warning } else { Severity::Error };
             let msg = format!(
                 "Reference to undefined provider: module `{call}` declares no provider requirement `{child}` (a `required_providers` entry, or `configuration_aliases`) for the provider `{meant}`"
             );

@@ -184,7 +184,7 @@ fn mismatches<'a>(
             let name = a.child.split('.').next().unwrap_or(&a.child);
             let child = needs.local_names.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone());
             let child = child.unwrap_or_else(|| provider_type(name, Some(name)));
-            if child == parent {
+            if child == parent || child.is_empty() || parent.is_empty() {
                 continue;
             }
             let other = needs.local_names.iter().find(|(_, t)| *t == parent).map(|(n, _)| n);
@@ -217,6 +217,10 @@ pub(super) fn check<'a>(
     let providers: Vec<&(Box<str>, Box<str>, bool)> = items.iter().flat_map(|(_, _, f)| &f.providers).collect();
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for ((doc, item), (name, ty, r)) in all() {
+        if ty.is_empty() {
+            seen.push((name, ty));
+            continue;
+        }
         if let Some((before, _)) = seen.iter().find(|(_, t)| t == &&**ty) {
             let msg = format!(
                 "Duplicate required provider: provider `{ty}` with the local name `{name}` was required before as `{before}`; a provider can be required once in required_providers"
