@@ -79,6 +79,13 @@ pub(super) fn facts(body: &Body) -> Facts {
                 if let Some(rep) = ["count", "for_each"].into_iter().find(|k| b.body.get_attribute(k).is_some()) {
                     push(format!("#{rep}.{ident}.{t}.{n}"), range.clone(), false);
                 }
+                if let Some(Expression::Array(list)) = b.body.get_attribute("depends_on").map(|a| &a.value) {
+                    for e in list.iter() {
+                        if let Some(r) = e.span() {
+                            push(format!("#depends:{}", super::import_rules::dependency(e)), r, false);
+                        }
+                    }
+                }
                 push(format!("{ident}.{t}.{n}"), range, false)
             }
             ("provider", [name]) => {

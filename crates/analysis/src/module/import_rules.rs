@@ -9,11 +9,19 @@
 //! at the `to` ("Invalid import 'to' expression", "Configuration for
 //! import target does not exist").
 //!
+//! Likewise a `depends_on` element that indexes a resource without `count`
+//! or `for_each` ("Unexpected resource instance key",
+//! `staticValidateResourceReference` in evaluate_valid.go, as
+//! `validateDependsOn` evaluates each element until one fails).
+//!
 //! Part of the duplicates pass (duplicates.rs): its facts hold each static
 //! `to` without `for_each` (`import.ADDR`), each resource and module call,
-//! and each resource's repetition (`#count.resource.T.N`).
+//! each resource's repetition (`#count.resource.T.N`) and its `depends_on`
+//! elements in order (`#depends:KIND:ADDR`, [`dependency`]).
 
 use rustc_hash::FxHashSet as HashSet;
+
+use hcl_edit::expr::Expression;
 
 use super::duplicates::Facts;
 use super::{Document, FileKind, Item};
@@ -35,6 +43,36 @@ fn split(addr: &str) -> Option<(&str, Key)> {
     }
 }
 
+/// What a `depends_on` element is to the walk: `k:resource.T.N` (an
+/// instance of a resource: `T.N[…]`, `data.T.N[…]`), `r:resource.T.N` (a
+/// whole one), `o:` (another object: `var.x`, `module.m`), `b:` (anything
+/// else: an error of its own, after which Terraform evaluates no element).
+pub(super) fn dependency(e: &Expression) -> String {
+    use hcl_edit::expr::TraversalOperator as Op;
+    let (root, ops) = match e {
+        Expression::Traversal(t) => match &t.expr {
+            Expression::Variable(v) => (v.value().as_str(), &t.operators[..]),
+            _ => return "b:".into(),
+        },
+        _ => return "b:".into(),
+    };
+    let attr = |i: usize| match ops.get(i).map(|o| o.value()) {
+        Some(Op::GetAttr(a)) => Some(a.value().as_str()),
+        _ => None,
+    };
+    let (kind, t, n, rest) = match root {
+        "var" | "local" | "module" => return "o:".into(),
+        "data" => ("data", attr(0), attr(1), &ops[2.min(ops.len())..]),
+        _ => ("resource", Some(root), attr(0), &ops[1.min(ops.len())..]),
+    };
+    let (Some(t), Some(n)) = (t, n) else { return "b:".into() };
+    match rest {
+        [] => format!("r:{kind}.{t}.{n}"),
+        [key] if matches!(key.value(), Op::Index(_) | Op::LegacyIndex(_)) => format!("k:{kind}.{t}.{n}"),
+        _ => "b:".into(),
+    }
+}
+
 /// Adds an error at each `import` whose `to` its target refuses.
 /// `declared`: the primary files' declaration keys.
 pub(super) fn check<'a>(
@@ -49,6 +87,31 @@ pub(super) fn check<'a>(
     let mut repeated: HashSet<&str> = HashSet::default();
     for (_, item) in all() {
         repeated.extend(facts(item).into_iter().flatten().map(|d| d.key()).filter(|k| k.starts_with('#')));
+    }
+    for (di, item) in all() {
+        let deps = facts(item).into_iter().flatten().filter_map(|d| Some((d, d.key().strip_prefix("#depends:")?)));
+        for (d, dep) in deps {
+            let (kind, addr) = dep.split_once(':').unwrap_or(("b", ""));
+            let known = declared.contains(addr);
+            match kind {
+                "o" => continue,
+                "r" if known => continue,
+                "k" if known
+                    && !repeated
+                        .iter()
+                        .any(|r| r.ends_with(addr) && r[1..].split_once('.').is_some_and(|(_, a)| a == addr)) =>
+                {
+                    let msg = format!(
+                        "Unexpected resource instance key: `{}` has no `count` or `for_each`, so a reference to it takes no index; remove the brackets",
+                        addr.strip_prefix("resource.").unwrap_or(addr)
+                    );
+                    out[di].push(Diagnostic::new(Code::Traversal, d.range(item.range.start), msg));
+                }
+                "k" if known => continue,
+                _ => {}
+            }
+            break;
+        }
     }
     // (An override file's `import` is refused before: override_rules.rs.)
     for (di, item) in all().filter(|(di, _)| primary(&docs[*di])) {
