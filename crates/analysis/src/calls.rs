@@ -218,6 +218,9 @@ pub struct Interface {
     /// In declaration order; the first declaration of a name wins.
     pub inputs: Vec<Input>,
     pub outputs: Vec<OutputInfo>,
+    /// Its provider configurations and requirements, as a call of it is
+    /// judged by them ([`ProviderNeeds`]).
+    pub providers: ProviderNeeds,
     /// A hash of everything above.
     pub version: u64,
     /// Made on first use from the fields above (see [`Derived`]).
@@ -245,7 +248,26 @@ impl PartialEq for Interface {
             && self.dir == other.dir
             && self.inputs == other.inputs
             && self.outputs == other.outputs
+            && self.providers == other.providers
     }
+}
+
+/// What a called module says of provider configurations, by
+/// `providerName` (`NAME` or `NAME.ALIAS`): what `validateProviderConfigs`
+/// (internal/configs/provider_validation.go) judges a call of it by
+/// (validate.md §3, provider_refs.rs).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ProviderNeeds {
+    /// `provider` blocks that set anything beyond their meta-arguments
+    /// (or a `version`): the module configures them itself.
+    pub configured: Vec<String>,
+    /// Empty `provider` blocks (the old proxy configurations).
+    pub empty: Vec<String>,
+    /// `required_providers` entries' local names, each with the provider
+    /// it means (`HOST/NAMESPACE/TYPE`, lower case).
+    pub local_names: Vec<(String, String)>,
+    /// Their `configuration_aliases` (`NAME.ALIAS`): callers must pass them.
+    pub aliases: Vec<String>,
 }
 
 impl Interface {
@@ -254,7 +276,24 @@ impl Interface {
         dir.hash(&mut h);
         inputs.hash(&mut h);
         outputs.hash(&mut h);
-        Interface { dir, inputs, outputs, version: h.finish(), derived: Default::default() }
+        Interface {
+            dir,
+            inputs,
+            outputs,
+            providers: ProviderNeeds::default(),
+            version: h.finish(),
+            derived: Default::default(),
+        }
+    }
+
+    /// The interface with what the module says of provider configurations.
+    pub fn with_providers(mut self, providers: ProviderNeeds) -> Interface {
+        let mut h = rustc_hash::FxHasher::default();
+        self.version.hash(&mut h);
+        providers.hash(&mut h);
+        self.version = h.finish();
+        self.providers = providers;
+        self
     }
 
     fn derived(&self) -> &Derived {

@@ -77,6 +77,9 @@ pub(super) fn module_call(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
     }
     inf.unbind(bound);
+    if let Some(i) = interface {
+        super::provider_calls::at_call(inf, b, name, &i.providers);
+    }
     match (&callee, interface) {
         (_, Some(i)) => missing(inf, b, i, name, &MODULE),
         (Some(Callee::NotInstalled), _) => {

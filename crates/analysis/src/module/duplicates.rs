@@ -61,6 +61,7 @@ pub(super) fn facts(body: &Body) -> Facts {
             let range = range.start as u32..range.end as u32;
             out.push(Decl { key: key.into_boxed_str(), range, late })
         };
+        overridden(b, range.clone(), &mut push);
         match (ident, l.as_slice()) {
             ("variable" | "output" | "module" | "check", [name]) => {
                 push(format!("{ident}.{name}"), range, false);
@@ -72,7 +73,21 @@ pub(super) fn facts(body: &Body) -> Facts {
                     }
                 }
             }
-            ("resource" | "data" | "ephemeral", [t, n]) => push(format!("{ident}.{t}.{n}"), range, false),
+            ("resource" | "data" | "ephemeral", [t, n]) => {
+                // (Its repetition, for the `import` blocks that target it:
+                // import_rules.rs.)
+                if let Some(rep) = ["count", "for_each"].into_iter().find(|k| b.body.get_attribute(k).is_some()) {
+                    push(format!("#{rep}.{ident}.{t}.{n}"), range.clone(), false);
+                }
+                if let Some(Expression::Array(list)) = b.body.get_attribute("depends_on").map(|a| &a.value) {
+                    for e in list.iter() {
+                        if let Some(r) = e.span() {
+                            push(format!("#depends:{}", super::import_rules::dependency(e)), r, false);
+                        }
+                    }
+                }
+                push(format!("{ident}.{t}.{n}"), range, false)
+            }
             ("provider", [name]) => {
                 let alias = b.body.get_attribute("alias").map(|a| match &a.value {
                     Expression::String(s) => Some(s.value().to_string()),
@@ -117,6 +132,28 @@ pub(super) fn facts(body: &Body) -> Facts {
         }
     }
     out
+}
+
+/// The blocks an override file may not hold (`#KIND`, never a duplicate):
+/// `moved` and `import` blocks (`mergeFile`, internal/configs/module.go),
+/// and the conditions, which `decodeCheckRuleBlock` (checks.go) refuses in
+/// an override file: a variable's `validation`, an output's
+/// `precondition`, a resource's or data source's `lifecycle` conditions.
+fn overridden(b: &Block, range: Range<usize>, push: &mut impl FnMut(String, Range<usize>, bool)) {
+    let ident = b.ident.value().as_str();
+    match ident {
+        "moved" | "import" => push(format!("#{ident}"), range, false),
+        "variable" | "output" | "resource" | "data" => {
+            let lifecycle = b.body.get_blocks("lifecycle");
+            for c in b.body.blocks().chain(lifecycle.flat_map(|l| l.body.blocks())) {
+                let kind = c.ident.value().as_str();
+                if let ("validation" | "precondition" | "postcondition", Some(r)) = (kind, header(c)) {
+                    push(format!("#{kind}"), r, false);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A static address's text (`aws_instance.a["k"]`), if it is one.
@@ -185,7 +222,7 @@ pub(super) fn check<'a>(
         }
         // (A stable sort: source order within each phase.)
         all.sort_by_key(|(d, _)| d.late);
-        for (d, at) in all {
+        for (d, at) in all.into_iter().filter(|(d, _)| !d.key.starts_with('#')) {
             let range = at + d.range.start as usize..at + d.range.end as usize;
             match first.get(&*d.key) {
                 None => {
@@ -209,7 +246,26 @@ pub(super) fn check<'a>(
             }
         }
     }
+    let bases = first.keys().map(|k| Box::<str>::from(*k)).collect();
+    super::import_rules::check(docs, &bases, &facts, &mut out);
+    super::override_rules::check(docs, dialect, bases, &facts, &mut out);
     out
+}
+
+impl Decl {
+    pub(super) fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Its range in a document, its item starting at `at`.
+    pub(super) fn range(&self, at: usize) -> Range<usize> {
+        at + self.range.start as usize..at + self.range.end as usize
+    }
+
+    /// A `check` block's data source.
+    pub(super) fn late(&self) -> bool {
+        self.late
+    }
 }
 
 /// "Conflicting 'cloud' and 'backend' configuration blocks are present": a

@@ -365,7 +365,7 @@ impl Memo {
             });
         }
         included_inputs(docs, &analysis, &mut outputs);
-        Interface::new(dir, inputs, outputs)
+        Interface::new(dir, inputs, outputs).with_providers(super::provider_calls::needs(docs))
     }
 }
 

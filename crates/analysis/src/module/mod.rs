@@ -47,7 +47,9 @@ mod duplicates;
 mod engine;
 mod env;
 pub mod ephemeral;
+mod import_rules;
 mod interface;
+mod lifecycle_rules;
 mod meta_arguments;
 #[path = "../dialects/tftest/mocks.rs"]
 pub mod mocks;
@@ -55,12 +57,15 @@ pub mod mocks;
 pub mod nomad_vars;
 mod noschema;
 mod order;
+mod override_rules;
 mod overrides;
 mod passes;
 #[path = "../dialects/pcl/range.rs"]
 mod pcl_range;
 #[path = "../dialects/policy/checks.rs"]
 pub(crate) mod policy;
+mod provider_calls;
+mod provider_names;
 mod provider_refs;
 mod provider_requirements;
 #[path = "../dialects/pulumi_hcl/checks.rs"]

@@ -160,7 +160,7 @@ pub(super) fn run_with(
         for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }
-        let more = provider_refs::check(docs, |i| get(i).map(|f| &f.provider_refs));
+        let more = provider_refs::check(docs, context, |i| get(i).map(|f| &f.provider_refs));
         for (all, more) in diagnostics.iter_mut().zip(more) {
             all.extend(more);
         }

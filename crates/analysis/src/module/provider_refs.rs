@@ -27,7 +27,7 @@ use crate::infer::Infer;
 use syntax::diagnostic::{Code, Diagnostic, Severity};
 
 /// A reference as Terraform reads it.
-enum Reference {
+pub(super) enum Reference {
     /// `NAME` or `NAME.ALIAS` (`quoted`: written as a string).
     Config { name: String, alias: Option<String>, quoted: bool },
     /// OpenTofu's `NAME.ALIAS[KEY]` (provider `for_each`, OpenTofu 1.9):
@@ -41,7 +41,7 @@ fn is_identifier(s: &str) -> bool {
     super::rules::valid_identifier(s)
 }
 
-fn read(e: &Expression) -> Reference {
+pub(super) fn read(e: &Expression) -> Reference {
     let (root, ops) = match e {
         Expression::Variable(v) => (v.value().as_str(), &[][..]),
         Expression::Traversal(t) => match &t.expr {
@@ -143,9 +143,11 @@ fn duplicate_address(inf: &mut Infer, e: &Expression, child: &str) {
 pub(super) struct Facts {
     declared: Vec<Box<str>>,
     used: Vec<(Box<str>, Range<u32>)>,
+    /// What provider_names.rs judges.
+    names: super::provider_names::Facts,
 }
 
-fn aliased(e: &Expression) -> Option<String> {
+pub(super) fn aliased(e: &Expression) -> Option<String> {
     match read(e) {
         Reference::Config { name, alias: Some(a), .. } => Some(format!("{name}.{a}")),
         _ => None,
@@ -154,7 +156,7 @@ fn aliased(e: &Expression) -> Option<String> {
 
 /// The facts of one item's body.
 pub(super) fn facts(body: &Body) -> Facts {
-    let mut f = Facts::default();
+    let mut f = Facts { names: super::provider_names::facts(body), ..Facts::default() };
     let used = |e: &Expression, f: &mut Facts| {
         if let (Some(key), Some(r)) = (aliased(e), e.span()) {
             f.used.push((key.into(), r.start as u32..r.end as u32));
@@ -212,7 +214,11 @@ pub(super) fn facts(body: &Body) -> Facts {
 
 /// Per document, an `undefined-reference` error at each reference to an
 /// aliased provider configuration the module neither declares nor requires.
-pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a Facts>) -> Vec<Vec<Diagnostic>> {
+pub(super) fn check<'a>(
+    docs: &[Document],
+    context: &'a crate::calls::Context,
+    facts: impl Fn(&Item) -> Option<&'a Facts>,
+) -> Vec<Vec<Diagnostic>> {
     let items = || {
         docs.iter()
             .enumerate()
@@ -221,7 +227,12 @@ pub(super) fn check<'a>(docs: &[Document], facts: impl Fn(&Item) -> Option<&'a F
     };
     let declared: HashSet<&str> =
         items().filter_map(|(_, item)| facts(item)).flat_map(|f| f.declared.iter().map(|d| &**d)).collect();
-    let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); docs.len()];
+    let named: Vec<_> = items().filter_map(|(i, item)| Some((i, item, &facts(item)?.names))).collect();
+    let callee = |call: &str| match context.callee(call) {
+        Some(crate::calls::Callee::Module(i)) => Some(&i.providers),
+        _ => None,
+    };
+    let mut out = super::provider_names::check(&named, docs.len(), &callee);
     for (i, item) in items() {
         for (key, r) in facts(item).into_iter().flat_map(|f| f.used.iter()) {
             if declared.contains(&**key) {

@@ -54,7 +54,7 @@ fn part(p: &str) -> bool {
 }
 
 /// Whether `[hostname/][namespace/]type` is a valid provider source.
-fn source(s: &str) -> bool {
+pub(super) fn source(s: &str) -> bool {
     let parts: Vec<&str> = s.split('/').collect();
     if parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
         return false;

@@ -53,6 +53,7 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect) {
     names(inf, b, ident);
     super::conditions::block(inf, b, ident);
     super::address_rules::block(inf, b, ident, dialect);
+    super::lifecycle_rules::block(inf, b, ident);
     match ident {
         "resource" | "data" | "ephemeral" | "module" => {
             super::meta_arguments::block(inf, b, ident, dialect);

@@ -141,6 +141,7 @@ fn a_broken_block_silences_and_override_files_read() {
         variable "v" { type = string }
         variable "w" { type = string }
                 #^^^ hint[unused-variable]
+        output "o" { value = 1 }
         //- override.tf
         variable "w" { default = "x" }
         output "o" { value = var.v }
