@@ -1,6 +1,6 @@
 //! Why an edit was not taken in place: one [`GiveUp`] per reason, counted
 //! per memo ([`GiveUps`]). A give-up is never wrong (a full run gives the
-//! same answer, tests/incremental.rs), only slower; naming and counting
+//! same answer, tests/it/incremental/), only slower; naming and counting
 //! each lets a test assert that an edit takes the way it should
 //! (rust-analyzer's coverage marks) and a benchmark say which edits ran
 //! in full and why.
