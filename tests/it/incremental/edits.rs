@@ -108,6 +108,9 @@ fn a_template_read_again_after_it_changes() {
         assert_eq!(summary(&incremental), summary(&fresh), "edit {i}");
         assert!(summary(&incremental).contains("uses `b`"), "edit {i}: {}", summary(&incremental));
     }
+    // Each edit ran in full, for the template (`GiveUp::ReadsFiles`).
+    let reads_files = memo.give_ups().get(hcl_types::analysis::GiveUp::ReadsFiles);
+    assert_eq!((reads_files, memo.give_ups().total()), (2, 3), "{}", memo.give_ups());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

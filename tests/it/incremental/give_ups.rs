@@ -15,6 +15,9 @@ enum Between {
     Schemas,
     /// An analysis of other documents through the same memo.
     OtherAnalysis,
+    /// The module call `m` now leads to a module `terraform init` has not
+    /// installed (what the server sets when a call's callee is resolved).
+    Callees,
 }
 
 /// The files of a case: (name, text).
@@ -41,6 +44,7 @@ fn give_ups_of(before: &Files, between: Between, after: &Files) -> (hcl_types::a
         Between::OtherAnalysis => {
             analyze_with(&[parse("other.tf", "output \"x\" {\n  value = 1\n}\n")], None, &mut memo);
         }
+        Between::Callees => memo.add_callees([("m".to_string(), hcl_types::analysis::Callee::NotInstalled)]),
     }
     let edited: Vec<Document> = after
         .iter()
@@ -61,11 +65,10 @@ fn give_ups_of(before: &Files, between: Between, after: &Files) -> (hcl_types::a
 /// Issue 46 item 1, in rust-analyzer's coverage-marks style: each reason
 /// a patch gives up for is reached by an edit that must give up for it,
 /// and counted once (beside the first analysis's `NoLast`). The reasons
-/// not here: `ReadsFiles` (a_template_read_again_after_it_changes),
-/// `CalleeChangedElsewhere` (the server's module calls), and the states
-/// ordinary text does not reach (`ItemsNotApart` and `ReaderNotApart`:
-/// items split so never touch; `Forgotten`, `CascadeTooLong`,
-/// `Inconsistent`, `PclNameChanged`).
+/// not here: `ReadsFiles` (edits.rs, a_template_read_again_after_it_changes:
+/// it needs a template on disk), and the ones no edit reaches, each saying
+/// why in its doc comment: `ItemsNotApart` and `ReaderNotApart` (items
+/// never touch, [`items_never_touch`]), `Inconsistent`.
 #[test]
 fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
     use hcl_types::analysis::GiveUp;
@@ -74,6 +77,11 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
     let one = |name: &'static str, text: String| vec![(name, text)];
     let many = |v: &str| (0..300).map(|i| format!("output \"o{i}\" {{\n  value = {v}{i}\n}}\n")).collect::<String>();
     let nothing = Between::Nothing;
+    let outputs =
+        |n: usize, v: &str| (0..n).map(|i| format!("output \"o{i}\" {{\n  value = {v}\n}}\n")).collect::<String>();
+    // More readers of `local.a` than a patch infers again (4,096).
+    let readers: String = (0..4100).map(|i| format!("locals {{\n  r{i} = local.a\n}}\n")).collect();
+    let config = "config a \"string\" {\n}\n";
     let cases: Vec<(GiveUp, Files, Between, Files)> = vec![
         (GiveUp::DocumentsChanged, one("main.tf", out("1")), nothing, vec![("main.tf", out("1")), ("b.tf", out("2"))]),
         (
@@ -181,6 +189,28 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
             nothing,
             one("main.tf", format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  b = local.a\n}}\n")),
         ),
+        // Another module's analysis through the same memo pruned this
+        // one's per-item results (more than twice as many as it has items).
+        (GiveUp::Forgotten, one("main.tf", outputs(80, "1")), Between::OtherAnalysis, one("main.tf", outputs(80, "2"))),
+        (
+            GiveUp::CalleeChangedElsewhere,
+            one("main.tf", format!("module \"m\" {{\n  source = \"./m\"\n}}\n{apart}")),
+            Between::Callees,
+            one("main.tf", format!("module \"m\" {{\n  source = \"./m\"\n}}\n{}", apart.replace("= 2", "= 23"))),
+        ),
+        (
+            GiveUp::CascadeTooLong,
+            one("main.tf", format!("locals {{\n  a = 1\n}}\n{apart}{readers}")),
+            nothing,
+            one("main.tf", format!("locals {{\n  a = \"x\"\n}}\n{apart}{readers}")),
+        ),
+        // PCL: the second `config a` is not the one `a` means.
+        (
+            GiveUp::PclNameChanged,
+            one("main.pp", format!("{config}config b \"string\" {{\n}}\n{config}")),
+            nothing,
+            one("main.pp", format!("{config}config b \"string\" {{\n}}\n{}", config.replace("string", "int"))),
+        ),
     ];
     let mut wrong = Vec::new();
     for (why, before, between, after) in cases {
@@ -266,5 +296,36 @@ fn module_level_passes_judge_only_the_edited_items_when_the_module_wide_facts_st
         let judged = memo.judged_by_passes().unwrap();
         assert!(memo.patches() > patches, "not patched: {}", memo.give_ups());
         assert!((least..=least + 3).contains(&judged), "judged {judged} items, wanted {least} and the edited ones");
+    }
+}
+
+/// Why no edit gives up with `ItemsNotApart` or `ReaderNotApart`: a
+/// document's items never touch (at least the line break lies between
+/// one's end and the next's start), whatever the text, parsed anew or
+/// edited, so the edited items and the readers always lie strictly
+/// between their neighbours. Random edits of the example modules, as the
+/// random-edit tests make them.
+#[test]
+fn items_never_touch() {
+    let files = [
+        super::module("examples/terraform", &["main.tf", "variables.tf", "terraform.tfvars"]),
+        super::module("examples/pulumi", &["main.pp"]),
+    ];
+    let mut rng = super::Rng(46);
+    let touching = |d: &Document| d.items.windows(2).any(|w| w[0].range.end >= w[1].range.start);
+    for (path, text) in files.iter().flatten() {
+        let mut doc = Document::parse(SourceFile::new(path.clone(), text.as_str()).unwrap());
+        for step in 0..400 {
+            let old = doc.file.text.to_string();
+            let mut at = rng.below(old.len() + 1);
+            while !old.is_char_boundary(at) {
+                at -= 1;
+            }
+            let insert = super::SNIPPETS[rng.below(super::SNIPPETS.len())];
+            let new = format!("{}{insert}{}", &old[..at], &old[at..]);
+            doc = doc.edit(SourceFile::new(path.clone(), new.as_str()).unwrap());
+            let fresh = Document::parse(SourceFile::new(path.clone(), new.as_str()).unwrap());
+            assert!(!touching(&doc) && !touching(&fresh), "{path:?}, edit {step}: {:?}", doc.items);
+        }
     }
 }
