@@ -77,11 +77,6 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
     let one = |name: &'static str, text: String| vec![(name, text)];
     let many = |v: &str| (0..300).map(|i| format!("output \"o{i}\" {{\n  value = {v}{i}\n}}\n")).collect::<String>();
     let nothing = Between::Nothing;
-    let outputs =
-        |n: usize, v: &str| (0..n).map(|i| format!("output \"o{i}\" {{\n  value = {v}\n}}\n")).collect::<String>();
-    // More readers of `local.a` than a patch infers again (4,096).
-    let readers: String = (0..4100).map(|i| format!("locals {{\n  r{i} = local.a\n}}\n")).collect();
-    let config = "config a \"string\" {\n}\n";
     let cases: Vec<(GiveUp, Files, Between, Files)> = vec![
         (GiveUp::DocumentsChanged, one("main.tf", out("1")), nothing, vec![("main.tf", out("1")), ("b.tf", out("2"))]),
         (
@@ -189,6 +184,40 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
             nothing,
             one("main.tf", format!("locals {{\n  a = local.b\n}}\n{apart}locals {{\n  b = local.a\n}}\n")),
         ),
+    ];
+    each_counted_once(cases);
+}
+
+/// Each case gives up for its reason alone, once (beside `NoLast`).
+fn each_counted_once(cases: Vec<(hcl_types::analysis::GiveUp, Files, Between, Files)>) {
+    use hcl_types::analysis::GiveUp;
+    let mut wrong = Vec::new();
+    for (why, before, between, after) in cases {
+        let (counts, patched) = give_ups_of(&before, between, &after);
+        let want = |g: GiveUp| u32::from(g == why) + u32::from(g == GiveUp::NoLast);
+        if patched || GiveUp::ALL.iter().any(|g| counts.get(*g) != want(*g)) {
+            wrong.push(format!("{why:?}: patched {patched}, counted {counts}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// The rarer reasons, as [`each_give_up_is_counted_for_the_edit_that_must_give_up_for_it`]:
+/// a memo another module's analysis pruned, a callee resolved anew for a
+/// call the edit did not touch, a change that spreads too far, a PCL
+/// name declared twice.
+#[test]
+fn the_rarer_give_ups_are_counted_for_the_edits_that_must_give_up_for_them() {
+    use hcl_types::analysis::GiveUp;
+    let apart = "output \"o\" {\n  value = 1\n}\noutput \"p\" {\n  value = 2\n}\n";
+    let one = |name: &'static str, text: String| vec![(name, text)];
+    let nothing = Between::Nothing;
+    let outputs =
+        |n: usize, v: &str| (0..n).map(|i| format!("output \"o{i}\" {{\n  value = {v}\n}}\n")).collect::<String>();
+    // More readers of `local.a` than a patch infers again (4,096).
+    let readers: String = (0..4100).map(|i| format!("locals {{\n  r{i} = local.a\n}}\n")).collect();
+    let config = "config a \"string\" {\n}\n";
+    let cases: Vec<(GiveUp, Files, Between, Files)> = vec![
         // Another module's analysis through the same memo pruned this
         // one's per-item results (more than twice as many as it has items).
         (GiveUp::Forgotten, one("main.tf", outputs(80, "1")), Between::OtherAnalysis, one("main.tf", outputs(80, "2"))),
@@ -212,15 +241,7 @@ fn each_give_up_is_counted_for_the_edit_that_must_give_up_for_it() {
             one("main.pp", format!("{config}config b \"string\" {{\n}}\n{}", config.replace("string", "int"))),
         ),
     ];
-    let mut wrong = Vec::new();
-    for (why, before, between, after) in cases {
-        let (counts, patched) = give_ups_of(&before, between, &after);
-        let want = |g: GiveUp| u32::from(g == why) + u32::from(g == GiveUp::NoLast);
-        if patched || GiveUp::ALL.iter().any(|g| counts.get(*g) != want(*g)) {
-            wrong.push(format!("{why:?}: patched {patched}, counted {counts}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{wrong:#?}");
+    each_counted_once(cases);
 }
 
 /// Common edits do not give up: a character typed into an output's value,
