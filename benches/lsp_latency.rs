@@ -27,7 +27,6 @@
 //! The server is driven by hand (`benches/client`): no JSON parsing by the
 //! harness counts as server time.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -35,9 +34,12 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod client;
+#[path = "lsp_latency/editors.rs"]
+mod editors;
 #[path = "../tests/it/paths/mod.rs"]
 mod paths;
 use client::{generated, ms, percentile, position, Server};
+use editors::{header, modules, save, siblings, stall};
 
 impl Server {
     /// Resident and peak memory of the server process (Linux).
@@ -100,9 +102,22 @@ fn report(what: &str, size: &str, v: &mut [Duration]) -> (Duration, Duration) {
     (p50, p99)
 }
 
+/// The server's latencies on a generated file of `size`: opening it,
+/// `edits` keystrokes, hovers and completions, unbalanced brackets typed
+/// mid-file, and its memory afterwards.
 fn bench(size: &str, edits: usize) {
     let (path, mut text) = generated(size);
     let uri = format!("file://{}", path.display());
+    let mut server = opened(size, &uri, &text);
+    let version = keystrokes(&mut server, size, &uri, &mut text, edits);
+    hovers(&mut server, size, &uri, &text, edits);
+    unbalanced(&mut server, size, &uri, &text, version);
+    memory_after(&server, size, &text);
+}
+
+/// A server initialized, with the file open: the `initialize` round trip
+/// and open → first diagnostics.
+fn opened(size: &str, uri: &str, text: &str) -> Server {
     let mut server = Server::start();
     let t = Instant::now();
     let id = server.request(
@@ -127,6 +142,12 @@ fn bench(size: &str, edits: usize) {
         bytes / 1000
     );
 
+    server
+}
+
+/// One-character edits at string values spread over the file, each to the
+/// `publishDiagnostics` of its version; the last version.
+fn keystrokes(server: &mut Server, size: &str, uri: &str, text: &mut String, edits: usize) -> i32 {
     // Places to type at: inside string values of resources, spread over the file.
     let spots: Vec<usize> = text.match_indices("Name = \"").map(|(i, m)| i + m.len()).collect();
     assert!(!spots.is_empty(), "no edit spots in the generated file");
@@ -136,14 +157,14 @@ fn bench(size: &str, edits: usize) {
         let at = spots[(k * 7919) % spots.len()];
         // Type a character, or delete the one typed before.
         let (range, new) = if k % 2 == 0 {
-            (json!({"start": position(&text, at), "end": position(&text, at)}), "x")
+            (json!({"start": position(text, at), "end": position(text, at)}), "x")
         } else {
-            (json!({"start": position(&text, at), "end": position(&text, at + 1)}), "")
+            (json!({"start": position(text, at), "end": position(text, at + 1)}), "")
         };
         let prev = spots[((k - k % 2) * 7919) % spots.len()];
         let at = if k % 2 == 1 { prev } else { at };
         let range =
-            if k % 2 == 1 { json!({"start": position(&text, at), "end": position(&text, at + 1)}) } else { range };
+            if k % 2 == 1 { json!({"start": position(text, at), "end": position(text, at + 1)}) } else { range };
         if k % 2 == 0 {
             text.insert_str(at, new);
         } else {
@@ -160,6 +181,12 @@ fn bench(size: &str, edits: usize) {
     }
     report("keystroke → publishDiagnostics", size, &mut keystrokes);
 
+    version
+}
+
+/// Hovers on references and completions, hovers on argument and block
+/// names, against the round trip of a request the server does not know.
+fn hovers(server: &mut Server, size: &str, uri: &str, text: &str, edits: usize) {
     // The baseline of hovers: the round trip of a request the server does
     // not know (answered -32601 by tower-lsp-server), between them.
     let mut pings = Vec::new();
@@ -174,7 +201,7 @@ fn bench(size: &str, edits: usize) {
     let refs: Vec<usize> = text.match_indices("var.").map(|(i, _)| i + 5).take(2000).collect();
     for k in 0..edits.min(refs.len()) {
         let at = refs[(k * 104_729) % refs.len()];
-        let pos = position(&text, at);
+        let pos = position(text, at);
         let t = Instant::now();
         let id = server.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos}));
         server.response(id);
@@ -183,7 +210,7 @@ fn bench(size: &str, edits: usize) {
         let id = server.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": pos}));
         server.response(id);
         completions.push(t.elapsed());
-        ping(&mut server);
+        ping(server);
     }
 
     // Hover on argument and block names (issue 48.1): a name two spaces
@@ -206,13 +233,13 @@ fn bench(size: &str, edits: usize) {
     let mut answered = 0;
     for k in 0..edits.min(names.len()) {
         let at = names[(k * 104_729) % names.len()];
-        let pos = position(&text, at + 1);
+        let pos = position(text, at + 1);
         let t = Instant::now();
         let id = server.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos}));
         let body = server.response(id);
         name_hovers.push(t.elapsed());
         answered += usize::from(!body.contains("\"result\":null"));
-        ping(&mut server);
+        ping(server);
     }
     let (_, h99) = report("hover on references", size, &mut hovers);
     report("completion", size, &mut completions);
@@ -225,12 +252,16 @@ fn bench(size: &str, edits: usize) {
         ms(n99) / ms(p50).max(1e-6),
         name_hovers.len()
     );
+}
 
+/// `{` or `"` typed in the middle of the file (unbalancing the rest),
+/// each to its diagnostics, then removed.
+fn unbalanced(server: &mut Server, size: &str, uri: &str, text: &str, mut version: i32) {
     // An unbalanced `{` or `"` in the middle of the file, then removed.
     let mut unbalanced = Vec::new();
     for (k, ch) in ["{", "\"", "{", "\"", "{", "\"", "{", "\"", "{", "\""].iter().enumerate() {
         let middle = text[..text.len() / 2 + k * 977].rfind("\n}\n").map_or(0, |i| i + 3);
-        let p = position(&text, middle);
+        let p = position(text, middle);
         for (new, end) in [(*ch, p.clone()), ("", position(&format!("{}{ch}", &text[..middle]), middle + 1))] {
             version += 1;
             let t = Instant::now();
@@ -245,7 +276,11 @@ fn bench(size: &str, edits: usize) {
         }
     }
     report("typing { or \" mid-file → diagnostics", size, &mut unbalanced);
+}
 
+/// The server's memory once the user pauses (it gives freed memory back
+/// then), per byte of the file.
+fn memory_after(server: &Server, size: &str, text: &str) {
     // Memory once the user pauses (the server gives freed memory back then).
     std::thread::sleep(Duration::from_millis(1500));
     if let Some((rss, peak)) = server.memory() {
@@ -271,179 +306,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("bench dir");
     dir
-}
-
-/// Opens and closes 40 modules of 1 MB one after another, as a user
-/// browsing them does: the memory held afterwards, with nothing open,
-/// against the empty server's.
-fn modules() {
-    let (_, text) = generated("1MB");
-    let root = scratch("lsp-modules");
-    let mut server = Server::editor();
-    std::thread::sleep(Duration::from_millis(500));
-    let (empty, _) = server.memory().unwrap_or_default();
-    let empty_split = server.split();
-    for k in 0..40 {
-        let dir = root.join(format!("m{k:02}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("main.tf");
-        std::fs::write(&path, &text).unwrap();
-        server.open(&path, &text);
-        server.diagnostics(1);
-        server.notify("textDocument/didClose", json!({"textDocument": {"uri": format!("file://{}", path.display())}}));
-    }
-    // The server gives freed memory back once the user pauses.
-    std::thread::sleep(Duration::from_millis(2000));
-    if let Some((rss, peak)) = server.memory() {
-        let ((anon0, file0), (anon, file)) = (empty_split, server.split());
-        println!(
-            "{:<48} empty {:>5.1} MB (anon {anon0:.1} + code {file0:.1}), after {:>5.1} MB (anon {anon:.1} + code {file:.1}) = {:.2}x, peak {:.0} MB",
-            "40 modules of 1 MB opened and closed: RSS",
-            mb(empty),
-            mb(rss),
-            rss as f64 / empty as f64,
-            mb(peak)
-        );
-    }
-}
-
-/// A client that stops reading while the user types 100 characters into
-/// a file with 7 MB of diagnostics: the server's memory while it is
-/// stalled, and how many publications it then gets.
-fn stall() {
-    let dir = scratch("lsp-stall");
-    let text: String =
-        (0..16_000).map(|i| format!("variable \"v{i}\" {{\n  type    = number\n  default = \"x\"\n}}\n")).collect();
-    let path = dir.join("main.tf");
-    std::fs::write(&path, &text).unwrap();
-    let uri = format!("file://{}", path.display());
-    let mut server = Server::editor();
-    server.open(&path, &text);
-    let bytes = server.diagnostics(1);
-    std::thread::sleep(Duration::from_millis(1500));
-    let (before, _) = server.memory().unwrap_or_default();
-    let last = 101;
-    for version in 2..=last {
-        let at = json!({"line": 2, "character": 13});
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "1"}]}),
-        );
-        // Typing speed: each keystroke is analysed before the next.
-        std::thread::sleep(Duration::from_millis(150));
-    }
-    std::thread::sleep(Duration::from_millis(3000));
-    let (stalled, _) = server.memory().unwrap_or_default();
-    let mut received = 0;
-    loop {
-        let body = server.read();
-        if body.contains("textDocument/publishDiagnostics") {
-            received += 1;
-            if body.rfind("\"version\":").is_some_and(|i| body[i..].starts_with(&format!("\"version\":{last}"))) {
-                break;
-            }
-        }
-    }
-    println!(
-        "{:<48} {:>6.1} MB before, {:>6.1} MB stalled ({} KB per publication); {received} publications for 100 edits",
-        "client stops reading during 100 keystrokes: RSS",
-        mb(before),
-        mb(stalled),
-        bytes / 1000
-    );
-}
-
-/// A keystroke in a module with a 1 MB sibling on disk, alone and right
-/// after a save in another module.
-fn save(edits: usize) {
-    let (_, big) = generated("1MB");
-    let root = scratch("lsp-save");
-    let (a, b) = (root.join("a"), root.join("b"));
-    for dir in [&a, &b] {
-        std::fs::create_dir_all(dir).unwrap();
-        std::fs::write(dir.join("big.tf"), &big).unwrap();
-    }
-    let small = "locals {\n  x = \"\"\n}\n";
-    let (main_a, main_b) = (a.join("main.tf"), b.join("main.tf"));
-    std::fs::write(&main_a, small).unwrap();
-    std::fs::write(&main_b, small).unwrap();
-    let (uri_a, uri_b) = (format!("file://{}", main_a.display()), format!("file://{}", main_b.display()));
-    let mut server = Server::editor();
-    server.open(&main_a, small);
-    server.diagnostics_of(&uri_a, 1);
-    server.open(&main_b, small);
-    server.diagnostics_of(&uri_b, 1);
-    let mut version = 1;
-    let (mut plain, mut after_save) = (Vec::new(), Vec::new());
-    for k in 0..edits * 2 {
-        if k % 2 == 1 {
-            server.notify("textDocument/didSave", json!({"textDocument": {"uri": uri_b}}));
-        }
-        version += 1;
-        let at = json!({"line": 1, "character": 7});
-        let t = Instant::now();
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri_a, "version": version}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "x"}]}),
-        );
-        server.diagnostics_of(&uri_a, version);
-        if k % 2 == 1 { &mut after_save } else { &mut plain }.push(t.elapsed());
-    }
-    report("keystroke, 1 MB sibling on disk", "", &mut plain);
-    report("the same after a save in another module", "", &mut after_save);
-}
-
-/// A header line of 200 MiB: the server's peak memory.
-fn header() {
-    let dir = scratch("lsp-header");
-    let mut server = Server::editor();
-    let path = dir.join("main.tf");
-    std::fs::write(&path, "locals {\n  a = 1\n}\n").unwrap();
-    server.open(&path, "locals {\n  a = 1\n}\n");
-    server.diagnostics(1);
-    let (_, before) = server.memory().unwrap_or_default();
-    let line = vec![b'a'; 1 << 20];
-    server.stdin.write_all(b"X-Junk: ").unwrap();
-    for _ in 0..200 {
-        server.stdin.write_all(&line).unwrap();
-    }
-    server.stdin.write_all(b"\r\n\r\n").unwrap();
-    server.stdin.flush().unwrap();
-    let id = server.request("shutdown", Value::Null);
-    let _ = server.response(id);
-    let (_, after) = server.memory().unwrap_or_default();
-    println!("{:<48} peak {:>6.1} MB before, {:>6.1} MB after", "a 200 MiB header line", mb(before), mb(after));
-}
-
-/// Hovers in a small open file whose directory holds 10,000 other
-/// `.tf` files and an 8 MB one.
-fn siblings(edits: usize) {
-    let (_, big) = generated("10MB");
-    let dir = scratch("lsp-siblings");
-    for k in 0..10_000 {
-        std::fs::write(dir.join(format!("s{k:05}.tf")), format!("locals {{\n  s{k} = {k}\n}}\n")).unwrap();
-    }
-    std::fs::write(dir.join("big.tf"), &big[..big.len() * 86 / 100]).unwrap();
-    let path = dir.join("main.tf");
-    let text = "output \"o\" {\n  value = local.s1\n}\n";
-    std::fs::write(&path, text).unwrap();
-    let uri = format!("file://{}", path.display());
-    let mut server = Server::editor();
-    let t = Instant::now();
-    server.open(&path, text);
-    server.diagnostics(1);
-    println!("{:<48} {:>9.3} ms", "10,000 siblings + 8 MB: open → diagnostics", ms(t.elapsed()));
-    let mut hovers = Vec::new();
-    for _ in 0..edits {
-        let t = Instant::now();
-        let id = server.request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 16}}),
-        );
-        server.response(id);
-        hovers.push(t.elapsed());
-    }
-    report("hover beside 10,000 files and an 8 MB one", "", &mut hovers);
 }
 
 /// The largest corpus repository's module calls: `check` of the whole

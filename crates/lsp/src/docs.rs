@@ -42,8 +42,9 @@ impl Docs {
         self.0.open_docs(dir, family)
     }
 
-    pub(crate) fn module(&mut self, path: &Path) -> Option<Partial> {
-        self.0.module(path)
+    /// The open part of a module, with its memo from the service's store.
+    pub(crate) fn module(&mut self, path: &Path, service: &project::service::Service) -> Option<Partial> {
+        self.0.module(path, service)
     }
 
     pub(crate) fn settings_for(&mut self, unit: &Path) -> Settings {

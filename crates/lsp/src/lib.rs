@@ -301,7 +301,7 @@ impl Backend {
             let mut st = self.state.locked();
             let path = from_proto::doc_path(&st.documents, uri)?;
             let rope = st.documents.open.get(&path).map(|o| o.rope.clone());
-            (st.documents.module(&path)?, rope, st.encoding, st.caps)
+            (st.documents.module(&path, &self.service)?, rope, st.encoding, st.caps)
         };
         let settings = partial.settings.clone();
         // At once when nothing must be read; else off the message loop.

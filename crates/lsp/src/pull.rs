@@ -349,7 +349,7 @@ impl Backend {
     ) -> Option<(Vec<Document>, Arc<analysis::ModuleAnalysis>)> {
         let (docs, memo) = match opened {
             Some(p) => {
-                let partial = self.state.locked().documents.module(p)?;
+                let partial = self.state.locked().documents.module(p, &self.service)?;
                 let (snap, _) = partial.complete(&self.service.disk, recheck)?;
                 (snap.docs, snap.memo)
             }

@@ -94,7 +94,7 @@ impl Backend {
             let Some(key) = module_key(&path) else { return };
             let asked = st.asked.entry(key).or_default().clone();
             asked.fetch_max(seq, Ordering::SeqCst);
-            let Some(partial) = st.documents.module(&path) else { return };
+            let Some(partial) = st.documents.module(&path, &self.service) else { return };
             // (After the module's settings: they take in a file just read.)
             (seq, asked, partial, st.encoding, !st.watching, st.documents.config_errors())
         };
@@ -167,14 +167,9 @@ impl Backend {
                     continue;
                 }
                 let mut diags = diagnostics.get_mut(*i).map(std::mem::take).unwrap_or_default();
-                // A file the configuration excludes is shown nothing, as `check` leaves it out.
-                if settings.excluded(path) {
-                    diags = Default::default();
-                }
-                diags.extend(not_read(disk, path));
-                diags.extend(not_used(&config_errors, path));
-                // In the file's own offsets (a JSON file's, not its lowering's).
-                let diags = analysis::shown_diagnostics(&snapshot.docs, *i, &diags);
+                // Through the service's one exclusion rule, in the file's own offsets.
+                let more = not_read(disk, path).into_iter().chain(not_used(&config_errors, path));
+                let diags = project::service::shown(&snapshot.docs, *i, &mut diags, more, &settings);
                 let (next, params) = Published::update(slot.published.take(), &target, *version, &diags);
                 drop(diags);
                 phases::mark("rendered");

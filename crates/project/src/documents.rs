@@ -2,18 +2,21 @@
 //! module around a document: its siblings from disk ([`Disk`]), with open
 //! documents winning over disk copies. Plain paths and texts: the
 //! language server turns URIs and positions into them (`from_proto`).
+//! Texts and versions only: a module's memo is the module service's
+//! ([`Service`], the one store), handed out with the open documents.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::disk::{Disk, Wanted};
+use crate::service::{Service, SharedMemo};
 pub use crate::settings::{Session, Settings};
 use ropey::Rope;
 
 use analysis::document::common_ends;
-use analysis::{Document, Family, FileKind, Memo, SourceFile, Text, TextBuf};
+use analysis::{Document, Family, FileKind, SourceFile, Text, TextBuf};
 
 /// A document the editor has open: its text, and its parse kept current
 /// edit by edit (only the items an edit touches are parsed again).
@@ -176,7 +179,6 @@ pub fn replaced(text: &mut Text, range: Range<usize>, new: &str) -> Text {
 pub struct Documents {
     pub open: HashMap<PathBuf, Open>,
     pub settings: Settings,
-    memos: HashMap<(PathBuf, Family), Arc<Mutex<Memo>>>,
     /// Open documents that are not files (`untitled:`, `git:`, …): the
     /// made-up path each is analysed under, alone (but see `homes`).
     virtual_paths: HashMap<String, PathBuf>,
@@ -194,8 +196,9 @@ pub struct Snapshot {
     /// For each open document of the module: its index, URI, version,
     /// text, when it was opened (see [`Open::opened`]) and its last edit.
     pub open: Vec<(usize, String, i32, Rope, u64, Option<Edit>)>,
-    /// What earlier analyses of the module found, to reuse.
-    pub memo: Arc<Mutex<Memo>>,
+    /// What earlier analyses of the module found, to reuse (the
+    /// service's, [`Service::open_memo`]).
+    pub memo: SharedMemo,
 }
 
 /// What the state lock gives of a module: its open documents and memo.
@@ -208,7 +211,7 @@ pub struct Partial {
     family: Family,
     docs: Vec<Document>,
     open: Vec<(PathBuf, String, i32, Rope, u64, Option<Edit>)>,
-    memo: Arc<Mutex<Memo>>,
+    memo: SharedMemo,
     pub settings: Settings,
 }
 
@@ -263,8 +266,11 @@ impl Partial {
 #[derive(Default)]
 pub struct Closed {
     pub open: Option<Open>,
-    /// The module's memo, when no document of it is open any more.
-    pub memo: Option<Arc<Mutex<Memo>>>,
+    /// The module, when no document of it is open any more.
+    pub module: Option<(PathBuf, Family)>,
+    /// Its memo then, unless a workspace pull keeps it
+    /// ([`Service::module_closed`]).
+    pub memo: Option<SharedMemo>,
     /// The directory, when none of its documents is open any more.
     pub dir: Option<PathBuf>,
 }
@@ -298,16 +304,18 @@ impl Documents {
         path
     }
 
-    /// Closes a document; what its module no longer needs goes with it.
-    pub fn close(&mut self, path: &Path) -> Closed {
+    /// Closes a document; what its module no longer needs goes with it
+    /// (its memo leaves `service`'s store with its last document).
+    pub fn close(&mut self, path: &Path, service: &Service) -> Closed {
         let Some(open) = self.open.remove(path) else { return Closed::default() };
         self.virtual_paths.remove(&open.uri);
         let Some(key) = module_key(path) else { return Closed { open: Some(open), ..Closed::default() } };
         let still = |k: &(PathBuf, Family)| self.open.keys().any(|p| module_key(p).as_ref() == Some(k));
-        let memo = if still(&key) { None } else { self.memos.remove(&key) };
+        let module = (!still(&key)).then(|| key.clone());
+        let memo = module.as_ref().and_then(|k| service.module_closed(k));
         let dir = self.homes.remove(&key.0).unwrap_or(key.0);
         let in_use = self.open.keys().any(|p| self.reads(p) == Some(dir.as_path()));
-        Closed { open: Some(open), memo, dir: (!in_use).then_some(dir) }
+        Closed { open: Some(open), module, memo, dir: (!in_use).then_some(dir) }
     }
 
     /// The directory of the file a `git:` document's made-up directory
@@ -378,8 +386,9 @@ impl Documents {
         self.configs.settings_for(dir, &self.settings)
     }
 
-    /// The open part of the module of `path` (its directory and family).
-    pub fn module(&mut self, path: &Path) -> Option<Partial> {
+    /// The open part of the module of `path` (its directory and family),
+    /// with its memo from `service`'s store.
+    pub fn module(&mut self, path: &Path, service: &Service) -> Option<Partial> {
         let (dir, family) = module_key(path)?;
         let settings = self.settings_for(&dir);
         let mut docs = Vec::new();
@@ -390,7 +399,7 @@ impl Documents {
                 open.push((p.clone(), o.uri.clone(), o.version, o.rope.clone(), o.opened, o.edit.clone()));
             }
         }
-        let memo = self.memos.entry((dir.clone(), family)).or_default().clone();
+        let memo = service.open_memo(&(dir.clone(), family));
         let home = self.homes.get(&dir).cloned();
         Some(Partial { path: path.to_path_buf(), dir, home, family, docs, open, memo, settings })
     }

@@ -1,8 +1,9 @@
 //! The module service both front ends ask for a module's analysis and
 //! diagnostics (issue 46.2; biome's `Workspace` is the model): it holds
 //! the module graph ([`Graph`]: callees, who reads whom, schemas), the
-//! disk's module files, the memos of analysed modules nobody has open, and
-//! which modules call which (the workspace scan, and what their callers
+//! disk's module files, the one store of modules' memos (open modules'
+//! and the closed ones a workspace pull keeps), and which modules call
+//! which (the workspace scan, and what their callers
 //! pass). Before a module is analysed it gathers the module's inputs (what
 //! its callers pass, then its callees, generated files and schemas through
 //! the graph); after, it applies exclusion and the file's own offsets once
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use analysis::callers::prescan;
+use analysis::module::Shared;
 use analysis::sync::Locked;
 use analysis::workspace::Files;
 use analysis::{Document, Family, Memo, ModuleAnalysis, SourceFile, Stop};
@@ -28,6 +30,16 @@ use crate::settings::Settings;
 
 /// A module's memo, shared by whoever analyses it.
 pub type SharedMemo = Arc<Mutex<Memo>>;
+
+/// A module's memo in the store, and what keeps it there.
+#[derive(Default)]
+struct Stored {
+    memo: SharedMemo,
+    /// One of the module's documents is open.
+    open: bool,
+    /// A workspace pull keeps it (a closed caller of open modules).
+    kept: bool,
+}
 
 /// What a module's set of passed variables was last worked out from (the
 /// scan's address, each caller's texts' ids) and the set (`None`: no
@@ -44,9 +56,12 @@ pub struct Service {
     /// (`check` knows every caller it checks); else the service works it
     /// out from the scan before each analysis.
     known_callers: bool,
-    /// The memos of modules nobody has open that are analysed again and
-    /// again (a workspace pull's closed callers of open modules).
-    closed: Mutex<HashMap<Key, SharedMemo>>,
+    /// The one store of memos (issue 46.2): an open module's, from when
+    /// a request or refresh first asks for it until its last document
+    /// closes, and those of modules nobody has open that are analysed
+    /// again and again (a workspace pull's closed callers of open
+    /// modules). A module's is one memo, open or closed.
+    memos: Mutex<HashMap<Key, Stored>>,
     /// The workspace folders, and their modules' calls once scanned (again
     /// after files change).
     roots: Mutex<Vec<PathBuf>>,
@@ -87,29 +102,60 @@ impl Service {
         self.graph.prepare(sources, docs, memo)
     }
 
-    /// The memo of a closed module: the one kept for it, else a new one,
-    /// kept when `keep`.
-    pub fn closed_memo(&self, key: &Key, keep: bool) -> SharedMemo {
-        let mut closed = self.closed.locked();
-        match keep {
-            true => closed.entry(key.clone()).or_default().clone(),
-            false => closed.get(key).cloned().unwrap_or_default(),
+    /// The memo of a module one of whose documents is open, kept until
+    /// [`Self::module_closed`] (taken under the state lock, as the open
+    /// documents are: the store is a leaf of the lock order).
+    pub fn open_memo(&self, key: &Key) -> SharedMemo {
+        let mut memos = self.memos.locked();
+        let stored = memos.entry(key.clone()).or_default();
+        stored.open = true;
+        stored.memo.clone()
+    }
+
+    /// The last open document of a module closed: its memo leaves the
+    /// store, unless a workspace pull keeps it; returned, to be freed off
+    /// the message loop.
+    pub fn module_closed(&self, key: &Key) -> Option<SharedMemo> {
+        let mut memos = self.memos.locked();
+        let stored = memos.get_mut(key)?;
+        stored.open = false;
+        match stored.kept {
+            true => None,
+            false => memos.remove(key).map(|s| s.memo),
         }
     }
 
-    /// Keeps only the closed memos of the modules `keep` accepts; the
-    /// modules whose memos went.
+    /// The memo of a closed module: the one in the store, else a new one,
+    /// stored when `keep`.
+    pub fn closed_memo(&self, key: &Key, keep: bool) -> SharedMemo {
+        let mut memos = self.memos.locked();
+        match memos.get_mut(key) {
+            Some(stored) => {
+                stored.kept |= keep;
+                stored.memo.clone()
+            }
+            None if keep => memos.entry(key.clone()).or_insert(Stored { kept: true, ..Stored::default() }).memo.clone(),
+            None => SharedMemo::default(),
+        }
+    }
+
+    /// Keeps only the closed memos of the modules `keep` accepts (open
+    /// modules' stay); the modules whose memos are no longer kept.
     pub fn keep_closed(&self, keep: impl Fn(&Key) -> bool) -> Vec<Key> {
-        let mut closed = self.closed.locked();
-        let gone = closed.keys().filter(|k| !keep(k)).cloned().collect();
-        closed.retain(|k, _| keep(k));
+        let mut memos = self.memos.locked();
+        let mut gone = Vec::new();
+        for (key, stored) in memos.iter_mut().filter(|(k, s)| s.kept && !keep(k)) {
+            stored.kept = false;
+            gone.push(key.clone());
+        }
+        memos.retain(|_, s| s.open || s.kept);
         gone
     }
 
     /// Done with a module for now: unless it is `open` or its memo is
     /// kept, what the graph kept for its calls goes.
     pub fn done_with(&self, key: &Key, open: bool) {
-        if !open && !self.closed.locked().contains_key(key) {
+        if !open && !self.memos.locked().get(key).is_some_and(|s| s.kept) {
             self.graph.forget(key);
         }
     }
@@ -208,11 +254,37 @@ pub fn diagnostics<'a>(
     analysis: &'a ModuleAnalysis,
     settings: &Settings,
 ) -> Cow<'a, [Diagnostic]> {
-    let excluded = docs.get(i).is_some_and(|d| settings.excluded(&d.file.path));
     match analysis.diagnostics.get(i) {
-        Some(diags) if !excluded => analysis::shown_diagnostics(docs, i, diags),
+        Some(diags) if !excluded(docs, i, settings) => analysis::shown_diagnostics(docs, i, diags),
         _ => Cow::Borrowed(&[]),
     }
+}
+
+/// [`diagnostics`] for a front end that takes `docs[i]`'s list out of the
+/// analysis (`diags`, not copied while nobody else holds it) and adds its
+/// own warnings about the file (`more`: a file of the module not read, a
+/// configuration file not used), which an excluded file still shows.
+pub fn shown<'a>(
+    docs: &[Document],
+    i: usize,
+    diags: &'a mut Shared<Vec<Diagnostic>>,
+    more: impl IntoIterator<Item = Diagnostic>,
+    settings: &Settings,
+) -> Cow<'a, [Diagnostic]> {
+    if excluded(docs, i, settings) {
+        *diags = Shared::default();
+    }
+    let mut more = more.into_iter().peekable();
+    if more.peek().is_some() {
+        diags.extend(more);
+    }
+    analysis::shown_diagnostics(docs, i, diags)
+}
+
+/// Whether the configuration excludes `docs[i]`: it is shown nothing of
+/// its module's analysis, as `check` leaves it out.
+fn excluded(docs: &[Document], i: usize, settings: &Settings) -> bool {
+    docs.get(i).is_some_and(|d| settings.excluded(&d.file.path))
 }
 
 /// A diagnostic's severity after the overrides (the configuration's
@@ -255,7 +327,8 @@ mod tests {
     }
 
     /// A closed module's memo is kept only when asked, and kept memos go
-    /// with [`Service::keep_closed`].
+    /// with [`Service::keep_closed`]. (Since issue 46.2 the store also
+    /// holds open modules' memos, `one_store_holds_open_and_closed_memos`.)
     #[test]
     fn closed_memos_are_kept_when_asked_and_dropped_when_no_longer_wanted() {
         let service = Service::default();
@@ -266,5 +339,51 @@ mod tests {
         assert!(Arc::ptr_eq(&kept, &service.closed_memo(&key, false)));
         assert_eq!(service.keep_closed(|_| false), std::slice::from_ref(&key));
         assert!(!Arc::ptr_eq(&kept, &service.closed_memo(&key, false)));
+    }
+
+    /// Issue 46.2, one store: an open module's memo is the one a
+    /// workspace pull kept while it was closed (and the one it asks for
+    /// while it is open); its close frees it unless the pull keeps it; a
+    /// pull that no longer keeps it leaves an open module's memo alone.
+    #[test]
+    fn one_store_holds_open_and_closed_memos() {
+        let service = Service::default();
+        let key: Key = (PathBuf::from("/m"), Family::Terraform);
+        let kept = service.closed_memo(&key, true);
+        let open = service.open_memo(&key);
+        assert!(Arc::ptr_eq(&kept, &open), "a kept closed memo is the module's when it opens");
+        assert!(Arc::ptr_eq(&open, &service.closed_memo(&key, false)));
+        assert!(service.module_closed(&key).is_none(), "kept by the pull, it stays");
+        assert!(Arc::ptr_eq(&open, &service.closed_memo(&key, false)));
+        // Open again; the pull lets it go: the open memo stays.
+        let again = service.open_memo(&key);
+        assert!(Arc::ptr_eq(&open, &again));
+        assert_eq!(service.keep_closed(|_| false), std::slice::from_ref(&key));
+        assert!(Arc::ptr_eq(&again, &service.open_memo(&key)));
+        // Its last document closes: the memo leaves the store.
+        let freed = service.module_closed(&key).expect("an open module's memo");
+        assert!(Arc::ptr_eq(&freed, &again));
+        assert!(!Arc::ptr_eq(&again, &service.closed_memo(&key, false)));
+        assert!(service.module_closed(&key).is_none());
+    }
+
+    /// The server's publications take a file's list through the same
+    /// exclusion as `check` and pull ([`shown`]): an excluded file shows
+    /// only the front end's own warnings about it.
+    #[test]
+    fn an_excluded_file_shows_only_the_front_ends_own_warnings() {
+        let bad = "output \"o\" {\n  value = var.nope\n}\n";
+        let docs = vec![doc("/m/a.tf", bad), doc("/m/b.tf", bad)];
+        let analysis = Memo::default().analysis(&docs);
+        let mut settings = Settings::default();
+        let exclude = crate::exclude::Exclude::new(&[(PathBuf::from("/m"), "a.tf".into())]).unwrap();
+        settings.exclude = Some(Arc::new(exclude));
+        let note = Diagnostic::new(Code::FileNotRead, 0..0, "`c.tf` of this module was not read".to_string());
+        let mut taken = analysis.diagnostics[0].clone();
+        assert_eq!(shown(&docs, 0, &mut taken, [note.clone()], &settings)[..], *std::slice::from_ref(&note));
+        let mut taken = analysis.diagnostics[1].clone();
+        let mut want = analysis.diagnostics[1].to_vec();
+        want.push(note.clone());
+        assert_eq!(shown(&docs, 1, &mut taken, [note], &settings)[..], want[..]);
     }
 }

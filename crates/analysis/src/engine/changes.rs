@@ -2,8 +2,19 @@
 //! names may change so, which computed names infer again, and which items
 //! read them, for [`Memo::patch`].
 
+use std::ops::Range;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use syntax::Dialect;
+use types::Type;
+
 use super::patch::Fresh;
-use super::*;
+use super::{declared_keys, ComputedResult, GiveUp, Memo, Readers};
+use crate::document::{Document, Item, ItemId};
+use crate::infer::{Infer, Space};
+use crate::module::decls::{computed_of, ComputedDecl};
+use crate::module::env::{is_default_key, ModuleEnv, View};
+use crate::module::{item_source, shift};
 
 /// What [`Memo::cascade`] knows of the edit.
 pub(in crate::module) struct Edited<'a> {

@@ -1,6 +1,6 @@
 //! Why an edit was not taken in place: one [`GiveUp`] per reason, counted
 //! per memo ([`GiveUps`]). A give-up is never wrong (a full run gives the
-//! same answer, tests/incremental.rs), only slower; naming and counting
+//! same answer, tests/it/incremental/), only slower; naming and counting
 //! each lets a test assert that an edit takes the way it should
 //! (rust-analyzer's coverage marks) and a benchmark say which edits ran
 //! in full and why.
@@ -39,7 +39,12 @@ pub enum GiveUp {
     /// ([`super::patch::PATCH_ITEMS`]).
     TooManyItems,
     /// The edited items do not lie strictly between the unchanged ones
-    /// (their results could not be told apart by position).
+    /// (their results could not be told apart by position). No edit
+    /// reaches it: a document's items never touch (the scanner ends an
+    /// item before the line break, and two blocks on one line are one
+    /// item; tests/it/incremental/give_ups.rs, `items_never_touch`). Kept
+    /// so that a scanner that one day splits a line gives a full run,
+    /// not results told apart wrongly.
     ItemsNotApart,
     /// The memo lacks an item's results: an analysis of other documents
     /// in between replaced them.
@@ -77,10 +82,17 @@ pub enum GiveUp {
     NewCycle,
     /// A change spread to more locals than a patch infers again.
     CascadeTooLong,
-    /// An item that reads a changed name shares a line with a neighbour.
+    /// An item that reads a changed name touches a neighbour. No edit
+    /// reaches it, for the reason [`GiveUp::ItemsNotApart`] gives.
     ReaderNotApart,
     /// The memo and the last analysis disagree about a name's place (a
-    /// state the engine does not expect; a full run repairs it).
+    /// state the engine does not expect; a full run repairs it). No edit
+    /// reaches it: the last analysis's names and the memo's declarations
+    /// are made by the same run and changed together by each patch (an
+    /// analysis of other documents in between marks the last analysis not
+    /// exact, [`GiveUp::NotExact`], or drops its items,
+    /// [`GiveUp::Forgotten`]). Each lookup that would otherwise index out
+    /// of range or unwrap says this instead.
     Inconsistent,
 }
 

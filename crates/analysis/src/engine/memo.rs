@@ -1,6 +1,24 @@
 //! Results remembered between analyses of a module, keyed by item id.
 
-use super::*;
+use std::hash::Hash;
+use std::ops::Range;
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use syntax::diagnostic::{Code, Diagnostic, Severity};
+use syntax::typeexpr::TypeNode;
+use syntax::Dialect;
+use types::Type;
+
+use super::{shifted, GiveUp, GiveUps, Readers};
+use crate::calls::{Callee, Context};
+use crate::document::{Document, Item, ItemId, Revision};
+use crate::infer::{Infer, Space, Typed};
+use crate::module::checks::check_item;
+use crate::module::decls::{computed_of, Decls};
+use crate::module::env::{ModuleEnv, View};
+use crate::module::{item_source, module_dialect, probed, run, shift, Call, ModuleAnalysis, Stop, Symbol};
+use crate::FileKind;
 
 /// The names an inference looked up (with the types it got) and the spaces
 /// it asked suggestions for (with the answers it got: a suggestion changes

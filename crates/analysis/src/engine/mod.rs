@@ -1,8 +1,11 @@
 //! The incremental engine: what a module's analysis keeps between
 //! analyses ([`Memo`], memo.rs) and how an edit is brought into the last
-//! analysis in place (patch.rs, with changes.rs for a rename or a new
-//! type, readers.rs for who read which name, settle.rs for the
-//! module-level passes, shifted.rs for results moved lazily).
+//! analysis in place (patch.rs: the phases in order and where the edit
+//! is; names.rs: what the edited items declare and which names change;
+//! results.rs: the items checked and their results placed; with
+//! changes.rs for a rename or a new type, readers.rs for who read which
+//! name, settle.rs for the module-level passes, shifted.rs for results
+//! moved lazily).
 //!
 //! The engine is the dialects' client, not their peer: it calls the
 //! module's steps (declare, infer, check, the passes) and never judges HCL
@@ -14,19 +17,21 @@
 //! module's step functions, which are private to `module`. Its files live
 //! here so the engine is one folder, apart from the dialects.)
 
-use super::*;
-
 mod changes;
 mod give_up;
 mod memo;
+mod names;
 mod patch;
 mod readers;
+mod results;
 mod settle;
 mod shifted;
 
-pub(in crate::module) use changes::*;
+pub(in crate::module) use changes::{infer_computed, readers_of, Change, Edited};
 pub use give_up::{GiveUp, GiveUps};
 pub use memo::Memo;
-pub(in crate::module) use memo::*;
-pub(in crate::module) use readers::*;
+pub(in crate::module) use memo::{
+    describes, reads_symbols, text_hash, CheckResult, ComputedResult, Deps, Last, Signature,
+};
+pub(in crate::module) use readers::{declared_keys, Readers};
 pub use shifted::{NodeAt, TypeNodes};

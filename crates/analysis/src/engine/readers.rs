@@ -2,7 +2,16 @@
 //! edit that changes a name (a rename, a new type) re-checks only the items
 //! that looked it up instead of the whole module.
 
-use super::*;
+use std::hash::Hash;
+use std::ops::Range;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use super::{Change, Deps, Memo, Signature};
+use crate::document::{Document, Item, ItemId};
+use crate::infer::Space;
+use crate::module::decls::Decls;
+use crate::module::env::{ModuleEnv, Shape};
 
 /// A module's names and their readers, as of the last analysis. Built on
 /// the first edit that needs it and kept up to date by [`Memo::patch`].

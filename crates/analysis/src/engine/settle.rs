@@ -5,8 +5,12 @@
 
 use std::ops::Range;
 
-use super::*;
+use syntax::diagnostic::Diagnostic;
+
+use crate::calls::Context;
+use crate::document::{Document, Item, ItemId};
 use crate::module::passes::{has, run_with, same_inputs, Facts, Found, Reuse};
+use crate::module::{duplicates, ephemeral, module_dialect, Kept, Placed, Shared};
 
 /// The words without which no pass applies to a module whose calls lead
 /// to no ephemeral output ([`versions::bounded`], [`ephemeral::applies`]).
@@ -93,7 +97,7 @@ pub(in crate::module) fn settle(
 
 /// `old`'s diagnostics of document `k` as a patch of `window` left them:
 /// those in the window dropped, those after it moved (as
-/// [`super::patch::Window::splice`] does).
+/// [`super::results::Window::splice`] does).
 pub(in crate::module) fn moved(old: &mut [Vec<Diagnostic>], k: usize, lo: usize, hi: usize, delta: isize) {
     let Some(ds) = old.get_mut(k) else { return };
     ds.retain(|d| !(lo..hi).contains(&d.range.start));

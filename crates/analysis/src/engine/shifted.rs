@@ -8,11 +8,12 @@
 
 use std::ops::Range;
 
-use super::patch::Window;
-use super::Placed;
-use crate::document::ItemId;
 use syntax::typeexpr::{NodeKind, TypeNode};
 use types::Type;
+
+use super::results::Window;
+use crate::document::ItemId;
+use crate::module::Placed;
 
 /// Elements sorted by where they start, the ones from index `from` on
 /// lying `by` bytes further than stored.
@@ -168,7 +169,7 @@ impl<T: Starts> Shifted<T> {
             fresh.len() == s.len() && (s.end <= from || (s.start >= from && fresh.iter().all(before)))
         });
         if !in_place {
-            super::patch::replace_parts(self.settled(), parts, |x| x.start());
+            super::results::replace_parts(self.settled(), parts, |x| x.start());
             return;
         }
         for ((_, fresh), s) in parts.into_iter().zip(spans) {

@@ -336,8 +336,11 @@ pub fn module_dialect(docs: &[Document]) -> Dialect {
     }
 }
 
+mod steps;
+use steps::{check_items, declare_new, declared_names};
+
 /// The analysis, and the module's names as they ended up; `None` once
-/// `stop` says so.
+/// `stop` says so. In steps: 1 and 3 in `steps.rs`, the others below.
 fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(ModuleAnalysis, ModuleEnv)> {
     let mut out = ModuleAnalysis {
         diagnostics: docs.iter().map(|d| d.diagnostics.clone().into()).collect(),
@@ -354,7 +357,6 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     if docs.is_empty() {
         return Some((out, ModuleEnv::default()));
     }
-    let dialect = module_dialect(docs);
     // Once told to stop, stopped: an item skipped is never taken for done.
     let stopped = std::sync::atomic::AtomicBool::new(false);
     let stop = || {
@@ -376,195 +378,24 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     out.own_library = memo.own_library.clone();
 
     // 1. Declarations: new items in parallel, then everything in order.
-    let missing: Vec<(usize, &Item)> = docs
-        .iter()
-        .enumerate()
-        .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
-        .filter(|(_, i)| !memo.decls.contains_key(&i.id))
-        .collect();
-    let symbols = &memo.context.symbols;
-    let fresh: Vec<(ItemId, Arc<Decls>)> =
-        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i, symbols)))).collect();
-    memo.decls.extend(fresh);
+    declare_new(docs, memo);
     if stop() {
         return None;
     }
-
-    let mut env = ModuleEnv {
-        paths: docs.iter().map(|d| d.file.path.clone()).collect(),
-        names: HashMap::default(),
-        declared: Default::default(),
-        shapes: Default::default(),
-        near: Default::default(),
-        suggestions: Mutex::default(),
-        context: memo.context.clone(),
-        moves: Vec::new(),
-        passes: Default::default(),
-        own_library: memo.own_library.clone(),
-        units: Default::default(),
-    };
-    let mut vars: Vec<VarRef> = Vec::new();
-    let mut var_index: HashMap<String, usize> = HashMap::default();
-    let mut computed: Vec<ComputedRef> = Vec::new();
     let all_decls: Vec<Vec<Option<Arc<Decls>>>> =
         docs.iter().map(|d| d.items.iter().map(|i| memo.decls.get(&i.id).cloned()).collect()).collect();
-    let declare_name = |env: &mut ModuleEnv, space: Space, name: &str| env.declare(space, name);
-    for (di, doc) in docs.iter().enumerate() {
-        for (item, decls) in doc.items.iter().zip(&all_decls[di]) {
-            let Some(d) = decls else { continue };
-            let at = item.range.start;
-            out.diagnostics[di].extend(d.diagnostics.iter().map(|x| moved(x, at)));
-            out.type_nodes[di].settled().extend(d.type_nodes.iter().map(|n| moved(n, at)));
-            out.symbols.extend(d.symbols.iter().map(|s| s.moved(di, at)));
-            out.resources.extend(d.resources.iter().map(|s| s.moved(di, at)));
-            for n in &d.names {
-                declare_name(&mut env, Space::Pcl, &n.name);
-                let component = d.calls.iter().find(|c| c.component && c.name == n.name);
-                let ty = component.map_or_else(|| n.value(&env.context), |c| c.value(env.context.callee(&c.name)));
-                env.insert(Space::Pcl, &n.name, ty, di, shift(&n.name_range, at), n.what);
-            }
-            for (index, v) in d.vars.iter().enumerate() {
-                match var_index.get(&v.name) {
-                    None => {
-                        var_index.insert(v.name.clone(), vars.len());
-                        vars.push(VarRef { item: item.id, index, doc: di, start: at, decl: v.clone() });
-                    }
-                    // An override file's `variable` merges into the base's
-                    // (Terraform's Variable.merge): its type and its
-                    // default replace the base's, in the module as for
-                    // its callers (see `overrides.rs`).
-                    Some(&w) if overrides::is_override(&doc.file.path) => overrides::merge_var(&mut vars[w].decl, v),
-                    Some(_) => {}
-                }
-            }
-            for (index, c) in d.computed.iter().enumerate() {
-                declare_name(&mut env, c.space, &c.name);
-                computed.push(ComputedRef { doc: di, item, index, decl: c });
-            }
-            for c in d.calls.iter().filter(|c| !c.component) {
-                declare_name(&mut env, Space::Module, &c.name);
-                let ty = c.value(env.context.callee(&c.name));
-                let what = match c.name.split(':').next() {
-                    Some("#run") => "run block",
-                    Some("#var") => "test variable",
-                    _ => "module call",
-                };
-                env.insert(Space::Module, &c.name, ty, di, shift(&c.name_range, at), what);
-            }
-            for r in &d.resource_decls {
-                let key = r.key();
-                declare_name(&mut env, Space::Resource, &key);
-                let ty = r.value(&env.context);
-                let what = if r.data { "data source" } else { "resource" };
-                env.insert(Space::Resource, &key, ty, di, shift(&r.name_range, at), what);
-            }
-        }
-    }
-    typed_resources(&mut out.resources, &env);
-    for v in &vars {
-        declare_name(&mut env, Space::Var, &v.decl.name);
-        env.insert(
-            Space::Var,
-            &v.decl.name,
-            v.decl.value.clone(),
-            v.doc,
-            shift(&v.decl.name_range, v.start),
-            match v.decl.const_set {
-                Some(true) => "const variable",
-                Some(false) => "non-const variable",
-                None => "variable",
-            },
-        );
-        if let Some(d) = &v.decl.default {
-            let key = default_key(&v.decl.name);
-            env.insert(Space::Var, &key, d.clone(), v.doc, shift(&v.decl.name_range, v.start), "variable default");
-        }
-        if let Some(t) = path_default(&v.decl) {
-            let key = default_path_key(&v.decl.name);
-            env.insert(Space::Var, &key, t, v.doc, shift(&v.decl.name_range, v.start), "variable default");
-        }
-        if v.decl.null_default {
-            let key = null_default_key(&v.decl.name);
-            env.insert(Space::Var, &key, Type::none(), v.doc, shift(&v.decl.name_range, v.start), "variable default");
-        }
-    }
+    let (mut env, names) = declared_names(docs, memo, &all_decls, &mut out);
 
     // 2. Locals and PCL attributes in dependency order; cycles are errors.
-    let computed_types = infer_levels(docs, probe, memo, &mut env, &mut out, &computed, &stop)?;
+    let computed_types = infer_levels(docs, probe, memo, &mut env, &mut out, &names.computed, &stop)?;
     *env.suggestions.get_mut().unwrap_or_else(|e| e.into_inner()) = HashMap::default();
 
     // 3. Every item's checks: new or affected items in parallel.
-    let has_vars = !vars.is_empty();
-    let winners = |item: &Item, d: &Decls| -> Vec<bool> {
-        d.vars
-            .iter()
-            .enumerate()
-            .map(|(k, v)| var_index.get(&v.name).is_some_and(|&w| vars[w].item == item.id && vars[w].index == k))
-            .collect()
-    };
-    let work: Vec<(usize, &Item, &Arc<Decls>)> = docs
-        .iter()
-        .enumerate()
-        .flat_map(|(di, doc)| doc.items.iter().zip(&all_decls[di]).map(move |(i, d)| (di, i, d)))
-        .filter_map(|(di, i, d)| d.as_ref().map(|d| (di, i, d)))
-        .collect();
-    // (A Terragrunt unit's includes and `inputs` make each input's value
-    // together: no item's result holds alone, see terragrunt_merge.rs.)
-    let merging = terragrunt_merge::merges(docs);
-    let stale: Vec<(usize, &Item, &Arc<Decls>)> = work
-        .iter()
-        .copied()
-        .filter(|(di, item, d)| {
-            let kind = docs[*di].file.kind;
-            kind == FileKind::Tfvars
-                || (merging && crate::is_terragrunt_unit(&docs[*di].file.path))
-                || probed(probe, *di, &item.range)
-                || !memo.checks.get(&item.id).is_some_and(|r| {
-                    r.deps.hold(&env, docs[*di].file.dialect.within(dialect))
-                        && r.module_dialect == dialect
-                        && r.winners == winners(item, d)
-                })
-        })
-        .collect();
-    let var_types = var_types(&vars, docs);
-    let checked: Vec<(ItemId, usize, Arc<CheckResult>, Vec<Typed>)> = stale
-        .par_iter()
-        .with_min_len(16)
-        .filter(|_| !stop())
-        .map(|&(di, item, d)| {
-            let doc = &docs[di];
-            let (result, probe) = check_item(
-                doc,
-                item,
-                d,
-                &env,
-                dialect,
-                winners(item, d),
-                &var_types,
-                has_vars,
-                probed(probe, di, &item.range),
-            );
-            (item.id, item.range.start, Arc::new(result), probe)
-        })
-        .collect();
-    for (id, at, result, recorded) in checked {
-        out.probe.extend(recorded.into_iter().map(|t| Typed { range: shift(&t.range, at), ..t }));
-        memo.checks.insert(id, result);
-    }
-    if stop() {
-        return None;
-    }
-    let mut outputs = Vec::new();
-    for &(di, item, _) in &work {
-        let Some(r) = memo.checks.get(&item.id) else { continue };
-        let at = item.range.start;
-        out.diagnostics[di].extend(r.diagnostics.iter().map(|d| moved(d, at)));
-        outputs.push((di, at, r.clone()));
-    }
+    let outputs = check_items(docs, probe, memo, &env, &names, &all_decls, &mut out, &stop)?;
 
     // 4. Symbols in source order; then what is judged across items.
-    symbols_in_order(&mut out, &vars, &computed, computed_types, outputs);
-    module_level(docs, memo, &mut env, &mut out, &vars);
+    symbols_in_order(&mut out, &names.vars, &names.computed, computed_types, outputs);
+    module_level(docs, memo, &mut env, &mut out, &names.vars);
     memo.prune(docs);
     Some((out, env))
 }

@@ -114,12 +114,12 @@ impl SyncNotification for DidClose {
     fn apply(b: &Backend, st: &mut State, applying: &Applying, params: Self::Params) -> Option<Self::Then> {
         let uri = params.text_document.uri;
         let path = from_proto::doc_path(&st.documents, &uri)?;
-        let closed = st.documents.texts(applying).close(&path);
+        let closed = st.documents.texts(applying).close(&path, &b.service);
         closed.open.as_ref()?;
         st.published.remove(&path);
-        if closed.memo.is_some() {
+        if let Some(key) = &closed.module {
             // (Nothing of the module is open any more.)
-            module_key(&path).map(|k| st.asked.remove(&k));
+            st.asked.remove(key);
         }
         if st.pull {
             b.pulls.closed(&path);
@@ -140,7 +140,7 @@ impl SyncNotification for DidClose {
     async fn then(b: &Backend, (path, closed): Self::Then) {
         b.deliver().await;
         let key = module_key(&path);
-        if let (Some(_), Some(key)) = (&closed.memo, &key) {
+        if let Some(key) = &closed.module {
             b.service.graph.forget(key);
         }
         // What the module held goes once its last document is closed.
