@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use hcl_types::analysis::{analyze, Document, Memo, SourceFile};
+use hcl_types::analysis::{analyze, Document, Memo, ModuleAnalysis, SourceFile};
 
 use super::{module, summary};
 
