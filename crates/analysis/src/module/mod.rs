@@ -357,16 +357,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     out.own_library = memo.own_library.clone();
 
     // 1. Declarations: new items in parallel, then everything in order.
-    let missing: Vec<(usize, &Item)> = docs
-        .iter()
-        .enumerate()
-        .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
-        .filter(|(_, i)| !memo.decls.contains_key(&i.id))
-        .collect();
-    let symbols = &memo.context.symbols;
-    let fresh: Vec<(ItemId, Arc<Decls>)> =
-        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i, symbols)))).collect();
-    memo.decls.extend(fresh);
+    declare_new(docs.iter(), memo);
     if stop() {
         return None;
     }
@@ -544,6 +535,21 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     module_level(docs, memo, &mut env, &mut out, &vars);
     memo.prune(docs);
     Some((out, env))
+}
+
+/// Declares, in parallel, the items of `docs` whose declarations the memo
+/// does not hold yet. Whoever asks first pays for all of them — step 1 of
+/// [`run`], or [`Memo::shared_calls`] before it (which, declaring item by
+/// item, made a 10 MB module's declarations serial: ~8% of `check`'s time).
+fn declare_new<'a>(docs: impl Iterator<Item = &'a Document>, memo: &mut Memo) {
+    let missing: Vec<(&Document, &Item)> = docs
+        .flat_map(|d| d.items.iter().map(move |i| (d, i)))
+        .filter(|(_, i)| !memo.decls.contains_key(&i.id))
+        .collect();
+    let symbols = &memo.context.symbols;
+    let fresh: Vec<(ItemId, Arc<Decls>)> =
+        missing.par_iter().with_min_len(64).map(|&(d, i)| (i.id, Arc::new(declare(d, i, symbols)))).collect();
+    memo.decls.extend(fresh);
 }
 
 /// Step 2 of [`run`]: locals and PCL attributes in dependency order;

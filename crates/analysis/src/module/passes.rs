@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{
@@ -104,11 +105,7 @@ pub(super) fn run_with(
     if !bounded && !marked && !named && !lints && !secret {
         return Found { diagnostics: vec![Vec::new(); docs.len()], ..Found::default() };
     }
-    for doc in docs.iter().filter(|d| d.file.kind == FileKind::Terraform) {
-        for item in doc.items.iter() {
-            facts.entry(item.id).or_insert_with(|| Arc::new(read(doc, item, unused_on)));
-        }
-    }
+    read_new(docs, facts, unused_on);
     let get = |item: &Item| facts.get(&item.id);
     let items: usize = docs.iter().filter(|d| d.file.kind == FileKind::Terraform).map(|d| d.items.len()).sum();
     let mut found = Found { diagnostics: vec![Vec::new(); docs.len()], applied: true, ..Found::default() };
@@ -193,6 +190,21 @@ pub(super) fn run_with(
 /// 10 MB module, std's took milliseconds).
 pub(super) fn has(text: &str, word: &str) -> bool {
     memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some()
+}
+
+/// Reads, in parallel, the facts of the Terraform items that have none
+/// yet: every item of a first analysis (read one by one they were ~8% of
+/// a 10 MB `check`, on one core while the other waited).
+fn read_new(docs: &[Document], facts: &mut Facts, unused_on: bool) {
+    let missing: Vec<(&Document, &Item)> = docs
+        .iter()
+        .filter(|d| d.file.kind == FileKind::Terraform)
+        .flat_map(|d| d.items.iter().map(move |i| (d, i)))
+        .filter(|(_, i)| !facts.contains_key(&i.id))
+        .collect();
+    let fresh: Vec<(ItemId, Arc<ItemFacts>)> =
+        missing.par_iter().with_min_len(64).map(|&(d, i)| (i.id, Arc::new(read(d, i, unused_on)))).collect();
+    facts.extend(fresh);
 }
 
 /// An item's facts, from its tree (none for a broken item; no unused
