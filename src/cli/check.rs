@@ -328,7 +328,6 @@ pub fn render_diagnostics_coloured(
             let Some(severity) = effective_severity(d, overrides) else { continue };
             counts.add(severity);
             let (line, column) = index.position(&r.text, d.range.start);
-            let (end_line, end_column) = index.position(&r.text, d.range.end);
             match format {
                 Format::Text if colour => lines.push(format!(
                     "\x1b[1m{}:{line}:{column}:\x1b[0m \x1b[{}m{}\x1b[0m[{}]: {}",
@@ -345,7 +344,10 @@ pub fn render_diagnostics_coloured(
                     d.code,
                     d.message.replace('\n', " ")
                 )),
-                Format::Json | Format::Sarif => json.push(serde_json::json!({
+                // (Only JSON shows where a diagnostic ends.)
+                Format::Json | Format::Sarif => {
+                    let (end_line, end_column) = index.position(&r.text, d.range.end);
+                    json.push(serde_json::json!({
                     "path": r.path.display().to_string(),
                     "line": line,
                     "column": column,
@@ -354,7 +356,8 @@ pub fn render_diagnostics_coloured(
                     "severity": severity.as_str(),
                     "code": d.code.as_str(),
                     "message": d.message,
-                })),
+                    }))
+                }
             }
         }
     }

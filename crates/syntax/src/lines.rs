@@ -52,7 +52,13 @@ impl LineIndex {
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
         let col = if text.is_char_boundary(start) && text.is_char_boundary(offset) {
-            self.chars_before(text, offset) - self.chars_before(text, start)
+            // A short line's characters are counted where they are; two
+            // counts from block starts cost up to 8 KB each (a 10 MB
+            // `check` printing 28,000 diagnostics spent 3.5% of its time here).
+            match offset - start < BLOCK {
+                true => char_starts(&text.as_bytes()[start..offset]),
+                false => self.chars_before(text, offset) - self.chars_before(text, start),
+            }
         } else {
             offset - start
         };

@@ -128,6 +128,7 @@ impl Memo {
                 return calls;
             }
         }
+        declare_new(docs.iter().filter(|d| calling(d)), self);
         let mut out: Vec<Call> = Vec::new();
         let mut names = HashSet::default();
         let mut templates = Vec::new();

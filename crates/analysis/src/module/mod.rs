@@ -378,7 +378,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     out.own_library = memo.own_library.clone();
 
     // 1. Declarations: new items in parallel, then everything in order.
-    declare_new(docs, memo);
+    declare_new(docs.iter(), memo);
     if stop() {
         return None;
     }

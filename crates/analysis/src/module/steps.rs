@@ -21,18 +21,19 @@ use crate::document::{Document, Item, ItemId};
 use crate::infer::{Space, Typed};
 use crate::FileKind;
 
-/// Step 1 of [`run`], first half: the declarations of the items the memo
-/// does not hold yet, in parallel.
-pub(super) fn declare_new(docs: &[Document], memo: &mut Memo) {
-    let missing: Vec<(usize, &Item)> = docs
-        .iter()
-        .enumerate()
-        .flat_map(|(di, d)| d.items.iter().map(move |i| (di, i)))
+/// Step 1 of [`run`], first half: declares, in parallel, the items of
+/// `docs` whose declarations the memo does not hold yet. Whoever asks first
+/// pays for all of them — `run`, or [`Memo::shared_calls`] before it
+/// (which, declaring item by item, made a 10 MB module's declarations
+/// serial: ~8% of `check`'s time).
+pub(super) fn declare_new<'a>(docs: impl Iterator<Item = &'a Document>, memo: &mut Memo) {
+    let missing: Vec<(&Document, &Item)> = docs
+        .flat_map(|d| d.items.iter().map(move |i| (d, i)))
         .filter(|(_, i)| !memo.decls.contains_key(&i.id))
         .collect();
     let symbols = &memo.context.symbols;
     let fresh: Vec<(ItemId, Arc<Decls>)> =
-        missing.par_iter().with_min_len(64).map(|&(di, i)| (i.id, Arc::new(declare(&docs[di], i, symbols)))).collect();
+        missing.par_iter().with_min_len(64).map(|&(d, i)| (i.id, Arc::new(declare(d, i, symbols)))).collect();
     memo.decls.extend(fresh);
 }
 
