@@ -11,9 +11,10 @@
 //! shorter one), so the order of [`ALL`] decides nothing.
 //!
 //! A folder also holds its dialect's analysis code (`checks.rs`,
-//! `merge.rs`, …), mounted into the passes that run it (`module`,
-//! `infer`, `functions`) where it reads their private helpers; its
-//! `mod.rs` is the handler.
+//! `merge.rs`, …) as modules of its own, `dialects::<name>::<file>`,
+//! which the passes (`module`, `infer`, `functions`) call by that path
+//! and which import the passes' helpers they use by name; its `mod.rs`
+//! is the handler.
 
 use std::path::Path;
 

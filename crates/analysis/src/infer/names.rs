@@ -150,7 +150,7 @@ impl<'e, 's> Infer<'e, 's> {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }
-            let pulumi = crate::module::pulumi_hcl::is_root(dialect, name);
+            let pulumi = crate::dialects::pulumi_hcl::checks::is_root(dialect, name);
             if !self.env.lenient() && !ROOTS.contains(&name) && !pulumi {
                 return self.undeclared(name, range, ops);
             }
@@ -236,7 +236,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// operators after it and the range up to it; else what the traversal
     /// is without one (`any`).
     #[allow(clippy::type_complexity)]
-    pub(super) fn first_attr<'o>(
+    pub(crate) fn first_attr<'o>(
         &mut self,
         range: &Range<usize>,
         ops: &'o [hcl_edit::Decorated<TraversalOperator>],
@@ -265,7 +265,7 @@ impl<'e, 's> Infer<'e, 's> {
             Ok(found) => found,
             Err(plain) => return plain,
         };
-        let key = crate::module::terragrunt_stack::component_name(kind, attr);
+        let key = crate::dialects::terragrunt::stack::component_name(kind, attr);
         let Some((t, related)) = self.env.lookup(Space::Pcl, &key) else {
             if !self.env.lenient() {
                 let mut msg = format!(
@@ -424,7 +424,7 @@ impl<'e, 's> Infer<'e, 's> {
                 )),
                 None => {
                     // The instantiating block, named with related information.
-                    let block = i.output(crate::module::terragrunt_values::BLOCK);
+                    let block = i.output(crate::dialects::terragrunt::values::BLOCK);
                     let what = block.and_then(|b| b.description.clone()).unwrap_or_else(|| "a block".to_string());
                     let mut msg = format!("{what} in `{}` does not set `values.{key}`", i.dir.display());
                     let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
@@ -666,14 +666,14 @@ impl<'e, 's> Infer<'e, 's> {
     }
 
     /// Applies traversal operators step by step (types.md §5), splats included.
-    pub(super) fn apply(&mut self, t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
+    pub(crate) fn apply(&mut self, t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
         self.apply_at(t, ops, None)
     }
 
     /// [`Self::apply`] to the reference `path` (its root name, or
     /// `var.NAME`/`local.NAME`), whose steps a null guard may narrow
     /// (guards.rs); `None` once a step is not a constant one.
-    pub(super) fn apply_at(
+    pub(crate) fn apply_at(
         &mut self,
         mut t: Type,
         ops: &[hcl_edit::Decorated<TraversalOperator>],

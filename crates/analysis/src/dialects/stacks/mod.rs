@@ -2,7 +2,9 @@
 //! (`.tfcomponent.hcl`; hashicorp/terraform's
 //! `internal/stacks/stackconfig/file.go`, its JSON form is not read here)
 //! whose `component` blocks call modules, and deployment files
-//! (`.tfdeploy.hcl`). Mounted from here: `components.rs`.
+//! (`.tfdeploy.hcl`). Its modules: `components.rs`.
+
+pub mod components;
 
 use std::path::Path;
 
@@ -36,7 +38,7 @@ impl Handler for Stacks {
     }
     fn check_block(&self, inf: &mut Infer, doc: &Document, b: &Block) -> bool {
         if doc.file.kind == FileKind::Hcl && COMPONENT.matches(&doc.file.path) {
-            crate::module::stacks::block(inf, b);
+            crate::dialects::stacks::components::block(inf, b);
         }
         false
     }

@@ -1,8 +1,12 @@
 //! OpenTofu 1.13's symbol libraries (docs/spec/opentofu-symbol-libraries.md):
 //! `.sym.hcl` files, read with OpenTofu's functions (§4), and the
-//! `symbols` root. Mounted from here: `libraries.rs` (a module's
+//! `symbols` root. Its modules: `libraries.rs` (a module's
 //! libraries), `files.rs` (a library file's own checks), `scope.rs`
 //! (`symbols::LIB::FN(…)` and `symbols.LIB.VALUE` in expressions).
+
+pub mod files;
+pub mod libraries;
+pub mod scope;
 
 use std::path::Path;
 
@@ -31,7 +35,7 @@ impl Handler for SymbolLibraries {
     fn check_block(&self, inf: &mut Infer, doc: &Document, b: &Block) -> bool {
         doc.file.kind == FileKind::Hcl
             && FILE.matches(&doc.file.path)
-            && crate::module::symbol_files::file_block(inf, b)
+            && crate::dialects::symbol_libraries::files::file_block(inf, b)
     }
 }
 

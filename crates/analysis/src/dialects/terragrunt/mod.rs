@@ -1,9 +1,18 @@
 //! Terragrunt (docs/spec/terragrunt.md): a unit's `terragrunt.hcl`, whose
 //! `inputs` go to the module `terraform { source }` names, the files it
 //! includes (of any name), and 1.x stacks (`terragrunt.stack.hcl`).
-//! Mounted from here: `unit.rs`, `dependency.rs`, `merge.rs`, `values.rs`,
+//! Its modules: `unit.rs`, `dependency.rs`, `merge.rs`, `values.rs`,
 //! `stack.rs`, `generate.rs` (module passes), `read_config.rs`
 //! (`read_terragrunt_config`), `functions.rs` (Terragrunt's functions).
+
+pub mod dependency;
+pub mod functions;
+pub mod generate;
+pub mod merge;
+pub mod read_config;
+pub mod stack;
+pub mod unit;
+pub mod values;
 
 use std::path::Path;
 
