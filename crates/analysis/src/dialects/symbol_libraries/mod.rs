@@ -8,13 +8,15 @@ pub mod files;
 pub mod libraries;
 pub mod scope;
 
+use std::ops::Range;
 use std::path::Path;
 
 use hcl_edit::structure::Block;
+use types::Type;
 
-use super::{FileRule, Handler};
+use super::{FileRule, Handler, Step};
 use crate::document::Document;
-use crate::infer::Infer;
+use crate::infer::{Infer, Note};
 use crate::{Family, FileKind};
 use syntax::Dialect;
 
@@ -31,6 +33,10 @@ impl Handler for SymbolLibraries {
     }
     fn roots(&self) -> &'static [&'static str] {
         &["symbols"]
+    }
+    /// `symbols.LIB.VALUE…` in a Terraform-dialect file (`scope.rs`).
+    fn reference(&self, inf: &mut Infer, _name: &str, range: &Range<usize>, ops: &[Step]) -> Option<(Type, Note)> {
+        inf.env.dialect().is_terraform().then(|| inf.symbol_value(range.clone(), ops)).flatten()
     }
     fn check_block(&self, inf: &mut Infer, doc: &Document, b: &Block) -> bool {
         doc.file.kind == FileKind::Hcl
