@@ -129,3 +129,21 @@ fn no_code_outside_a_dialects_folder_names_its_files() {
     }
     assert!(named.is_empty(), "ask `analysis::dialects` instead:\n{}", named.join("\n"));
 }
+
+/// A dialect's code is found by its path: `dialects/terragrunt/merge.rs`
+/// is `analysis::dialects::terragrunt::merge`, not a module of another
+/// pass that mounts the file with `#[path]` (how they were mounted until
+/// the seam of 46.3 was made real).
+#[test]
+fn no_code_mounts_a_dialects_file_from_elsewhere() {
+    let mut files = Vec::new();
+    code_files(&root().join("crates"), &mut files);
+    let mut mounted = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for line in text.lines().filter(|l| l.trim_start().starts_with("#[path") && l.contains("dialects/")) {
+            mounted.push(format!("{}: {}", f.strip_prefix(root()).unwrap().display(), line.trim()));
+        }
+    }
+    assert!(mounted.is_empty(), "declare it in its folder's mod.rs instead:\n{}", mounted.join("\n"));
+}

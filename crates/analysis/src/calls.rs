@@ -401,8 +401,8 @@ pub struct Context {
     pub reader: Option<Reader>,
     /// The symbol libraries the module imports (OpenTofu 1.13's
     /// `symbols` blocks), read by the project layer
-    /// ([`crate::module::symbol_libraries::load`]).
-    pub symbols: crate::module::symbol_libraries::Libraries,
+    /// ([`crate::dialects::symbol_libraries::libraries::load`]).
+    pub symbols: crate::dialects::symbol_libraries::libraries::Libraries,
     /// The variables that every known caller of this module sets; `None`
     /// when no caller is known, so the module runs as a root and its
     /// defaults are what it gets. A traversal that fails only on an

@@ -13,13 +13,8 @@ use std::sync::LazyLock;
 use syntax::Dialect;
 use types::{Kind, Type};
 
-#[path = "dialects/pulumi_hcl/functions.rs"]
-mod pulumi;
-
-pub use pulumi::renamed as pulumi_hcl_renamed;
+pub use crate::dialects::pulumi_hcl::functions::renamed as pulumi_hcl_renamed;
 mod returns;
-#[path = "dialects/terragrunt/functions.rs"]
-mod terragrunt;
 
 use returns::*;
 
@@ -88,22 +83,22 @@ impl Function {
     // Table builders. `arg` is required, `opt` optional (only after the
     // required ones), `rest` the variadic with at least `at_least` values.
 
-    fn new(name: &'static str, returns: Type, summary: &'static str) -> Function {
+    pub(crate) fn new(name: &'static str, returns: Type, summary: &'static str) -> Function {
         Function { name, params: Vec::new(), variadic: None, summary, returns, min: 0, infer: None }
     }
 
-    fn arg(mut self, name: &'static str, ty: Type) -> Function {
+    pub(crate) fn arg(mut self, name: &'static str, ty: Type) -> Function {
         self.params.push(Param { name, ty });
         self.min = self.params.len();
         self
     }
 
-    fn opt(mut self, name: &'static str, ty: Type) -> Function {
+    pub(crate) fn opt(mut self, name: &'static str, ty: Type) -> Function {
         self.params.push(Param { name, ty });
         self
     }
 
-    fn rest(mut self, name: &'static str, ty: Type, at_least: usize) -> Function {
+    pub(crate) fn rest(mut self, name: &'static str, ty: Type, at_least: usize) -> Function {
         self.variadic = Some(Param { name, ty });
         self.min = self.params.len() + at_least;
         self
@@ -173,8 +168,10 @@ fn table(fs: Vec<Function>) -> HashMap<&'static str, Function> {
 static TERRAFORM: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terraform()));
 static PCL: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(pcl()));
 static OPENTOFU: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(opentofu()));
-static PULUMI_HCL: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(pulumi::pulumi()));
-static TERRAGRUNT: LazyLock<HashMap<&'static str, Function>> = LazyLock::new(|| table(terragrunt::terragrunt()));
+static PULUMI_HCL: LazyLock<HashMap<&'static str, Function>> =
+    LazyLock::new(|| table(crate::dialects::pulumi_hcl::functions::pulumi()));
+static TERRAGRUNT: LazyLock<HashMap<&'static str, Function>> =
+    LazyLock::new(|| table(crate::dialects::terragrunt::functions::terragrunt()));
 
 /// OpenTofu's functions that Terraform lacks: the `assume…` functions of
 /// 1.13 (`internal/lang/funcs/assume.go` in opentofu/opentofu), each giving

@@ -14,8 +14,6 @@ pub mod functions;
 pub mod ids;
 pub mod infer;
 pub mod module;
-#[path = "dialects/pulumi_hcl/project.rs"]
-pub mod pulumi_project;
 pub mod sync;
 pub mod text;
 pub mod workspace;

@@ -252,7 +252,7 @@ impl Workspace {
         stack.pop();
         entry.memo.set_context(context);
         // A callee's variables may be typed by its own symbol libraries.
-        entry.memo.set_symbols(crate::module::symbol_libraries::load(files, &docs));
+        entry.memo.set_symbols(crate::dialects::symbol_libraries::libraries::load(files, &docs));
         let analysis = entry.memo.analysis(&docs);
         let interface = match (&entry.analysis, &entry.interface) {
             (Some(a), Some(i)) if Arc::ptr_eq(a, &analysis) => i.clone(),
@@ -384,7 +384,7 @@ pub(crate) fn included_terraform(files: &dyn Files, dir: &Path, include: &str) -
 /// followed (remote).
 fn dependency_module(files: &dyn Files, dir: &Path, config_path: &str) -> Option<Option<PathBuf>> {
     let unit = normalize(&dir.join(config_path.replace('\\', "/")));
-    let unit = crate::module::terragrunt_generate::unit(files, &unit.join(crate::dialects::terragrunt::UNIT_FILE))?;
+    let unit = crate::dialects::terragrunt::generate::unit(files, &unit.join(crate::dialects::terragrunt::UNIT_FILE))?;
     Some(unit.module)
 }
 
@@ -576,7 +576,7 @@ mod tests {
             ..Counted::default()
         };
         let docs = vec![Document::parse(crate::SourceFile::new("/r/main.tofu", main).unwrap())];
-        let libs = crate::module::symbol_libraries::load(&files, &docs);
+        let libs = crate::dialects::symbol_libraries::libraries::load(&files, &docs);
         assert_eq!(libs.0.len(), 300);
         assert_eq!(files.modules.lock().unwrap().get(Path::new("/r/lib")), Some(&1), "read once");
         let (first, last) = (libs.get("l0").unwrap(), libs.get("l299").unwrap());

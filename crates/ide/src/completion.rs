@@ -130,13 +130,13 @@ pub fn completion(docs: &[Document], doc: usize, offset: usize, analysis: &Modul
         // (terragrunt.md §5): the file's components, then their `path`.
         if parts.len() >= 2
             && matches!(parts[0], "unit" | "stack")
-            && analysis::module::terragrunt_stack::is_stack_file(&d.file.path)
+            && analysis::dialects::terragrunt::stack::is_stack_file(&d.file.path)
         {
             if parts.len() == 2 {
                 let prefix = format!("{}.", parts[0]);
                 return names(parts[1], analysis.symbols.iter().filter(|s| s.address.starts_with(&prefix)));
             }
-            let ty = analysis::module::terragrunt_stack::component_type();
+            let ty = analysis::dialects::terragrunt::stack::component_type();
             return attributes_after(&ty, &parts[2..parts.len() - 1]).into();
         }
         // A resource policy's `attrs.` (analysis.md §10).
@@ -261,8 +261,10 @@ fn symbol_completion(prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> 
 /// enclosing function's parameters and locals, after `symbols::` its own
 /// types (in a type expression) or functions. `None` elsewhere.
 fn library_completion(d: &Document, prefix: &str, in_type: bool, analysis: &ModuleAnalysis) -> Option<CompletionList> {
-    let lib =
-        analysis.own_library.as_ref().filter(|_| analysis::module::symbol_libraries::is_symbol_file(&d.file.path))?;
+    let lib = analysis
+        .own_library
+        .as_ref()
+        .filter(|_| analysis::dialects::symbol_libraries::libraries::is_symbol_file(&d.file.path))?;
     let tail = path_tail(prefix);
     let item = |label: &str, kind: CompletionKind, detail: String| Completion {
         label: label.to_string(),
@@ -502,7 +504,7 @@ fn hcl_inputs(d: &Document, prefix: &str, offset: usize, analysis: &ModuleAnalys
 /// block of a resource, data source or provider, its options not set yet,
 /// with what each takes.
 fn pulumi_options(d: &Document, prefix: &str, offset: usize) -> Option<Vec<Completion>> {
-    use analysis::module::pulumi_hcl::{arguments, kind, OptionKind};
+    use analysis::dialects::pulumi_hcl::checks::{arguments, kind, OptionKind};
     if d.file.dialect != Dialect::PulumiHcl {
         return None;
     }
@@ -552,7 +554,7 @@ fn nomad_spec_keys(d: &Document, prefix: &str, offset: usize) -> Option<Vec<Comp
         .filter(|i| !(i.range.start..=i.range.end).contains(&offset))
         .filter_map(|i| text.get(i.range.clone())?.split(|c: char| !(c.is_alphanumeric() || c == '_')).next())
         .collect();
-    let keys = analysis::module::nomad_vars::arguments().into_iter().filter(|(k, _)| !set.contains(k));
+    let keys = analysis::dialects::nomad::variables::arguments().into_iter().filter(|(k, _)| !set.contains(k));
     let items = keys.map(|(k, t)| Completion {
         label: k.to_string(),
         kind: CompletionKind::Attribute,

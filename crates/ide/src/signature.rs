@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
+use analysis::dialects::symbol_libraries::libraries::Libraries;
 use analysis::functions;
-use analysis::module::symbol_libraries::Libraries;
 use analysis::Document;
 
 use crate::cursor::*;

@@ -1,7 +1,7 @@
 //! The Terragrunt units of the checked tree and what they generate into
 //! the modules they run (docs/spec/terragrunt.md §6): a walk of the roots
 //! for `terragrunt.hcl` files, each read as
-//! [`analysis::module::terragrunt_generate::unit`] reads it. The walk is
+//! [`analysis::dialects::terragrunt::generate::unit`] reads it. The walk is
 //! kept while the disk does not change ([`crate::disk::Disk::events`]), so
 //! a keystroke costs no walk.
 
@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use analysis::calls::Generated;
+use analysis::dialects::terragrunt::generate::{generated_into, unit, Unit};
+use analysis::dialects::terragrunt::values::{nested_stacks, resolve, stack_units, stack_values_into, StackUnit};
 use analysis::dialects::terragrunt::{STACK_FILE as STACK, UNIT_FILE as UNIT};
-use analysis::module::terragrunt_generate::{generated_into, unit, Unit};
-use analysis::module::terragrunt_values::{nested_stacks, resolve, stack_units, stack_values_into, StackUnit};
 use analysis::workspace::Files;
 use analysis::Document;
 

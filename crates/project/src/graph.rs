@@ -217,7 +217,7 @@ impl Graph {
         // `symbols` blocks, read like a local callee's files (cheap when the
         // module has no `symbols` block).
         let requests = memo.symbol_requests(docs);
-        let symbols = analysis::module::symbol_libraries::load_requested(sources, docs, &requests);
+        let symbols = analysis::dialects::symbol_libraries::libraries::load_requested(sources, docs, &requests);
         if let Some(key) = docs.first().and_then(|d| key_of(&d.file.path)) {
             let dirs: Vec<PathBuf> = symbols.0.values().filter_map(|l| l.dir.clone()).collect();
             let mut libraries = self.libraries.locked();
@@ -244,7 +244,7 @@ impl Graph {
         if docs.iter().any(|d| analysis::is_terragrunt_unit(&d.file.path)) {
             kinds.push("unit");
         }
-        if docs.iter().any(|d| analysis::module::terragrunt_stack::is_stack_file(&d.file.path)) {
+        if docs.iter().any(|d| analysis::dialects::terragrunt::stack::is_stack_file(&d.file.path)) {
             kinds.push("stack");
         }
         if family == Family::Hcl && !kinds.is_empty() {

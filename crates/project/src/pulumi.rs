@@ -30,7 +30,7 @@ const LOOK_AGAIN: Duration = Duration::from_secs(2);
 /// changed.
 pub fn changed(path: &Path) -> bool {
     let named = path.file_name().and_then(|n| n.to_str());
-    if !named.is_some_and(|n| analysis::pulumi_project::PROJECT_FILES.contains(&n)) {
+    if !named.is_some_and(|n| analysis::dialects::pulumi_hcl::project::PROJECT_FILES.contains(&n)) {
         return false;
     }
     let Some(dir) = path.parent().and_then(|d| std::path::absolute(d).ok()) else { return true };
@@ -57,7 +57,7 @@ fn in_program(dir: &Path) -> bool {
     if let Some((known, _)) = known.filter(|(_, at)| at.elapsed() < LOOK_AGAIN) {
         return known;
     }
-    let found = project_file(dir).map(|text| analysis::pulumi_project::is_hcl_runtime(&text));
+    let found = project_file(dir).map(|text| analysis::dialects::pulumi_hcl::project::is_hcl_runtime(&text));
     let answer = match found {
         Some(answer) => answer,
         None => dir.parent().is_some_and(in_program),
@@ -72,7 +72,7 @@ fn in_program(dir: &Path) -> bool {
 /// regular file of at most a manifest's size (a FIFO or a device under
 /// that name, in a folder nobody checked, must not hang the server).
 fn project_file(dir: &Path) -> Option<String> {
-    analysis::pulumi_project::PROJECT_FILES
+    analysis::dialects::pulumi_hcl::project::PROJECT_FILES
         .iter()
         .find_map(|name| crate::fsread::read_regular_to_string(&dir.join(name), crate::fsread::MANIFEST_CAP).ok())
 }

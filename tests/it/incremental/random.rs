@@ -150,7 +150,7 @@ fn module_calls_after_edits_are_those_of_a_fresh_memo() {
 /// after each edit they are what a walk of every item finds.
 #[test]
 fn symbol_library_requests_follow_the_edits() {
-    use hcl_types::analysis::module::symbol_libraries::requests;
+    use hcl_types::analysis::dialects::symbol_libraries::libraries::requests;
     let path = PathBuf::from("/tmp/hcl-types-incremental/main.tofu");
     let base = "resource \"x\" \"a\" {\n  n = 1\n}\n";
     let texts = [

@@ -11,17 +11,22 @@
 //! shorter one), so the order of [`ALL`] decides nothing.
 //!
 //! A folder also holds its dialect's analysis code (`checks.rs`,
-//! `merge.rs`, …), mounted into the passes that run it (`module`,
-//! `infer`, `functions`) where it reads their private helpers; its
-//! `mod.rs` is the handler.
+//! `merge.rs`, …) as modules of its own, `dialects::<name>::<file>`,
+//! which the passes (`module`, `infer`, `functions`) call by that path
+//! and which import the passes' helpers they use by name; its `mod.rs`
+//! is the handler.
 
+use std::ops::Range;
 use std::path::Path;
 
+use hcl_edit::expr::TraversalOperator;
 use hcl_edit::structure::Block;
+use hcl_edit::Decorated;
 use syntax::Dialect;
+use types::Type;
 
 use crate::document::Document;
-use crate::infer::Infer;
+use crate::infer::{Infer, Note};
 use crate::{Family, FileKind};
 
 pub mod hcl;
@@ -79,6 +84,22 @@ pub trait Handler: Sync {
     fn check_block(&self, _inf: &mut Infer, _doc: &Document, _b: &Block) -> bool {
         false
     }
+
+    /// The type of a reference `name…` whose root is one of its
+    /// [`Handler::roots`] (`dependency.NAME.outputs.X`), noted as it goes;
+    /// `None` leaves it to the core, which reports a root it does not know.
+    fn reference(&self, _inf: &mut Infer, _name: &str, _range: &Range<usize>, _ops: &[Step]) -> Option<(Type, Note)> {
+        None
+    }
+}
+
+/// One step of a traversal.
+pub type Step = Decorated<TraversalOperator>;
+
+/// A reference whose root a registered handler scopes: the answer of the
+/// first handler whose [`Handler::roots`] name it and that answers.
+pub(crate) fn reference(inf: &mut Infer, name: &str, range: &Range<usize>, ops: &[Step]) -> Option<(Type, Note)> {
+    ALL.iter().filter(|h| h.roots().contains(&name)).find_map(|h| h.reference(inf, name, range, ops))
 }
 
 /// How a rule matches a file's name.

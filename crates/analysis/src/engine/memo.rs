@@ -1,5 +1,6 @@
 //! Results remembered between analyses of a module, keyed by item id.
 
+use crate::dialects::{stacks, symbol_libraries, terragrunt};
 use std::hash::Hash;
 use std::ops::Range;
 use std::sync::Arc;
@@ -101,7 +102,7 @@ pub struct Memo {
     /// The `symbols` blocks found with that answer ([`Memo::symbol_requests`]).
     pub(in crate::module) libraries_seen: Arc<[(String, String)]>,
     /// The library the module's own `.sym.hcl` files make.
-    pub(in crate::module) own_library: Option<Arc<crate::module::symbol_libraries::Library>>,
+    pub(in crate::module) own_library: Option<Arc<symbol_libraries::libraries::Library>>,
     /// The lints of unused declarations are off (no setting turns one
     /// on): their facts are not gathered (see [`Memo::set_lints`]).
     pub(in crate::module) lints_off: bool,
@@ -212,7 +213,7 @@ impl Memo {
     /// Sets the symbol libraries the module imports. A change makes every
     /// item's declarations and checks stale (a variable's declared type may
     /// name a library's type), so the memo forgets them all.
-    pub fn set_symbols(&mut self, symbols: crate::module::symbol_libraries::Libraries) {
+    pub fn set_symbols(&mut self, symbols: symbol_libraries::libraries::Libraries) {
         if symbols != self.context.symbols {
             self.context.symbols = symbols;
             self.decls.clear();
@@ -224,7 +225,7 @@ impl Memo {
 
     /// Sets the library the module's own `.sym.hcl` files make. A change
     /// makes every item's checks stale (each may read any of its names).
-    pub(in crate::module) fn set_own_library(&mut self, own: Option<Arc<crate::module::symbol_libraries::Library>>) {
+    pub(in crate::module) fn set_own_library(&mut self, own: Option<Arc<symbol_libraries::libraries::Library>>) {
         if own != self.own_library {
             self.own_library = own;
             self.computed.clear();
@@ -487,13 +488,12 @@ pub(in crate::module) fn reads_symbols(doc: &Document, item: &Item) -> bool {
 
 /// Why a module is judged whole (no patch takes its edits), if it is.
 fn judged_whole(docs: &[Document]) -> Option<GiveUp> {
-    use crate::module::{stacks, symbol_libraries, terragrunt_merge};
-    if stacks::deploys(docs) {
+    if stacks::components::deploys(docs) {
         Some(GiveUp::StackDeployments)
-    } else if docs.iter().any(|d| symbol_libraries::is_symbol_file(&d.file.path)) {
+    } else if docs.iter().any(|d| symbol_libraries::libraries::is_symbol_file(&d.file.path)) {
         Some(GiveUp::SymbolLibraries)
     } else {
-        terragrunt_merge::merges(docs).then_some(GiveUp::TerragruntMerge)
+        terragrunt::merge::merges(docs).then_some(GiveUp::TerragruntMerge)
     }
 }
 

@@ -25,13 +25,9 @@ mod decoded;
 mod guards;
 mod names;
 mod plan;
-#[path = "../dialects/symbol_libraries/scope.rs"]
-mod symbols;
 mod template;
-#[path = "../dialects/terragrunt/read_config.rs"]
-mod terragrunt_config;
 
-pub use symbols::LibraryScope;
+pub use crate::dialects::symbol_libraries::scope::LibraryScope;
 
 /// Name spaces a reference can resolve in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,12 +104,12 @@ pub trait Env {
         None
     }
     /// The symbol libraries the module imports (OpenTofu's `symbols` blocks).
-    fn symbols(&self) -> Option<&crate::module::symbol_libraries::Libraries> {
+    fn symbols(&self) -> Option<&crate::dialects::symbol_libraries::libraries::Libraries> {
         None
     }
     /// In a symbol library's directory: the library its `.sym.hcl` files
     /// make, for their own checks (`value.NAME`, `symbols::T()`).
-    fn own_library(&self) -> Option<std::sync::Arc<crate::module::symbol_libraries::Library>> {
+    fn own_library(&self) -> Option<std::sync::Arc<crate::dialects::symbol_libraries::libraries::Library>> {
         None
     }
     /// Where output `output` of the module called `call` is declared, and
@@ -146,8 +142,8 @@ pub enum Note {
 }
 
 pub struct Infer<'e, 's> {
-    env: &'e dyn Env,
-    src: Source<'s>,
+    pub(crate) env: &'e dyn Env,
+    pub(crate) src: Source<'s>,
     /// Bound names (for variables, `each`, `count`, iterators), innermost last.
     scope: Vec<(String, Type)>,
     pub diagnostics: Vec<Diagnostic>,

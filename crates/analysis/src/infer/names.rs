@@ -27,21 +27,6 @@ const ROOTS: [&str; 16] = [
     "packer",
 ];
 
-/// The `.NAME` steps of a Terragrunt file's `ROOT.…` (`include.LABEL…`,
-/// `dependency.NAME…`): the attribute name at each step, `None` past the
-/// end or at an index; `None` altogether in another dialect or root.
-fn terragrunt_steps<'o>(
-    dialect: Dialect,
-    name: &str,
-    root: &str,
-    ops: &'o [hcl_edit::Decorated<TraversalOperator>],
-) -> Option<impl Fn(usize) -> Option<&'o str>> {
-    (dialect == Dialect::Hcl && name == root).then_some(move |i: usize| match ops.get(i).map(|o| o.value()) {
-        Some(TraversalOperator::GetAttr(a)) => Some(a.value().as_str()),
-        _ => None,
-    })
-}
-
 impl<'e, 's> Infer<'e, 's> {
     /// A bare name, then traversal operators applied to it.
     pub(super) fn variable(
@@ -110,28 +95,11 @@ impl<'e, 's> Infer<'e, 's> {
                 }
             };
         }
-        if dialect.is_terraform() && name == "symbols" {
-            if let Some(found) = self.symbol_value(range.clone(), ops) {
-                return found;
-            }
+        if let Some(found) = crate::dialects::reference(self, name, &range, ops) {
+            return found;
         }
         if dialect.is_terraform() && name == "module" {
             return self.module_reference(range, ops);
-        }
-        if self.terragrunt_stack && matches!(name, "unit" | "stack") {
-            return self.terragrunt_component(name, range, ops);
-        }
-        if let Some(call) = self.stack_component(dialect, name, ops) {
-            return self.module_reference_of(&call, "component", range, ops);
-        }
-        if let Some(found) = self.included_inputs(dialect, name, &range, ops) {
-            return found;
-        }
-        if let Some(found) = self.dependency_outputs(dialect, name, &range, ops) {
-            return found;
-        }
-        if let Some(found) = self.stack_values(dialect, name, &range, ops) {
-            return found;
         }
         if !dialect.is_terraform() {
             if let Some((t, related)) = self.env.lookup(Space::Pcl, name) {
@@ -150,7 +118,7 @@ impl<'e, 's> Infer<'e, 's> {
             if let Some(found) = self.resource_reference(name, range.clone(), ops) {
                 return found;
             }
-            let pulumi = crate::module::pulumi_hcl::is_root(dialect, name);
+            let pulumi = crate::dialects::pulumi_hcl::checks::is_root(dialect, name);
             if !self.env.lenient() && !ROOTS.contains(&name) && !pulumi {
                 return self.undeclared(name, range, ops);
             }
@@ -236,7 +204,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// operators after it and the range up to it; else what the traversal
     /// is without one (`any`).
     #[allow(clippy::type_complexity)]
-    pub(super) fn first_attr<'o>(
+    pub(crate) fn first_attr<'o>(
         &mut self,
         range: &Range<usize>,
         ops: &'o [hcl_edit::Decorated<TraversalOperator>],
@@ -248,207 +216,6 @@ impl<'e, 's> Infer<'e, 's> {
             return Err((self.apply(Type::any(), ops), Note::Plain));
         };
         Ok((attr.value().as_str(), rest, range.start..self.range(first).end))
-    }
-
-    /// A Terragrunt stack file's `unit.NAME…` or `stack.NAME…`
-    /// (terragrunt.md §5): `BuildComponentRefMap` (internal/hclparse/stack.go
-    /// of gruntwork-io/terragrunt) gives each component declared in the same
-    /// file an object of its `path`; "referencing an undeclared name fails
-    /// generation".
-    fn terragrunt_component(
-        &mut self,
-        kind: &str,
-        range: Range<usize>,
-        ops: &[hcl_edit::Decorated<TraversalOperator>],
-    ) -> (Type, Note) {
-        let (attr, rest, full) = match self.first_attr(&range, ops) {
-            Ok(found) => found,
-            Err(plain) => return plain,
-        };
-        let key = crate::module::terragrunt_stack::component_name(kind, attr);
-        let Some((t, related)) = self.env.lookup(Space::Pcl, &key) else {
-            if !self.env.lenient() {
-                let mut msg = format!(
-                    "`{key}` is not declared in this stack file: no `{kind} \"{attr}\"` block (only the file's own components are visible)"
-                );
-                if let Some(s) = self.env.suggest(Space::Pcl, &key).filter(|s| s.starts_with(&format!("{kind}."))) {
-                    msg.push_str(&format!("; did you mean `{s}`?"));
-                }
-                self.report(Diagnostic::new(Code::UndefinedReference, full, msg));
-            }
-            return (self.apply(Type::any(), rest), Note::Plain);
-        };
-        self.note(full, &t, Note::Reference(related.clone()));
-        (self.apply_at(t, rest, Some(key)), Note::Reference(related))
-    }
-
-    /// The call of a Terraform stack's `component.NAME` (stacks.md §3): in a
-    /// plain HCL file whose unit declares `component "NAME"` with a source
-    /// (a `.tfcomponent.hcl` file's), its outputs are the module's, as
-    /// `module.NAME`'s are (Terraform's stackeval: a component's result is
-    /// the object of its root module's outputs).
-    fn stack_component(
-        &self,
-        dialect: Dialect,
-        name: &str,
-        ops: &[hcl_edit::Decorated<TraversalOperator>],
-    ) -> Option<String> {
-        if dialect != Dialect::Hcl || name != "component" {
-            return None;
-        }
-        let TraversalOperator::GetAttr(attr) = ops.first()?.value() else { return None };
-        let call = crate::calls::component_call(attr.value().as_str());
-        self.env.lookup(Space::Module, &call).is_some().then_some(call)
-    }
-
-    /// A Terragrunt unit's `include.LABEL…` (terragrunt.md §3): only an
-    /// include with `expose = true` is there (`includeMapAsCtyVal` in
-    /// gruntwork-io/terragrunt `pkg/config/cty_helpers.go` puts the exposed
-    /// ones alone in `include`), so another is HCL's "Unsupported attribute"
-    /// when Terragrunt parses the unit. `include.LABEL.inputs…` and
-    /// `include.LABEL.locals…` are the included file's, as its own analysis
-    /// typed them; the rest of an exposed include is `any`. `None` where
-    /// `LABEL` is no include of the unit.
-    fn included_inputs(
-        &mut self,
-        dialect: Dialect,
-        name: &str,
-        range: &Range<usize>,
-        ops: &[hcl_edit::Decorated<TraversalOperator>],
-    ) -> Option<(Type, Note)> {
-        let attr = terragrunt_steps(dialect, name, "include", ops)?;
-        let label = attr(0)?;
-        self.env.callee(&crate::calls::include_call(label))?;
-        let Some(callee) = self.env.callee(&crate::calls::exposed_call(label)) else {
-            if !self.env.lenient() {
-                let msg = format!(
-                    "include `{label}` is not exposed: Terragrunt's `include` holds only the includes with \
-                     `expose = true`, so it has no attribute `{label}`"
-                );
-                let r = range.start..self.range(&ops[0]).end;
-                self.report(Diagnostic::new(Code::Traversal, r, msg));
-            }
-            return Some((Type::any(), Note::Plain));
-        };
-        let (output, what) = match attr(1)? {
-            "inputs" => (crate::calls::INCLUDED, "inputs"),
-            "locals" => (crate::calls::INCLUDED_LOCALS, "locals"),
-            _ => return None,
-        };
-        let whole = callee.interface()?.output(output)?;
-        let related = Related {
-            path: Some(whole.path.clone()),
-            range: whole.name_range.clone(),
-            message: format!("the {what} of include `{label}`"),
-        };
-        let t = whole.ty.clone();
-        self.note(range.start..self.range(&ops[1]).end, &t, Note::Reference(Some(related.clone())));
-        Some((self.apply(t, &ops[2..]), Note::Reference(Some(related))))
-    }
-
-    /// A Terragrunt unit's `dependency.NAME.outputs…` (terragrunt.md §7):
-    /// the outputs of the module the dependency's unit runs, so an output
-    /// it does not declare is HCL's "Unsupported attribute" once the
-    /// dependency is applied. `None` where the dependency's module is not
-    /// known (or its outputs are not the module's: `skip_outputs`, mocks
-    /// merged with the state).
-    fn dependency_outputs(
-        &mut self,
-        dialect: Dialect,
-        name: &str,
-        range: &Range<usize>,
-        ops: &[hcl_edit::Decorated<TraversalOperator>],
-    ) -> Option<(Type, Note)> {
-        let attr = terragrunt_steps(dialect, name, "dependency", ops)?;
-        let (label, "outputs") = (attr(0)?, attr(1)?) else { return None };
-        let Some(Callee::Module(i)) = self.env.callee(&crate::calls::dependency_call(label)) else { return None };
-        let whole = i.value();
-        if let Some(out) = attr(2) {
-            let Some(o) = i.output(out).filter(|_| !out.starts_with('#')) else {
-                let mut msg = format!(
-                    "the module of dependency `{label}` ({}) has no output `{out}`, so its state has none either \
-                     (Terragrunt reads it as an empty value where it renders, not as an error)",
-                    i.dir.display()
-                );
-                let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
-                if let Some(s) = types::suggest::closest(out, names) {
-                    msg.push_str(&format!("; did you mean `{s}`?"));
-                }
-                // A warning: Terragrunt's own `TestTFRenderJsonWithInputsNotExistingOutput`
-                // (test/integration_json_tf_test.go) renders such an input as "".
-                let r = range.start..self.range(&ops[2]).end;
-                self.report(Diagnostic::new(Code::Traversal, r, msg).with_severity(Severity::Warning));
-                return Some((Type::any(), Note::Plain));
-            };
-            let related = Related {
-                path: Some(o.path.clone()),
-                range: o.name_range.clone(),
-                message: format!("output `{out}` of dependency `{label}`'s module"),
-            };
-            let t = o.ty.clone();
-            self.note(range.start..self.range(&ops[2]).end, &t, Note::Reference(Some(related.clone())));
-            return Some((self.apply(t, &ops[3..]), Note::Reference(Some(related))));
-        }
-        Some((self.apply(whole, &ops[2..]), Note::Plain))
-    }
-
-    /// `values.KEY…` in a unit configuration that stacks instantiate
-    /// (terragrunt.md §8): each `unit` block whose `source` names it must
-    /// set `KEY` in its `values` (Terragrunt reads them from the generated
-    /// `terragrunt.values.hcl`, `ReadValues` in `pkg/config/stack.go`; a
-    /// key it lacks is "Unsupported attribute" when the unit is parsed).
-    /// The type is the value's when every stack gives the same, else `any`.
-    fn stack_values(
-        &mut self,
-        dialect: Dialect,
-        name: &str,
-        range: &Range<usize>,
-        ops: &[hcl_edit::Decorated<TraversalOperator>],
-    ) -> Option<(Type, Note)> {
-        if dialect != Dialect::Hcl || name != "values" {
-            return None;
-        }
-        let TraversalOperator::GetAttr(key) = ops.first()?.value() else { return None };
-        let key = key.value().as_str();
-        let mut given: Vec<(Type, Related)> = Vec::new();
-        for k in 0.. {
-            let Some(Callee::Module(i)) = self.env.callee(&crate::calls::stack_values_call(k)) else { break };
-            match i.output(key) {
-                Some(o) => given.push((
-                    o.ty.clone(),
-                    Related {
-                        path: Some(o.path.clone()),
-                        range: o.name_range.clone(),
-                        message: format!("`{key}` is given here"),
-                    },
-                )),
-                None => {
-                    // The instantiating block, named with related information.
-                    let block = i.output(crate::module::terragrunt_values::BLOCK);
-                    let what = block.and_then(|b| b.description.clone()).unwrap_or_else(|| "a block".to_string());
-                    let mut msg = format!("{what} in `{}` does not set `values.{key}`", i.dir.display());
-                    let names = i.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.starts_with('#'));
-                    if let Some(s) = types::suggest::closest(key, names) {
-                        msg.push_str(&format!("; did you mean `{s}`?"));
-                    }
-                    let r = range.start..self.range(&ops[0]).end;
-                    let mut d = Diagnostic::new(Code::Traversal, r, msg);
-                    if let Some(b) = block {
-                        d = d.with_related(Related {
-                            path: Some(b.path.clone()),
-                            range: b.name_range.clone(),
-                            message: format!("{what} is generated from here without `{key}` in its `values`"),
-                        });
-                    }
-                    self.report(d);
-                    return Some((Type::any(), Note::Plain));
-                }
-            }
-        }
-        let (first, related) = given.first().cloned()?;
-        let t = if given.iter().all(|(t, _)| *t == first) { first } else { Type::any() };
-        self.note(range.start..self.range(&ops[0]).end, &t, Note::Reference(Some(related.clone())));
-        Some((self.apply(t, &ops[1..]), Note::Reference(Some(related))))
     }
 
     /// `module.NAME…`: the call's outputs (`module.NAME.OUTPUT` noted as a
@@ -466,7 +233,7 @@ impl<'e, 's> Infer<'e, 's> {
     }
 
     /// `ROOT.NAME.OUTPUT…` of the call `call` (`module.NAME`, a test's `run.NAME`).
-    fn module_reference_of(
+    pub(crate) fn module_reference_of(
         &mut self,
         call: &str,
         root: &str,
@@ -666,14 +433,14 @@ impl<'e, 's> Infer<'e, 's> {
     }
 
     /// Applies traversal operators step by step (types.md §5), splats included.
-    pub(super) fn apply(&mut self, t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
+    pub(crate) fn apply(&mut self, t: Type, ops: &[hcl_edit::Decorated<TraversalOperator>]) -> Type {
         self.apply_at(t, ops, None)
     }
 
     /// [`Self::apply`] to the reference `path` (its root name, or
     /// `var.NAME`/`local.NAME`), whose steps a null guard may narrow
     /// (guards.rs); `None` once a step is not a constant one.
-    pub(super) fn apply_at(
+    pub(crate) fn apply_at(
         &mut self,
         mut t: Type,
         ops: &[hcl_edit::Decorated<TraversalOperator>],

@@ -11,9 +11,9 @@ use crate::infer::Note;
 const META: [&str; 6] = ["source", "version", "count", "for_each", "providers", "depends_on"];
 
 /// How a kind of call names itself and its inputs in messages.
-pub(super) struct Words {
-    pub(super) what: &'static str,
-    pub(super) input: &'static str,
+pub(crate) struct Words {
+    pub(crate) what: &'static str,
+    pub(crate) input: &'static str,
 }
 
 const MODULE: Words = Words { what: "module", input: "variable" };
@@ -302,7 +302,7 @@ fn missing(inf: &mut Infer, b: &Block, i: &Interface, call: &str, w: &Words) {
 
 /// What hover and definition show on an argument's name: the variable it
 /// sets in the called module.
-pub(super) fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: &Words) {
+pub(crate) fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call: &str, w: &Words) {
     if inf.record.is_some() {
         let range = inf.range(&a.key);
         describe_input_at(inf, range, input, call, w);
@@ -310,7 +310,7 @@ pub(super) fn describe_input(inf: &mut Infer, a: &Attribute, input: &Input, call
 }
 
 /// [`describe_input`] at a name's `range` (an attribute of `inputs = { … }`).
-pub(super) fn describe_input_at(inf: &mut Infer, range: Range<usize>, input: &Input, call: &str, w: &Words) {
+pub(crate) fn describe_input_at(inf: &mut Infer, range: Range<usize>, input: &Input, call: &str, w: &Words) {
     if inf.record.is_none() {
         return;
     }
@@ -337,7 +337,7 @@ pub(super) fn describe_input_at(inf: &mut Infer, range: Range<usize>, input: &In
 }
 
 /// One argument against the input it sets.
-pub(super) fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str, w: &Words) {
+pub(crate) fn argument(inf: &mut Infer, a: &Attribute, t: &Type, input: &Input, call: &str, w: &Words) {
     // A value of type none (`null`, or a local holding it) is always null.
     if matches!(a.value, Expression::Null(_)) || t.is_none() {
         // null is "not set": a nullable variable takes it, a non-nullable

@@ -2,6 +2,8 @@
 //! tfvars values.
 
 use super::*;
+use crate::dialects::symbol_libraries::libraries::{file_attribute, is_symbol_file, parse_module_type};
+use crate::dialects::{nomad, pulumi_hcl, stacks, terragrunt, tftest};
 
 /// One item's checks and the types of the outputs it declares.
 #[allow(clippy::too_many_arguments)]
@@ -23,7 +25,7 @@ pub(super) fn check_item(
     inf.policy = crate::is_policy_file(&doc.file.path);
     inf.test_file = (kind == FileKind::TfTest).then(|| crate::calls::test_file_name(&doc.file.path));
     inf.json = syntax::json::is_json_path(&doc.file.path);
-    inf.terragrunt_stack = kind == FileKind::Hcl && super::terragrunt_stack::is_stack_file(&doc.file.path);
+    inf.terragrunt_stack = kind == FileKind::Hcl && terragrunt::stack::is_stack_file(&doc.file.path);
     if record {
         inf.record = Some(Vec::new());
     }
@@ -31,14 +33,14 @@ pub(super) fn check_item(
     let mut type_nodes = Vec::new();
     if let Some(body) = item.body(&doc.file.text) {
         let mut var_decls = decls.vars.iter().zip(&winners);
-        let nomad_spec = kind == FileKind::Hcl && super::nomad_vars::is_spec(doc);
+        let nomad_spec = kind == FileKind::Hcl && nomad::variables::is_spec(doc);
         for s in body.iter() {
             match s {
                 // A Nomad variable specification's keys (analysis.md §8.1).
-                Structure::Block(b) if nomad_spec => super::nomad_vars::block(&mut inf, b),
+                Structure::Block(b) if nomad_spec => nomad::variables::block(&mut inf, b),
                 Structure::Attribute(a) if nomad_spec => {
                     let inferred = env.type_of(&(Space::Pcl, a.key.value().to_string()));
-                    super::nomad_vars::attribute(&mut inf, a, inferred)
+                    nomad::variables::attribute(&mut inf, a, inferred)
                 }
                 Structure::Block(b) => {
                     let own = if block_ident(b.ident.value().as_str(), &doc.file.path) == "variable"
@@ -52,17 +54,17 @@ pub(super) fn check_item(
                         && kind == FileKind::Hcl
                         && crate::is_terragrunt_unit(&doc.file.path)
                     {
-                        super::terragrunt::include(&mut inf, &env.unit(&view, doc), b);
+                        terragrunt::unit::include(&mut inf, &env.unit(&view, doc), b);
                     }
                     if b.ident.value().as_str() == "dependency"
                         && kind == FileKind::Hcl
                         && crate::is_terragrunt_unit(&doc.file.path)
                     {
-                        super::terragrunt_dependency::block(&mut inf, b);
+                        terragrunt::dependency::block(&mut inf, b);
                     }
                     check_block(&mut inf, doc, b, own);
                     if kind == FileKind::Hcl {
-                        super::stacks::deployment(&mut inf, &view, &doc.file.path, b, vars);
+                        stacks::components::deployment(&mut inf, &view, &doc.file.path, b, vars);
                     }
                 }
                 Structure::Attribute(a) if kind == FileKind::Tfvars => {
@@ -76,13 +78,11 @@ pub(super) fn check_item(
                         && a.key.value().as_str() == "inputs"
                         && crate::is_terragrunt_unit(&doc.file.path) =>
                 {
-                    super::terragrunt::inputs(&mut inf, &env.unit(&view, doc), a)
+                    terragrunt::unit::inputs(&mut inf, &env.unit(&view, doc), a)
                 }
                 // A symbol library file has no top-level arguments.
-                Structure::Attribute(a)
-                    if kind == FileKind::Hcl && super::symbol_libraries::is_symbol_file(&doc.file.path) =>
-                {
-                    super::symbol_libraries::file_attribute(&mut inf, a)
+                Structure::Attribute(a) if kind == FileKind::Hcl && is_symbol_file(&doc.file.path) => {
+                    file_attribute(&mut inf, a)
                 }
                 // PCL attributes were inferred with the names above.
                 Structure::Attribute(_) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {}
@@ -137,8 +137,8 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         return;
     }
     if kind == FileKind::Terraform && matches!(ident, "resource" | "data" | "provider") {
-        for nested in b.body.blocks().filter(|n| super::pulumi_hcl::is_options(dialect, n)) {
-            super::pulumi_hcl::options(inf, ident, nested);
+        for nested in b.body.blocks().filter(|n| pulumi_hcl::checks::is_options(dialect, n)) {
+            pulumi_hcl::checks::options(inf, ident, nested);
         }
     }
     match (ident, kind) {
@@ -150,18 +150,18 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         // (Its include checks ran in `check_item`: they read the unit's
         // merge, made once per analysis.)
         ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => body(inf, &b.body, dialect, false),
-        ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
-            super::stacks::component(inf, b, dialect)
+        ("component", FileKind::Hcl) if stacks::components::is_component_file(&doc.file.path) => {
+            stacks::components::component(inf, b, dialect)
         }
-        ("unit" | "stack", FileKind::Hcl) if super::terragrunt_stack::is_stack_file(&doc.file.path) => {
-            super::terragrunt_stack::block(inf, b);
+        ("unit" | "stack", FileKind::Hcl) if terragrunt::stack::is_stack_file(&doc.file.path) => {
+            terragrunt::stack::block(inf, b);
             body(inf, &b.body, dialect, false)
         }
-        ("variables", FileKind::TfTest) => super::tftest::file_variables(inf, b),
-        ("run", FileKind::TfTest) => super::tftest::run(inf, b),
-        ("mock_provider", FileKind::TfTest) => super::mocks::provider(inf, b),
+        ("variables", FileKind::TfTest) => tftest::runs::file_variables(inf, b),
+        ("run", FileKind::TfTest) => tftest::runs::run(inf, b),
+        ("mock_provider", FileKind::TfTest) => tftest::mocks::provider(inf, b),
         ("override_resource" | "override_data" | "override_module", FileKind::TfTest) => {
-            super::mocks::block(inf, b);
+            tftest::mocks::block(inf, b);
         }
         ("ephemeral", FileKind::Terraform) if dialect.is_terraform() => ephemeral(inf, b, dialect),
         ("action", FileKind::Terraform) if dialect.is_terraform() => {
@@ -170,7 +170,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         ("list", FileKind::Terraform) if crate::is_query_file(&doc.file.path) => {
             super::resources::configured(inf, b, dialect, schema::BlockKind::ListResource)
         }
-        ("call", FileKind::Terraform) if dialect == Dialect::PulumiHcl => super::pulumi_hcl::call(inf, b),
+        ("call", FileKind::Terraform) if dialect == Dialect::PulumiHcl => pulumi_hcl::checks::call(inf, b),
         // Addresses, not values: `from`/`to` may name what no longer exists.
         ("moved" | "removed", FileKind::Terraform) => {}
         ("import", FileKind::Terraform) => {
@@ -214,12 +214,11 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
         // is a type expression, and its `value` a check site like a
         // variable's default. So is a Terraform stack's (stacks.md).
         ("output", FileKind::Terraform | FileKind::Hcl)
-            if dialect.is_terraform() || super::stacks::is_component_file(&doc.file.path) =>
+            if dialect.is_terraform() || stacks::components::is_component_file(&doc.file.path) =>
         {
             let declared = b.body.get_attribute("type").map(|a| {
                 let libs = inf.env().symbols().cloned().unwrap_or_default();
-                let te =
-                    symbol_libraries::parse_module_type(&a.value, inf.source(), TypeContext::variable(dialect), &libs);
+                let te = parse_module_type(&a.value, inf.source(), TypeContext::variable(dialect), &libs);
                 (te, inf.range(&a.value))
             });
             if let Some((te, _)) = &declared {
@@ -267,7 +266,7 @@ pub(super) fn check_block(inf: &mut Infer, doc: &Document, b: &Block, own: Optio
 /// A block body's attributes and nested blocks, with Terraform's
 /// meta-arguments (`count`, `for_each`, `dynamic`, conditions) checked.
 /// `skip_own_attributes`: the caller already inferred this body's attributes.
-pub(super) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool) {
+pub(crate) fn body(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes: bool) {
     body_with(inf, body, dialect, skip_own_attributes, true)
 }
 
@@ -310,7 +309,7 @@ fn ephemeral(inf: &mut Infer, b: &Block, dialect: Dialect) {
 
 /// A nested block's body: `count` and `for_each` there are ordinary
 /// arguments (`guest_accelerator { count = 1 }`), not meta-arguments.
-pub(super) fn nested_body(inf: &mut Infer, body: &Body, dialect: Dialect) {
+pub(crate) fn nested_body(inf: &mut Infer, body: &Body, dialect: Dialect) {
     body_with(inf, body, dialect, false, false)
 }
 
@@ -345,7 +344,7 @@ fn body_with(inf: &mut Infer, body: &Body, dialect: Dialect, skip_own_attributes
                 "options" if dialect == Dialect::Pcl => pcl_options(inf, b),
                 // Pulumi HCL's options: `check_block` checks them, knowing
                 // whose they are (docs/spec/pulumi-hcl.md).
-                "pulumi" if meta && super::pulumi_hcl::is_options(dialect, b) => {}
+                "pulumi" if meta && pulumi_hcl::checks::is_options(dialect, b) => {}
                 _ => nested_body(inf, &b.body, dialect),
             },
         }
@@ -606,7 +605,7 @@ const OUTPUT_ARGUMENTS: [&str; 7] =
 
 /// Terraform's "Unsupported argument" / "Unsupported block type" for a
 /// block of its own (`what`: "a variable") with these arguments and blocks.
-pub(super) fn own_schema(inf: &mut Infer, b: &Block, what: &str, arguments: &[&str], blocks: &[&str]) {
+pub(crate) fn own_schema(inf: &mut Infer, b: &Block, what: &str, arguments: &[&str], blocks: &[&str]) {
     for a in b.body.attributes() {
         let key = a.key.value().as_str();
         if arguments.contains(&key) {

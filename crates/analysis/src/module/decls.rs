@@ -3,21 +3,22 @@
 
 use super::suggest::{generalize, missing_type, placeholder};
 use super::*;
+use crate::dialects::{stacks, symbol_libraries, terragrunt};
 
 // ---------------------------------------------------------------------------
 // What items declare.
 
 /// A declared variable, relative to its item.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct VarDecl {
-    pub(super) name: String,
-    pub(super) name_range: Range<usize>,
+pub(crate) struct VarDecl {
+    pub(crate) name: String,
+    pub(crate) name_range: Range<usize>,
     pub(super) range: Range<usize>,
-    pub(super) declared: Option<Type>,
+    pub(crate) declared: Option<Type>,
     pub(super) type_range: Option<Range<usize>>,
     pub(super) value: Type,
     /// No `default`: a module call must set it.
-    pub(super) required: bool,
+    pub(crate) required: bool,
     /// Not `nullable = false`.
     pub(super) nullable: bool,
     /// The type of a non-null `default` of a variable of type `any` (or
@@ -88,7 +89,7 @@ impl NameDecl {
 
 /// A piece of a module `source` that is not a constant string.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum SourcePart {
+pub(crate) enum SourcePart {
     Lit(String),
     /// `var.NAME`
     Var(String),
@@ -147,7 +148,7 @@ pub(super) fn const_string(v: &Value) -> Option<String> {
 
 /// How many instances a module call makes: what `module.NAME` is made of.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Repeat {
+pub(crate) enum Repeat {
     One,
     /// `count`: a list of instances.
     Count,
@@ -173,18 +174,18 @@ pub(super) fn enabled_or(r: Repeat, body: &hcl_edit::structure::Body) -> Repeat 
 
 /// A Terraform module call, relative to its item.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct CallDecl {
-    pub(super) name: String,
-    pub(super) name_range: Range<usize>,
+pub(crate) struct CallDecl {
+    pub(crate) name: String,
+    pub(crate) name_range: Range<usize>,
     /// The `source`, when a constant string.
-    pub(super) source: Option<String>,
+    pub(crate) source: Option<String>,
     /// A `source` built of literals and variables (`"./m/${var.env}"`,
     /// Terraform 1.15's const variables), resolved with the module's
     /// variables (see [`Memo::calls`]).
-    pub(super) template: Option<Vec<SourcePart>>,
-    pub(super) repeat: Repeat,
+    pub(crate) template: Option<Vec<SourcePart>>,
+    pub(crate) repeat: Repeat,
     /// A PCL `component` (named like any PCL name, not `module.NAME`).
-    pub(super) component: bool,
+    pub(crate) component: bool,
 }
 
 impl CallDecl {
@@ -290,9 +291,9 @@ pub(super) fn repeat_of<'a>(mut names: impl Iterator<Item = &'a str>) -> Repeat 
 
 /// Everything one item declares, relative to its start.
 #[derive(Debug, Default)]
-pub(super) struct Decls {
+pub(crate) struct Decls {
     pub(super) vars: Vec<VarDecl>,
-    pub(super) calls: Vec<CallDecl>,
+    pub(crate) calls: Vec<CallDecl>,
     pub(super) resource_decls: Vec<ResourceDecl>,
     pub(super) computed: Vec<ComputedDecl>,
     pub(super) names: Vec<NameDecl>,
@@ -359,7 +360,7 @@ pub(super) fn packer_local(b: &Block) -> Option<(&BlockLabel, &Expression)> {
 }
 
 /// What one item declares.
-pub(super) fn declare(doc: &Document, item: &Item, symbols: &symbol_libraries::Libraries) -> Decls {
+pub(super) fn declare(doc: &Document, item: &Item, symbols: &symbol_libraries::libraries::Libraries) -> Decls {
     let mut d = Decls::default();
     let Some(body) = item.body(&doc.file.text) else { return recovered(doc, item) };
     let src = item_source(doc, item);
@@ -370,7 +371,7 @@ pub(super) fn declare(doc: &Document, item: &Item, symbols: &symbol_libraries::L
             Structure::Block(b) => declare_block(doc, b, src, symbols, &mut d),
             Structure::Attribute(a) if matches!(kind, FileKind::Pcl | FileKind::Hcl) => {
                 if a.key.value().as_str() == "inputs" && crate::is_terragrunt_unit(&doc.file.path) {
-                    d.calls.push(super::terragrunt::own_dir_decl(src.range(&a.key)));
+                    d.calls.push(terragrunt::unit::own_dir_decl(src.range(&a.key)));
                 }
                 d.computed.push(ComputedDecl {
                     space: Space::Pcl,
@@ -475,9 +476,9 @@ pub(super) fn recovered(doc: &Document, item: &Item) -> Decls {
                 });
             }
         }
-        ("unit" | "stack", FileKind::Hcl, Some(label)) if super::terragrunt_stack::is_stack_file(&doc.file.path) => {
+        ("unit" | "stack", FileKind::Hcl, Some(label)) if terragrunt::stack::is_stack_file(&doc.file.path) => {
             d.names.push(NameDecl {
-                name: super::terragrunt_stack::component_name(&block.text, &label.text),
+                name: terragrunt::stack::component_name(&block.text, &label.text),
                 ty: Type::any(),
                 name_range: label.range.clone(),
                 what: if block.text == "unit" { "unit" } else { "stack" },
@@ -506,7 +507,7 @@ pub(super) fn declare_block(
     doc: &Document,
     b: &Block,
     src: Source<'_>,
-    symbols: &symbol_libraries::Libraries,
+    symbols: &symbol_libraries::libraries::Libraries,
     d: &mut Decls,
 ) {
     let dialect = doc.file.dialect;
@@ -517,8 +518,12 @@ pub(super) fn declare_block(
             let Some(label) = b.labels.first() else { return };
             let (declared, value, type_range) = match b.body.get_attribute("type") {
                 Some(a) => {
-                    let te =
-                        symbol_libraries::parse_module_type(&a.value, src, TypeContext::variable(dialect), symbols);
+                    let te = symbol_libraries::libraries::parse_module_type(
+                        &a.value,
+                        src,
+                        TypeContext::variable(dialect),
+                        symbols,
+                    );
                     d.diagnostics.extend(te.diagnostics);
                     d.type_nodes.extend(te.nodes);
                     let range = src.range(&a.value);
@@ -627,8 +632,8 @@ pub(super) fn declare_block(
                 pulumi: dialect == Dialect::PulumiHcl,
             });
         }
-        ("component", FileKind::Hcl) if super::stacks::is_component_file(&doc.file.path) => {
-            d.calls.extend(super::stacks::component_decl(b, src))
+        ("component", FileKind::Hcl) if stacks::components::is_component_file(&doc.file.path) => {
+            d.calls.extend(stacks::components::component_decl(b, src))
         }
         ("symbols", FileKind::Terraform) => {
             if let Some(label) = b.labels.first() {
@@ -640,21 +645,21 @@ pub(super) fn declare_block(
             }
         }
         // A Terragrunt stack's components: `unit.NAME.path`, `stack.NAME.path`.
-        ("unit" | "stack", FileKind::Hcl) if super::terragrunt_stack::is_stack_file(&doc.file.path) => {
+        ("unit" | "stack", FileKind::Hcl) if terragrunt::stack::is_stack_file(&doc.file.path) => {
             if let Some(label) = b.labels.first() {
-                let name = super::terragrunt_stack::component_name(ident, label_text(label));
+                let name = terragrunt::stack::component_name(ident, label_text(label));
                 d.symbols.push(Symbol {
                     address: name.clone(),
                     name: label_text(label).to_string(),
                     kind: SymbolKind::Resource,
                     name_range: src.range(label),
                     range: src.range(b),
-                    ty: super::terragrunt_stack::component_type(),
+                    ty: terragrunt::stack::component_type(),
                     doc: 0,
                 });
                 d.names.push(NameDecl {
                     name,
-                    ty: super::terragrunt_stack::component_type(),
+                    ty: terragrunt::stack::component_type(),
                     name_range: src.range(label),
                     what: if ident == "unit" { "unit" } else { "stack" },
                     token: None,
@@ -662,13 +667,13 @@ pub(super) fn declare_block(
             }
         }
         ("terraform", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
-            d.calls.extend(super::terragrunt::terraform_decl(b, src))
+            d.calls.extend(terragrunt::unit::terraform_decl(b, src))
         }
         ("include", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
-            d.calls.extend(super::terragrunt::include_decl(b, src))
+            d.calls.extend(terragrunt::unit::include_decl(b, src))
         }
         ("dependency", FileKind::Hcl) if crate::is_terragrunt_unit(&doc.file.path) => {
-            d.calls.extend(super::terragrunt_dependency::decl(b, src))
+            d.calls.extend(terragrunt::dependency::decl(b, src))
         }
         ("locals", FileKind::Terraform | FileKind::Hcl) => {
             for a in b.body.attributes() {

@@ -2,6 +2,7 @@
 //! and suggestion asked.
 
 use super::*;
+use crate::dialects::{symbol_libraries, terragrunt};
 use crate::sync::Locked;
 use std::sync::OnceLock;
 use types::suggest::NearIndex;
@@ -52,10 +53,10 @@ pub(super) struct ModuleEnv {
     /// What the module-level passes found (a patch replaces it).
     pub(super) passes: super::passes::Found,
     /// The symbol library the module's own `.sym.hcl` files make.
-    pub(super) own_library: Option<Arc<symbol_libraries::Library>>,
+    pub(super) own_library: Option<Arc<symbol_libraries::libraries::Library>>,
     /// Each Terragrunt unit's merge, made at its first check (see
     /// [`Self::unit`]).
-    pub(super) units: Mutex<HashMap<UnitKey, Arc<super::terragrunt_merge::Unit>>>,
+    pub(super) units: Mutex<HashMap<UnitKey, Arc<terragrunt::merge::Unit>>>,
 }
 
 /// A unit document (its path and revision) and the calls it was merged
@@ -322,14 +323,14 @@ impl ModuleEnv {
     /// per analysis whatever the number of its `include` blocks (each
     /// reads it), through `view` (the first asker's: the items of a unit
     /// with includes are all checked again after any edit, see
-    /// `terragrunt_merge::merges`, so no other item's dependencies need
+    /// `terragrunt::merge::merges`, so no other item's dependencies need
     /// what it consulted).
-    pub(super) fn unit(&self, view: &dyn Env, doc: &Document) -> Arc<super::terragrunt_merge::Unit> {
+    pub(super) fn unit(&self, view: &dyn Env, doc: &Document) -> Arc<terragrunt::merge::Unit> {
         let key = (doc.file.path.clone(), doc.revision(), Arc::as_ptr(&self.context.calls) as usize);
         if let Some(u) = self.units.locked().get(&key) {
             return u.clone();
         }
-        let made = Arc::new(super::terragrunt_merge::Unit::new(view, doc));
+        let made = Arc::new(terragrunt::merge::Unit::new(view, doc));
         // A unit without includes is read by its `inputs` alone, which may
         // be checked again on its own (patched): it asks through its own
         // view each time, so what it consulted stays in its dependencies.
@@ -348,11 +349,11 @@ impl ModuleEnv {
 }
 
 /// The module's names as one file sees them, recording what it asks.
-pub(super) struct View<'a> {
+pub(crate) struct View<'a> {
     pub(super) env: &'a ModuleEnv,
     pub(super) dialect: Dialect,
     pub(super) lenient: bool,
-    pub(super) lookups: RefCell<Vec<(Space, String)>>,
+    pub(crate) lookups: RefCell<Vec<(Space, String)>>,
     /// The words suggestions were asked for, with the answers given.
     pub(super) suggested: RefCell<Vec<(Space, String, Option<String>)>>,
     pub(super) callees: RefCell<Vec<String>>,
@@ -473,10 +474,10 @@ impl Env for View<'_> {
         self.schemas_asked.set(true);
         self.env.context.schemas.clone()
     }
-    fn symbols(&self) -> Option<&symbol_libraries::Libraries> {
+    fn symbols(&self) -> Option<&symbol_libraries::libraries::Libraries> {
         Some(&self.env.context.symbols).filter(|s| !s.is_empty())
     }
-    fn own_library(&self) -> Option<Arc<symbol_libraries::Library>> {
+    fn own_library(&self) -> Option<Arc<symbol_libraries::libraries::Library>> {
         self.env.own_library.clone()
     }
     fn module_output(&self, call: &str, output: &str) -> Option<(Related, Option<String>)> {
@@ -499,7 +500,7 @@ impl Env for View<'_> {
 
 /// An environment with no names, for variable defaults (which cannot refer
 /// to anything).
-pub(super) struct Empty(pub(super) Dialect);
+pub(crate) struct Empty(pub(crate) Dialect);
 
 impl Env for Empty {
     fn dialect(&self) -> Dialect {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::calls::{Input, Interface, OutputInfo};
+use crate::dialects::terragrunt;
 use crate::Family;
 use std::path::PathBuf;
 
@@ -412,7 +413,7 @@ fn included_inputs(docs: &[Document], analysis: &ModuleAnalysis, outputs: &mut V
             constant: None,
             typed: false,
         });
-        super::terragrunt_merge::each_input(doc, |item, src, key, k, v| {
+        terragrunt::merge::each_input(doc, |item, src, key, k, v| {
             let Some(key) = key else { return };
             let Some(ty) = whole.ty.attribute(&key) else { return };
             outputs.push(OutputInfo {

@@ -10,9 +10,11 @@
 //! Here: the results and [`run`], which combines the steps. Beside it:
 //! `decls` (what items declare), `env` (the module's names), `order`
 //! (locals in dependency order), `checks` (every item's checks), `symbols`
-//! (resources and outputs); the other dialects' files are mounted from
-//! src/dialects/, the incremental engine from src/engine/.
+//! (resources and outputs); the incremental engine is mounted from
+//! src/engine/. The other dialects' code is theirs, `crate::dialects::*`,
+//! called by its path (`terragrunt::merge::merges`).
 
+use crate::dialects::{stacks, symbol_libraries};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
 use std::hash::Hash;
@@ -38,76 +40,47 @@ use types::value::Value;
 use types::{Kind, Strip, Type};
 
 mod address_rules;
-mod calls;
-mod checks;
+pub(crate) mod calls;
+pub(crate) mod checks;
 mod conditions;
-mod decls;
+pub(crate) mod decls;
 mod duplicates;
 #[path = "../engine/mod.rs"]
 mod engine;
-mod env;
+pub(crate) mod env;
 pub mod ephemeral;
 mod import_rules;
 mod interface;
 mod lifecycle_rules;
 mod meta_arguments;
-#[path = "../dialects/tftest/mocks.rs"]
-pub mod mocks;
-#[path = "../dialects/nomad/variables.rs"]
-pub mod nomad_vars;
 mod noschema;
 mod order;
 mod override_rules;
 mod overrides;
 mod passes;
-#[path = "../dialects/pcl/range.rs"]
-mod pcl_range;
-#[path = "../dialects/policy/checks.rs"]
-pub(crate) mod policy;
 mod provider_calls;
 mod provider_names;
 mod provider_refs;
 mod provider_requirements;
-#[path = "../dialects/pulumi_hcl/checks.rs"]
-pub mod pulumi_hcl;
 mod refs;
 mod requirement_rules;
 mod resources;
 mod roots;
 mod rules;
 mod shared;
-#[path = "../dialects/stacks/components.rs"]
-pub(crate) mod stacks;
 mod static_eval;
 mod suggest;
-#[path = "../dialects/symbol_libraries/files.rs"]
-pub mod symbol_files;
-#[path = "../dialects/symbol_libraries/libraries.rs"]
-pub mod symbol_libraries;
 mod symbols;
-#[path = "../dialects/terragrunt/unit.rs"]
-mod terragrunt;
-#[path = "../dialects/terragrunt/stack.rs"]
-pub mod terragrunt_stack;
+pub use crate::dialects::terragrunt::unit::terragrunt_module;
+pub(crate) use crate::dialects::terragrunt::unit::{include_source, terraform_source_in, IncludedSource};
 pub(crate) use decls::{label_text, literal_key};
-pub use terragrunt::terragrunt_module;
-pub(crate) use terragrunt::{include_source, terraform_source_in, IncludedSource};
 mod sensitive;
-#[path = "../dialects/terragrunt/dependency.rs"]
-mod terragrunt_dependency;
-#[path = "../dialects/terragrunt/generate.rs"]
-pub mod terragrunt_generate;
-#[path = "../dialects/terragrunt/merge.rs"]
-mod terragrunt_merge;
-#[path = "../dialects/terragrunt/values.rs"]
-pub mod terragrunt_values;
-#[path = "../dialects/tftest/decls.rs"]
-mod test_decls;
-#[path = "../dialects/tftest/runs.rs"]
-mod tftest;
 mod unused;
 mod versions;
 
+use crate::dialects::pcl::range::{bind_range, component_repeat};
+pub use crate::dialects::tftest::decls::tested_source_of;
+use crate::dialects::tftest::decls::{recovered_test_calls, test_calls};
 use calls::*;
 use checks::*;
 use decls::*;
@@ -117,7 +90,6 @@ use env::*;
 pub use interface::Call;
 use order::*;
 pub use overrides::is_override;
-use pcl_range::*;
 use refs::*;
 pub(crate) use resources::ambiguous;
 use resources::*;
@@ -125,8 +97,6 @@ pub use shared::Shared;
 use static_eval::*;
 pub use suggest::{declarable, placeholder, suggested_type, value_type};
 use symbols::*;
-pub use test_decls::tested_source_of;
-use test_decls::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SymbolKind {
@@ -183,7 +153,7 @@ pub struct ModuleAnalysis {
     pub context: Context,
     /// In a symbol library's directory: the library its `.sym.hcl` files
     /// make (completion of `value.`, `param.`, `symbols::` in them).
-    pub own_library: Option<Arc<symbol_libraries::Library>>,
+    pub own_library: Option<Arc<symbol_libraries::libraries::Library>>,
     /// The addresses whose values carry Terraform's ephemeral mark
     /// (`var.x`, `local.y`, `module.m.out`, `output.z`), sorted: hover
     /// says so ([`ephemeral::marked`]).
@@ -218,7 +188,7 @@ fn analysis_id() -> u64 {
 /// A position to record expression types at: (document index, byte offset).
 pub type Probe = Option<(usize, usize)>;
 
-fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
+pub(crate) fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
     r.start + by..r.end + by
 }
 
@@ -277,17 +247,17 @@ fn probed(probe: Probe, doc: usize, range: &Range<usize>) -> bool {
     matches!(probe, Some((d, at)) if d == doc && range.start <= at && at <= range.end)
 }
 
-fn item_source<'a>(doc: &'a Document, item: &Item) -> Source<'a> {
+pub(crate) fn item_source<'a>(doc: &'a Document, item: &Item) -> Source<'a> {
     Source::new(doc.file.text.get(item.range.clone()).unwrap_or(""), 0)
 }
 
 /// A declared variable, where it is.
-struct VarRef {
+pub(crate) struct VarRef {
     item: ItemId,
     index: usize,
-    doc: usize,
-    start: usize,
-    decl: VarDecl,
+    pub(crate) doc: usize,
+    pub(crate) start: usize,
+    pub(crate) decl: VarDecl,
 }
 
 /// A computed name, where it is.
@@ -374,7 +344,7 @@ fn run(docs: &[Document], probe: Probe, memo: &mut Memo, stop: Stop) -> Option<(
     }
 
     // A symbol library's directory: its own names, for its files' checks.
-    memo.set_own_library(symbol_files::own(docs).map(Arc::new));
+    memo.set_own_library(symbol_libraries::files::own(docs).map(Arc::new));
     out.own_library = memo.own_library.clone();
 
     // 1. Declarations: new items in parallel, then everything in order.
@@ -597,8 +567,8 @@ fn module_level(docs: &[Document], memo: &mut Memo, env: &mut ModuleEnv, out: &m
     }
     out.ephemeral = found.ephemeral.clone().into();
     env.passes = found;
-    stacks::deployments(docs, vars, &mut out.diagnostics);
-    symbol_libraries::check(docs, &env.context.symbols, &mut out.diagnostics);
+    stacks::components::deployments(docs, vars, &mut out.diagnostics);
+    symbol_libraries::libraries::check(docs, &env.context.symbols, &mut out.diagnostics);
     for d in &mut out.diagnostics {
         d.sort_by_key(|d| (d.range.start, d.range.end));
         d.dedup();

@@ -9,6 +9,7 @@
 //! so is a required argument it lacks, never an error.
 
 use super::*;
+use crate::dialects::pulumi_hcl;
 use schema::pulumi::Lookup;
 use schema::{BlockKind, BlockSchema, Found};
 
@@ -235,7 +236,7 @@ fn check_body(
             "lifecycle" if top && !provider => lifecycle(inf, nested, dialect),
             "provisioner" | "connection" if top && !provider => nested_body(inf, &nested.body, dialect),
             // Checked by `check_block` (pulumi_hcl.rs).
-            "pulumi" if top && super::pulumi_hcl::is_options(dialect, nested) => {}
+            "pulumi" if top && pulumi_hcl::checks::is_options(dialect, nested) => {}
             "dynamic" => {
                 let label = nested.labels.first().map(label_text).unwrap_or("");
                 counts.entry(label).or_default().1 = true;

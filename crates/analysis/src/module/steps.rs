@@ -5,6 +5,7 @@
 //! 5 are `infer_levels`, `symbols_in_order` and `module_level` beside
 //! `run`.)
 
+use crate::dialects::terragrunt;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -15,7 +16,7 @@ use super::checks::check_item;
 use super::decls::{declare, Decls};
 use super::engine::CheckResult;
 use super::env::{default_key, default_path_key, null_default_key, path_default, ModuleEnv};
-use super::{module_dialect, moved, overrides, probed, shift, terragrunt_merge, typed_resources, var_types};
+use super::{module_dialect, moved, overrides, probed, shift, typed_resources, var_types};
 use super::{ComputedRef, Memo, ModuleAnalysis, Probe, VarRef};
 use crate::document::{Document, Item, ItemId};
 use crate::infer::{Space, Typed};
@@ -185,7 +186,7 @@ pub(super) fn check_items<'a>(
         .collect();
     // (A Terragrunt unit's includes and `inputs` make each input's value
     // together: no item's result holds alone, see terragrunt_merge.rs.)
-    let merging = terragrunt_merge::merges(docs);
+    let merging = terragrunt::merge::merges(docs);
     let stale: Vec<(usize, &Item, &Arc<Decls>)> = work
         .iter()
         .copied()

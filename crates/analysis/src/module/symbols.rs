@@ -1,6 +1,7 @@
 //! Resources and outputs as symbols.
 
 use super::*;
+use crate::dialects::symbol_libraries;
 
 /// Resources, data sources, module calls and components (document symbols).
 pub(super) fn resources(doc: &Document, body: &Body, src: Source<'_>, out: &mut Vec<Symbol>) {
@@ -56,7 +57,7 @@ pub(super) fn output_symbols(
             // type with `optional` defaults applied.
             (FileKind::Terraform, _) if doc.file.dialect.is_terraform() => b.body.get_attribute("type").map(|a| {
                 let libs = env.symbols().cloned().unwrap_or_default();
-                let te = symbol_libraries::parse_module_type(
+                let te = symbol_libraries::libraries::parse_module_type(
                     &a.value,
                     src,
                     TypeContext::variable(Dialect::Terraform),

@@ -362,7 +362,7 @@ fn a_changed_library_is_taken_by_the_next_analysis() {
     };
     assert_eq!(errors(&a.analysis), 0, "`z` is optional: the default is valid");
     let after = fixture::Fixture::parse(&module("number"));
-    a.memo.set_symbols(hcl_types_analysis::module::symbol_libraries::load(&after, &a.docs));
+    a.memo.set_symbols(hcl_types_analysis::dialects::symbol_libraries::libraries::load(&after, &a.docs));
     let again = a.memo.analysis(&a.docs);
     let fresh = after.analyse().analysis;
     assert_eq!(errors(&again), 1, "`z` is now required: {:?}", again.diagnostics);

@@ -1,7 +1,9 @@
 //! Nomad's job files (`.nomad`, `.nomad.hcl`) and variable
 //! specifications (`.nv.hcl`): each file a unit of its own, as Nomad reads
-//! one such file at a time (analysis.md §8). Mounted from here:
+//! one such file at a time (analysis.md §8). Its modules:
 //! `variables.rs` (a variable specification's checks).
+
+pub mod variables;
 
 use std::path::Path;
 

@@ -28,7 +28,7 @@ pub fn arguments() -> [(&'static str, Type); 7] {
 }
 
 /// Whether `doc` is a variable specification.
-pub(super) fn is_spec(doc: &Document) -> bool {
+pub(crate) fn is_spec(doc: &Document) -> bool {
     crate::is_nomad_variable_spec(&doc.file.path)
 }
 
@@ -43,7 +43,7 @@ fn unsupported(inf: &mut Infer, range: Range<usize>, key: &str) {
 
 /// A top-level `KEY = value`, whose type the module's pass inferred
 /// (`inferred`): checked against the key's type.
-pub(super) fn attribute(inf: &mut Infer, a: &Attribute, inferred: Option<&Type>) {
+pub(crate) fn attribute(inf: &mut Infer, a: &Attribute, inferred: Option<&Type>) {
     let key = a.key.value().as_str();
     let Some((_, want)) = arguments().into_iter().find(|(n, _)| *n == key) else {
         let r = inf.range(&a.key);
@@ -64,7 +64,7 @@ pub(super) fn attribute(inf: &mut Infer, a: &Attribute, inferred: Option<&Type>)
 }
 
 /// A top-level block: `items { KEY = value … }`, each value a string.
-pub(super) fn block(inf: &mut Infer, b: &Block) {
+pub(crate) fn block(inf: &mut Infer, b: &Block) {
     let key = b.ident.value().as_str();
     if key != "items" || !b.labels.is_empty() {
         let r = inf.range(&b.ident);

@@ -1,5 +1,7 @@
-//! Pulumi's PCL programs (`.pp`). Mounted from here: `range.rs` (a
+//! Pulumi's PCL programs (`.pp`). Its modules: `range.rs` (a
 //! resource's `options { range }`).
+
+pub mod range;
 
 use super::{FileRule, Handler};
 use crate::{Family, FileKind};

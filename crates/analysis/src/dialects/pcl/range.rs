@@ -5,21 +5,21 @@
 //! component optional, a number a list with `range.value` an int, a map or
 //! object a map with `range.key` a string, anything else a list.
 
-use super::Repeat;
 use crate::infer::{iteration, Infer};
+use crate::module::decls::Repeat;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Body};
 use types::{Kind, Type};
 
 /// The `range` of a block's `options`, if any.
-pub(super) fn range_of(body: &Body) -> Option<&Attribute> {
+pub(crate) fn range_of(body: &Body) -> Option<&Attribute> {
     body.get_blocks("options").find_map(|o| o.body.get_attribute("range"))
 }
 
 /// Binds `range` (`{key, value}`) in the body of a block whose options have
 /// a `range`, typed from EXPR as Pulumi's binder types it. Returns how many
 /// names to unbind after the body.
-pub(super) fn bind_range(inf: &mut Infer, body: &Body) -> usize {
+pub(crate) fn bind_range(inf: &mut Infer, body: &Body) -> usize {
     let Some(r) = range_of(body) else { return 0 };
     let t = inf.expr(&r.value);
     let (k, v) = match t.eventual_element().kind() {
@@ -37,7 +37,7 @@ pub(super) fn bind_range(inf: &mut Infer, body: &Body) -> usize {
 /// `{for … => …}`) [`Repeat::ForEach`] (`Map<T>`). Any other expression (a
 /// `config`, a call) could be any of them: [`Repeat::Unknown`], so that no
 /// use of the component is reported falsely.
-pub(super) fn component_repeat(body: &Body) -> Repeat {
+pub(crate) fn component_repeat(body: &Body) -> Repeat {
     let Some(r) = range_of(body) else { return Repeat::One };
     match &r.value {
         Expression::Bool(_) => Repeat::Enabled,

@@ -9,8 +9,9 @@
 //! `operations` a list of strings; `attrs` in a resource policy is the
 //! resource's object, typed from its schema where one is known.
 
-use super::{label_text, nested_body};
 use crate::infer::Infer;
+use crate::module::checks::nested_body;
+use crate::module::label_text;
 use hcl_edit::structure::Block;
 use syntax::Dialect;
 use types::Type;

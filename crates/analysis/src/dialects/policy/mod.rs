@@ -3,8 +3,10 @@
 //! `provider_policy` / `module_policy` blocks (docs/spec/analysis.md §10).
 //! Each file is a unit of its own, as Terraform policy "evaluates each
 //! policy file in a given directory separately"
-//! (developer.hashicorp.com/terraform/policy/reference/policy). Mounted
-//! from here: `checks.rs`.
+//! (developer.hashicorp.com/terraform/policy/reference/policy). Its
+//! modules: `checks.rs`.
+
+pub mod checks;
 
 use std::path::Path;
 
@@ -28,7 +30,7 @@ impl Handler for Policy {
         &[FILE]
     }
     fn check_block(&self, inf: &mut Infer, doc: &Document, b: &Block) -> bool {
-        doc.file.kind == FileKind::Hcl && FILE.matches(&doc.file.path) && crate::module::policy::block(inf, b)
+        doc.file.kind == FileKind::Hcl && FILE.matches(&doc.file.path) && crate::dialects::policy::checks::block(inf, b)
     }
 }
 

@@ -4,8 +4,8 @@
 //! `parsePulumiResourceOptions` of pulumi/pulumi-hcl; the "Resource
 //! Options" table of its docs/language-reference.md).
 
-use super::{nested_body, own_schema};
 use crate::infer::Infer;
+use crate::module::checks::{nested_body, own_schema};
 use hcl_edit::structure::Block;
 use syntax::Dialect;
 use types::Type;
@@ -73,7 +73,7 @@ pub fn kind(key: &str) -> OptionKind {
 
 /// Whether a nested block of `owner` (`resource`, `data`, `provider`) is its
 /// Pulumi options block, in this dialect.
-pub(super) fn is_options(dialect: Dialect, nested: &Block) -> bool {
+pub(crate) fn is_options(dialect: Dialect, nested: &Block) -> bool {
     dialect == Dialect::PulumiHcl && nested.ident.value().as_str() == "pulumi"
 }
 
@@ -84,7 +84,7 @@ pub(super) fn is_options(dialect: Dialect, nested: &Block) -> bool {
 /// attribute-name lists (`hide_diffs = [user_data]`, read with
 /// `hcl.RelTraversalForExpr`) name attributes, not values, and `parent`,
 /// `deleted_with` and `replace_with` are addresses, as `depends_on` is.
-pub(super) fn options(inf: &mut Infer, owner: &str, b: &Block) {
+pub(crate) fn options(inf: &mut Infer, owner: &str, b: &Block) {
     let what = match owner {
         "data" => "a data source's `pulumi`",
         "provider" => "a provider's `pulumi`",
@@ -115,7 +115,7 @@ pub(super) fn options(inf: &mut Infer, owner: &str, b: &Block) {
 
 /// A `call "RESOURCE" "METHOD" { … }` block: its arguments are the method's,
 /// values with no schema here (language-reference.md "Call Blocks").
-pub(super) fn call(inf: &mut Infer, b: &Block) {
+pub(crate) fn call(inf: &mut Infer, b: &Block) {
     for a in b.body.attributes() {
         inf.expr(&a.value);
     }

@@ -9,7 +9,7 @@
 
 use types::Type;
 
-use super::Function;
+use crate::functions::Function;
 
 /// The names pulumi-hcl had before it lowercased them, with no alias
 /// (`Lowercase the built-in function names`, pulumi/pulumi-hcl#504,
@@ -33,7 +33,7 @@ pub fn renamed(old: &str) -> Option<&'static str> {
 }
 
 /// The nine functions; parameters as `function.Spec` declares them.
-pub(super) fn pulumi() -> Vec<Function> {
+pub(crate) fn pulumi() -> Vec<Function> {
     let (s, a) = (Type::string, Type::any);
     let f = Function::new;
     vec![

@@ -1,7 +1,11 @@
 //! Pulumi HCL (docs/spec/pulumi-hcl.md): `.tf` files run by Pulumi's
 //! engine. No file name implies it: a `Pulumi.yaml` (`project.rs`, read by
-//! the project layer) or a setting does. Mounted from here: `checks.rs`
+//! the project layer) or a setting does. Its modules: `checks.rs`
 //! (`pulumi {}` options, `call` blocks), `functions.rs`, `project.rs`.
+
+pub mod checks;
+pub mod functions;
+pub mod project;
 
 use super::Handler;
 

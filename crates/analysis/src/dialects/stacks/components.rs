@@ -2,11 +2,13 @@
 //! plain HCL here, with the rules of Terraform's `internal/stacks/stackconfig`
 //! that hold without the component modules.
 
-use super::calls::{describe_input_at, Words};
-use super::{item_source, label_text, shift, CallDecl, Repeat, Shared, VarRef, View};
 use crate::calls::{Callee, Interface};
 use crate::document::Document;
 use crate::infer::{Infer, Space};
+use crate::module::calls::{describe_input_at, Words};
+use crate::module::decls::{CallDecl, Repeat};
+use crate::module::env::View;
+use crate::module::{item_source, label_text, shift, Shared, VarRef};
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::Block;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -16,7 +18,7 @@ use syntax::Dialect;
 use types::value::Value;
 use types::{Kind, Type};
 
-pub(super) use crate::is_stack_component as is_component_file;
+pub(crate) use crate::is_stack_component as is_component_file;
 
 /// A stack's `variable` and `output` must have `type`: it is `Required: true`
 /// in `inputVariableBlockSchema` (input_variable.go) and `outputValueBlockSchema`
@@ -45,7 +47,7 @@ use crate::calls::component_call as call_name;
 
 /// The call a stack's `component "NAME" { source = "…" }` declares: the
 /// module at `source`, resolved as a module call's (analysis.md §6).
-pub(super) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+pub(crate) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let label = b.labels.first()?;
     let source = b.body.get_attribute("source").and_then(|a| match eval(&a.value, src) {
         Ok(Value::String(s)) => Some(s),
@@ -69,7 +71,7 @@ pub(super) fn component_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
 /// variables: "Invalid value for input variable", "Unsupported argument",
 /// "Missing required argument"). Only an `inputs` written as an object
 /// constructor is checked input by input.
-pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
+pub(crate) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
     let name = b.labels.first().map(label_text).unwrap_or("");
     let interface = match inf.env().callee(&call_name(name)) {
         Some(Callee::Module(i)) => Some(i),
@@ -99,13 +101,13 @@ pub(super) fn component(inf: &mut Infer, b: &Block, dialect: Dialect) {
         }
     }
     for nested in b.body.blocks() {
-        super::checks::body(inf, &nested.body, dialect, false);
+        crate::module::checks::body(inf, &nested.body, dialect, false);
     }
 }
 
 /// Where `inputs = { … }` hands values to a module.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Site<'a> {
+pub(crate) enum Site<'a> {
     /// A stack's component: Terraform converts each value to its variable's
     /// type. A name that is no variable is an `unsupported-argument`
     /// *warning*, not an error: Terraform converts the whole `inputs` object
@@ -129,7 +131,7 @@ pub(super) enum Site<'a> {
 /// Each attribute of `obj` (an `inputs = { … }`) against the variable of the
 /// same name in `i`: its value is a check site of the variable's type.
 /// Returns the names given.
-pub(super) fn inputs(
+pub(crate) fn inputs(
     inf: &mut Infer,
     obj: &hcl_edit::expr::Object,
     i: &Interface,
@@ -201,7 +203,7 @@ use crate::dialects::stacks::is_deployment_file;
 /// (by `check_block`), so the values' own diagnostics are not reported
 /// again. Names no variable declares and required variables left out are
 /// [`deployments`]' (they depend on every variable of the stack).
-pub(super) fn deployment(
+pub(crate) fn deployment(
     inf: &mut Infer,
     view: &View,
     path: &std::path::Path,
@@ -235,7 +237,7 @@ pub(super) fn deployment(
 /// against all of the stack's variables ([`deployments`]), which no item's
 /// remembered check follows, so the module is analysed in full after each
 /// edit (stacks are small).
-pub(super) fn deploys(docs: &[Document]) -> bool {
+pub(crate) fn deploys(docs: &[Document]) -> bool {
     docs.iter().any(|d| is_deployment_file(&d.file.path))
 }
 
@@ -255,7 +257,7 @@ pub(super) fn deploys(docs: &[Document]) -> bool {
 ///   (`RootVariableValue` in `stackeval/main.go`), so the value is unused.
 ///
 /// Only an `inputs` written as an object constructor is checked.
-pub(super) fn deployments(docs: &[Document], vars: &[VarRef], diagnostics: &mut [Shared<Vec<Diagnostic>>]) {
+pub(crate) fn deployments(docs: &[Document], vars: &[VarRef], diagnostics: &mut [Shared<Vec<Diagnostic>>]) {
     if !deploys(docs) {
         return;
     }

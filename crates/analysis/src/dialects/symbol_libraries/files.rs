@@ -14,10 +14,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::symbol_libraries::{Def, FunctionDef, Library, TypeDef, ValueDef};
-use super::{item_source, label_text, own_schema, shift, Empty};
+use super::libraries::{Def, FunctionDef, Library, TypeDef, ValueDef};
 use crate::document::Document;
 use crate::infer::{Infer, LibraryScope};
+use crate::module::checks::own_schema;
+use crate::module::env::Empty;
+use crate::module::{item_source, label_text, shift};
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, BlockLabel, Body};
 use std::ops::Range;
@@ -352,8 +354,7 @@ fn function_locals(
 /// The library a module's own `.sym.hcl` files make (its own names, for
 /// their checks); `None` for a module without one.
 pub fn own(docs: &[Document]) -> Option<Library> {
-    let sym: Vec<Document> =
-        docs.iter().filter(|d| super::symbol_libraries::is_symbol_file(&d.file.path)).cloned().collect();
+    let sym: Vec<Document> = docs.iter().filter(|d| super::is_symbol_file(&d.file.path)).cloned().collect();
     let dir = sym.first()?.file.path.parent().map(Path::to_path_buf).unwrap_or_default();
     Some(library("", ".", dir, &sym))
 }
@@ -415,7 +416,7 @@ pub(crate) fn file_block(inf: &mut Infer, b: &Block) -> bool {
 }
 
 /// A top-level attribute of a library file: OpenTofu's schema has none.
-pub(super) fn file_attribute(inf: &mut Infer, a: &Attribute) {
+pub(crate) fn file_attribute(inf: &mut Infer, a: &Attribute) {
     let key = a.key.value().as_str();
     let mut msg = format!("`{key}` is not an argument of a symbol library file: its values live in a `values` block");
     if FILE_BLOCKS.contains(&key) {

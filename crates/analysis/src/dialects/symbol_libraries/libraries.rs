@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{label_text, shift};
 use crate::document::Document;
+use crate::module::{label_text, shift};
 use crate::workspace::{normalize, Files};
 use crate::{Family, FileKind};
 use hcl_edit::expr::Expression;
@@ -277,7 +277,7 @@ pub fn load_requested(files: &dyn Files, docs: &[Document], requests: &[(String,
     Libraries(Arc::new(out))
 }
 
-pub use super::symbol_files::library;
+pub use super::files::library;
 
 impl NamedTypes for Libraries {
     fn named(&self, namespace: &[&str], name: &str) -> Option<Result<(Type, Type), String>> {
@@ -305,20 +305,20 @@ impl NamedTypes for Libraries {
 
 /// Reads a type expression of the module: `symbols::LIB::NAME()` denotes
 /// a library's type (a module without `symbols` blocks reads as before).
-pub(super) fn parse_module_type(expr: &Expression, src: Source<'_>, ctx: TypeContext, libs: &Libraries) -> TypeExpr {
+pub(crate) fn parse_module_type(expr: &Expression, src: Source<'_>, ctx: TypeContext, libs: &Libraries) -> TypeExpr {
     let named: Option<&dyn NamedTypes> = if libs.is_empty() { None } else { Some(libs) };
     syntax::typeexpr::parse_type_named(expr, src, ctx, named)
 }
 
 /// Whether a module may hold a `symbols` block: its analysis is then run
 /// in full after each edit (the experiment's error is module-level).
-pub(super) fn mentioned(docs: &[Document]) -> bool {
+pub(crate) fn mentioned(docs: &[Document]) -> bool {
     blocks(docs, "symbols").next().is_some()
 }
 
 /// The module-level checks of `symbols` blocks: the experiment must be
 /// enabled, and a local source must hold `.sym.hcl` files.
-pub(super) fn check(docs: &[Document], libs: &Libraries, out: &mut [super::shared::Shared<Vec<Diagnostic>>]) {
+pub(crate) fn check(docs: &[Document], libs: &Libraries, out: &mut [crate::module::Shared<Vec<Diagnostic>>]) {
     if !mentioned(docs) {
         return;
     }
@@ -356,4 +356,4 @@ pub(super) fn check(docs: &[Document], libs: &Libraries, out: &mut [super::share
     }
 }
 
-pub(super) use super::symbol_files::file_attribute;
+pub(crate) use super::files::file_attribute;

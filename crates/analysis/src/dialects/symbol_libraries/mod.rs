@@ -1,16 +1,22 @@
 //! OpenTofu 1.13's symbol libraries (docs/spec/opentofu-symbol-libraries.md):
 //! `.sym.hcl` files, read with OpenTofu's functions (§4), and the
-//! `symbols` root. Mounted from here: `libraries.rs` (a module's
+//! `symbols` root. Its modules: `libraries.rs` (a module's
 //! libraries), `files.rs` (a library file's own checks), `scope.rs`
 //! (`symbols::LIB::FN(…)` and `symbols.LIB.VALUE` in expressions).
 
+pub mod files;
+pub mod libraries;
+pub mod scope;
+
+use std::ops::Range;
 use std::path::Path;
 
 use hcl_edit::structure::Block;
+use types::Type;
 
-use super::{FileRule, Handler};
+use super::{FileRule, Handler, Step};
 use crate::document::Document;
-use crate::infer::Infer;
+use crate::infer::{Infer, Note};
 use crate::{Family, FileKind};
 use syntax::Dialect;
 
@@ -28,10 +34,14 @@ impl Handler for SymbolLibraries {
     fn roots(&self) -> &'static [&'static str] {
         &["symbols"]
     }
+    /// `symbols.LIB.VALUE…` in a Terraform-dialect file (`scope.rs`).
+    fn reference(&self, inf: &mut Infer, _name: &str, range: &Range<usize>, ops: &[Step]) -> Option<(Type, Note)> {
+        inf.env.dialect().is_terraform().then(|| inf.symbol_value(range.clone(), ops)).flatten()
+    }
     fn check_block(&self, inf: &mut Infer, doc: &Document, b: &Block) -> bool {
         doc.file.kind == FileKind::Hcl
             && FILE.matches(&doc.file.path)
-            && crate::module::symbol_files::file_block(inf, b)
+            && crate::dialects::symbol_libraries::files::file_block(inf, b)
     }
 }
 

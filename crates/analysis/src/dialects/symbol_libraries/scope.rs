@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::{Infer, Note};
-use crate::module::symbol_libraries::{Def, FunctionDef, Library};
+use super::libraries::{Def, FunctionDef, Library};
+use crate::infer::{Infer, Note};
 use hcl_edit::expr::{Expression, FuncCall, TraversalOperator};
 use std::ops::Range;
 use syntax::diagnostic::{Code, Diagnostic, Related};
@@ -71,7 +71,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// `symbols::LIB::FN(args)`: each argument checked against its
     /// parameter's declared type, the declared return type (S5, S8 of the
     /// spec page). `None` when the call is no library's.
-    pub(super) fn symbol_function(&mut self, call: &FuncCall, args: &[&Expression], types: &[Type]) -> Option<Type> {
+    pub(crate) fn symbol_function(&mut self, call: &FuncCall, args: &[&Expression], types: &[Type]) -> Option<Type> {
         let ns = call.name.namespace.first()?;
         if ns.value().as_str() != "symbols" {
             return None;
@@ -166,7 +166,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// `value.NAME`, `param.NAME`, `local.NAME`, `symbols.LIB…`; any other
     /// root is an error (OpenTofu's library scope has no other names, and
     /// HCL reports a bare name as an unknown variable).
-    pub(super) fn library_reference(
+    pub(crate) fn library_reference(
         &mut self,
         name: &str,
         range: Range<usize>,
@@ -231,7 +231,7 @@ impl<'e, 's> Infer<'e, 's> {
     /// traversal. `None` when a Terraform module imports no library (then
     /// `symbols` is an ordinary root, a resource type's name); in an
     /// OpenTofu module it is always the libraries'.
-    pub(super) fn symbol_value(
+    pub(crate) fn symbol_value(
         &mut self,
         range: Range<usize>,
         ops: &[hcl_edit::Decorated<TraversalOperator>],

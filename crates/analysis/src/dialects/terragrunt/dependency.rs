@@ -6,9 +6,10 @@
 //! by that module's `output` blocks, and `mock_outputs`, which stand in
 //! for them before it is applied, are checked against them.
 
-use super::{label_text, CallDecl, Repeat};
 use crate::calls::Callee;
 use crate::infer::Infer;
+use crate::module::decls::{CallDecl, Repeat};
+use crate::module::label_text;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::Block;
 use syntax::constant::{eval, Source};
@@ -37,7 +38,7 @@ fn typed(b: &Block, src: Source<'_>) -> bool {
 
 /// The call of the module the dependency's unit runs: a constant local
 /// `config_path` (relative to the unit's directory).
-pub(super) fn decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+pub(crate) fn decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let name = b.labels.first().map(label_text)?;
     if !typed(b, src) {
         return None;
@@ -60,7 +61,7 @@ pub(super) fn decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
 /// `mock_outputs = { … }` against the module's outputs: a key no output
 /// declares is a warning (the real outputs never have it), a constant that
 /// cannot become the output's type is the usual check site.
-pub(super) fn block(inf: &mut Infer, b: &Block) {
+pub(crate) fn block(inf: &mut Infer, b: &Block) {
     let Some(name) = b.labels.first().map(label_text) else { return };
     if !typed(b, inf.source()) {
         return;

@@ -11,12 +11,12 @@
 
 use types::Type;
 
-use super::Function;
+use crate::functions::Function;
 
 /// Terragrunt's functions. A `wrapStringSliceToString…` function takes any
 /// number of strings (each checks its own count when it runs, so a count is
 /// not ours to judge); a `wrapVoid…` one takes none.
-pub(super) fn terragrunt() -> Vec<Function> {
+pub(crate) fn terragrunt() -> Vec<Function> {
     let (s, a) = (Type::string, Type::any);
     let f = Function::new;
     let strings = |name, summary| f(name, s(), summary).rest("args", s(), 0);

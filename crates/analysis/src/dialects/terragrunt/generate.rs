@@ -66,21 +66,20 @@ pub fn unit(files: &dyn Files, file: &Path) -> Option<Unit> {
     let src = Source::new(&text, 0);
     let mut includes = Vec::new();
     for b in body.blocks().filter(|b| b.ident.value().as_str() == "include") {
-        let label = b.labels.first().map(super::label_text).unwrap_or("").to_string();
-        if super::terragrunt::strategy(b, src) == "no_merge" {
+        let label = b.labels.first().map(crate::module::label_text).unwrap_or("").to_string();
+        if super::unit::strategy(b, src) == "no_merge" {
             continue;
         }
-        let Some(source) = b.body.get_attribute("path").and_then(|p| super::terragrunt::include_source(&p.value, src))
-        else {
+        let Some(source) = b.body.get_attribute("path").and_then(|p| super::unit::include_source(&p.value, src)) else {
             continue;
         };
         // (One file included under several labels is read once.)
         includes.retain(|(_, s)| *s != source);
         includes.push((label, source));
     }
-    let module = match super::terraform_source_in(&text) {
-        Some(super::IncludedSource::Local(s)) => included_path(files, &dir, &s).map(|p| normalize(&p)),
-        Some(super::IncludedSource::NotFollowed) => None,
+    let module = match super::unit::terraform_source_in(&text) {
+        Some(super::unit::IncludedSource::Local(s)) => included_path(files, &dir, &s).map(|p| normalize(&p)),
+        Some(super::unit::IncludedSource::NotFollowed) => None,
         None => {
             let mut found = Some(normalize(&dir));
             for (_, source) in includes.iter().rev() {
@@ -138,7 +137,7 @@ fn blocks(body: &hcl_edit::structure::Body, src: Source<'_>, at: &Place) -> Vec<
 }
 
 fn block(b: &Block, src: Source<'_>, at: &Place) -> Option<(GeneratedFile, bool)> {
-    let name = b.labels.first().map(super::label_text)?.to_string();
+    let name = b.labels.first().map(crate::module::label_text)?.to_string();
     let string = |key: &str| match b.body.get_attribute(key).map(|a| eval(&a.value, src)) {
         Some(Ok(Value::String(s))) => Some(s),
         _ => None,

@@ -13,10 +13,10 @@
 //!   appends two lists (the included file's first) and lets the child win
 //!   otherwise, `no_merge` takes nothing of the include.
 
-use super::{item_source, label_text};
 use crate::calls::Callee;
 use crate::document::{Document, Item};
 use crate::infer::{Env, Space};
+use crate::module::{item_source, label_text};
 use crate::FileKind;
 use hcl_edit::expr::Expression;
 use rustc_hash::FxHashMap as HashMap;
@@ -28,7 +28,7 @@ use types::{Kind, Type};
 /// A value that reaches a unit's module: a constant when every part of it
 /// is one (checked by value, as a unit's own constants are), else its type.
 #[derive(Clone, Debug)]
-pub(super) enum Part {
+pub(crate) enum Part {
     Value(Value),
     Type(Type),
 }
@@ -44,7 +44,7 @@ impl Part {
 
 /// One input of a unit once its includes are merged in.
 #[derive(Clone, Debug)]
-pub(super) struct Merged {
+pub(crate) struct Merged {
     pub name: String,
     pub value: Part,
     /// The includes (by position in the unit, file order) whose values are
@@ -55,7 +55,7 @@ pub(super) struct Merged {
 }
 
 /// One `include "LABEL"` of a unit, in file order.
-pub(super) struct Include {
+pub(crate) struct Include {
     pub label: String,
     pub strategy: String,
     /// The included directory's interface, when the include is followed.
@@ -66,7 +66,7 @@ pub(super) struct Include {
 /// analysis of the unit ([`ModuleEnv::unit`]) and read by its `inputs`
 /// and each of its `include` blocks: made per block, N includes cost N²
 /// (87 KB of `include` blocks took a minute; issue 42, item 2).
-pub(super) struct Unit {
+pub(crate) struct Unit {
     pub incs: Vec<Include>,
     /// The unit's module (see `terragrunt::module`).
     pub module: Option<Callee>,
@@ -80,9 +80,9 @@ pub(super) struct Unit {
 }
 
 impl Unit {
-    pub(super) fn new(env: &dyn Env, doc: &Document) -> Unit {
+    pub(crate) fn new(env: &dyn Env, doc: &Document) -> Unit {
         let incs = includes(env, doc);
-        let module = super::terragrunt::module(env, &incs);
+        let module = super::unit::module(env, &incs);
         let merged = match module {
             Some(Callee::Module(_)) => merged(env, doc, &incs),
             _ => None,
@@ -101,12 +101,12 @@ impl Unit {
     }
 
     /// The position of the first include of this label.
-    pub(super) fn position(&self, label: &str) -> Option<usize> {
+    pub(crate) fn position(&self, label: &str) -> Option<usize> {
         self.labels.get(label).copied()
     }
 
     /// The merged inputs include `k` is the first to take part in.
-    pub(super) fn first_in(&self, k: usize) -> impl Iterator<Item = &Merged> {
+    pub(crate) fn first_in(&self, k: usize) -> impl Iterator<Item = &Merged> {
         let merged = self.merged.as_deref().unwrap_or_default();
         self.firsts.get(k).into_iter().flatten().filter_map(|&at| merged.get(at))
     }
@@ -126,14 +126,14 @@ fn includes(env: &dyn Env, doc: &Document) -> Vec<Include> {
 
 /// The label and merge strategy of each `include` block of a unit, in file
 /// order.
-pub(super) fn include_blocks(doc: &Document) -> Vec<(String, String)> {
+pub(crate) fn include_blocks(doc: &Document) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for item in doc.items.iter() {
         let Some(body) = item.body(&doc.file.text) else { continue };
         let src = item_source(doc, item);
         for b in body.blocks().filter(|b| b.ident.value().as_str() == "include") {
             let label = b.labels.first().map(label_text).unwrap_or("").to_string();
-            out.push((label, super::terragrunt::strategy(b, src)));
+            out.push((label, super::unit::strategy(b, src)));
         }
     }
     out
@@ -170,7 +170,7 @@ fn own_inputs(env: &dyn Env, doc: &Document) -> Option<Vec<(String, Part)>> {
 /// Each attribute of a file's top-level `inputs = { … }`: its item, the
 /// item's source, its name (`None` for a key that is not a name or a
 /// string), its key and its value.
-pub(super) fn each_input<'d>(
+pub(crate) fn each_input<'d>(
     doc: &'d Document,
     mut f: impl FnMut(&Item, Source<'d>, Option<String>, &hcl_edit::expr::ObjectKey, &Expression),
 ) {
@@ -404,7 +404,7 @@ fn deep_type(parent: &Type, child: &Type) -> Type {
 /// which no item's recorded dependencies say, so an edit is not patched
 /// (`Memo::patch`) and the unit's items are all checked again (`run`);
 /// units are a few lines.
-pub(super) fn merges(docs: &[Document]) -> bool {
+pub(crate) fn merges(docs: &[Document]) -> bool {
     docs.iter().any(|d| {
         d.file.kind == FileKind::Hcl
             && crate::is_terragrunt_unit(&d.file.path)

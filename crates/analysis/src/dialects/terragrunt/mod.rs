@@ -1,13 +1,27 @@
 //! Terragrunt (docs/spec/terragrunt.md): a unit's `terragrunt.hcl`, whose
 //! `inputs` go to the module `terraform { source }` names, the files it
 //! includes (of any name), and 1.x stacks (`terragrunt.stack.hcl`).
-//! Mounted from here: `unit.rs`, `dependency.rs`, `merge.rs`, `values.rs`,
+//! Its modules: `unit.rs`, `dependency.rs`, `merge.rs`, `values.rs`,
 //! `stack.rs`, `generate.rs` (module passes), `read_config.rs`
 //! (`read_terragrunt_config`), `functions.rs` (Terragrunt's functions).
 
+pub mod dependency;
+pub mod functions;
+pub mod generate;
+pub mod merge;
+pub mod read_config;
+pub mod references;
+pub mod stack;
+pub mod unit;
+pub mod values;
+
+use std::ops::Range;
 use std::path::Path;
 
-use super::{Carrier, FileRule, Handler};
+use types::Type;
+
+use super::{Carrier, FileRule, Handler, Step};
+use crate::infer::{Infer, Note};
 
 pub struct Terragrunt;
 
@@ -39,6 +53,16 @@ impl Handler for Terragrunt {
             Carrier { from: "`inputs`", to: "the variables of the module `terraform { source }` names" },
             Carrier { from: "`unit { values }`", to: "the unit's `values`" },
         ]
+    }
+    fn reference(&self, inf: &mut Infer, name: &str, range: &Range<usize>, ops: &[Step]) -> Option<(Type, Note)> {
+        let dialect = inf.env.dialect();
+        match name {
+            "unit" | "stack" if inf.terragrunt_stack => Some(inf.terragrunt_component(name, range.clone(), ops)),
+            "include" => inf.included_inputs(dialect, name, range, ops),
+            "dependency" => inf.dependency_outputs(dialect, name, range, ops),
+            "values" => inf.stack_values(dialect, name, range, ops),
+            _ => None,
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //! (`terraform`, `remote_state`, `prevent_destroy`, …). DEFAULT is the value
 //! only when the file does not exist.
 
-use super::Infer;
+use crate::infer::Infer;
 use hcl_edit::expr::Expression;
 use hcl_edit::template::Element;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ impl Infer<'_, '_> {
     /// unit's paths (`getCleanedTargetConfigPath` resolves against the
     /// unit's config path; `find_in_parent_folders` and
     /// `get_terragrunt_dir` are the unit's), which are not known there.
-    pub(super) fn terragrunt_config(&mut self, path: &Expression, default: Option<&Type>) -> Option<Type> {
+    pub(crate) fn terragrunt_config(&mut self, path: &Expression, default: Option<&Type>) -> Option<Type> {
         if !self.env.terragrunt_unit() {
             return None;
         }

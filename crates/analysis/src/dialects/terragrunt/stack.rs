@@ -28,7 +28,7 @@ pub(crate) fn component_name(kind: &str, name: &str) -> String {
 }
 
 /// Checks of a top-level `unit` or `stack` block of a stack file.
-pub(super) fn block(inf: &mut Infer, b: &Block) {
+pub(crate) fn block(inf: &mut Infer, b: &Block) {
     let kind = b.ident.value().as_str();
     // `source` and `path` are `hcl:"source,attr"`, `hcl:"path,attr"`
     // (required) in `Unit` and `Stack` of pkg/config/stack.go.

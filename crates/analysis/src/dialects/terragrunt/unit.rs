@@ -5,10 +5,11 @@
 //! `ToTerraformEnvVars`), so Terraform converts each to its variable's type
 //! at plan and rejects what does not convert.
 
-use super::{label_text, CallDecl, Repeat};
 use crate::calls::{Callee, Context};
 use crate::document::Document;
 use crate::infer::{Env, Infer};
+use crate::module::decls::{CallDecl, Repeat};
+use crate::module::label_text;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block};
 use rustc_hash::FxHashSet as HashSet;
@@ -27,7 +28,7 @@ use crate::calls::TERRAGRUNT_DIR as OWN_DIR;
 
 /// What a unit's `inputs` declare: a call of its own directory, used when
 /// no `terraform { source }` is declared (see [`inputs`]).
-pub(super) fn own_dir_decl(name_range: std::ops::Range<usize>) -> CallDecl {
+pub(crate) fn own_dir_decl(name_range: std::ops::Range<usize>) -> CallDecl {
     CallDecl {
         name: OWN_DIR.to_string(),
         name_range,
@@ -43,7 +44,7 @@ pub(super) fn own_dir_decl(name_range: std::ops::Range<usize>) -> CallDecl {
 /// string (`"${get_repo_root()}/modules/app"`) is still declared, not
 /// followed: the unit's own `source` wins over its includes' and its
 /// directory (§2, §3).
-pub(super) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
+pub(crate) fn terraform_decl(b: &Block, src: Source<'_>) -> Option<CallDecl> {
     let a = b.body.get_attribute("source")?;
     // (A remote source is declared as written: its callee is not
     // installed, and the unit's `inputs` say so, see [`inputs`]. An
@@ -78,7 +79,7 @@ fn local_source(s: &str) -> Option<String> {
 /// module's variable of the same name. Unknown names are not errors
 /// (Terraform ignores a `TF_VAR_` value no variable declares) and missing
 /// ones are not either (an `include`d file or the environment may give them).
-pub(super) fn inputs(inf: &mut Infer, unit: &super::terragrunt_merge::Unit, a: &Attribute) {
+pub(crate) fn inputs(inf: &mut Infer, unit: &super::merge::Unit, a: &Attribute) {
     // A declared `terraform { source }` wins, even one not followed (a
     // remote source); else the unit's own directory is the module.
     // (Every declared call has a callee, `Opaque` for a source not followed.)
@@ -97,8 +98,8 @@ pub(super) fn inputs(inf: &mut Infer, unit: &super::terragrunt_merge::Unit, a: &
     // A name an include takes part in is checked at that include, merged.
     let merged = unit.merged.as_deref().unwrap_or_default();
     let elsewhere: HashSet<String> = merged.iter().filter(|m| !m.from.is_empty()).map(|m| m.name.clone()).collect();
-    let site = super::stacks::Site::Terragrunt(&elsewhere);
-    super::stacks::inputs(inf, obj, i, "the unit's module", &source, &source, site);
+    let site = crate::dialects::stacks::components::Site::Terragrunt(&elsewhere);
+    crate::dialects::stacks::components::inputs(inf, obj, i, "the unit's module", &source, &source, site);
 }
 
 /// Terragrunt's merge strategies of an `include` (`MergeStrategyType` in
@@ -107,7 +108,7 @@ const STRATEGIES: [&str; 3] = ["no_merge", "shallow", "deep"];
 
 /// An `include "LABEL" { path  merge_strategy }`'s strategy, as written
 /// (`shallow` when unset or not a constant string).
-pub(super) fn strategy(b: &Block, src: Source<'_>) -> String {
+pub(crate) fn strategy(b: &Block, src: Source<'_>) -> String {
     match b.body.get_attribute("merge_strategy").map(|a| eval(&a.value, src)) {
         Some(Ok(Value::String(s))) => s,
         _ => "shallow".to_string(),
@@ -182,7 +183,7 @@ fn parent_call(e: &Expression, src: Source<'_>) -> Option<String> {
 /// seen from the unit (`#include-source:LABEL`, resolved by
 /// `workspace::included_terraform`): the unit's module when the unit has
 /// no `source` of its own (see [`module`]).
-pub(super) fn include_decl(b: &Block, src: Source<'_>) -> Vec<CallDecl> {
+pub(crate) fn include_decl(b: &Block, src: Source<'_>) -> Vec<CallDecl> {
     let label = b.labels.first().map(label_text).unwrap_or("");
     let Some(path) = b.body.get_attribute("path") else { return Vec::new() };
     let source = include_source(&path.value, src);
@@ -238,7 +239,7 @@ pub(crate) fn terraform_source_in(text: &str) -> Option<IncludedSource> {
 /// `DeepMerge` in `pkg/config/include.go`: the child's `source` wins, so the
 /// unit's own, else the last merged include's that sets one), else the
 /// unit's own directory.
-pub(super) fn module(env: &dyn Env, incs: &[super::terragrunt_merge::Include]) -> Option<Callee> {
+pub(crate) fn module(env: &dyn Env, incs: &[super::merge::Include]) -> Option<Callee> {
     let labels: Vec<(&str, &str)> = incs.iter().map(|i| (i.label.as_str(), i.strategy.as_str())).collect();
     module_of(|call| env.callee(call), &labels)
 }
@@ -265,7 +266,7 @@ fn module_of(callee: impl Fn(&str) -> Option<Callee>, incs: &[(&str, &str)]) -> 
 /// The module a Terragrunt unit `doc` runs, from its module's calls
 /// `context` (for the editor: completion of its `inputs`).
 pub fn terragrunt_module(context: &Context, doc: &Document) -> Option<Callee> {
-    let incs = super::terragrunt_merge::include_blocks(doc);
+    let incs = super::merge::include_blocks(doc);
     let labels: Vec<(&str, &str)> = incs.iter().map(|(l, s)| (l.as_str(), s.as_str())).collect();
     module_of(|call| context.callee(call).cloned(), &labels)
 }
@@ -278,7 +279,7 @@ pub fn terragrunt_module(context: &Context, doc: &Document) -> Option<Callee> {
 /// A value the unit's own sets alone is checked at the unit's `inputs`. An
 /// unknown strategy is Terragrunt's error (`GetMergeStrategy`,
 /// `InvalidMergeStrategyTypeError` in `pkg/config/include.go`).
-pub(super) fn include(inf: &mut Infer, unit: &super::terragrunt_merge::Unit, b: &Block) {
+pub(crate) fn include(inf: &mut Infer, unit: &super::merge::Unit, b: &Block) {
     let label = b.labels.first().map(label_text).unwrap_or("");
     let header = {
         let ident = inf.range(&b.ident);
@@ -327,14 +328,14 @@ pub(super) fn include(inf: &mut Infer, unit: &super::terragrunt_merge::Unit, b: 
         };
         let dialect = inf.env().dialect();
         let ty = match &m.value {
-            super::terragrunt_merge::Part::Value(v) => {
+            super::merge::Part::Value(v) => {
                 for issue in types::value::check_value(v, declared, true).errors {
                     let msg = format!("{from}: invalid value for `{}`: {}", declared.brief(), issue.message);
                     inf.report(Diagnostic::new(Code::InvalidValue, header.clone(), msg).with_related(related.clone()));
                 }
                 continue;
             }
-            super::terragrunt_merge::Part::Type(t) => t,
+            super::merge::Part::Type(t) => t,
         };
         let (safety, why) = types::explain(ty, declared, crate::infer::options(dialect));
         let why = why.map(|w| format!(": {w}")).unwrap_or_default();

@@ -64,7 +64,7 @@ pub fn stack_units(files: &dyn Files, file: &Path) -> Vec<StackUnit> {
     let mut out = Vec::new();
     for b in body.blocks().filter(|b| matches!(b.ident.value().as_str(), "unit" | "stack")) {
         let Some(label) = b.labels.first() else { continue };
-        let name = super::label_text(label);
+        let name = crate::module::label_text(label);
         let Some(Ok(Value::String(source))) = b.body.get_attribute("source").map(|a| eval(&a.value, src)) else {
             continue;
         };
@@ -76,7 +76,7 @@ pub fn stack_units(files: &dyn Files, file: &Path) -> Vec<StackUnit> {
             Some(Expression::Object(obj)) => obj
                 .iter()
                 .map(|(k, v)| {
-                    let key = super::literal_key(k)?;
+                    let key = crate::module::literal_key(k)?;
                     let ty = eval(v.expr(), src).map_or_else(|_| types::Type::any(), |v| v.type_of());
                     Some(StackValue { key, ty, range: src.range(k), passed: passed(v.expr()) })
                 })

@@ -2,8 +2,9 @@
 //! each `run` block's module, as calls (docs/spec/tests.md §1); read from an
 //! item's tree, or from its text when it does not parse.
 
-use super::{label_text, CallDecl, Decls, Repeat};
 use crate::document::Document;
+use crate::module::decls::{CallDecl, Decls, Repeat};
+use crate::module::label_text;
 use hcl_edit::structure::Body;
 use syntax::constant::{eval, Source};
 use syntax::recover::Name;
@@ -11,7 +12,7 @@ use types::value::Value;
 
 /// [`test_calls`] of a test file's item that does not parse (a name being
 /// typed in a run's `variables`): the run's module read from its text.
-pub(super) fn recovered_test_calls(
+pub(crate) fn recovered_test_calls(
     doc: &Document,
     text: &str,
     block: Option<&str>,
@@ -64,7 +65,7 @@ pub fn tested_source_of(path: &std::path::Path) -> String {
 /// any one names it) and each `run` block's module (`run.NAME` is its
 /// outputs). `run { module { source } }` is relative to the module under
 /// test (Terraform's working directory), not to the test file.
-pub(super) fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
+pub(crate) fn test_calls(doc: &Document, body: &Body, src: Source<'_>, d: &mut Decls) {
     use crate::calls::{run_call, TESTED};
     let (base, file) = call_tested(doc, d);
     // The file's own variables (`var.NAME` in assertions), as names only.

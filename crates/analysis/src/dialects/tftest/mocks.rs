@@ -13,9 +13,10 @@
 //! lacks, or a non-computed attribute, is never read. Terraform 1.11's
 //! `terraform test` (the aws provider mocked) agrees on all four.
 
-use super::{label_text, literal_key, nested_body};
 use crate::calls::Callee;
 use crate::infer::Infer;
+use crate::module::checks::nested_body;
+use crate::module::{label_text, literal_key};
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::Block;
 use schema::{BlockKind, BlockSchema};
@@ -81,7 +82,7 @@ pub(crate) fn block(inf: &mut Infer, b: &Block) -> bool {
 
 /// `mock_provider "NAME" { alias, source, override_during, … }`: its
 /// blocks as a mock file's.
-pub(super) fn provider(inf: &mut Infer, b: &Block) {
+pub(crate) fn provider(inf: &mut Infer, b: &Block) {
     for nested in b.body.blocks() {
         if !block(inf, nested) {
             nested_body(inf, &nested.body, Dialect::Terraform);
@@ -92,7 +93,7 @@ pub(super) fn provider(inf: &mut Infer, b: &Block) {
 /// The module path an `override_module`'s `target` names: `a` for
 /// `module.a` or `module.a[0]`, `a.b` for `module.a.module.b` (the module
 /// addresses `decodeOverrideModuleBlock` accepts).
-pub(super) fn module_path(e: &Expression) -> Option<String> {
+pub(crate) fn module_path(e: &Expression) -> Option<String> {
     let Expression::Traversal(t) = e else { return None };
     let Expression::Variable(root) = &t.expr else { return None };
     if root.value().as_str() != "module" {

@@ -1,8 +1,12 @@
 //! Terraform's test files (`.tftest.hcl`, OpenTofu's `.tofutest.hcl`) and
 //! mock data files (`.tfmock.hcl`), docs/spec/tests.md. A directory's test
 //! files are a unit of their own whose module under test is a call.
-//! Mounted from here: `runs.rs` (run blocks), `decls.rs` (what test files
+//! Its modules: `runs.rs` (run blocks), `decls.rs` (what test files
 //! declare), `mocks.rs` (mocks and overrides).
+
+pub mod decls;
+pub mod mocks;
+pub mod runs;
 
 use hcl_edit::structure::Block;
 
@@ -46,6 +50,6 @@ impl Handler for Tests {
         ]
     }
     fn check_block(&self, inf: &mut Infer, doc: &Document, b: &Block) -> bool {
-        doc.file.kind == FileKind::Hcl && MOCK.matches(&doc.file.path) && crate::module::mocks::block(inf, b)
+        doc.file.kind == FileKind::Hcl && MOCK.matches(&doc.file.path) && crate::dialects::tftest::mocks::block(inf, b)
     }
 }

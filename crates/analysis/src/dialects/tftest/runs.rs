@@ -5,10 +5,11 @@
 //! "Invalid condition run") and error messages (string), and
 //! `expect_failures` (checkable objects only).
 
-use super::calls::{argument, describe_input, Words};
-use super::{label_text, nested_body};
 use crate::calls::{run_call, Callee, Interface, TESTED};
 use crate::infer::Infer;
+use crate::module::calls::{argument, describe_input, Words};
+use crate::module::checks::nested_body;
+use crate::module::label_text;
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::{Attribute, Block, Structure};
 use std::sync::Arc;
@@ -30,7 +31,7 @@ fn interface_of(inf: &Infer, call: &str) -> Option<Arc<Interface>> {
 /// The file-level `variables { … }`: each value a module variable of the
 /// same name takes, checked against it; other names are test-only
 /// variables (`var.NAME` in the file), unchecked.
-pub(super) fn file_variables(inf: &mut Infer, b: &Block) {
+pub(crate) fn file_variables(inf: &mut Infer, b: &Block) {
     let tested = interface_of(inf, TESTED);
     let shown = tested.as_ref().map(|i| shown_dir(i)).unwrap_or_default();
     for a in b.body.attributes() {
@@ -52,7 +53,7 @@ fn shown_dir(i: &Interface) -> String {
 }
 
 /// `run "NAME" { … }`.
-pub(super) fn run(inf: &mut Infer, b: &Block) {
+pub(crate) fn run(inf: &mut Infer, b: &Block) {
     let name = b.labels.first().map(label_text).unwrap_or("").to_string();
     let call = run_call(inf.test_file.as_deref().unwrap_or(""), &name);
     let module = interface_of(inf, &call);
