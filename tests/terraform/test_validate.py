@@ -308,9 +308,16 @@ PROVIDER_NAMES = ["terraform", "Terraform", "TERRAFORM", "terra_form", "terra--f
                   "terra.form", "", "Ωmega", "terraform!"]
 
 
+# References in a destroy-time provisioner (`onlySelfRefs`): `self`,
+# `path`, `terraform`, `count.index` and `each.key` only.
+DESTROY_REFS = ["self.id", "self.output", "path.module", "terraform.workspace", "var.v0", "local.l0",
+                "terraform_data.r0", 'upper("x")', "[for x in [1] : x][0]", "[for v0 in [1] : var.v0][0]"]
+
+
 def meta_fault(r, m):
     """A meta-argument or meta-block Terraform's loader rejects (or a valid form beside it)."""
-    kind = r.choice(["data_lifecycle", "lifecycle_arg", "when", "on_failure", "provider_name", "module_block"])
+    kind = r.choice(["data_lifecycle", "lifecycle_arg", "when", "on_failure", "provider_name", "module_block",
+                     "destroy_refs"])
     if kind == "data_lifecycle":
         arg = r.choice(["create_before_destroy = true", "prevent_destroy = false", "ignore_changes = all",
                         "precondition {\n      condition     = var.v0 != \"\"\n      error_message = \"x\"\n    }"])
@@ -323,6 +330,18 @@ def meta_fault(r, m):
         word = r.choice(["create", "destroy", "apply"] if kind == "when" else ["continue", "fail", "ignore"])
         m.add(resource(r, "prov", "", None, ['  provisioner "local-exec" {', '    command = "echo"',
                                              f"    {kind} = {word}", "  }"], lifecycle=False))
+    elif kind == "destroy_refs":
+        rep = r.choice(["", "count", "for_each"])
+        where = r.choice(["command", "connection", "escape"])
+        ref = r.choice(DESTROY_REFS + (["count.index"] if rep == "count" else ["each.key", "each.value"] if rep == "for_each" else []))
+        body = {"command": [f'    command = "echo ${{{ref}}}"'],
+                "connection": ['    command = "echo"', "    connection {", '      type = "ssh"', f'      host = {ref}', "    }"],
+                # (Not read by the loader; a local there is "Reference to
+                # uninitialized local value" of the validate walk.)
+                "escape": ['    command = "echo"', "    _ {", f'      environment = {{ a = {r.choice(["var.v0", "self.id"])} }}',
+                           "    }"]}[where]
+        m.add(resource(r, "gone", rep, None, ['  provisioner "local-exec" {', "    when    = destroy"] + body + ["  }"],
+                       lifecycle=False))
     elif kind == "provider_name":
         m.add([f'provider "{r.choice(PROVIDER_NAMES)}" {{', "}"])
     else:

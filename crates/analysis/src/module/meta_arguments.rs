@@ -107,7 +107,8 @@ fn lifecycle(inf: &mut Infer, l: &Block, ident: &str) {
 }
 
 /// `when` is `create` or `destroy`, `on_failure` `continue` or `fail`,
-/// each a bare keyword ("Invalid \"when\" keyword").
+/// each a bare keyword ("Invalid \"when\" keyword"); a destroy-time
+/// provisioner's references.
 fn provisioner(inf: &mut Infer, p: &Block) {
     for (key, allowed) in [("when", ["create", "destroy"]), ("on_failure", ["continue", "fail"])] {
         let Some(a) = p.body.get_attribute(key) else { continue };
@@ -117,6 +118,44 @@ fn provisioner(inf: &mut Infer, p: &Block) {
             let msg = format!("Invalid `{key}` keyword: it takes one of `{}` or `{}`", allowed[0], allowed[1]);
             inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
         }
+    }
+    let destroy = match p.body.get_attribute("when").map(|a| &a.value) {
+        Some(Expression::Variable(v)) => v.value().as_str() == "destroy",
+        Some(Expression::String(s)) => s.value().as_str() == "destroy",
+        _ => false,
+    };
+    if destroy {
+        destroy_refs(inf, p);
+    }
+}
+
+/// "Invalid reference from destroy provisioner" (`onlySelfRefs`,
+/// provisioner.go): a destroy-time provisioner's arguments and those of
+/// its (first) `connection` block refer only to `self`, `count.index`,
+/// `each.key`, `path` and `terraform`. As Terraform reads them: each
+/// body's own attributes (not the `_` escape block's, not nested blocks'),
+/// `for` variables aside; one error per argument, at its value.
+fn destroy_refs(inf: &mut Infer, p: &Block) {
+    let connection = p.body.get_blocks("connection").next().map(|c| &c.body);
+    let own = p.body.attributes().filter(|a| !matches!(a.key.value().as_str(), "when" | "on_failure"));
+    let attributes: Vec<_> = own.chain(connection.into_iter().flat_map(|c| c.attributes())).collect();
+    for a in attributes {
+        let bad = super::roots::of_expr(&a.value, &[]).into_iter().find(|root| {
+            !matches!(
+                (root.name.as_str(), root.attr.as_deref()),
+                ("self" | "path" | "terraform", _) | ("count", Some("index")) | ("each", Some("key"))
+            )
+        });
+        let Some(bad) = bad else { continue };
+        let r = inf.range(&a.value);
+        let what = match &bad.attr {
+            Some(attr) => format!("{}.{attr}", bad.name),
+            None => bad.name.clone(),
+        };
+        let msg = format!(
+            "Invalid reference from destroy provisioner: `{what}`; a destroy-time provisioner and its connection may refer only to `self`, `count.index` and `each.key` (other objects may already be destroyed)"
+        );
+        inf.report(Diagnostic::new(Code::OutOfScope, r, msg));
     }
 }
 
