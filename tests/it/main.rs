@@ -47,6 +47,7 @@ mod schema;
 mod soak;
 mod special_files;
 mod tidy;
+mod tokens_parallel;
 
 /// The name libtest knows the test `function` of `module` (a
 /// `module_path!()`) by, for `--exact`: the path without the crate's name.

@@ -28,6 +28,13 @@ struct Rel {
     modifiers: u8,
 }
 
+impl Rel {
+    /// Token `t` of an item that starts at `base`.
+    fn of(t: &SemanticToken, base: usize) -> Rel {
+        Rel { start: (t.range.start - base) as u32, len: t.range.len() as u32, kind: t.kind, modifiers: t.modifiers }
+    }
+}
+
 /// The items' tokens remembered by item id.
 type Memo = HashMap<ItemId, (Box<[Rel]>, u64)>;
 
@@ -63,9 +70,10 @@ impl TokenCache {
             self.key = Some(key);
         }
         self.generation += 1;
+        let parallel = prefill(&mut self.items, d, self.generation);
         let mut w = Walk { d, scratch: &mut self.scratch, out: &mut tokens, classified: 0 };
         w.items(0..d.items.len(), 0..d.file.text.len(), Some((&mut self.items, self.generation)));
-        self.classified = w.classified;
+        self.classified = parallel + w.classified;
         let generation = self.generation;
         self.items.retain(|_, e| e.1 == generation);
         self.tokens = super::merge(tokens, super::type_tokens(analysis, doc));
@@ -92,6 +100,48 @@ impl TokenCache {
     pub fn classified(&self) -> usize {
         self.classified
     }
+}
+
+/// Below this many items to classify, the walk classifies them itself:
+/// a keystroke's one item is not worth the pool's threads.
+const PARALLEL_FROM: usize = 64;
+
+/// Classifies on rayon's pool the items `memo` lacks, when there are at
+/// least [`PARALLEL_FROM`] of them (a document's first answer: all of its
+/// items), and remembers them as the walk would: the same items (those
+/// the walk would remember, in place and whole), each classified alone
+/// from its own start, so the walk then copies them in order as it
+/// copies remembered ones and the tokens are the one-thread walk's.
+/// Returns how many it classified.
+fn prefill(memo: &mut Memo, d: &Document, generation: u64) -> usize {
+    use rayon::prelude::*;
+    let text = d.file.text.as_str();
+    let mut at = 0;
+    let mut todo = Vec::new();
+    for item in d.items.iter() {
+        // The walk's clamping: an item it would not remember is left to it.
+        let start = item.range.start.max(at);
+        let r = start..item.range.end.max(start);
+        at = r.end;
+        if r == item.range && !memo.contains_key(&item.id) {
+            if let Some(src) = text.get(r) {
+                todo.push((item.id, src));
+            }
+        }
+    }
+    if todo.len() < PARALLEL_FROM {
+        return 0;
+    }
+    let (kind, dialect) = (d.file.kind, d.file.dialect);
+    let done: Vec<(ItemId, Box<[Rel]>)> = todo
+        .par_iter()
+        .map_init(Scratch::default, |scratch, &(id, src)| {
+            classify_in(src, kind, dialect, scratch);
+            (id, scratch.out.iter().map(|t| Rel::of(t, 0)).collect())
+        })
+        .collect();
+    memo.extend(done.into_iter().map(|(id, rel)| (id, (rel, generation))));
+    todo.len()
 }
 
 /// The lexical tokens of `d`'s items `items` and of the text between
@@ -136,15 +186,7 @@ impl Walk<'_> {
             }
             let from = self.out.len();
             self.classify(r.clone());
-            let rel = self.out[from..]
-                .iter()
-                .map(|t| Rel {
-                    start: (t.range.start - r.start) as u32,
-                    len: t.range.len() as u32,
-                    kind: t.kind,
-                    modifiers: t.modifiers,
-                })
-                .collect();
+            let rel = self.out[from..].iter().map(|t| Rel::of(t, r.start)).collect();
             if r == item.range && text.get(r).is_some() {
                 memo.insert(item.id, (rel, *generation));
             }
