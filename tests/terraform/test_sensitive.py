@@ -19,8 +19,8 @@ node_output.go), against our `sensitive-output`.
 - Provider schema attributes marked `sensitive` (`aws_db_instance.password`,
   `aws_ssm_parameter.value` in hashicorp/aws 2.54): `plan` only, judged by
   the `terraform` on PATH (1.11) with tf-replay serving the schema
-  (../shared/tools/tf-replay; skipped without it or without
-  $TF_REPLAY_PYTHON, a Python with its packages).
+  (../shared/tools/tf-replay, run by this Python with the packages of
+  requirements.txt, or by $TF_REPLAY_PYTHON; skipped without them).
 
 Each fails on any disagreement, and when no case finds the error at all.
 """
@@ -240,12 +240,14 @@ def replay_terraform(tmp):
 
     if not SHARED or not all(os.path.exists(os.path.join(SHARED, p)) for p in (AWS, REPLAY)):
         return None, "no shared tf-replay or aws schema (../shared, or set HCL_TYPES_SHARED)"
-    python = os.environ.get("TF_REPLAY_PYTHON")
-    probe = python and subprocess.run(
+    import sys
+
+    python = os.environ.get("TF_REPLAY_PYTHON") or sys.executable
+    probe = subprocess.run(
         [python, "-c", "import grpc, grpc_health, msgpack, cryptography, tfplugin_proto"], capture_output=True
     )
-    if not probe or probe.returncode != 0 or not shutil.which("terraform"):
-        return None, "no replay Python (set TF_REPLAY_PYTHON, see tf-replay's README) or no terraform on PATH"
+    if probe.returncode != 0 or not shutil.which("terraform"):
+        return None, "no replay packages (tests/terraform/requirements.txt, or set TF_REPLAY_PYTHON) or no terraform on PATH"
     provider = os.path.join(tmp, "providers", "terraform-provider-aws")
     os.makedirs(os.path.dirname(provider))
     with open(provider, "w") as f:
