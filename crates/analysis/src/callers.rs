@@ -139,6 +139,18 @@ pub fn output_reads(text: &str, reads: &mut std::collections::HashMap<String, Ou
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     let bytes = text.as_bytes();
     let word = |at: usize| bytes[at..].iter().take_while(|&&b| ident(b)).count();
+    // The first `]` at or after where it was last searched from, kept so
+    // that every `[` does not search the rest of the file again (a file of
+    // `module.a[` without `]` would be quadratic): (searched from, found).
+    let mut close: Option<(usize, Option<usize>)> = None;
+    let mut close_after = |i: usize| match close {
+        Some((from, found)) if from <= i && found.is_none_or(|c| c >= i) => found,
+        _ => {
+            let found = text[i..].find(']').map(|e| i + e);
+            close = Some((i, found));
+            found
+        }
+    };
     for (at, _) in text.match_indices("module.") {
         if at > 0 && (ident(bytes[at - 1])) {
             continue;
@@ -153,8 +165,8 @@ pub fn output_reads(text: &str, reads: &mut std::collections::HashMap<String, Ou
         // Instance keys and splats: `[0]`, `["k"]`, `[*]`, `.*`.
         loop {
             match bytes.get(i) {
-                Some(b'[') => match text[i..].find(']') {
-                    Some(end) => i += end + 1,
+                Some(b'[') => match close_after(i) {
+                    Some(end) => i = end + 1,
                     None => break,
                 },
                 Some(b'.') if bytes.get(i + 1) == Some(&b'*') => i += 2,
@@ -277,6 +289,25 @@ mod tests {
             ("whole".into(), None),
         ];
         assert_eq!(got, want);
+    }
+
+    /// The `]` search is kept between reads: keys after keys, a `]` far
+    /// ahead, and a last `[` never closed (its module read whole) read as
+    /// each one alone; a file of unclosed `module.a[` is one pass.
+    #[test]
+    fn output_reads_keep_their_bracket_search() {
+        let text = "module.a[0].x module.b[\"k\"][1].y module.c[ 2 ].z module.d[";
+        let mut reads = std::collections::HashMap::new();
+        output_reads(text, &mut reads);
+        let one = |s: &str| Some([s.to_string()].into_iter().collect());
+        assert_eq!(reads["a"], one("x"));
+        assert_eq!(reads["b"], one("y"));
+        assert_eq!(reads["c"], one("z"));
+        assert_eq!(reads["d"], None);
+        let hostile = "module.a[".repeat(200_000);
+        let mut reads = std::collections::HashMap::new();
+        output_reads(&hostile, &mut reads);
+        assert_eq!(reads["a"], None);
     }
 
     #[test]

@@ -30,10 +30,10 @@ pub fn passed<'a>(
         out.entry(key).and_modify(|s| s.retain(|a| args.contains(a))).or_insert(args);
     };
     for (dir, files, hints) in callers {
-        let mut read: Vec<Key> = Vec::new();
+        let mut read: std::collections::HashSet<Key> = std::collections::HashSet::new();
         for (call, args) in merged_calls(files) {
             for key in graph.targets(sources, dir, std::slice::from_ref(&call)) {
-                read.push(key.clone());
+                read.insert(key.clone());
                 meet(key, args.clone());
             }
         }
@@ -100,11 +100,11 @@ pub fn output_reads<'a>(
         for f in files.iter().filter(|f| f.kind == FileKind::Terraform) {
             output_reads_of(f.text.as_str(), &mut reads);
         }
-        let mut read: Vec<Key> = Vec::new();
+        let mut read: std::collections::HashSet<Key> = std::collections::HashSet::new();
         for (call, _) in merged_calls(files) {
             let what = reads.get(&call.name).cloned().unwrap_or_else(|| Some(BTreeSet::new()));
             for key in graph.targets(sources, dir, std::slice::from_ref(&call)) {
-                read.push(key.clone());
+                read.insert(key.clone());
                 let what = if key.0.starts_with(dir) { what.clone() } else { None };
                 join(key, what);
             }
